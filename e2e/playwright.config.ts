@@ -1,0 +1,32 @@
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, resolveChromium } from './chromium.ts';
+
+const PORT = Number(process.env.E2E_PORT ?? 4319);
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  // SwiftShader runs WebGPU on the CPU, about 1000× slower than a GPU: generous per-test time.
+  timeout: 8 * 60_000,
+  expect: { timeout: 60_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  outputDir: '.artifacts/test-results',
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    headless: true,
+    launchOptions: { executablePath: resolveChromium(), args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    // WebGPU needs a secure context: http://127.0.0.1 is one.
+    command: `npx vite --host 127.0.0.1 --port ${PORT} --strictPort`,
+    url: `http://127.0.0.1:${PORT}/`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

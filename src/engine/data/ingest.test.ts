@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { ingestJsonl, NoValidLinesError, type IngestProgress } from './ingest.ts';
+import { createRng } from './rng.ts';
+import { bytesStream } from './testing/node.ts';
+
+const row = (o: Record<string, unknown>) => JSON.stringify(o);
+
+describe('ingestJsonl', () => {
+  it('groups by question_id when present, else by question text, in order of first appearance', async () => {
+    const text = [
+      row({ question: 'Q1', gen_text: 'a', label: 1, question_id: 1 }),
+      row({ question: 'Free', gen_text: 'b', label: 0 }),
+      row({ question: 'Q1 (reworded)', gen_text: 'c', label: 0, question_id: '1' }),
+      row({ question: 'Free', gen_text: 'd', label: 1 }),
+      row({ question: '1', gen_text: 'e', label: 1 }),
+      row({ question: 'Free', gen_text: 'f', label: 0, question_id: 'x' }),
+    ].join('\n');
+    const ds = await ingestJsonl(bytesStream(text));
+    expect(ds.groups.map((g) => [g.questionId, g.question, g.candidates.map((c) => c.genText).join('')])).toEqual([
+      ['1', 'Q1', 'ac'],
+      [null, 'Free', 'bd'],
+      [null, '1', 'e'],
+      ['x', 'Free', 'f'],
+    ]);
+    expect(ds.candidateCount).toBe(6);
+    expect(ds.groups[0].candidates.map((c) => c.line)).toEqual([1, 3]);
+  });
+
+  it('keeps the optional fields and the answer key of each candidate', async () => {
+    const ds = await ingestJsonl(
+      bytesStream(
+        `${row({ question: 'Q', gen_text: 'x\nA: 7', label: 1, answer: '$1,000', gold: 1000, source: 's' })}\n${row({ question: 'Q', gen_text: 'x\nA: 7', label: 0 })}`,
+      ),
+    );
+    expect(ds.groups[0].candidates).toEqual([
+      { line: 1, genText: 'x\nA: 7', label: 1, answer: '$1,000', answerKey: '1000', gold: '1000', source: 's' },
+      { line: 2, genText: 'x\nA: 7', label: 0, answer: null, answerKey: '7', gold: null, source: null },
+    ]);
+  });
+
+  it('reports every kind of bad line with its number, counts blanks and invalid UTF-8, and keeps the invariant', async () => {
+    const good = row({ question: 'Q', gen_text: 'g', label: 1 });
+    const enc = new TextEncoder();
+    const parts: Uint8Array[] = [
+      enc.encode(`\uFEFF${good}\r\n`), // 1
+      enc.encode('\r\n'), // 2 blank
+      enc.encode('{oops\n'), // 3
+      enc.encode(`${row({ question: 'Q', gen_text: 'g', label: 'yes' })}\n`), // 4
+      enc.encode('   \t\n'), // 5 blank
+      enc.encode('{"question": "Q", "gen_text": "bad '), // 6: invalid UTF-8 inside a valid line
+      Uint8Array.of(0xc3, 0x28),
+      enc.encode('", "label": 0}\n'),
+      enc.encode(`${row({ question: 'Q', gen_text: 'x'.repeat(300), label: 1 })}\n`), // 7: too long
+      enc.encode('42\n'), // 8
+      enc.encode(good), // 9, no final newline
+    ];
+    const data = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (data.set(p, at), at + p.length), 0);
+
+    const ds = await ingestJsonl(bytesStream(data, 5), { maxLineBytes: 200 });
+    const r = ds.report;
+    expect(r.errors.map((e) => [e.line, e.field, e.kind])).toEqual([
+      [3, '(line)', 'invalid_json'],
+      [4, 'label', 'bad_label'],
+      [7, '(line)', 'line_too_long'],
+      [8, '(line)', 'not_object'],
+    ]);
+    expect(r.errors[2].reason).toMatch(/^line too long: \d+ bytes \(limit 200\)$/);
+    expect({ lines: r.linesRead, accepted: r.accepted, rejected: r.rejected, blank: r.blank, invalidUtf8: r.invalidUtf8Lines }).toEqual({
+      lines: 9,
+      accepted: 3,
+      rejected: 4,
+      blank: 2,
+      invalidUtf8: 1,
+    });
+    expect(r.accepted + r.rejected + r.blank).toBe(r.linesRead);
+    expect(r.bytesRead).toBe(data.length);
+    expect(ds.groups[0].candidates.map((c) => c.genText)).toEqual(['g', 'bad \uFFFD(', 'g']);
+  });
+
+  it('keeps accepted + rejected + blank = lines read on random files and chunk sizes', async () => {
+    const rng = createRng(5);
+    const kinds = [
+      () => row({ question: `Q${rng.int(4)}`, gen_text: 'é'.repeat(rng.int(30)), label: rng.int(2) }),
+      () => '',
+      () => ' \t',
+      () => '{"question": ',
+      () => row({ question: 'Q', gen_text: 't', label: 'no' }),
+      () => row({ question: 'Q', gen_text: 'y'.repeat(100), label: 1 }),
+      () => '[]',
+    ];
+    for (let trial = 0; trial < 30; trial++) {
+      const n = 1 + rng.int(40);
+      const lines = Array.from({ length: n }, () => kinds[rng.int(kinds.length)]());
+      // A valid last line: the file is never empty of candidates, and an empty last line without newline would not be a line.
+      lines[n - 1] = kinds[0]();
+      const text = lines.join(rng.int(2) ? '\n' : '\r\n') + (rng.int(2) ? '\n' : '');
+      const { report: r } = await ingestJsonl(bytesStream(text, 1 + rng.int(50)), { maxLineBytes: 90 });
+      expect(r.linesRead).toBe(n);
+      expect(r.accepted + r.rejected + r.blank).toBe(r.linesRead);
+      expect(r.errors.length).toBe(r.rejected);
+    }
+  });
+
+  it('fails with a clear typed error when no line is valid', async () => {
+    const run = ingestJsonl(bytesStream('\n{bad\n{"question": "Q"}\n'));
+    await expect(run).rejects.toBeInstanceOf(NoValidLinesError);
+    const err = (await run.catch((e: unknown) => e)) as NoValidLinesError;
+    expect(err.message).toBe('No valid line in the file: all 2 non-blank lines were rejected (3 lines read).');
+    expect(err.report.errors.map((e) => e.line)).toEqual([2, 3]);
+    await expect(ingestJsonl(bytesStream(''))).rejects.toThrow('No valid line in the file: the file has no non-blank line (0 lines read).');
+  });
+
+  it('reports progress with the known total, ending at the full size', async () => {
+    const text = Array.from({ length: 50 }, (_, i) => row({ question: `Q${i}`, gen_text: 'g', label: i % 2 })).join('\n');
+    const seen: IngestProgress[] = [];
+    await ingestJsonl(bytesStream(text, 256), { totalBytes: text.length, onProgress: (p) => seen.push(p) });
+    expect(seen.length).toBeGreaterThan(5);
+    for (let i = 1; i < seen.length; i++) expect(seen[i].bytesRead).toBeGreaterThanOrEqual(seen[i - 1].bytesRead);
+    expect(seen.at(-1)).toEqual({ bytesRead: text.length, totalBytes: text.length, lines: 50 });
+  });
+
+  it('builds independent datasets, even when two files are read at the same time', async () => {
+    const a = Array.from({ length: 30 }, (_, i) => row({ question: `A${i % 3}`, gen_text: `a${i}`, label: i % 2 })).join('\n');
+    const b = Array.from({ length: 20 }, (_, i) => row({ question: `B${i % 4}`, gen_text: `b${i}`, label: 1 })).join('\n');
+    const [da, db] = await Promise.all([ingestJsonl(bytesStream(a, 7)), ingestJsonl(bytesStream(b, 5))]);
+    const [alone] = await Promise.all([ingestJsonl(bytesStream(a))]);
+    expect(da).toEqual(alone);
+    expect(db.groups.map((g) => g.question)).toEqual(['B0', 'B1', 'B2', 'B3']);
+    expect(db.report.linesRead).toBe(20);
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { parseCandidateLine } from './record.ts';
+
+const rejectionOf = (obj: unknown) => {
+  const r = parseCandidateLine(typeof obj === 'string' ? obj : JSON.stringify(obj), 17);
+  if (r.ok) throw new Error('expected a rejection');
+  return r.error;
+};
+
+const base = { question: 'Q?', gen_text: 'A: 1', label: 1 };
+
+describe('parseCandidateLine', () => {
+  it('accepts the documented fields and ignores unknown ones', () => {
+    const r = parseCandidateLine(
+      JSON.stringify({ ...base, question_id: 7, answer: 1.5, gold: '2', source: 'm', extra: [1] }),
+      1,
+    );
+    expect(r).toEqual({
+      ok: true,
+      record: { question: 'Q?', genText: 'A: 1', label: 1, questionId: '7', answer: '1.5', gold: '2', source: 'm' },
+    });
+  });
+
+  it('accepts generated_full_text, boolean labels, and null optional fields', () => {
+    const r = parseCandidateLine(JSON.stringify({ question: 'Q', generated_full_text: 'T', label: false, answer: null, question_id: null }), 1);
+    expect(r).toEqual({
+      ok: true,
+      record: { question: 'Q', genText: 'T', label: 0, questionId: null, answer: null, gold: null, source: null },
+    });
+    const t = parseCandidateLine(JSON.stringify({ ...base, label: true }), 1);
+    expect(t.ok && t.record.label).toBe(1);
+  });
+
+  it('groups an empty question_id by text (null id)', () => {
+    const r = parseCandidateLine(JSON.stringify({ ...base, question_id: ' ' }), 1);
+    expect(r.ok && r.record.questionId).toBeNull();
+  });
+
+  it.each([
+    ['{"question": ', '(line)', 'invalid_json', /^invalid JSON: /],
+    ['[1, 2]', '(line)', 'not_object', 'expected a JSON object, got an array'],
+    ['"text"', '(line)', 'not_object', 'expected a JSON object, got "text"'],
+    ['null', '(line)', 'not_object', 'expected a JSON object, got null'],
+    [{ gen_text: 'x', label: 1 }, 'question', 'missing_field', 'missing'],
+    [{ ...base, question: 5 }, 'question', 'wrong_type', 'expected a string, got 5'],
+    [{ ...base, question: '  ' }, 'question', 'empty_question', 'empty question'],
+    [{ question: 'Q', label: 1 }, 'gen_text', 'missing_field', 'missing (expected "gen_text" or "generated_full_text")'],
+    [{ question: 'Q', generated_full_text: ['x'], label: 1 }, 'generated_full_text', 'wrong_type', 'expected a string, got an array'],
+    [{ question: 'Q', gen_text: 'x' }, 'label', 'missing_field', 'missing'],
+    [{ ...base, label: 'yes' }, 'label', 'bad_label', 'expected 0, 1, true or false, got "yes"'],
+    [{ ...base, label: 2 }, 'label', 'bad_label', 'expected 0, 1, true or false, got 2'],
+    [{ ...base, label: null }, 'label', 'bad_label', 'expected 0, 1, true or false, got null'],
+    [{ ...base, question_id: { a: 1 } }, 'question_id', 'wrong_type', 'expected a string or a number, got an object'],
+    [{ ...base, answer: true }, 'answer', 'wrong_type', 'expected a string or a number, got true'],
+    [{ ...base, source: 3 }, 'source', 'wrong_type', 'expected a string, got 3'],
+  ] as const)('rejects %j with field %s, kind %s', (input, field, kind, reason) => {
+    const e = rejectionOf(input);
+    expect(e.line).toBe(17);
+    expect(e.field).toBe(field);
+    expect(e.kind).toBe(kind);
+    if (typeof reason === 'string') expect(e.reason).toBe(reason);
+    else expect(e.reason).toMatch(reason);
+  });
+
+  it('keeps messages short for huge values', () => {
+    const e = rejectionOf({ ...base, label: 'y'.repeat(10_000) });
+    expect(e.reason.length).toBeLessThan(100);
+    const j = rejectionOf(`{"question": "${'q'.repeat(100_000)}`);
+    expect(j.reason.length).toBeLessThan(200);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { ingestJsonl } from './ingest.ts';
+import { datasetStats, tokenLengthStats } from './stats.ts';
+import { bytesStream } from './testing/node.ts';
+
+const lines = [
+  { question: 'A', gen_text: 'so 5', label: 0 },
+  { question: 'A', gen_text: 'so 7', label: 1 },
+  { question: 'B', gen_text: 'pay', answer: '$1,000', label: 1 },
+  { question: 'A', gen_text: 'A: 7', label: 1 },
+  { question: 'B', gen_text: '#### 1000.00', label: 0 },
+  { question: 'B', gen_text: 'The answer is 9.', label: 0 },
+  { question: 'C', gen_text: 'no idea', label: 0 },
+  { question: 'C', gen_text: 'none', label: 0 },
+  { question: 'D', gen_text: '4', label: 1 },
+];
+
+describe('datasetStats', () => {
+  it('computes every panel figure from a small dataset', async () => {
+    const text = `${lines.map((o) => JSON.stringify(o)).join('\n')}\n\n{bad`;
+    const s = datasetStats(await ingestJsonl(bytesStream(text)));
+    expect(s).toEqual({
+      lines: { read: 11, accepted: 9, rejected: 1, blank: 1, invalidUtf8: 0 },
+      groups: 4,
+      candidates: 9,
+      candidatesPerGroup: {
+        min: 1,
+        median: 2.5,
+        max: 3,
+        histogram: [
+          { size: 1, groups: 1 },
+          { size: 2, groups: 1 },
+          { size: 3, groups: 2 },
+        ],
+      },
+      shareCorrect: 4 / 9,
+      groupsBothLabels: 2,
+      groupsAllCorrect: 1,
+      groupsAllWrong: 1,
+      // A: vote 7 (right), first wrong; B: "$1,000" = "1000.00" wins (right), first right;
+      // C: no answer, so the vote counts as wrong; D: one right candidate.
+      oracle: 3 / 4,
+      firstCandidate: 2 / 4,
+      majorityVote: 3 / 4,
+      candidatesWithAnswer: 7,
+    });
+  });
+
+  it('breaks vote ties towards the answer seen first', async () => {
+    const tie = [
+      { question: 'T', gen_text: 'A: 1', label: 0 },
+      { question: 'T', gen_text: 'A: 2', label: 1 },
+    ];
+    const s = datasetStats(await ingestJsonl(bytesStream(tie.map((o) => JSON.stringify(o)).join('\n'))));
+    expect(s.majorityVote).toBe(0);
+  });
+});
+
+describe('tokenLengthStats', () => {
+  it('bins lengths up to maxLen and summarises them', () => {
+    const lengths = [1, 3, 10, 10, 5];
+    const offsets = Uint32Array.from([0, ...lengths.map((_, i) => lengths.slice(0, i + 1).reduce((a, b) => a + b, 0))]);
+    const s = tokenLengthStats({ maxLen: 10, tokens: new Uint16Array(29), offsets, truncated: 1 }, 4);
+    expect(s).toEqual({
+      maxLen: 10,
+      truncated: 1,
+      min: 1,
+      median: 5,
+      max: 10,
+      mean: 29 / 5,
+      histogram: { edges: [0, 3, 6, 9, 10], counts: [1, 2, 0, 2] },
+    });
+  });
+
+  it('uses 32 bins of equal width for the default maxLen', () => {
+    const s = tokenLengthStats({ maxLen: 2048, tokens: new Uint16Array(2048), offsets: Uint32Array.from([0, 2048]), truncated: 1 });
+    expect(s.histogram.counts.length).toBe(32);
+    expect(s.histogram.edges[1]).toBe(64);
+    expect(s.histogram.counts[31]).toBe(1);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * Figures for the dataset panel, as plain data. Token lengths are separate because tokenization
+ * finishes well after parsing: the panel can show everything else first.
+ */
+import { majorityVoteIndex } from '../train/vote.ts';
+import type { Dataset, TokenizedSet } from './types.ts';
+
+export interface DatasetStats {
+  lines: { read: number; accepted: number; rejected: number; blank: number; invalidUtf8: number };
+  groups: number;
+  candidates: number;
+  candidatesPerGroup: { min: number; median: number; max: number; histogram: Array<{ size: number; groups: number }> };
+  /** Share of candidates labelled correct. */
+  shareCorrect: number;
+  groupsBothLabels: number;
+  groupsAllCorrect: number;
+  groupsAllWrong: number;
+  /** Share of groups with at least one correct candidate (best possible Best-of-N). */
+  oracle: number;
+  /** Share of groups whose first candidate is correct. */
+  firstCandidate: number;
+  /** Share of groups whose majority-vote candidate is correct; a group where no candidate has an answer counts as wrong. */
+  majorityVote: number;
+  /** Candidates with a final answer (given or extracted); majority vote needs them. */
+  candidatesWithAnswer: number;
+}
+
+function median(sorted: ArrayLike<number>): number {
+  const n = sorted.length;
+  if (n === 0) return 0;
+  const mid = n >> 1;
+  return n % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export function datasetStats(dataset: Dataset): DatasetStats {
+  const r = dataset.report;
+  const sizes = new Uint32Array(dataset.groups.length);
+  const bySize = new Map<number, number>();
+  let correct = 0;
+  let both = 0;
+  let allCorrect = 0;
+  let allWrong = 0;
+  let first = 0;
+  let vote = 0;
+  let withAnswer = 0;
+
+  dataset.groups.forEach((g, i) => {
+    const n = g.candidates.length;
+    sizes[i] = n;
+    bySize.set(n, (bySize.get(n) ?? 0) + 1);
+    const pos = g.candidates.reduce((s, c) => s + c.label, 0);
+    correct += pos;
+    if (pos === n) allCorrect++;
+    else if (pos === 0) allWrong++;
+    else both++;
+    first += g.candidates[0].label;
+    const keys = g.candidates.map((c) => c.answerKey);
+    withAnswer += keys.filter((k) => k !== null).length;
+    const winner = majorityVoteIndex(keys);
+    if (winner >= 0) vote += g.candidates[winner].label;
+  });
+
+  const nGroups = dataset.groups.length;
+  sizes.sort();
+  return {
+    lines: { read: r.linesRead, accepted: r.accepted, rejected: r.rejected, blank: r.blank, invalidUtf8: r.invalidUtf8Lines },
+    groups: nGroups,
+    candidates: dataset.candidateCount,
+    candidatesPerGroup: {
+      min: nGroups > 0 ? sizes[0] : 0,
+      median: median(sizes),
+      max: nGroups > 0 ? sizes[nGroups - 1] : 0,
+      histogram: [...bySize].sort((a, b) => a[0] - b[0]).map(([size, groups]) => ({ size, groups })),
+    },
+    shareCorrect: correct / Math.max(1, dataset.candidateCount),
+    groupsBothLabels: both,
+    groupsAllCorrect: allCorrect,
+    groupsAllWrong: allWrong,
+    oracle: (both + allCorrect) / Math.max(1, nGroups),
+    firstCandidate: first / Math.max(1, nGroups),
+    majorityVote: vote / Math.max(1, nGroups),
+    candidatesWithAnswer: withAnswer,
+  };
+}
+
+export interface TokenLengthStats {
+  /** For marking the cut-off on the histogram. */
+  maxLen: number;
+  truncated: number;
+  min: number;
+  median: number;
+  max: number;
+  mean: number;
+  /** Bin i counts lengths in [edges[i], edges[i+1]); the last bin also holds maxLen itself. */
+  histogram: { edges: number[]; counts: number[] };
+}
+
+/** Lengths in ids, CLS included (after truncation, so never above maxLen). */
+export function tokenLengthStats(tokens: TokenizedSet, bins = 32): TokenLengthStats {
+  const n = tokens.offsets.length - 1;
+  const lengths = new Uint32Array(n);
+  for (let i = 0; i < n; i++) lengths[i] = tokens.offsets[i + 1] - tokens.offsets[i];
+  const width = Math.max(1, Math.ceil(tokens.maxLen / bins));
+  const nBins = Math.ceil(tokens.maxLen / width);
+  const edges = Array.from({ length: nBins + 1 }, (_, i) => Math.min(i * width, tokens.maxLen));
+  const counts = new Array<number>(nBins).fill(0);
+  for (const len of lengths) counts[Math.min(nBins - 1, Math.floor(len / width))]++;
+  lengths.sort();
+  return {
+    maxLen: tokens.maxLen,
+    truncated: tokens.truncated,
+    min: n > 0 ? lengths[0] : 0,
+    median: median(lengths),
+    max: n > 0 ? lengths[n - 1] : 0,
+    mean: n > 0 ? tokens.tokens.length / n : 0,
+    histogram: { edges, counts },
+  };
+}

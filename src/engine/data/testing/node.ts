@@ -1,0 +1,50 @@
+/**
+ * Node-only helpers for the data tests and the ingest benchmark; engine code never imports this file.
+ */
+import { open } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { SAMPLE_DATASET_PATH } from '../sample.ts';
+
+/** Absolute path of the built-in sample in the repo's `public/` folder. */
+export function repoSamplePath(): string {
+  return fileURLToPath(new URL(`../../../../public/${SAMPLE_DATASET_PATH}`, import.meta.url));
+}
+
+/** A file as a web ReadableStream, read chunk by chunk like `File.stream()`. */
+export function fileStream(path: string, chunkBytes = 64 * 1024): ReadableStream<Uint8Array> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  return new ReadableStream<Uint8Array>({
+    async start() {
+      handle = await open(path, 'r');
+    },
+    async pull(controller) {
+      const buf = new Uint8Array(chunkBytes);
+      const { bytesRead } = await handle!.read(buf, 0, chunkBytes, null);
+      if (bytesRead === 0) {
+        await handle!.close();
+        controller.close();
+      } else {
+        controller.enqueue(buf.subarray(0, bytesRead));
+      }
+    },
+    async cancel() {
+      await handle?.close();
+    },
+  });
+}
+
+/** In-memory bytes (or text) as a stream of `chunkBytes`-sized chunks; tiny chunks exercise every split point. */
+export function bytesStream(data: Uint8Array | string, chunkBytes = 64 * 1024): ReadableStream<Uint8Array> {
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) {
+        controller.close();
+        return;
+      }
+      controller.enqueue(bytes.slice(at, at + chunkBytes));
+      at += chunkBytes;
+    },
+  });
+}

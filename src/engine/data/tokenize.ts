@@ -1,0 +1,108 @@
+/**
+ * GPT-2 BPE model inputs: ids = [CLS] + bpe(question) + [SEP] + bpe(gen_text), right-truncated to
+ * maxLen ids in total (the reference cuts to maxLen−1 and then prepends CLS: the same ids).
+ * A chunk is a run of whole groups, so work splits across workers by group range and the merged
+ * result does not depend on how it was split.
+ */
+import { encode } from 'gpt-tokenizer/encoding/r50k_base';
+import type { ModelConfig } from '../model/config.ts';
+import type { TokenizedSet } from './types.ts';
+
+export type TokenizeSettings = Pick<ModelConfig, 'maxLen' | 'clsId' | 'sepId'>;
+
+/** A run of whole groups to tokenize; plain strings and numbers, so it can be posted to a worker. */
+export interface TokenizeJob extends TokenizeSettings {
+  /** One per group. */
+  questions: string[];
+  /** Candidates per group. */
+  groupSizes: number[];
+  /** One per candidate, group after group. */
+  genTexts: string[];
+}
+
+/** Like TokenizedSet, for one job; offsets start at 0. */
+export interface TokenizedChunk {
+  tokens: Uint16Array;
+  offsets: Uint32Array;
+  truncated: number;
+}
+
+// Neither allowed nor disallowed: `<|endoftext|>` typed by a user is 7 plain tokens, never the
+// special id (gpt-tokenizer's default options would throw on it instead).
+const ORDINARY = { disallowedSpecial: new Set<string>() };
+
+/** BPE ids of `text`, every character as ordinary text. */
+export function encodeOrdinary(text: string): number[] {
+  return encode(text, ORDINARY);
+}
+
+function checkSettings(s: TokenizeSettings): void {
+  if (!Number.isInteger(s.maxLen) || s.maxLen < 2) throw new Error(`maxLen must be an integer ≥ 2 (got ${s.maxLen})`);
+  for (const id of [s.clsId, s.sepId]) {
+    if (!Number.isInteger(id) || id < 0 || id > 0xffff) throw new Error(`CLS/SEP id ${id} does not fit the 16-bit token buffer`);
+  }
+}
+
+export function tokenizeChunk(job: TokenizeJob): TokenizedChunk {
+  checkSettings(job);
+  const covered = job.groupSizes.reduce((n, k) => n + k, 0);
+  if (covered !== job.genTexts.length || job.groupSizes.length !== job.questions.length) {
+    throw new Error(`job mismatch: ${job.questions.length} questions, ${job.groupSizes.length} group sizes covering ${covered} candidates, ${job.genTexts.length} texts`);
+  }
+  const { maxLen, clsId, sepId } = job;
+  const offsets = new Uint32Array(job.genTexts.length + 1);
+  // Start near 1 token per 4 characters (typical for English BPE) and grow by doubling.
+  let tokens = new Uint16Array(Math.max(1024, job.genTexts.reduce((n, t) => n + t.length, 0) >> 2));
+  let used = 0;
+  let truncated = 0;
+  let c = 0;
+
+  const push = (id: number, end: number) => {
+    if (used < end) tokens[used++] = id;
+  };
+  const pushAll = (ids: number[], end: number) => {
+    const n = Math.min(ids.length, end - used);
+    for (let i = 0; i < n; i++) tokens[used++] = ids[i];
+  };
+
+  for (let g = 0; g < job.questions.length; g++) {
+    const q = encodeOrdinary(job.questions[g]);
+    for (let k = 0; k < job.groupSizes[g]; k++, c++) {
+      const t = encodeOrdinary(job.genTexts[c]);
+      const full = 2 + q.length + t.length;
+      if (full > maxLen) truncated++;
+      const end = used + Math.min(full, maxLen);
+      if (end > tokens.length) {
+        const grown = new Uint16Array(Math.max(end, tokens.length * 2));
+        grown.set(tokens.subarray(0, used));
+        tokens = grown;
+      }
+      push(clsId, end);
+      pushAll(q, end);
+      push(sepId, end);
+      pushAll(t, end);
+      offsets[c + 1] = used;
+    }
+  }
+  // An exact-size copy: its buffer is what gets transferred, without the spare capacity.
+  return { tokens: tokens.slice(0, used), offsets, truncated };
+}
+
+/** Concatenates chunks (in group order) into one TokenizedSet. */
+export function mergeChunks(chunks: readonly TokenizedChunk[], maxLen: number): TokenizedSet {
+  const nTokens = chunks.reduce((n, ch) => n + ch.tokens.length, 0);
+  const nCandidates = chunks.reduce((n, ch) => n + ch.offsets.length - 1, 0);
+  const tokens = new Uint16Array(nTokens);
+  const offsets = new Uint32Array(nCandidates + 1);
+  let t = 0;
+  let c = 0;
+  let truncated = 0;
+  for (const ch of chunks) {
+    tokens.set(ch.tokens, t);
+    for (let i = 1; i < ch.offsets.length; i++) offsets[c + i] = t + ch.offsets[i];
+    t += ch.tokens.length;
+    c += ch.offsets.length - 1;
+    truncated += ch.truncated;
+  }
+  return { maxLen, tokens, offsets, truncated };
+}

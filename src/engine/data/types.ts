@@ -1,0 +1,85 @@
+/**
+ * Contracts between the data pipeline, the training loop and the UI.
+ * Candidates are stored grouped: group g owns candidates groupStart[g] .. groupStart[g+1]-1.
+ */
+
+/** Token ids of many candidates in one compact, transferable buffer (vocab 50257 < 2^16). */
+export interface TokenizedSet {
+  maxLen: number;
+  /** ids of every candidate, concatenated; candidate i is tokens[offsets[i] .. offsets[i+1]). Starts with CLS. */
+  tokens: Uint16Array;
+  /** nCandidates + 1 entries. */
+  offsets: Uint32Array;
+  /** Candidates cut at maxLen. */
+  truncated: number;
+}
+
+/** The part of a dataset the model needs: tokens, labels and the grouping. */
+export interface TrainingView {
+  tokens: TokenizedSet;
+  /** 0 or 1 per candidate (1 = correct). */
+  labels: Uint8Array;
+  /** nGroups + 1 entries; candidates of a group are contiguous. */
+  groupStart: Uint32Array;
+}
+
+/** One accepted JSONL line: a chain-of-thought answer to a question. */
+export interface Candidate {
+  /** 1-based line number in the source file. */
+  line: number;
+  genText: string;
+  label: 0 | 1;
+  /** The `answer` field as given (numbers as strings), or null. */
+  answer: string | null;
+  /** Canonical final answer (see answers.ts): from `answer`, else extracted from genText; null if none. */
+  answerKey: string | null;
+  gold: string | null;
+  source: string | null;
+}
+
+/** All candidates of one question, in file order. */
+export interface Group {
+  /** `question_id` as a string, or null when the group was formed by question text. */
+  questionId: string | null;
+  /** The question text of the group's first line. */
+  question: string;
+  candidates: Candidate[];
+}
+
+export type LineErrorKind =
+  | 'invalid_json'
+  | 'not_object'
+  | 'missing_field'
+  | 'wrong_type'
+  | 'empty_question'
+  | 'bad_label'
+  | 'line_too_long';
+
+/** Why one line was rejected. `field` is a JSON field name, or '(line)' for problems with the whole line. */
+export interface LineError {
+  line: number;
+  field: string;
+  kind: LineErrorKind;
+  reason: string;
+}
+
+/** Counts of one ingest. Invariant: accepted + rejected + blank = linesRead. */
+export interface IngestReport {
+  bytesRead: number;
+  linesRead: number;
+  accepted: number;
+  rejected: number;
+  /** Empty or whitespace-only lines (ignored). */
+  blank: number;
+  /** Lines with invalid UTF-8 (decoded with U+FFFD replacements); they are still accepted if otherwise valid. */
+  invalidUtf8Lines: number;
+  /** Every rejected line, in file order. */
+  errors: LineError[];
+}
+
+/** A file's candidates, grouped. Groups in order of first appearance; one Dataset per ingested file. */
+export interface Dataset {
+  groups: Group[];
+  candidateCount: number;
+  report: IngestReport;
+}

@@ -1,0 +1,56 @@
+import * as tf from '@tensorflow/tfjs';
+
+/** Exact (erf) GELU, as PyTorch's default; the tanh approximation is off by up to 4.7e-4. */
+export function gelu(x: tf.Tensor): tf.Tensor {
+  return tf.tidy(() => tf.mul(tf.mul(x, 0.5), tf.add(1, tf.erf(tf.mul(x, Math.SQRT1_2)))));
+}
+
+/** LayerNorm over the last axis: biased variance, eps inside the sqrt (PyTorch default eps 1e-5). */
+export function layerNorm(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor, eps = 1e-5): tf.Tensor {
+  return tf.tidy(() => {
+    const centered = tf.sub(x, tf.mean(x, -1, true));
+    const variance = tf.mean(tf.square(centered), -1, true);
+    return tf.add(tf.mul(tf.mul(centered, tf.rsqrt(tf.add(variance, eps))), weight), bias);
+  });
+}
+
+/**
+ * softplus(x) = log(1 + e^x) in the form that never overflows: log1p(e^−|x|) + max(x, 0).
+ * Above 20, where torch returns x itself, the first term is below 2e-9, under float32 resolution there.
+ */
+export function softplus(x: tf.Tensor): tf.Tensor {
+  return tf.tidy(() => tf.add(tf.log1p(tf.exp(tf.neg(tf.abs(x)))), tf.relu(x)));
+}
+
+/** y = x W^T + b for a PyTorch-layout weight [out, in], on inputs of any rank. */
+export function linear(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Tensor {
+  return tf.tidy(() => {
+    const inDim = x.shape[x.rank - 1];
+    const outDim = weight.shape[0];
+    const flat = tf.reshape(x, [-1, inDim]);
+    const y = tf.add(tf.matMul(flat, weight, false, true), bias);
+    return tf.reshape(y, [...x.shape.slice(0, -1), outDim]);
+  });
+}
+
+/**
+ * Embedding lookup whose gradient is a scatter-add into the table. tf.gather's own gradient goes
+ * through UnsortedSegmentSum, which the CPU backend runs as one pass per vocabulary row (50257
+ * passes: minutes per step); ScatterNd sums duplicate ids in one pass on every backend.
+ */
+export function embeddingLookup(table: tf.Tensor2D, ids: tf.Tensor): tf.Tensor {
+  const [rows, width] = table.shape;
+  const lookup = tf.customGrad(((t: tf.Tensor, idx: tf.Tensor, save: tf.GradSaveFunc) => {
+    // Saving the ids keeps them alive for the backward pass, whoever created them.
+    save([idx]);
+    return {
+      value: tf.gather(t, idx),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [
+        tf.scatterND(tf.reshape(saved[0], [-1, 1]), tf.reshape(dy, [-1, width]), [rows, width]),
+        // The ids are integers: no gradient flows to them, but the tape wants a float32 tensor.
+        tf.zeros(saved[0].shape),
+      ],
+    };
+  }) as unknown as Parameters<typeof tf.customGrad>[0]);
+  return lookup(table, ids);
+}

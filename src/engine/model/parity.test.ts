@@ -1,0 +1,46 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Check, type CheckKind, runParity } from '../testing/parity.ts';
+import { readFixture } from '../testing/readFixtureNode.ts';
+
+/** The fixture README's recommended float32 tolerances. */
+const TOLERANCE: Record<CheckKind, number> = {
+  energy: 1e-6,
+  loss: 1e-6,
+  gradNormRel: 1e-5,
+  grad: 1e-6,
+  inter: 1e-5,
+  param: 5e-5,
+  // Adam turns float noise in an exactly-zero gradient into steps of up to lr: 2·lr per step.
+  zeroGradParam: 4e-3,
+  decayRel: 1e-6,
+  clipCoef: 1e-5,
+  microBatch: 1e-6,
+};
+
+let checks: Check[] = [];
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+  checks = await runParity(readFixture(), { microBatches: [1, 3, 1000] });
+}, 600_000);
+
+describe('TransEBM on the tfjs CPU backend equals the PyTorch reference', () => {
+  const kinds: CheckKind[] = ['energy', 'loss', 'inter', 'gradNormRel', 'grad', 'microBatch', 'param', 'zeroGradParam', 'decayRel', 'clipCoef'];
+  for (const kind of kinds) {
+    it(`${kind} checks are within ${TOLERANCE[kind]}`, () => {
+      const mine = checks.filter((c) => c.kind === kind);
+      expect(mine.length).toBeGreaterThan(0);
+      const failing = mine.filter((c) => !(c.error <= TOLERANCE[kind]));
+      expect(failing.map((c) => `${c.name}: ${c.error}`)).toEqual([]);
+    });
+  }
+
+  it('covers every parameter gradient and step, both groups and micro-batches 1, 3 and ≥ group size', () => {
+    const names = checks.map((c) => c.name);
+    expect(names.filter((n) => n.startsWith('grad.')).length).toBeGreaterThanOrEqual(31);
+    for (const p of ['step1.', 'step2.', 'clip.step1.', 'clip.step2.']) expect(names.some((n) => n.startsWith(p))).toBe(true);
+    expect(names.filter((n) => n.startsWith('microBatch')).length).toBe(3);
+    expect(names).toContain('energies g1');
+  });
+});

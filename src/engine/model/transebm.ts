@@ -1,0 +1,101 @@
+import * as tf from '@tensorflow/tfjs';
+import type { ModelConfig } from './config.ts';
+import type { SeededDropout } from './dropout.ts';
+import { embeddingLookup, gelu, layerNorm, linear } from './ops.ts';
+
+/** Any name → tensor map works (trainable variables, or plain tensors in tests). */
+export type ParamTensors = ReadonlyMap<string, tf.Tensor>;
+
+export interface EnergyInputs {
+  /** int32 [B, T], CLS first, padded to T. */
+  ids: tf.Tensor2D;
+  /** int32 [B], true lengths; keys at t >= length are masked out of attention. */
+  lengths: tf.Tensor1D;
+}
+
+export interface ForwardOptions {
+  /** Present only in training mode; eval mode has no dropout at all. */
+  dropout?: SeededDropout;
+  /** Receives intermediate activations (x0, layer{i}, cls, head_hidden) for parity tests. */
+  inspect?: (name: string, t: tf.Tensor) => void;
+}
+
+/** Large enough that exp() underflows to exactly 0, finite so no NaN reaches any gradient. */
+const MASKED = -1e9;
+
+/**
+ * TransEBM energies, one per candidate (lower = better): token embedding × √d (no positional
+ * encoding by default), pre-LN encoder layers, and an MLP head on the CLS output.
+ * The last layer is evaluated for the CLS query only: nothing else of it reaches the energy.
+ */
+export function energies(cfg: ModelConfig, p: ParamTensors, inputs: EnergyInputs, opts: ForwardOptions = {}): tf.Tensor1D {
+  return tf.tidy(() => {
+    const get = (name: string) => {
+      const t = p.get(name);
+      if (!t) throw new Error(`parameter "${name}" is missing`);
+      return t;
+    };
+    const [, T] = inputs.ids.shape;
+    if (T > cfg.maxLen) throw new Error(`input length ${T} exceeds maxLen ${cfg.maxLen}`);
+    let x = tf.mul(embeddingLookup(get('emb.weight') as tf.Tensor2D, inputs.ids), Math.sqrt(cfg.dModel));
+    if (cfg.positional === 'learned') x = tf.add(x, tf.slice(get('pos.weight'), [0, 0], [T, cfg.dModel]));
+    opts.inspect?.('x0', x);
+    const keyMask = keyPaddingBias(inputs.lengths, T);
+    for (let i = 0; i < cfg.nLayers; i++) {
+      const last = i === cfg.nLayers - 1;
+      x = encoderLayer(cfg, get, `enc.layers.${i}.`, x, keyMask, last, opts.dropout);
+      if (!last) opts.inspect?.(`layer${i}`, x);
+    }
+    // x is [B, d] now: the CLS position of the last layer.
+    opts.inspect?.('cls', x);
+    const hidden = gelu(linear(layerNorm(x, get('head.0.weight'), get('head.0.bias')), get('head.1.weight'), get('head.1.bias')));
+    opts.inspect?.('head_hidden', hidden);
+    return tf.reshape(linear(hidden, get('head.3.weight'), get('head.3.bias')), [-1]) as tf.Tensor1D;
+  });
+}
+
+/** [B, 1, 1, T]: 0 for real keys, MASKED for padding. */
+function keyPaddingBias(lengths: tf.Tensor1D, T: number): tf.Tensor4D {
+  const positions = tf.range(0, T, 1, 'int32').reshape([1, T]);
+  const valid = tf.less(positions, tf.reshape(lengths, [-1, 1]));
+  return tf.reshape(tf.mul(tf.sub(1, tf.cast(valid, 'float32')), MASKED), [-1, 1, 1, T]);
+}
+
+type Getter = (name: string) => tf.Tensor;
+
+/**
+ * PyTorch TransformerEncoderLayer(norm_first=True, activation=gelu):
+ * x + Drop(MHA(LN1(x))), then x + Drop(W2·Drop(GELU(W1·LN2(x)))).
+ * With `clsOnly`, returns [B, d] for position 0 only (keys and values still span every position).
+ */
+function encoderLayer(cfg: ModelConfig, get: Getter, pre: string, x: tf.Tensor, keyMask: tf.Tensor, clsOnly: boolean, drop?: SeededDropout): tf.Tensor {
+  const d = cfg.dModel;
+  const H = cfg.nHeads;
+  const dh = d / H;
+  const [B, T] = x.shape;
+  const h = layerNorm(x, get(`${pre}norm1.weight`), get(`${pre}norm1.bias`));
+  const wIn = get(`${pre}self_attn.in_proj_weight`);
+  const bIn = get(`${pre}self_attn.in_proj_bias`);
+  const slice = (t: tf.Tensor, part: number) => tf.slice(t, [part * d], [d]);
+  const rows = (part: number) => tf.slice(wIn, [part * d, 0], [d, d]);
+  const hq = clsOnly ? tf.slice(h, [0, 0, 0], [B, 1, d]) : h;
+  const Tq = clsOnly ? 1 : T;
+  const heads = (t: tf.Tensor, len: number) => tf.transpose(tf.reshape(t, [B, len, H, dh]), [0, 2, 1, 3]);
+  const q = heads(linear(hq, rows(0), slice(bIn, 0)), Tq);
+  const k = heads(linear(h, rows(1), slice(bIn, 1)), T);
+  const v = heads(linear(h, rows(2), slice(bIn, 2)), T);
+  const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)), keyMask);
+  let probs = tf.softmax(scores);
+  if (drop) probs = drop.apply(probs);
+  const context = tf.reshape(tf.transpose(tf.matMul(probs, v), [0, 2, 1, 3]), [B, Tq, d]);
+  let attnOut = linear(context, get(`${pre}self_attn.out_proj.weight`), get(`${pre}self_attn.out_proj.bias`));
+  if (drop) attnOut = drop.apply(attnOut);
+  let y = tf.add(clsOnly ? tf.slice(x, [0, 0, 0], [B, 1, d]) : x, attnOut);
+  const h2 = layerNorm(y, get(`${pre}norm2.weight`), get(`${pre}norm2.bias`));
+  let ff = gelu(linear(h2, get(`${pre}linear1.weight`), get(`${pre}linear1.bias`)));
+  if (drop) ff = drop.apply(ff);
+  let ffOut = linear(ff, get(`${pre}linear2.weight`), get(`${pre}linear2.bias`));
+  if (drop) ffOut = drop.apply(ffOut);
+  y = tf.add(y, ffOut);
+  return clsOnly ? tf.reshape(y, [B, d]) : y;
+}

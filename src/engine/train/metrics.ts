@@ -1,0 +1,197 @@
+/**
+ * Evaluation of an energy model on scored groups (a group = all candidates of one question;
+ * lower energy = better). Pure and DOM-free: numbers in, numbers out.
+ *
+ * Which groups count where:
+ * - Best-of-N and every baseline use all non-empty groups: on a test set a question whose
+ *   candidates are all right (or all wrong) is still a question the reranker answers.
+ * - pairwise / pairwiseMacro / meanMargin / btLoss only exist for groups with both labels,
+ *   exactly the groups that carry a training loss.
+ * - Groups with no candidates carry no information and are skipped (not counted in nGroups).
+ * Empty input (or no group with both labels) gives counts of 0 and rates of NaN, never a fake 0%.
+ */
+import { majorityVoteIndex, weightedVoteIndex } from './vote.ts';
+import { argminEnergy } from './metricsRank.ts';
+
+export interface ScoredGroup {
+  energies: ArrayLike<number>;
+  /** 1 = correct, 0 = wrong. */
+  labels: ArrayLike<number>;
+  /** Canonical final answer per candidate; null = nothing extracted. */
+  answers: ReadonlyArray<string | null>;
+}
+
+/** Mean and population standard deviation (divide by count) of a set of energies; NaN when count is 0. */
+export interface EnergyStats {
+  count: number;
+  mean: number;
+  std: number;
+}
+
+/** Top-1 accuracies of the reference pickers, each a share of nGroups. */
+export interface Baselines {
+  /** Label of candidate 0 (generation order). */
+  firstCandidate: number;
+  /** Expected accuracy of a uniformly random pick: mean over groups of (correct / size). */
+  randomExpected: number;
+  /** Label of majorityVoteIndex; a group with no extracted answer (-1) counts as wrong. */
+  majorityVote: number;
+  /** Label of weightedVoteIndex (softmax(−E) weights); -1 counts as wrong. */
+  weightedVote: number;
+  /** Share of groups with at least one correct candidate: the ceiling for any reranker. */
+  oracle: number;
+}
+
+export interface EvalSummary {
+  /** Non-empty groups evaluated. */
+  nGroups: number;
+  nCandidates: number;
+  /** Groups with both a correct and an incorrect candidate, and the (correct, incorrect) pairs in them. */
+  nPairGroups: number;
+  nPairs: number;
+  /** Share of groups whose lowest-energy candidate (first one on ties) is correct. */
+  bestOfN: number;
+  /**
+   * Headline pairwise accuracy, micro-averaged: over all (correct, incorrect) pairs pooled across
+   * groups, the share with E_pos < E_neg; ties count 1/2. Large groups weigh more.
+   */
+  pairwise: number;
+  /** The same per group (= that group's AUC), then averaged over groups with both labels. */
+  pairwiseMacro: number;
+  /** Mean over groups with both labels of (mean E_incorrect − mean E_correct); positive = good. */
+  meanMargin: number;
+  /** Group-wise Bradley–Terry loss: per group mean of softplus(E_pos − E_neg) over its pairs, averaged over groups. */
+  btLoss: number;
+  /** Over all candidates of all evaluated groups. */
+  energy: { correct: EnergyStats; incorrect: EnergyStats };
+  /** Groups where no candidate has an extracted answer (majority vote has nothing to vote on). */
+  nNoAnswer: number;
+  baselines: Baselines;
+}
+
+/** softplus(x) = log(1 + e^x), returning x for x > 20 like torch.nn.functional.softplus (beta 1, threshold 20). */
+export function softplus(x: number): number {
+  // log1p keeps precision for very negative x, where exp(x) is tiny; for large x, exp would overflow.
+  return x > 20 ? x : Math.log1p(Math.exp(x));
+}
+
+/** Throws on malformed input (a bug upstream, not a data property): mismatched lengths or labels other than 0/1. */
+export function assertGroup(g: ScoredGroup, index: number): void {
+  const n = g.energies.length;
+  if (g.labels.length !== n || g.answers.length !== n) {
+    throw new RangeError(
+      `group ${index}: ${n} energies, ${g.labels.length} labels, ${g.answers.length} answers (must be equal)`,
+    );
+  }
+  for (let i = 0; i < n; i++) {
+    const l = g.labels[i];
+    if (l !== 0 && l !== 1) throw new RangeError(`group ${index}, candidate ${i}: label ${l} is not 0 or 1`);
+  }
+}
+
+const rate = (k: number, n: number): number => (n > 0 ? k / n : NaN);
+
+function stats(xs: number[]): EnergyStats {
+  const count = xs.length;
+  let sum = 0;
+  for (const x of xs) sum += x;
+  const mean = rate(sum, count);
+  // Two passes: subtracting the mean first avoids the cancellation of E[x²] − E[x]².
+  let ss = 0;
+  for (const x of xs) ss += (x - mean) * (x - mean);
+  return { count, mean, std: Math.sqrt(rate(ss, count)) };
+}
+
+/** Pair statistics of one group that has both labels. */
+function pairStats(g: ScoredGroup): { pairs: number; concordant: number; loss: number; margin: number } {
+  const pos: number[] = [];
+  const neg: number[] = [];
+  for (let i = 0; i < g.energies.length; i++) (g.labels[i] === 1 ? pos : neg).push(g.energies[i]);
+  let concordant = 0;
+  let loss = 0;
+  for (const ep of pos) {
+    for (const en of neg) {
+      const d = ep - en;
+      // NaN energies give NaN (not a silent "discordant"), so a diverged model is visible.
+      concordant += d < 0 ? 1 : d === 0 ? 0.5 : d > 0 ? 0 : NaN;
+      loss += softplus(d);
+    }
+  }
+  const pairs = pos.length * neg.length;
+  return { pairs, concordant, loss: loss / pairs, margin: stats(neg).mean - stats(pos).mean };
+}
+
+/** Best-of-N, pairwise accuracy, margin, BT loss, energy statistics and baselines over scored groups. */
+export function evaluateGroups(groups: ReadonlyArray<ScoredGroup>): EvalSummary {
+  let nGroups = 0;
+  let nCandidates = 0;
+  let best = 0;
+  let first = 0;
+  let random = 0;
+  let majority = 0;
+  let weighted = 0;
+  let oracle = 0;
+  let nNoAnswer = 0;
+  let nPairGroups = 0;
+  let nPairs = 0;
+  let concordant = 0;
+  let aucSum = 0;
+  let marginSum = 0;
+  let lossSum = 0;
+  const correctE: number[] = [];
+  const incorrectE: number[] = [];
+
+  groups.forEach((g, gi) => {
+    assertGroup(g, gi);
+    const n = g.energies.length;
+    if (n === 0) return;
+    nGroups++;
+    nCandidates += n;
+    let nCorrect = 0;
+    for (let i = 0; i < n; i++) {
+      if (g.labels[i] === 1) {
+        nCorrect++;
+        correctE.push(g.energies[i]);
+      } else incorrectE.push(g.energies[i]);
+    }
+    best += g.labels[argminEnergy(g.energies)];
+    first += g.labels[0];
+    random += nCorrect / n;
+    const mv = majorityVoteIndex(g.answers);
+    if (mv < 0) nNoAnswer++;
+    else majority += g.labels[mv];
+    const wv = weightedVoteIndex(g.answers, g.energies);
+    if (wv >= 0) weighted += g.labels[wv];
+    if (nCorrect > 0) oracle++;
+
+    if (nCorrect === 0 || nCorrect === n) return;
+    const p = pairStats(g);
+    nPairGroups++;
+    nPairs += p.pairs;
+    concordant += p.concordant;
+    aucSum += p.concordant / p.pairs;
+    marginSum += p.margin;
+    lossSum += p.loss;
+  });
+
+  return {
+    nGroups,
+    nCandidates,
+    nPairGroups,
+    nPairs,
+    bestOfN: rate(best, nGroups),
+    pairwise: rate(concordant, nPairs),
+    pairwiseMacro: rate(aucSum, nPairGroups),
+    meanMargin: rate(marginSum, nPairGroups),
+    btLoss: rate(lossSum, nPairGroups),
+    energy: { correct: stats(correctE), incorrect: stats(incorrectE) },
+    nNoAnswer,
+    baselines: {
+      firstCandidate: rate(first, nGroups),
+      randomExpected: rate(random, nGroups),
+      majorityVote: rate(majority, nGroups),
+      weightedVote: rate(weighted, nGroups),
+      oracle: rate(oracle, nGroups),
+    },
+  };
+}

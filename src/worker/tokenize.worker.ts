@@ -1,0 +1,11 @@
+/**
+ * Module Web Worker: tokenizes one chunk of groups per request and transfers the token buffers back.
+ * Start it with `new Worker(new URL('./tokenize.worker.ts', import.meta.url), { type: 'module' })`
+ * and hand the workers to `createWorkerPool`.
+ */
+import { answerTokenizeRequest, type TokenizeRequest } from '../engine/data/tokenizePool.ts';
+
+self.addEventListener('message', (event: MessageEvent<TokenizeRequest>) => {
+  const { reply, transfer } = answerTokenizeRequest(event.data);
+  self.postMessage(reply, { transfer });
+});
