@@ -1,7 +1,10 @@
 import { defineConfig } from '@playwright/test';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, resolveChromium } from './chromium.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 4319);
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export default defineConfig({
   testDir: '.',
@@ -23,6 +26,7 @@ export default defineConfig({
   webServer: {
     // WebGPU needs a secure context: http://127.0.0.1 is one.
     command: `npx vite --host 127.0.0.1 --port ${PORT} --strictPort`,
+    cwd: ROOT,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -60,7 +60,7 @@ describe('tokenLengthStats', () => {
   it('bins lengths up to maxLen and summarises them', () => {
     const lengths = [1, 3, 10, 10, 5];
     const offsets = Uint32Array.from([0, ...lengths.map((_, i) => lengths.slice(0, i + 1).reduce((a, b) => a + b, 0))]);
-    const s = tokenLengthStats({ maxLen: 10, tokens: new Uint16Array(29), offsets, truncated: 1 }, 4);
+    const s = tokenLengthStats({ maxLen: 10, tokens: new Uint16Array(29), offsets, truncated: 1 }, 10, 4);
     expect(s).toEqual({
       maxLen: 10,
       truncated: 1,
@@ -77,5 +77,18 @@ describe('tokenLengthStats', () => {
     expect(s.histogram.counts.length).toBe(32);
     expect(s.histogram.edges[1]).toBe(64);
     expect(s.histogram.counts[31]).toBe(1);
+  });
+
+  it('counts truncation against a model maxLen below the tokenization cap, and spans the longest length', () => {
+    // lengths 4, 7, 9, 20
+    const offsets = Uint32Array.from([0, 4, 11, 20, 40]);
+    const s = tokenLengthStats({ maxLen: 20, tokens: new Uint16Array(40), offsets, truncated: 1 }, 8, 5);
+    // 9 and 20 exceed 8; the one cut at the cap (20) is among them.
+    expect(s.truncated).toBe(2);
+    expect(s.maxLen).toBe(8);
+    expect(s.histogram.edges).toEqual([0, 4, 8, 12, 16, 20]);
+    // [4,8): 4 and 7; [8,12): 9; the last bin also holds 20.
+    expect(s.histogram.counts).toEqual([0, 2, 1, 0, 1]);
+    expect(() => tokenLengthStats({ maxLen: 20, tokens: new Uint16Array(40), offsets, truncated: 1 }, 21)).toThrow(/cap/);
   });
 });

@@ -95,23 +95,35 @@ export interface TokenLengthStats {
   histogram: { edges: number[]; counts: number[] };
 }
 
-/** Lengths in ids, CLS included (after truncation, so never above maxLen). */
-export function tokenLengthStats(tokens: TokenizedSet, bins = 32): TokenLengthStats {
+/**
+ * Lengths in ids, CLS included, as stored (cut at the tokenization cap `tokens.maxLen`), against the
+ * model's `maxLen`: right truncation keeps a prefix, so a set tokenized once at the cap serves every
+ * maxLen up to it. The histogram spans [0, max(maxLen, longest)] so the cut-off can be marked on it.
+ */
+export function tokenLengthStats(tokens: TokenizedSet, maxLen = tokens.maxLen, bins = 32): TokenLengthStats {
+  if (maxLen > tokens.maxLen) throw new Error(`maxLen ${maxLen} exceeds the tokenization cap ${tokens.maxLen}`);
   const n = tokens.offsets.length - 1;
   const lengths = new Uint32Array(n);
-  for (let i = 0; i < n; i++) lengths[i] = tokens.offsets[i + 1] - tokens.offsets[i];
-  const width = Math.max(1, Math.ceil(tokens.maxLen / bins));
-  const nBins = Math.ceil(tokens.maxLen / width);
-  const edges = Array.from({ length: nBins + 1 }, (_, i) => Math.min(i * width, tokens.maxLen));
+  let over = 0;
+  for (let i = 0; i < n; i++) {
+    lengths[i] = tokens.offsets[i + 1] - tokens.offsets[i];
+    if (lengths[i] > maxLen) over++;
+  }
+  lengths.sort();
+  const longest = n > 0 ? lengths[n - 1] : 0;
+  const span = Math.max(maxLen, longest);
+  const width = Math.max(1, Math.ceil(span / bins));
+  const nBins = Math.ceil(span / width);
+  const edges = Array.from({ length: nBins + 1 }, (_, i) => Math.min(i * width, span));
   const counts = new Array<number>(nBins).fill(0);
   for (const len of lengths) counts[Math.min(nBins - 1, Math.floor(len / width))]++;
-  lengths.sort();
   return {
-    maxLen: tokens.maxLen,
-    truncated: tokens.truncated,
+    maxLen,
+    // At the cap itself only the tokenizer knows which candidates were cut (a length of exactly the cap may be whole).
+    truncated: maxLen === tokens.maxLen ? tokens.truncated : over,
     min: n > 0 ? lengths[0] : 0,
     median: median(lengths),
-    max: n > 0 ? lengths[n - 1] : 0,
+    max: longest,
     mean: n > 0 ? tokens.tokens.length / n : 0,
     histogram: { edges, counts },
   };

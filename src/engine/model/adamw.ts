@@ -26,8 +26,9 @@ export class AdamW {
     readonly opts: AdamWOptions = ADAMW_DEFAULTS,
   ) {
     for (const [name, p] of params) {
-      this.m.set(name, tf.variable(tf.zerosLike(p), false));
-      this.v.set(name, tf.variable(tf.zerosLike(p), false));
+      // Inside tidy so the zero tensors the variables are made from do not linger.
+      this.m.set(name, tf.tidy(() => tf.variable(tf.zerosLike(p), false)));
+      this.v.set(name, tf.tidy(() => tf.variable(tf.zerosLike(p), false)));
     }
   }
 

@@ -1,10 +1,14 @@
 import * as tf from '@tensorflow/tfjs';
 
-/** Global L2 norm over every gradient, on the device (no read-back). */
+/**
+ * Global L2 norm over every gradient, on the device (no read-back). The partial sums are added in
+ * pairs: tf.addN over ~30 inputs returns wrong values on the WebGPU backend (seen: 7× the true norm).
+ */
 export function globalNorm(grads: Iterable<tf.Tensor>): tf.Scalar {
   return tf.tidy(() => {
-    const squares = [...grads].map((g) => tf.sum(tf.square(g)));
-    return tf.sqrt(tf.addN(squares)) as tf.Scalar;
+    let total: tf.Tensor = tf.scalar(0);
+    for (const g of grads) total = tf.add(total, tf.sum(tf.square(g)));
+    return tf.sqrt(total) as tf.Scalar;
   });
 }
 

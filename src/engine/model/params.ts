@@ -14,7 +14,7 @@ export function paramsFromArrays(cfg: ModelConfig, arrays: ParamArrays): Params 
     if (!data) throw new Error(`parameter "${name}" is missing`);
     const size = shape.reduce((a, b) => a * b, 1);
     if (data.length !== size) throw new Error(`parameter "${name}" has ${data.length} values, the config needs ${size} (shape [${shape.join(', ')}])`);
-    params.set(name, tf.variable(tf.tensor(data, shape, 'float32'), true, `${name}#${uniqueSuffix()}`));
+    params.set(name, tf.tidy(() => tf.variable(tf.tensor(data, shape, 'float32'), true, `${name}#${uniqueSuffix()}`)));
   }
   return params;
 }
@@ -36,9 +36,8 @@ export function initParams(cfg: ModelConfig, seed: number): Params {
   const params: Params = new Map();
   let k = 0;
   for (const [name, shape] of shapes) {
-    const value = tf.tidy(() => initValue(name, shape, shapes, seed * 1000 + k++));
-    params.set(name, tf.variable(value, true, `${name}#${uniqueSuffix()}`));
-    value.dispose();
+    const paramSeed = seed * 1000 + k++;
+    params.set(name, tf.tidy(() => tf.variable(initValue(name, shape, shapes, paramSeed), true, `${name}#${uniqueSuffix()}`)));
   }
   return params;
 }
@@ -67,4 +66,11 @@ function uniqueSuffix(): number {
 export function disposeParams(params: Params): void {
   for (const v of params.values()) v.dispose();
   params.clear();
+}
+
+/** An independent copy (e.g. the best checkpoint), not trainable. */
+export function cloneParams(params: Params): Params {
+  const out: Params = new Map();
+  for (const [name, v] of params) out.set(name, tf.tidy(() => tf.variable(v.clone(), false, `${name}#${uniqueSuffix()}`)));
+  return out;
 }

@@ -2,21 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Check, type CheckKind, runParity } from '../testing/parity.ts';
 import { readFixture } from '../testing/readFixtureNode.ts';
-
-/** The fixture README's recommended float32 tolerances. */
-const TOLERANCE: Record<CheckKind, number> = {
-  energy: 1e-6,
-  loss: 1e-6,
-  gradNormRel: 1e-5,
-  grad: 1e-6,
-  inter: 1e-5,
-  param: 5e-5,
-  // Adam turns float noise in an exactly-zero gradient into steps of up to lr: 2·lr per step.
-  zeroGradParam: 4e-3,
-  decayRel: 1e-6,
-  clipCoef: 1e-5,
-  microBatch: 1e-6,
-};
+import { FLOAT32_TOLERANCE as TOLERANCE } from '../testing/tolerances.ts';
 
 let checks: Check[] = [];
 

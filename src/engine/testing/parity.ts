@@ -168,7 +168,9 @@ async function checkSteps(cfg: ModelConfig, fx: ParityFixture, batch: StepBatch,
     for (const step of [1, 2]) {
       const s = trainStep(cfg, params, optimizer, batch, { lr: o.lr, maxGradNorm });
       const coef = (await s.clipCoef.data())[0];
+      const norm = (await s.gradNorm.data())[0];
       tf.dispose([s.loss, s.gradNorm, s.clipCoef]);
+      if (step === 1) add(`${prefix}step1 gradient norm on the device`, 'gradNormRel', Math.abs(norm - fx.caseJson.grad_norm_before_clip) / fx.caseJson.grad_norm_before_clip);
       if (prefix) add(`${prefix}step${step} clip coefficient`, 'clipCoef', Math.abs(coef - fx.caseJson.clip_variant[`step${step}` as 'step1' | 'step2'].clip_coef));
       const after = await paramsToArrays(params);
       const decay = (1 - o.lr * o.weight_decay) ** step;

@@ -1,0 +1,22 @@
+import * as tf from '@tensorflow/tfjs';
+import { parseFixture } from '../../src/engine/testing/loadFixture.ts';
+import { runParity } from '../../src/engine/testing/parity.ts';
+import { initBackend } from '../../src/worker/backend.ts';
+
+// The fixture files are served under /__fixtures__/ by the Playwright test (from EORM_FIXTURES or the repo copy).
+async function fetchBytes(name: string): Promise<Uint8Array> {
+  const r = await fetch(`/__fixtures__/${name}`);
+  if (!r.ok) throw new Error(`fixture ${name}: HTTP ${r.status}`);
+  return new Uint8Array(await r.arrayBuffer());
+}
+
+async function main() {
+  const backend = await initBackend('webgpu');
+  const text = async (n: string) => new TextDecoder().decode(await fetchBytes(n));
+  const fx = parseFixture({ configJson: await text('config.json'), caseJson: await text('case.json'), weights: await fetchBytes('weights.safetensors'), expected: await fetchBytes('expected.safetensors') });
+  const t0 = performance.now();
+  const checks = await runParity(fx, { microBatches: [1, 3, 1000] });
+  self.postMessage({ backend: tf.getBackend(), info: backend, checks, seconds: (performance.now() - t0) / 1000 });
+}
+
+main().catch((e: unknown) => self.postMessage({ error: e instanceof Error ? `${e.message}\n${e.stack}` : String(e) }));

@@ -1,0 +1,207 @@
+import * as tf from '@tensorflow/tfjs';
+import { createRng, shuffleInPlace } from '../data/rng.ts';
+import type { GroupSplit } from '../data/split.ts';
+import type { TrainingView } from '../data/types.ts';
+import { AdamW } from '../model/adamw.ts';
+import type { ModelConfig } from '../model/config.ts';
+import { mixSeed } from '../model/dropout.ts';
+import type { Params } from '../model/params.ts';
+import { cosineWithWarmup, warmupSteps } from '../model/schedule.ts';
+import { type Evaluation, evaluateModel } from './evaluation.ts';
+import type { RunControl } from './runControl.ts';
+import type { TrainSettings } from './settings.ts';
+import { type StepScalars, trainStep } from './step.ts';
+import { stepBatch } from './stepBatch.ts';
+
+export interface TrainPoint {
+  step: number;
+  epoch: number;
+  loss: number;
+  /** Bias-corrected exponential moving average of the loss, for the smoothed curve. */
+  smoothed: number;
+  lr: number;
+  gradNorm: number;
+}
+
+export interface RunProgress {
+  step: number;
+  epoch: number;
+  totalSteps: number;
+  /** Measured after the first step, so kernel compilation is not counted. */
+  stepsPerSec: number;
+  tokensPerSec: number;
+  elapsedSeconds: number;
+  etaSeconds: number | null;
+}
+
+export interface RunEvaluation {
+  epoch: number;
+  step: number;
+  /** Mean training loss of the epoch that just ended; null for a mid-epoch evaluation. */
+  epochTrainLoss: number | null;
+  evaluation: Evaluation;
+  isBest: boolean;
+}
+
+export interface RunListener {
+  state(state: 'compiling' | 'training' | 'paused', step: number, epoch: number): void;
+  points(points: TrainPoint[]): void;
+  progress(p: RunProgress): void;
+  /** Called after the caller-visible best changed too: snapshot the params there if isBest. */
+  evaluation(e: RunEvaluation): void;
+}
+
+export interface RunInputs {
+  cfg: ModelConfig;
+  /** Trained in place: this is the "latest" model. */
+  params: Params;
+  view: TrainingView;
+  /** Canonical answer per candidate (majority vote baselines). */
+  answers: ReadonlyArray<string | null>;
+  split: GroupSplit;
+  settings: TrainSettings;
+}
+
+export interface RunResult {
+  reason: 'finished' | 'stopped';
+  steps: number;
+  bestValBestOfN: number | null;
+}
+
+const SMOOTHING = 0.95;
+const REPORT_EVERY_MS = 250;
+
+export class DivergedError extends Error {
+  constructor(step: number) {
+    super(`The loss became NaN or infinite at step ${step}. Lower the learning rate (or raise warmup) and start again.`);
+    this.name = 'DivergedError';
+  }
+}
+
+/**
+ * The reference recipe: epochs over the training groups, reshuffled every epoch with the run's seed,
+ * `groupsPerStep` groups per step, Bradley-Terry loss, AdamW with clipping and a cosine schedule with
+ * warmup, validation at every epoch end (and every N steps if asked). Loss and gradient norm are read
+ * back asynchronously one step behind, so the GPU is never idle waiting for the CPU.
+ */
+export async function runTraining(inputs: RunInputs, listener: RunListener, control: RunControl): Promise<RunResult> {
+  const { cfg, params, view, answers, split, settings } = inputs;
+  if (split.train.length === 0) throw new Error('No training groups: the dataset needs groups with both a correct and an incorrect candidate.');
+  const perStep = Math.max(1, Math.floor(settings.groupsPerStep));
+  const stepsPerEpoch = Math.ceil(split.train.length / perStep);
+  const totalSteps = settings.epochs * stepsPerEpoch;
+  const warmup = warmupSteps(totalSteps, settings.warmupRatio);
+  const optimizer = new AdamW(params, { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: settings.weightDecay });
+  const microBatch = settings.microBatch > 0 ? settings.microBatch : undefined;
+
+  let step = 0;
+  let ema = 0;
+  let best: number | null = null;
+  let buffered: TrainPoint[] = [];
+  let lastReport = 0;
+  let timer: { start: number; steps: number; tokens: number } | null = null;
+  let epochLossSum = 0;
+  let epochLossCount = 0;
+
+  const report = (epoch: number, force = false) => {
+    const now = performance.now();
+    if (!force && now - lastReport < REPORT_EVERY_MS) return;
+    lastReport = now;
+    if (buffered.length > 0) listener.points(buffered);
+    buffered = [];
+    const elapsed = timer ? (now - timer.start) / 1000 : 0;
+    const stepsPerSec = timer && elapsed > 0 ? timer.steps / elapsed : 0;
+    listener.progress({
+      step,
+      epoch,
+      totalSteps,
+      stepsPerSec,
+      tokensPerSec: timer && elapsed > 0 ? timer.tokens / elapsed : 0,
+      elapsedSeconds: elapsed,
+      etaSeconds: stepsPerSec > 0 ? (totalSteps - step) / stepsPerSec : null,
+    });
+  };
+
+  const record = async (s: StepScalars, at: { step: number; epoch: number; lr: number }) => {
+    try {
+      const [loss, gradNorm] = await Promise.all([s.loss.data(), s.gradNorm.data()]);
+      const l = loss[0];
+      if (!Number.isFinite(l)) throw new DivergedError(at.step);
+      ema = SMOOTHING * ema + (1 - SMOOTHING) * l;
+      buffered.push({ step: at.step, epoch: at.epoch, loss: l, smoothed: ema / (1 - SMOOTHING ** (at.step + 1)), lr: at.lr, gradNorm: gradNorm[0] });
+      epochLossSum += l;
+      epochLossCount++;
+    } finally {
+      tf.dispose([s.loss, s.gradNorm, s.clipCoef]);
+    }
+  };
+
+  const validate = async (epoch: number, epochTrainLoss: number | null) => {
+    if (split.val.length === 0) return;
+    const evaluation = await evaluateModel(cfg, params, view, answers, split.val, settings.seed);
+    const bon = evaluation.summary.bestOfN;
+    const isBest = best === null || bon > best;
+    if (isBest) best = bon;
+    listener.evaluation({ epoch, step, epochTrainLoss, evaluation, isBest });
+  };
+
+  try {
+    listener.state('compiling', 0, 1);
+    let pending: Promise<void> | null = null;
+    for (let epoch = 1; epoch <= settings.epochs; epoch++) {
+      const order = Uint32Array.from(split.train);
+      shuffleInPlace(order, createRng(mixSeed(settings.seed, epoch)));
+      epochLossSum = 0;
+      epochLossCount = 0;
+      for (let s = 0; s < stepsPerEpoch; s++) {
+        if (control.pauseRequested) {
+          if (pending) await pending;
+          pending = null;
+          report(epoch, true);
+          listener.state('paused', step, epoch);
+          await control.waitWhilePaused();
+          listener.state('training', step, epoch);
+        }
+        if (control.stopRequested) break;
+        const batch = stepBatch(view, order.subarray(s * perStep, (s + 1) * perStep), cfg.maxLen);
+        const lr = cosineWithWarmup(step, settings.lr, warmup, totalSteps);
+        const scalars = trainStep(cfg, params, optimizer, batch, {
+          lr,
+          maxGradNorm: settings.maxGradNorm,
+          microBatch,
+          dropoutSeed: mixSeed(settings.seed ^ 0x5eed, step),
+        });
+        const read = record(scalars, { step, epoch, lr });
+        // Awaited below; this only keeps an early rejection from being reported as unhandled meanwhile.
+        read.catch(() => undefined);
+        step++;
+        if (timer === null) {
+          // The first step compiles every kernel: wait for it, then start the clock.
+          await read;
+          timer = { start: performance.now(), steps: 0, tokens: 0 };
+          listener.state('training', step, epoch);
+        } else {
+          timer.steps++;
+          timer.tokens += batch.tokenCount;
+          if (pending) await pending;
+          pending = read;
+        }
+        report(epoch);
+        if (settings.evalEverySteps > 0 && step % settings.evalEverySteps === 0 && s + 1 < stepsPerEpoch) {
+          if (pending) await pending;
+          pending = null;
+          report(epoch, true);
+          await validate(epoch, null);
+        }
+      }
+      if (pending) await pending;
+      pending = null;
+      report(epoch, true);
+      if (control.stopRequested) break;
+      await validate(epoch, epochLossCount > 0 ? epochLossSum / epochLossCount : null);
+    }
+  } finally {
+    optimizer.dispose();
+  }
+  return { reason: control.stopRequested ? 'stopped' : 'finished', steps: step, bestValBestOfN: best };
+}

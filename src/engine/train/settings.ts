@@ -1,0 +1,67 @@
+import type { Positional } from '../model/config.ts';
+
+export type PresetName = 'tiny' | 'small' | 'paper' | 'custom';
+
+/** The model part of a run's settings (vocabulary and special ids are fixed by the GPT-2 tokenizer). */
+export interface ModelSettings {
+  dModel: number;
+  nHeads: number;
+  nLayers: number;
+  ffnDim: number;
+  dropout: number;
+  maxLen: number;
+  positional: Positional;
+}
+
+export interface TrainSettings {
+  preset: PresetName;
+  model: ModelSettings;
+  epochs: number;
+  lr: number;
+  /** Warmup steps = floor(ratio · total steps), as the reference. */
+  warmupRatio: number;
+  weightDecay: number;
+  maxGradNorm: number;
+  /** Seeds the 80/20 split, the per-epoch shuffle, initialisation and dropout. */
+  seed: number;
+  groupsPerStep: number;
+  /** Candidates per forward/backward pass; 0 = the whole step in one pass. */
+  microBatch: number;
+  /** Also validate every N steps (0 = at the end of every epoch only). */
+  evalEverySteps: number;
+  /** 'continue' trains the selected model (e.g. an imported one) instead of a fresh initialisation. */
+  init: 'fresh' | 'continue';
+}
+
+const model = (dModel: number, maxLen: number): ModelSettings => ({
+  dModel,
+  nHeads: 4,
+  nLayers: 2,
+  ffnDim: 4 * dModel,
+  dropout: 0.2,
+  maxLen,
+  positional: 'none',
+});
+
+/** Model sizes: tiny for quick looks (and tests), small for a laptop GPU, paper as in the EORM paper. */
+export const PRESETS: Record<Exclude<PresetName, 'custom'>, ModelSettings> = {
+  tiny: model(64, 256),
+  small: model(256, 512),
+  paper: model(768, 2048),
+};
+
+/** The reference recipe: AdamW 1e-4 (wd 0.01), clip 1.0, warmup 10%, one group per step. */
+export const DEFAULT_TRAIN_SETTINGS: TrainSettings = {
+  preset: 'tiny',
+  model: PRESETS.tiny,
+  epochs: 3,
+  lr: 1e-4,
+  warmupRatio: 0.1,
+  weightDecay: 0.01,
+  maxGradNorm: 1.0,
+  seed: 42,
+  groupsPerStep: 1,
+  microBatch: 0,
+  evalEverySteps: 0,
+  init: 'fresh',
+};

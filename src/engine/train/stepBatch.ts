@@ -1,0 +1,28 @@
+import type { TrainingView } from '../data/types.ts';
+import type { StepBatch } from './gradients.ts';
+
+/** Candidate i's ids, cut to maxLen: right truncation keeps a prefix, so this equals tokenizing at maxLen. */
+export function candidateIds(view: TrainingView, i: number, maxLen: number): Uint16Array {
+  const { tokens, offsets } = view.tokens;
+  const start = offsets[i];
+  return tokens.subarray(start, Math.min(offsets[i + 1], start + maxLen));
+}
+
+/** The candidates of some groups as one optimizer step, with the number of tokens it carries. */
+export function stepBatch(view: TrainingView, groups: ArrayLike<number>, maxLen: number): StepBatch & { tokenCount: number } {
+  const candidates: Uint16Array[] = [];
+  const labels: number[] = [];
+  const groupOf: number[] = [];
+  let tokenCount = 0;
+  for (let k = 0; k < groups.length; k++) {
+    const g = groups[k];
+    for (let i = view.groupStart[g]; i < view.groupStart[g + 1]; i++) {
+      const ids = candidateIds(view, i, maxLen);
+      candidates.push(ids);
+      labels.push(view.labels[i]);
+      groupOf.push(k);
+      tokenCount += ids.length;
+    }
+  }
+  return { candidates, labels, groupOf, tokenCount };
+}

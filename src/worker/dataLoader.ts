@@ -1,0 +1,100 @@
+import { NoValidLinesError, ingestJsonl } from '../engine/data/ingest.ts';
+import { countErrorsByKind, lineErrorMessage } from '../engine/data/lineErrors.ts';
+import { type GroupSplit, splitGroups, trainableGroups } from '../engine/data/split.ts';
+import { datasetStats, tokenLengthStats } from '../engine/data/stats.ts';
+import { tokenizeDataset, trainingView } from '../engine/data/tokenizeDataset.ts';
+import type { TokenizePool } from '../engine/data/tokenizePool.ts';
+import type { Dataset, TrainingView } from '../engine/data/types.ts';
+import { GPT2_EOT } from '../engine/model/config.ts';
+import type { DataRole, DataSource, DatasetSummary, IngestProgressEvent } from './protocol.ts';
+
+/**
+ * Candidates are tokenized once, up to this many ids. Right truncation keeps a prefix, so any model
+ * maxLen up to the cap reads its inputs from the same buffer (the paper's longest setting is 4096).
+ */
+export const TOKEN_CAP = 4096;
+const FIRST_ERRORS = 200;
+
+export interface LoadedData {
+  role: DataRole;
+  name: string;
+  bytes: number;
+  dataset: Dataset;
+  view: TrainingView;
+  /** Canonical final answer per candidate, in view order. */
+  answers: Array<string | null>;
+  split: GroupSplit;
+  splitSeed: number;
+  timing: DatasetSummary['timing'];
+}
+
+/** Streams, validates, groups and tokenizes one file. Throws (and so keeps the caller's previous data) when nothing valid is in it. */
+export async function loadData(role: DataRole, source: DataSource, pool: TokenizePool, seed: number, progress: (e: IngestProgressEvent) => void): Promise<LoadedData> {
+  const { stream, name, size } = await open(source);
+  const t0 = performance.now();
+  const eta = (done: number, total: number) => {
+    const elapsed = (performance.now() - t0) / 1000;
+    return done > 0 && total > 0 && elapsed > 0.5 ? (elapsed * (total - done)) / done : null;
+  };
+  let dataset: Dataset;
+  try {
+    dataset = await ingestJsonl(stream, {
+      totalBytes: size ?? undefined,
+      onProgress: (p) => progress({ type: 'ingestProgress', role, phase: 'reading', done: p.bytesRead, total: size ?? 0, lines: p.lines, etaSeconds: size ? eta(p.bytesRead, size) : null }),
+    });
+  } catch (e) {
+    if (e instanceof NoValidLinesError) {
+      const first = e.report.errors[0];
+      throw new Error(`${name}: ${e.message}${first ? ` First problem: ${lineErrorMessage(first)}.` : ''} The previously loaded data is kept.`);
+    }
+    throw e;
+  }
+  const t1 = performance.now();
+  const lines = dataset.report.linesRead;
+  const tokens = await tokenizeDataset(dataset, { maxLen: TOKEN_CAP, clsId: GPT2_EOT, sepId: GPT2_EOT }, pool, {
+    onProgress: (p) => {
+      const elapsed = (performance.now() - t1) / 1000;
+      const etaSeconds = p.candidatesDone > 0 && elapsed > 0.5 ? (elapsed * (p.candidates - p.candidatesDone)) / p.candidatesDone : null;
+      progress({ type: 'ingestProgress', role, phase: 'tokenizing', done: p.candidatesDone, total: p.candidates, lines, etaSeconds });
+    },
+  });
+  const view = trainingView(dataset, tokens);
+  const answers = dataset.groups.flatMap((g) => g.candidates.map((c) => c.answerKey));
+  const t2 = performance.now();
+  return {
+    role,
+    name,
+    bytes: dataset.report.bytesRead,
+    dataset,
+    view,
+    answers,
+    split: splitGroups(view, { seed }),
+    splitSeed: seed,
+    timing: { parseSeconds: (t1 - t0) / 1000, tokenizeSeconds: (t2 - t1) / 1000, workers: pool.size },
+  };
+}
+
+/** The panel's figures for a loaded file, with token lengths judged against the model's maxLen. */
+export function summarize(data: LoadedData, maxLen: number): DatasetSummary {
+  const errors = data.dataset.report.errors;
+  return {
+    role: data.role,
+    name: data.name,
+    bytes: data.bytes,
+    stats: datasetStats(data.dataset),
+    tokens: tokenLengthStats(data.view.tokens, Math.min(maxLen, TOKEN_CAP)),
+    firstErrors: errors.slice(0, FIRST_ERRORS).map((e) => ({ line: e.line, field: e.field, kind: e.kind, message: lineErrorMessage(e) })),
+    errorCounts: countErrorsByKind(errors),
+    trainableGroups: trainableGroups(data.view).length,
+    split: data.role === 'train' ? { seed: data.splitSeed, train: data.split.train.length, val: data.split.val.length } : null,
+    timing: data.timing,
+  };
+}
+
+async function open(source: DataSource): Promise<{ stream: ReadableStream<Uint8Array>; name: string; size: number | null }> {
+  if (source.kind === 'file') return { stream: source.file.stream(), name: source.file.name, size: source.file.size };
+  const response = await fetch(source.url);
+  if (!response.ok || !response.body) throw new Error(`Could not download ${source.name} (${source.url}): HTTP ${response.status}.`);
+  const length = Number(response.headers.get('content-length'));
+  return { stream: response.body, name: source.name, size: Number.isFinite(length) && length > 0 ? length : null };
+}

@@ -1,0 +1,147 @@
+/**
+ * The typed message protocol between the UI thread and the engine worker: every command the UI can
+ * send and every event the worker can emit, in one place. Large buffers (files, weights) travel as
+ * transferables. Types only: no code runs from this file.
+ */
+import type { DatasetStats, TokenLengthStats } from '../engine/data/stats.ts';
+import type { LineErrorKind } from '../engine/data/types.ts';
+import type { EnergyHistogram } from '../engine/train/metricsHistogram.ts';
+import type { EvalSummary } from '../engine/train/metrics.ts';
+import type { NCurveRow } from '../engine/train/ncurve.ts';
+import type { ModelSettings, PresetName, TrainSettings } from '../engine/train/settings.ts';
+import type { BackendInfo } from './backend.ts';
+
+export type DataRole = 'train' | 'test';
+/** Which model Inspect, Rerank and Export use. */
+export type ModelSlot = 'latest' | 'best' | 'imported';
+export type EvalSet = 'val' | 'test';
+export type TrainState = 'idle' | 'compiling' | 'training' | 'paused' | 'done' | 'error';
+export type { ModelSettings, PresetName, TrainSettings };
+
+export type DataSource = { kind: 'file'; file: File } | { kind: 'url'; url: string; name: string };
+
+export type Command =
+  | { type: 'init'; prefer?: 'webgpu' | 'cpu' }
+  | { type: 'loadData'; role: DataRole; source: DataSource }
+  | { type: 'downloadErrors'; role: DataRole; format: 'text' | 'csv' | 'jsonl' }
+  | { type: 'estimate'; settings: TrainSettings }
+  | { type: 'start'; settings: TrainSettings }
+  | { type: 'pause' }
+  | { type: 'resume' }
+  | { type: 'stop' }
+  | { type: 'evaluate'; set: EvalSet }
+  | { type: 'inspect'; set: EvalSet; filter: InspectFilter; position: number }
+  | { type: 'rerank'; question: string; candidates: string }
+  | { type: 'selectModel'; slot: ModelSlot }
+  | { type: 'export' }
+  | { type: 'import'; bytes: ArrayBuffer; fileName: string };
+
+export type CommandType = Command['type'];
+
+export type InspectFilter = 'all' | 'top-wrong';
+
+/** What the data panel shows about one loaded file. */
+export interface DatasetSummary {
+  role: DataRole;
+  name: string;
+  bytes: number;
+  stats: DatasetStats;
+  tokens: TokenLengthStats;
+  /** The first 200 rejected lines, as ready-made messages. */
+  firstErrors: Array<{ line: number; field: string; kind: LineErrorKind; message: string }>;
+  errorCounts: Record<LineErrorKind, number>;
+  /** Groups with both labels, and how the seeded 80/20 split divides them (train role only). */
+  trainableGroups: number;
+  split: { seed: number; train: number; val: number } | null;
+  /** Seconds spent reading + parsing, and tokenizing, and with how many tokenizer workers. */
+  timing: { parseSeconds: number; tokenizeSeconds: number; workers: number };
+}
+
+export interface IngestProgressEvent {
+  type: 'ingestProgress';
+  role: DataRole;
+  phase: 'reading' | 'tokenizing';
+  /** Bytes read (reading) or candidates tokenized (tokenizing), out of total. */
+  done: number;
+  total: number;
+  lines: number;
+  etaSeconds: number | null;
+}
+
+export interface Estimate {
+  params: number;
+  /** Rough peak GPU memory for training: weights, AdamW state, gradients and activations. */
+  trainingBytes: number;
+  /** The largest single buffer (the embedding table or the attention scores of one micro-batch). */
+  largestBufferBytes: number;
+  /** Human warnings, e.g. when a buffer exceeds the adapter's maxStorageBufferBindingSize. */
+  warnings: string[];
+}
+
+export interface TrainPoint {
+  step: number;
+  epoch: number;
+  loss: number;
+  /** Exponential moving average of the loss (for the smoothed curve). */
+  smoothed: number;
+  lr: number;
+  gradNorm: number;
+}
+
+export interface EvalReport {
+  set: EvalSet;
+  /** Epoch (1-based) and step at which it was taken; epoch 0 = before training. */
+  epoch: number;
+  step: number;
+  /** Mean training loss over the epoch that just ended (null for mid-epoch or standalone evaluations). */
+  epochTrainLoss: number | null;
+  summary: EvalSummary;
+  curve: NCurveRow[];
+  histogram: EnergyHistogram;
+  /** This evaluation made a new best checkpoint. */
+  isBest: boolean;
+}
+
+export interface ModelInfo {
+  slot: ModelSlot;
+  source: 'trained' | 'imported';
+  params: number;
+  model: ModelSettings;
+  /** e.g. "epoch 3, val Best-of-N 0.62" or the imported file's name. */
+  description: string;
+  warnings: string[];
+}
+
+export interface RankedCandidate {
+  rank: number;
+  /** Position in the group (Inspect) or in the pasted list (Rerank), 0-based. */
+  index: number;
+  energy: number;
+  deltaToBest: number;
+  share: number;
+  /** null when unlabelled (pasted candidates). */
+  label: 0 | 1 | null;
+  answer: string | null;
+  text: string;
+  tokens: number;
+  truncated: boolean;
+}
+
+export type WorkerEvent =
+  | { type: 'ready'; backend: BackendInfo; hardwareConcurrency: number }
+  | { type: 'log'; level: 'info' | 'warn'; message: string }
+  | { type: 'error'; command: CommandType | null; message: string }
+  | IngestProgressEvent
+  | { type: 'dataset'; summary: DatasetSummary }
+  | { type: 'errorList'; fileName: string; mime: string; text: string }
+  | { type: 'estimate'; estimate: Estimate }
+  | { type: 'trainState'; state: TrainState; step: number; epoch: number; totalSteps: number; totalEpochs: number; message?: string }
+  | { type: 'progress'; step: number; epoch: number; totalSteps: number; stepsPerSec: number; tokensPerSec: number; elapsedSeconds: number; etaSeconds: number | null }
+  | { type: 'metrics'; points: TrainPoint[] }
+  | { type: 'evaluation'; report: EvalReport }
+  | { type: 'checkpoint'; slot: 'best'; epoch: number; step: number; valBestOfN: number }
+  | { type: 'complete'; reason: 'finished' | 'stopped'; steps: number; bestValBestOfN: number | null }
+  | { type: 'models'; active: ModelSlot; available: ModelInfo[] }
+  | { type: 'inspectGroup'; set: EvalSet; filter: InspectFilter; position: number; matching: number; groupIndex: number; question: string; candidates: RankedCandidate[] }
+  | { type: 'reranked'; question: string; candidates: RankedCandidate[]; modelSlot: ModelSlot }
+  | { type: 'exported'; fileName: string; bytes: ArrayBuffer };
