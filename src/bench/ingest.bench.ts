@@ -3,10 +3,8 @@
  * repeated with fresh question_ids; times parse + validate + group, then tokenization in-process
  * and on 1..N worker_threads. Repeated text is ideal for gpt-tokenizer's merge cache (pre-tokens
  * seen before cost a Map lookup), so tokenization is also timed with that cache off: real files
- * of distinct answers land between the two. Run from the repo root:
- *   node --experimental-strip-types src/bench/ingest.bench.ts          (Node ≥ 22.6)
- *   npx rolldown src/bench/ingest.bench.ts -p node -o /tmp/ingest.bench.mjs && node /tmp/ingest.bench.mjs   (Node 20)
- * Optional argument: another JSONL file to repeat instead of the sample.
+ * of distinct answers land between the two. Run from the repo root: `npm run bench -- ingest`
+ * (optionally followed by another JSONL file to repeat instead of the sample).
  * This file is also its own worker script (the worker_threads branch at the bottom).
  */
 import { readFileSync } from 'node:fs';

@@ -13,8 +13,9 @@ const scope = self as unknown as {
 };
 
 let backend: BackendInfo | null = null;
+let tokenizerWorkers: number | undefined;
 const emit = (event: WorkerEvent, transfer: Transferable[] = []) => scope.postMessage(event, transfer);
-const session = new Session(emit, lazyTokenizePool(), () => backend);
+const session = new Session(emit, lazyTokenizePool(() => tokenizerWorkers), () => backend);
 
 // The backend starts on the UI's first init (it may ask for the CPU backend); every other command waits for it.
 let resolveInit: (prefer: 'webgpu' | 'cpu') => void = () => undefined;
@@ -27,6 +28,7 @@ const ready = firstInit.then(async (prefer) => {
 scope.addEventListener('message', (e) => {
   const cmd = e.data;
   if (cmd.type === 'init') {
+    tokenizerWorkers = cmd.tokenizerWorkers;
     resolveInit(cmd.prefer ?? 'webgpu');
     return;
   }

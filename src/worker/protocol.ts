@@ -7,6 +7,7 @@ import type { DatasetStats, TokenLengthStats } from '../engine/data/stats.ts';
 import type { LineErrorKind } from '../engine/data/types.ts';
 import type { EnergyHistogram } from '../engine/train/metricsHistogram.ts';
 import type { EvalSummary } from '../engine/train/metrics.ts';
+import type { RunProgress, TrainPoint } from '../engine/train/loop.ts';
 import type { NCurveRow } from '../engine/train/ncurve.ts';
 import type { ModelSettings, PresetName, TrainSettings } from '../engine/train/settings.ts';
 import type { BackendInfo } from './backend.ts';
@@ -16,12 +17,13 @@ export type DataRole = 'train' | 'test';
 export type ModelSlot = 'latest' | 'best' | 'imported';
 export type EvalSet = 'val' | 'test';
 export type TrainState = 'idle' | 'compiling' | 'training' | 'paused' | 'done' | 'error';
-export type { ModelSettings, PresetName, TrainSettings };
+export type { ModelSettings, PresetName, RunProgress, TrainPoint, TrainSettings };
 
 export type DataSource = { kind: 'file'; file: File } | { kind: 'url'; url: string; name: string };
 
 export type Command =
-  | { type: 'init'; prefer?: 'webgpu' | 'cpu' }
+  /** `tokenizerWorkers` overrides the pool size (default: spare cores, at most 4); benchmarks compare sizes. */
+  | { type: 'init'; prefer?: 'webgpu' | 'cpu'; tokenizerWorkers?: number }
   | { type: 'loadData'; role: DataRole; source: DataSource }
   | { type: 'downloadErrors'; role: DataRole; format: 'text' | 'csv' | 'jsonl' }
   | { type: 'estimate'; settings: TrainSettings }
@@ -78,15 +80,6 @@ export interface Estimate {
   warnings: string[];
 }
 
-export interface TrainPoint {
-  step: number;
-  epoch: number;
-  loss: number;
-  /** Exponential moving average of the loss (for the smoothed curve). */
-  smoothed: number;
-  lr: number;
-  gradNorm: number;
-}
 
 export interface EvalReport {
   set: EvalSet;
@@ -136,7 +129,7 @@ export type WorkerEvent =
   | { type: 'errorList'; fileName: string; mime: string; text: string }
   | { type: 'estimate'; estimate: Estimate }
   | { type: 'trainState'; state: TrainState; step: number; epoch: number; totalSteps: number; totalEpochs: number; message?: string }
-  | { type: 'progress'; step: number; epoch: number; totalSteps: number; stepsPerSec: number; tokensPerSec: number; elapsedSeconds: number; etaSeconds: number | null }
+  | ({ type: 'progress' } & RunProgress)
   | { type: 'metrics'; points: TrainPoint[] }
   | { type: 'evaluation'; report: EvalReport }
   | { type: 'checkpoint'; slot: 'best'; epoch: number; step: number; valBestOfN: number }

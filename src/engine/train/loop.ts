@@ -32,6 +32,9 @@ export interface RunProgress {
   tokensPerSec: number;
   elapsedSeconds: number;
   etaSeconds: number | null;
+  /** tf.memory(): live tensors and their bytes (stays flat from step to step). */
+  tensors: number;
+  tensorBytes: number;
 }
 
 export interface RunEvaluation {
@@ -119,6 +122,8 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
       tokensPerSec: timer && elapsed > 0 ? timer.tokens / elapsed : 0,
       elapsedSeconds: elapsed,
       etaSeconds: stepsPerSec > 0 ? (totalSteps - step) / stepsPerSec : null,
+      tensors: tf.memory().numTensors,
+      tensorBytes: tf.memory().numBytes,
     });
   };
 

@@ -1,0 +1,49 @@
+import { expect, test } from '@playwright/test';
+import { collectConsoleErrors, dropFile } from './helpers.ts';
+
+test('the built-in sample loads with the published figures', async ({ page }) => {
+  const errors = collectConsoleErrors(page);
+  await page.goto('/');
+  await page.getByTestId('load-sample').click();
+  const summary = page.getByTestId('dataset-summary');
+  await expect(summary).toHaveAttribute('data-status', 'ready', { timeout: 120_000 });
+  await expect(summary).toHaveAttribute('data-lines', '5276');
+  await expect(summary).toHaveAttribute('data-groups', '1319');
+  await expect(summary).toHaveAttribute('data-trainable-groups', '731');
+  await expect(summary).toHaveAttribute('data-rejected', '0');
+  // First candidate, majority vote and oracle accuracy as the sample's README gives them.
+  for (const figure of ['37.0%', '47.3%', '67.2%']) await expect(summary).toContainText(figure);
+  expect(errors).toEqual([]);
+});
+
+test('a dropped file with good and bad lines: right counts, the first error line, and the previous data kept on a bad file', async ({ page }) => {
+  const errors = collectConsoleErrors(page);
+  await page.goto('/');
+  const good = (q: string, label: number) => JSON.stringify({ question: q, gen_text: `answer to ${q}`, label });
+  const file = [
+    good('q1', 1), // line 1
+    '{"question": "q1", "gen_text": oops', // line 2: invalid JSON
+    '', // line 3: blank
+    JSON.stringify({ question: 'q2', gen_text: 'x' }), // line 4: no label
+    good('q1', 0), // line 5
+    JSON.stringify({ question: 'q2', gen_text: 'y', label: 'yes' }), // line 6: bad label
+    good('q2', 1), // line 7
+  ].join('\n');
+  await dropFile(page, '[data-testid="dataset-summary"]', 'mixed.jsonl', file);
+  const summary = page.getByTestId('dataset-summary');
+  await expect(summary).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(summary).toHaveAttribute('data-lines', '7');
+  await expect(summary).toHaveAttribute('data-rejected', '3');
+  await expect(summary).toHaveAttribute('data-groups', '2');
+  await expect(summary).toHaveAttribute('data-trainable-groups', '1');
+  const first = page.getByTestId('first-error');
+  await expect(first).toHaveAttribute('data-line', '2');
+  await expect(first).toContainText('2');
+
+  // A file with no valid line is refused with a message; what was loaded stays.
+  await page.getByTestId('dataset-input').setInputFiles({ name: 'broken.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('not json\n{"label": 1}\n') });
+  await expect(page.getByTestId('error-banner')).toContainText('No valid line');
+  await expect(summary).toHaveAttribute('data-lines', '7');
+  await expect(summary).toHaveAttribute('data-status', 'ready');
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,11 @@
+// Drives the app's real engine worker without the UI (benchmarks): commands in, events collected.
+import type { Command, WorkerEvent } from '../../src/worker/protocol.ts';
+
+const worker = new Worker(new URL('../../src/worker/engine.worker.ts', import.meta.url), { type: 'module' });
+const events: Array<WorkerEvent & { at: number }> = [];
+worker.addEventListener('message', (e: MessageEvent<WorkerEvent>) => events.push({ ...e.data, at: performance.now() }));
+(window as unknown as { engine: unknown }).engine = {
+  events,
+  send: (cmd: Command) => worker.postMessage(cmd),
+  now: () => performance.now(),
+};

@@ -1,0 +1,357 @@
+/**
+ * Everything the worker has told the UI, in one zustand store. Two entry points change it:
+ * `commandSent` (what the UI just asked for: marks loads and requests as pending) and
+ * `eventReceived` (a WorkerEvent). Both are plain reducers so a test can replay a session in Node.
+ * The store shows what the worker computed; it never derives metrics itself.
+ */
+import { createStore } from 'zustand/vanilla';
+import type {
+  Command,
+  CommandType,
+  DataRole,
+  DatasetSummary,
+  Estimate,
+  EvalReport,
+  EvalSet,
+  IngestProgressEvent,
+  InspectFilter,
+  ModelInfo,
+  ModelSlot,
+  RankedCandidate,
+  TrainPoint,
+  TrainState,
+  WorkerEvent,
+} from '../worker/protocol.ts';
+import type { BackendInfo } from '../worker/backend.ts';
+import {
+  appendEvalReport,
+  appendTrainPoints,
+  emptyEvalSeries,
+  emptyTrainSeries,
+  type EvalSeries,
+  type TrainSeries,
+} from './series.ts';
+
+export type DataStatus = 'empty' | 'loading' | 'ready' | 'error';
+
+export interface DataSlot {
+  /** 'ready' while a summary is shown, even if a later load failed (the worker keeps the old data). */
+  status: DataStatus;
+  summary: DatasetSummary | null;
+  progress: IngestProgressEvent | null;
+  /** Message of the last failed load of this role, cleared by the next successful one. */
+  lastError: string | null;
+}
+
+export interface ErrorBanner {
+  id: number;
+  command: CommandType | null;
+  message: string;
+}
+
+export interface LogEntry {
+  id: number;
+  level: 'info' | 'warn';
+  message: string;
+}
+
+export interface TrainStatus {
+  state: TrainState;
+  step: number;
+  epoch: number;
+  totalSteps: number;
+  totalEpochs: number;
+  message: string | null;
+}
+
+export type Throughput = Omit<Extract<WorkerEvent, { type: 'progress' }>, 'type'>;
+export type Completion = Omit<Extract<WorkerEvent, { type: 'complete' }>, 'type'>;
+export type BestCheckpoint = Omit<Extract<WorkerEvent, { type: 'checkpoint' }>, 'type' | 'slot'>;
+
+export interface InspectView {
+  set: EvalSet;
+  filter: InspectFilter;
+  position: number;
+  matching: number;
+  groupIndex: number;
+  question: string;
+  candidates: RankedCandidate[];
+}
+
+export interface RerankView {
+  question: string;
+  candidates: RankedCandidate[];
+  modelSlot: ModelSlot;
+}
+
+/** A report and whether the training loop sent it (else it answers an `evaluate` of the selected model). */
+export interface LatestEval {
+  report: EvalReport;
+  duringRun: boolean;
+}
+
+/** What belongs to one training run; replaced wholesale when the next run starts. */
+export interface RunView {
+  status: TrainStatus;
+  throughput: Throughput | null;
+  /** Per-step points, appended in place (see series.ts); `seriesVersion` says when they grew. */
+  series: TrainSeries;
+  seriesVersion: number;
+  lastPoint: TrainPoint | null;
+  /** Validation reports of this run, appended in place; `valVersion` says when they grew. */
+  valSeries: EvalSeries;
+  valVersion: number;
+  /** epochTrainLoss of each finished epoch, in epoch order. */
+  epochLosses: number[];
+  /** Epoch of the last entry in epochLosses (guards against a second report for the same epoch). */
+  lastLossEpoch: number;
+  bestValBestOfN: number | null;
+  bestCheckpoint: BestCheckpoint | null;
+  completion: Completion | null;
+}
+
+export interface EngineState {
+  backend: BackendInfo | null;
+  hardwareConcurrency: number | null;
+  errors: ErrorBanner[];
+  log: LogEntry[];
+  data: Record<DataRole, DataSlot>;
+  /** Role of the most recent loadData: an `error` event names the command but not the role. */
+  lastLoadRole: DataRole | null;
+  estimate: Estimate | null;
+  run: RunView;
+  /** Latest report per set, for the headline numbers and the N-curve / histogram charts. */
+  latestEval: Record<EvalSet, LatestEval | null>;
+  /** Set of the most recent report of any set: the N-curve and histogram charts show that one. */
+  lastEvalSet: EvalSet | null;
+  models: { active: ModelSlot | null; available: ModelInfo[] };
+  inspect: InspectView | null;
+  rerank: RerankView | null;
+  /** Requests sent and not yet answered (by their reply event or an error naming the command). */
+  pending: Partial<Record<CommandType, boolean>>;
+}
+
+export interface EngineActions {
+  commandSent(cmd: Command): void;
+  eventReceived(ev: WorkerEvent): void;
+  /** For failures outside the protocol (the worker script failing to load or crashing). */
+  reportFailure(message: string): void;
+  dismissError(id: number): void;
+}
+
+export type EngineStore = EngineState & EngineActions;
+
+const LOG_LIMIT = 500;
+const BANNER_LIMIT = 20;
+
+const emptySlot = (): DataSlot => ({ status: 'empty', summary: null, progress: null, lastError: null });
+
+function emptyRun(status?: Partial<TrainStatus>): RunView {
+  return {
+    status: { state: 'idle', step: 0, epoch: 0, totalSteps: 0, totalEpochs: 0, message: null, ...status },
+    throughput: null,
+    series: emptyTrainSeries(),
+    seriesVersion: 0,
+    lastPoint: null,
+    valSeries: emptyEvalSeries(),
+    valVersion: 0,
+    epochLosses: [],
+    lastLossEpoch: 0,
+    bestValBestOfN: null,
+    bestCheckpoint: null,
+    completion: null,
+  };
+}
+
+export function initialEngineState(): EngineState {
+  return {
+    backend: null,
+    hardwareConcurrency: null,
+    errors: [],
+    log: [],
+    data: { train: emptySlot(), test: emptySlot() },
+    lastLoadRole: null,
+    estimate: null,
+    run: emptyRun(),
+    latestEval: { val: null, test: null },
+    lastEvalSet: null,
+    models: { active: null, available: [] },
+    inspect: null,
+    rerank: null,
+    pending: {},
+  };
+}
+
+/** Commands whose answer the UI waits for (to show "working…"). */
+const AWAITED: ReadonlySet<CommandType> = new Set<CommandType>([
+  'start',
+  'evaluate',
+  'inspect',
+  'rerank',
+  'selectModel',
+  'export',
+  'import',
+  'downloadErrors',
+]);
+
+const ACTIVE_STATES: ReadonlySet<TrainState> = new Set<TrainState>(['compiling', 'training', 'paused']);
+
+/** A run exists: compiling, training or paused. */
+export const isRunActive = (state: TrainState): boolean => ACTIVE_STATES.has(state);
+
+let nextId = 1;
+
+const withPending = (s: EngineState, type: CommandType, on: boolean): EngineState['pending'] =>
+  s.pending[type] === on ? s.pending : { ...s.pending, [type]: on };
+
+const withSlot = (s: EngineState, role: DataRole, slot: Partial<DataSlot>): EngineState['data'] => ({
+  ...s.data,
+  [role]: { ...s.data[role], ...slot },
+});
+
+export function reduceCommand(s: EngineState, cmd: Command): Partial<EngineState> {
+  if (cmd.type === 'loadData') {
+    return {
+      lastLoadRole: cmd.role,
+      data: withSlot(s, cmd.role, { status: 'loading', progress: null }),
+    };
+  }
+  return AWAITED.has(cmd.type) ? { pending: withPending(s, cmd.type, true) } : {};
+}
+
+function pushBanner(s: EngineState, command: CommandType | null, message: string): ErrorBanner[] {
+  return [...s.errors, { id: nextId++, command, message }].slice(-BANNER_LIMIT);
+}
+
+/** A load that failed: back to the previous summary if there is one, else an error state. */
+function failedLoad(s: EngineState, message: string): Partial<EngineState> {
+  const role = s.lastLoadRole ?? 'train';
+  const prev = s.data[role];
+  return { data: withSlot(s, role, { status: prev.summary ? 'ready' : 'error', progress: null, lastError: message }) };
+}
+
+function reduceTrainState(s: EngineState, ev: Extract<WorkerEvent, { type: 'trainState' }>): Partial<EngineState> {
+  const status: TrainStatus = {
+    state: ev.state,
+    step: ev.step,
+    epoch: ev.epoch,
+    totalSteps: ev.totalSteps,
+    totalEpochs: ev.totalEpochs,
+    message: ev.message ?? null,
+  };
+  const startsRun = ACTIVE_STATES.has(ev.state) && ev.state !== 'paused' && !ACTIVE_STATES.has(s.run.status.state);
+  if (startsRun) {
+    // A new run: its curves replace the previous run's. Evaluations and the inspected group of the
+    // old model go too (the worker discards the old trained models).
+    return {
+      run: emptyRun(status),
+      latestEval: { val: null, test: null },
+      lastEvalSet: null,
+      inspect: null,
+      pending: withPending(s, 'start', false),
+    };
+  }
+  return { run: { ...s.run, status }, pending: withPending(s, 'start', false) };
+}
+
+function reduceEvaluation(s: EngineState, r: EvalReport): Partial<EngineState> {
+  // The protocol does not mark replies to `evaluate`; they are the reports that arrive while one is
+  // pending or outside a run. They describe the selected model, so they stay out of the run's curves.
+  const duringRun = isRunActive(s.run.status.state) && s.pending.evaluate !== true;
+  const out: Partial<EngineState> = {
+    latestEval: { ...s.latestEval, [r.set]: { report: r, duringRun } },
+    lastEvalSet: r.set,
+    pending: withPending(s, 'evaluate', false),
+  };
+  if (r.set !== 'val' || !duringRun) return out;
+  appendEvalReport(s.run.valSeries, r);
+  const run: RunView = { ...s.run, valVersion: s.run.valVersion + 1 };
+  if (r.epochTrainLoss !== null && r.epoch > run.lastLossEpoch) {
+    run.epochLosses = [...run.epochLosses, r.epochTrainLoss];
+    run.lastLossEpoch = r.epoch;
+  }
+  if (r.isBest) run.bestValBestOfN = r.summary.bestOfN;
+  return { ...out, run };
+}
+
+export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineState> {
+  switch (ev.type) {
+    case 'ready':
+      return { backend: ev.backend, hardwareConcurrency: ev.hardwareConcurrency };
+    case 'log':
+      return { log: [...s.log, { id: nextId++, level: ev.level, message: ev.message }].slice(-LOG_LIMIT) };
+    case 'error': {
+      const out: Partial<EngineState> = { errors: pushBanner(s, ev.command, ev.message) };
+      if (ev.command === 'loadData') Object.assign(out, failedLoad(s, ev.message));
+      if (ev.command) out.pending = withPending(s, ev.command, false);
+      return out;
+    }
+    case 'ingestProgress':
+      return { data: withSlot(s, ev.role, { status: 'loading', progress: ev }) };
+    case 'dataset':
+      return {
+        data: withSlot(s, ev.summary.role, { status: 'ready', summary: ev.summary, progress: null, lastError: null }),
+      };
+    case 'errorList':
+      return { pending: withPending(s, 'downloadErrors', false) };
+    case 'estimate':
+      return { estimate: ev.estimate };
+    case 'trainState':
+      return reduceTrainState(s, ev);
+    case 'progress': {
+      const { type: _t, ...throughput } = ev;
+      const status = { ...s.run.status, step: ev.step, epoch: ev.epoch, totalSteps: ev.totalSteps };
+      return { run: { ...s.run, throughput, status } };
+    }
+    case 'metrics': {
+      if (ev.points.length === 0) return {};
+      appendTrainPoints(s.run.series, ev.points);
+      // Points count steps from 0 while trainState/progress count steps done: status keeps the latter.
+      const last = ev.points[ev.points.length - 1];
+      return { run: { ...s.run, lastPoint: last, seriesVersion: s.run.seriesVersion + 1 } };
+    }
+    case 'evaluation':
+      return reduceEvaluation(s, ev.report);
+    case 'checkpoint':
+      return {
+        run: {
+          ...s.run,
+          bestValBestOfN: ev.valBestOfN,
+          bestCheckpoint: { epoch: ev.epoch, step: ev.step, valBestOfN: ev.valBestOfN },
+        },
+      };
+    case 'complete': {
+      const { type: _t, ...completion } = ev;
+      const best = ev.bestValBestOfN ?? s.run.bestValBestOfN;
+      return { run: { ...s.run, completion, bestValBestOfN: best } };
+    }
+    case 'models': {
+      let pending = withPending(s, 'selectModel', false);
+      pending = withPending({ ...s, pending }, 'import', false);
+      return { models: { active: ev.active, available: ev.available }, pending };
+    }
+    case 'inspectGroup': {
+      const { type: _t, ...view } = ev;
+      return { inspect: view, pending: withPending(s, 'inspect', false) };
+    }
+    case 'reranked': {
+      const { type: _t, ...view } = ev;
+      return { rerank: view, pending: withPending(s, 'rerank', false) };
+    }
+    case 'exported':
+      return { pending: withPending(s, 'export', false) };
+  }
+}
+
+export function createEngineStore() {
+  return createStore<EngineStore>()((set) => ({
+    ...initialEngineState(),
+    commandSent: (cmd) => set((s) => reduceCommand(s, cmd)),
+    eventReceived: (ev) => set((s) => reduceEvent(s, ev)),
+    reportFailure: (message) => set((s) => ({ errors: pushBanner(s, null, message) })),
+    dismissError: (id) => set((s) => ({ errors: s.errors.filter((e) => e.id !== id) })),
+  }));
+}
+
+/** The app's one engine store. */
+export const engineStore = createEngineStore();

@@ -1,0 +1,52 @@
+/** What the panels can ask the engine to do; each is one typed command. */
+import type { DataRole, EvalSet, InspectFilter, ModelSlot } from '../worker/protocol.ts';
+import { settingsStore } from '../state/settingsStore.ts';
+import { send } from './workerClient.ts';
+
+export const SAMPLE_NAME = 'GSM8K sample (OpenAI, MIT)';
+const SAMPLE_PATH = 'sample/gsm8k_gpt3_openai_4cand.jsonl';
+const LICENSE_PATH = 'sample/LICENSE-gsm8k.txt';
+
+/** Absolute, because the worker resolves relative URLs against its own script, not the page. */
+function publicUrl(path: string): string {
+  return new URL(`${import.meta.env.BASE_URL}${path}`, window.location.href).href;
+}
+
+export const sampleLicenseUrl = (): string => publicUrl(LICENSE_PATH);
+
+export function loadSample(): void {
+  send({ type: 'loadData', role: 'train', source: { kind: 'url', url: publicUrl(SAMPLE_PATH), name: SAMPLE_NAME } });
+}
+
+export function loadFile(role: DataRole, file: File): void {
+  send({ type: 'loadData', role, source: { kind: 'file', file } });
+}
+
+export function downloadErrors(role: DataRole, format: 'text' | 'csv' | 'jsonl'): void {
+  send({ type: 'downloadErrors', role, format });
+}
+
+export function startTraining(): void {
+  send({ type: 'start', settings: settingsStore.getState().settings });
+}
+
+export const pauseTraining = (): void => send({ type: 'pause' });
+export const resumeTraining = (): void => send({ type: 'resume' });
+export const stopTraining = (): void => send({ type: 'stop' });
+export const evaluate = (set: EvalSet): void => send({ type: 'evaluate', set });
+
+export function inspect(set: EvalSet, filter: InspectFilter, position: number): void {
+  send({ type: 'inspect', set, filter, position });
+}
+
+export function rerank(question: string, candidates: string): void {
+  send({ type: 'rerank', question, candidates });
+}
+
+export const selectModel = (slot: ModelSlot): void => send({ type: 'selectModel', slot });
+export const exportWeights = (): void => send({ type: 'export' });
+
+export async function importWeights(file: File): Promise<void> {
+  const bytes = await file.arrayBuffer();
+  send({ type: 'import', bytes, fileName: file.name }, [bytes]);
+}

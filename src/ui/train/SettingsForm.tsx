@@ -1,0 +1,143 @@
+import { useId } from 'react';
+import type { ModelSettings, PresetName, TrainSettings } from '../../engine/train/settings.ts';
+import { settingsStore } from '../../state/settingsStore.ts';
+import { useEngine, useSettings } from '../../state/hooks.ts';
+import type { ModelField, NumberRule, RunField } from '../../state/settingsLogic.ts';
+import { NumberField } from '../common/NumberField.tsx';
+import { isRunActive } from '../../state/engineStore.ts';
+
+const INT_POS: NumberRule = { integer: true, min: 1 };
+const INT_NONNEG: NumberRule = { integer: true, min: 0 };
+const POSITIVE: NumberRule = { min: Number.MIN_VALUE };
+const NONNEG: NumberRule = { min: 0 };
+
+type NumericModelField = Exclude<ModelField, 'positional'>;
+type NumericRunField = Exclude<RunField, 'init'>;
+
+const MODEL_FIELDS: Array<{ key: NumericModelField; label: string; rule: NumberRule; testId?: string; hint?: string }> = [
+  { key: 'dModel', label: 'd_model', rule: INT_POS, hint: 'Width of the Transformer; must be divisible by heads' },
+  { key: 'nHeads', label: 'Heads', rule: INT_POS },
+  { key: 'nLayers', label: 'Layers', rule: INT_POS },
+  { key: 'ffnDim', label: 'FFN width', rule: INT_POS, hint: 'Usually 4 × d_model' },
+  { key: 'dropout', label: 'Dropout', rule: { min: 0, below: 1 } },
+  { key: 'maxLen', label: 'Max length', rule: { integer: true, min: 2 }, testId: 'cfg-max-len', hint: 'Tokens per candidate, CLS included; longer ones are cut' },
+];
+
+const RUN_FIELDS: Array<{ key: NumericRunField; label: string; rule: NumberRule; testId?: string; hint?: string }> = [
+  { key: 'epochs', label: 'Epochs', rule: INT_POS, testId: 'cfg-epochs' },
+  { key: 'lr', label: 'Learning rate', rule: POSITIVE, testId: 'cfg-lr', hint: 'Peak AdamW learning rate (reference: 1e-4)' },
+  { key: 'seed', label: 'Seed', rule: INT_NONNEG, testId: 'cfg-seed', hint: 'Seeds the split, shuffling, initialisation and dropout' },
+  { key: 'warmupRatio', label: 'Warmup ratio', rule: { min: 0, max: 1 } },
+  { key: 'weightDecay', label: 'Weight decay', rule: NONNEG },
+  { key: 'maxGradNorm', label: 'Max grad norm', rule: POSITIVE },
+  { key: 'groupsPerStep', label: 'Groups / step', rule: INT_POS },
+  { key: 'microBatch', label: 'Micro-batch', rule: INT_NONNEG, hint: 'Candidates per forward/backward pass; 0 = whole step at once' },
+  { key: 'evalEverySteps', label: 'Eval every N steps', rule: INT_NONNEG, hint: '0 = validate at the end of each epoch only' },
+];
+
+const PRESET_LABELS: Record<PresetName, string> = {
+  tiny: 'tiny (d 64, quick look)',
+  small: 'small (d 256)',
+  paper: 'paper (d 768, ≈53M params)',
+  custom: 'custom',
+};
+
+export function SettingsForm() {
+  const settings = useSettings((s) => s.settings);
+  const frozen = useEngine((s) => isRunActive(s.run.status.state));
+  const hasModel = useEngine((s) => s.models.available.length > 0);
+  const presetId = useId();
+  const positionalId = useId();
+  const st = settingsStore.getState();
+
+  const setModel = <K extends ModelField>(k: K, v: ModelSettings[K]) => st.setModelField(k, v);
+  const setRun = <K extends RunField>(k: K, v: TrainSettings[K]) => st.setRunField(k, v);
+
+  return (
+    <form className="settings" onSubmit={(e) => e.preventDefault()}>
+      <fieldset disabled={frozen}>
+        <legend>Model</legend>
+        <div className="field">
+          <label htmlFor={presetId}>Preset</label>
+          <select
+            id={presetId}
+            data-testid="preset"
+            value={settings.preset}
+            onChange={(e) => st.setPreset(e.target.value as PresetName)}
+          >
+            {(Object.keys(PRESET_LABELS) as PresetName[]).map((p) => (
+              <option key={p} value={p}>
+                {PRESET_LABELS[p]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="fields">
+          {MODEL_FIELDS.map((f) => (
+            <NumberField
+              key={f.key}
+              label={f.label}
+              value={settings.model[f.key]}
+              rule={f.rule}
+              testId={f.testId ?? `cfg-${f.key}`}
+              hint={f.hint}
+              onChange={(v) => setModel(f.key, v)}
+            />
+          ))}
+          <div className="field" title="The reference model has no positional encoding (none); learned adds a position embedding">
+            <label htmlFor={positionalId}>Positions</label>
+            <select
+              id={positionalId}
+              value={settings.model.positional}
+              onChange={(e) => setModel('positional', e.target.value as ModelSettings['positional'])}
+            >
+              <option value="none">none</option>
+              <option value="learned">learned</option>
+            </select>
+          </div>
+        </div>
+      </fieldset>
+      <fieldset disabled={frozen}>
+        <legend>Training</legend>
+        <div className="fields">
+          {RUN_FIELDS.map((f) => (
+            <NumberField
+              key={f.key}
+              label={f.label}
+              value={settings[f.key]}
+              rule={f.rule}
+              testId={f.testId ?? `cfg-${f.key}`}
+              hint={f.hint}
+              onChange={(v) => setRun(f.key, v)}
+            />
+          ))}
+        </div>
+        <div className="radios" role="radiogroup" aria-label="Initialisation">
+          <label>
+            <input
+              type="radio"
+              name="init"
+              value="fresh"
+              data-testid="cfg-init-fresh"
+              checked={settings.init === 'fresh'}
+              onChange={() => setRun('init', 'fresh')}
+            />{' '}
+            fresh weights
+          </label>
+          <label title={hasModel ? 'Train the selected model further' : 'No model to continue from yet'}>
+            <input
+              type="radio"
+              name="init"
+              value="continue"
+              data-testid="cfg-init-continue"
+              checked={settings.init === 'continue'}
+              disabled={!hasModel && settings.init !== 'continue'}
+              onChange={() => setRun('init', 'continue')}
+            />{' '}
+            continue the selected model
+          </label>
+        </div>
+      </fieldset>
+    </form>
+  );
+}
