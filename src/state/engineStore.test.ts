@@ -46,6 +46,8 @@ function report(over: Partial<EvalReport> & { bestOfN?: number }): EvalReport {
     step: 10,
     epochTrainLoss: null,
     isBest: false,
+    origin: 'run',
+    modelSlot: 'latest',
     curve: [],
     histogram: { edges: [0, 1], correct: [1], incorrect: [1], skipped: 0 },
     summary: {
@@ -83,7 +85,7 @@ describe('engine store: data loading', () => {
     expect(store.getState().data.train.status).toBe('loading');
     store.getState().eventReceived({ type: 'ingestProgress', role: 'train', phase: 'reading', done: 5, total: 10, lines: 3, etaSeconds: 1 });
     expect(store.getState().data.train.progress?.done).toBe(5);
-    store.getState().eventReceived({ type: 'dataset', summary: summary('train', 8) });
+    store.getState().eventReceived({ type: 'dataset', summary: summary('train', 8), reason: 'loaded' });
     const slot = store.getState().data.train;
     expect(slot.status).toBe('ready');
     expect(slot.progress).toBeNull();
@@ -92,7 +94,7 @@ describe('engine store: data loading', () => {
   });
 
   it('keeps the previous summary when a later load fails, and names the command in a banner', () => {
-    const store = replay([{ type: 'dataset', summary: summary('train', 8) }]);
+    const store = replay([{ type: 'dataset', summary: summary('train', 8), reason: 'loaded' }]);
     store.getState().commandSent({ type: 'loadData', role: 'train', source: { kind: 'url', url: 'bad', name: 'bad' } });
     store.getState().eventReceived({ type: 'error', command: 'loadData', message: 'not JSONL' });
     const s = store.getState();
@@ -103,8 +105,25 @@ describe('engine store: data loading', () => {
     expect(s.errors[0]).toMatchObject({ command: 'loadData', message: 'not JSONL' });
   });
 
+  it('attributes a load error to the role the worker names, even when another load was sent later', () => {
+    const store = replay([{ type: 'dataset', summary: summary('train', 8), reason: 'loaded' }]);
+    store.getState().commandSent({ type: 'loadData', role: 'test', source: { kind: 'url', url: 'bad', name: 'bad' } });
+    store.getState().commandSent({ type: 'loadData', role: 'train', source: { kind: 'url', url: 'ok', name: 'ok' } });
+    store.getState().eventReceived({ type: 'error', command: 'loadData', message: 'boom', role: 'test' });
+    expect(store.getState().data.test.status).toBe('error');
+    expect(store.getState().data.train.status).toBe('loading');
+  });
+
+  it('a refreshed summary during a load updates the figures but keeps the load running', () => {
+    const store = replay([{ type: 'dataset', summary: summary('train', 8), reason: 'loaded' }]);
+    store.getState().commandSent({ type: 'loadData', role: 'train', source: { kind: 'url', url: 'x', name: 'x' } });
+    store.getState().eventReceived({ type: 'dataset', summary: summary('train', 9), reason: 'refreshed' });
+    expect(store.getState().data.train.status).toBe('loading');
+    expect(store.getState().data.train.summary?.stats.lines.read).toBe(9);
+  });
+
   it('attributes a load error to the role of the last loadData, and shows error with no previous data', () => {
-    const store = replay([{ type: 'dataset', summary: summary('train', 8) }]);
+    const store = replay([{ type: 'dataset', summary: summary('train', 8), reason: 'loaded' }]);
     store.getState().commandSent({ type: 'loadData', role: 'test', source: { kind: 'url', url: 'bad', name: 'bad' } });
     store.getState().eventReceived({ type: 'error', command: 'loadData', message: 'boom' });
     expect(store.getState().data.test.status).toBe('error');
@@ -182,7 +201,7 @@ describe('engine store: training run', () => {
       trainState('done', 20),
     ]);
     store.getState().commandSent({ type: 'evaluate', set: 'val' });
-    store.getState().eventReceived({ type: 'evaluation', report: report({ epoch: 0, step: 20, bestOfN: 0.6 }) });
+    store.getState().eventReceived({ type: 'evaluation', report: report({ epoch: 0, step: 20, bestOfN: 0.6, origin: 'request' }) });
     const s = store.getState();
     expect(s.pending.evaluate).toBe(false);
     expect(s.run.valSeries.bestOfN).toEqual([0.55]);
@@ -273,6 +292,9 @@ describe('engine store: requests and replies', () => {
           params: 123,
           model: { dModel: 64, nHeads: 4, nLayers: 2, ffnDim: 256, dropout: 0.2, maxLen: 256, positional: 'none' },
           description: 'epoch 1',
+          epoch: 1,
+          step: 10,
+          valBestOfN: 0.5,
           warnings: [],
         },
       ],

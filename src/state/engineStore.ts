@@ -22,7 +22,7 @@ import type {
   TrainState,
   WorkerEvent,
 } from '../worker/protocol.ts';
-import type { BackendInfo } from '../worker/backend.ts';
+import type { BackendInfo } from '../worker/backendInfo.ts';
 import {
   appendEvalReport,
   appendTrainPoints,
@@ -224,8 +224,7 @@ function pushBanner(s: EngineState, command: CommandType | null, message: string
 }
 
 /** A load that failed: back to the previous summary if there is one, else an error state. */
-function failedLoad(s: EngineState, message: string): Partial<EngineState> {
-  const role = s.lastLoadRole ?? 'train';
+function failedLoad(s: EngineState, message: string, role: DataRole): Partial<EngineState> {
   const prev = s.data[role];
   return { data: withSlot(s, role, { status: prev.summary ? 'ready' : 'error', progress: null, lastError: message }) };
 }
@@ -255,9 +254,8 @@ function reduceTrainState(s: EngineState, ev: Extract<WorkerEvent, { type: 'trai
 }
 
 function reduceEvaluation(s: EngineState, r: EvalReport): Partial<EngineState> {
-  // The protocol does not mark replies to `evaluate`; they are the reports that arrive while one is
-  // pending or outside a run. They describe the selected model, so they stay out of the run's curves.
-  const duringRun = isRunActive(s.run.status.state) && s.pending.evaluate !== true;
+  // Replies to `evaluate` describe the selected model at some moment: they stay out of the run's curves.
+  const duringRun = r.origin === 'run';
   const out: Partial<EngineState> = {
     latestEval: { ...s.latestEval, [r.set]: { report: r, duringRun } },
     lastEvalSet: r.set,
@@ -282,13 +280,15 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
       return { log: [...s.log, { id: nextId++, level: ev.level, message: ev.message }].slice(-LOG_LIMIT) };
     case 'error': {
       const out: Partial<EngineState> = { errors: pushBanner(s, ev.command, ev.message) };
-      if (ev.command === 'loadData') Object.assign(out, failedLoad(s, ev.message));
+      if (ev.command === 'loadData') Object.assign(out, failedLoad(s, ev.message, ev.role ?? s.lastLoadRole ?? 'train'));
       if (ev.command) out.pending = withPending(s, ev.command, false);
       return out;
     }
     case 'ingestProgress':
       return { data: withSlot(s, ev.role, { status: 'loading', progress: ev }) };
     case 'dataset':
+      // A refresh (new maxLen or split) of the loaded data must not end a load that is still running.
+      if (ev.reason === 'refreshed' && s.data[ev.summary.role].status === 'loading') return { data: withSlot(s, ev.summary.role, { summary: ev.summary }) };
       return {
         data: withSlot(s, ev.summary.role, { status: 'ready', summary: ev.summary, progress: null, lastError: null }),
       };

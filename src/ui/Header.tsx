@@ -1,4 +1,4 @@
-import type { BackendInfo } from '../worker/backend.ts';
+import { backendLabel } from '../worker/backendInfo.ts';
 import { useEngine } from '../state/hooks.ts';
 
 const SECTIONS = [
@@ -8,14 +8,6 @@ const SECTIONS = [
   ['rerank', 'Rerank'],
   ['model', 'Model'],
 ] as const;
-
-/** "WebGPU · google swiftshader". Written here rather than imported: backend.ts pulls in tfjs. */
-function backendLabel(b: BackendInfo): string {
-  if (b.backend === 'cpu') return 'CPU backend';
-  const a = b.adapter;
-  const name = a ? [a.vendor, a.architecture, a.description].filter(Boolean).join(' ') : '';
-  return `WebGPU · ${name || 'unknown adapter'}`;
-}
 
 function BackendBadge() {
   const backend = useEngine((s) => s.backend);

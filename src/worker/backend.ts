@@ -1,21 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
+import type { BackendInfo } from './backendInfo.ts';
 
-export interface AdapterSummary {
-  vendor: string;
-  architecture: string;
-  description: string;
-  /** Limits that decide whether a model fits (bytes). */
-  maxBufferSize: number;
-  maxStorageBufferBindingSize: number;
-}
-
-export interface BackendInfo {
-  backend: 'webgpu' | 'cpu';
-  adapter: AdapterSummary | null;
-  /** Why WebGPU is not in use, in words for the user; null when it is. */
-  fallbackReason: string | null;
-}
+export type { AdapterSummary, BackendInfo } from './backendInfo.ts';
 
 /** WebGPU when the browser offers an adapter, else the CPU backend with the reason said plainly. */
 export async function initBackend(prefer: 'webgpu' | 'cpu' = 'webgpu'): Promise<BackendInfo> {
@@ -54,10 +41,4 @@ async function useCpu(reason: string): Promise<BackendInfo> {
   await tf.setBackend('cpu');
   await tf.ready();
   return { backend: 'cpu', adapter: null, fallbackReason: reason };
-}
-
-/** "google swiftshader" style label for the UI. */
-export function adapterLabel(a: AdapterSummary | null): string {
-  if (!a) return 'none';
-  return [a.vendor, a.architecture, a.description].filter(Boolean).join(' ') || 'unknown adapter';
 }

@@ -36,5 +36,7 @@ scope.addEventListener('message', (e) => {
   // each command runs as its own task, interleaving at every await.
   void ready
     .then(() => session.handle(cmd))
-    .catch((err: unknown) => emit({ type: 'error', command: cmd.type, message: err instanceof Error ? err.message : String(err) }));
+    .catch((err: unknown) =>
+      emit({ type: 'error', command: cmd.type, message: err instanceof Error ? err.message : String(err), ...(cmd.type === 'loadData' ? { role: cmd.role } : {}) }),
+    );
 });

@@ -68,7 +68,12 @@ export class ModelSlots {
       params: paramCount(m.cfg),
       model: { dModel: m.cfg.dModel, nHeads: m.cfg.nHeads, nLayers: m.cfg.nLayers, ffnDim: m.cfg.ffnDim, dropout: m.cfg.dropout, maxLen: m.cfg.maxLen, positional: m.cfg.positional },
       description: m.description,
+      epoch: numberOrNull(m.training.epoch),
+      step: numberOrNull(m.training.step),
+      valBestOfN: numberOrNull(m.training.valBestOfN),
       warnings: m.warnings,
     }));
   }
 }
+
+const numberOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);

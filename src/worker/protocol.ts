@@ -10,7 +10,7 @@ import type { EvalSummary } from '../engine/train/metrics.ts';
 import type { RunProgress, TrainPoint } from '../engine/train/loop.ts';
 import type { NCurveRow } from '../engine/train/ncurve.ts';
 import type { ModelSettings, PresetName, TrainSettings } from '../engine/train/settings.ts';
-import type { BackendInfo } from './backend.ts';
+import type { BackendInfo } from './backendInfo.ts';
 
 export type DataRole = 'train' | 'test';
 /** Which model Inspect, Rerank and Export use. */
@@ -93,6 +93,10 @@ export interface EvalReport {
   histogram: EnergyHistogram;
   /** This evaluation made a new best checkpoint. */
   isBest: boolean;
+  /** 'run': taken by the training loop (its curves); 'request': the answer to an `evaluate` command. */
+  origin: 'run' | 'request';
+  /** The model evaluated. */
+  modelSlot: ModelSlot;
 }
 
 export interface ModelInfo {
@@ -102,6 +106,10 @@ export interface ModelInfo {
   model: ModelSettings;
   /** e.g. "epoch 3, val Best-of-N 0.62" or the imported file's name. */
   description: string;
+  /** Where training stood when these weights were taken (null when unknown, e.g. an imported file without a summary). */
+  epoch: number | null;
+  step: number | null;
+  valBestOfN: number | null;
   warnings: string[];
 }
 
@@ -123,9 +131,11 @@ export interface RankedCandidate {
 export type WorkerEvent =
   | { type: 'ready'; backend: BackendInfo; hardwareConcurrency: number }
   | { type: 'log'; level: 'info' | 'warn'; message: string }
-  | { type: 'error'; command: CommandType | null; message: string }
+  /** `role` names the data slot when a loadData failed. */
+  | { type: 'error'; command: CommandType | null; message: string; role?: DataRole }
   | IngestProgressEvent
-  | { type: 'dataset'; summary: DatasetSummary }
+  /** 'loaded': a load finished; 'refreshed': the same data re-summarised (new maxLen or split seed). */
+  | { type: 'dataset'; summary: DatasetSummary; reason: 'loaded' | 'refreshed' }
   | { type: 'errorList'; fileName: string; mime: string; text: string }
   | { type: 'estimate'; estimate: Estimate }
   | { type: 'trainState'; state: TrainState; step: number; epoch: number; totalSteps: number; totalEpochs: number; message?: string }

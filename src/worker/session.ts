@@ -99,7 +99,7 @@ export class Session {
     const loaded = await loadData(role, source, this.pool(), this.settings.seed, (e) => this.emit(e));
     this.data[role] = loaded;
     this.cache.delete(role === 'train' ? 'val' : 'test');
-    this.emit({ type: 'dataset', summary: summarize(loaded, this.settings.model.maxLen) });
+    this.emit({ type: 'dataset', summary: summarize(loaded, this.settings.model.maxLen), reason: 'loaded' });
   }
 
   private downloadErrors(role: DataRole, format: 'text' | 'csv' | 'jsonl'): void {
@@ -125,7 +125,7 @@ export class Session {
     const e = estimateMemory(cfg, perPass, settings.microBatch > 0, adapter);
     this.emit({ type: 'estimate', estimate: { params: e.params, trainingBytes: e.trainingBytes, largestBufferBytes: e.largestBufferBytes, warnings: e.warnings } });
     // Truncation counts depend on maxLen: refresh the data panel when it moves.
-    if (maxLenChanged) for (const d of Object.values(this.data)) this.emit({ type: 'dataset', summary: summarize(d, settings.model.maxLen) });
+    if (maxLenChanged) for (const d of Object.values(this.data)) this.emit({ type: 'dataset', summary: summarize(d, settings.model.maxLen), reason: 'refreshed' });
   }
 
   private async start(settings: TrainSettings): Promise<void> {
@@ -146,7 +146,7 @@ export class Session {
     if (data.splitSeed !== settings.seed) {
       data.split = splitGroups(data.view, { seed: settings.seed });
       data.splitSeed = settings.seed;
-      this.emit({ type: 'dataset', summary: summarize(data, cfg.maxLen) });
+      this.emit({ type: 'dataset', summary: summarize(data, cfg.maxLen), reason: 'refreshed' });
     }
     this.models.clearTrained();
     this.models.set('latest', { cfg, params, source: 'trained', description: 'training…', warnings: [], training: {} });
@@ -171,14 +171,15 @@ export class Session {
         },
         progress: (p) => this.emit({ type: 'progress', ...p }),
         evaluation: (e) => {
-          const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: e.evaluation.summary, curve: e.evaluation.curve, histogram: e.evaluation.histogram, isBest: e.isBest };
+          const { summary: s, curve, histogram } = e.evaluation;
+          const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: s, curve, histogram, isBest: e.isBest, origin: 'run', modelSlot: 'latest' };
           this.cache.set('val', { key: this.cacheKey('val', 'latest', e.step), groups: data.split.val, evaluation: e.evaluation });
           const latest = this.models.get('latest')!;
-          latest.description = `epoch ${e.epoch}, step ${e.step}, val Best-of-N ${e.evaluation.summary.bestOfN.toFixed(3)}`;
-          latest.training = summary({ epoch: e.epoch, step: e.step, valBestOfN: e.evaluation.summary.bestOfN, epochTrainLoss: e.epochTrainLoss });
+          latest.description = `epoch ${e.epoch}, step ${e.step}, val Best-of-N ${s.bestOfN.toFixed(3)}`;
+          latest.training = summary({ epoch: e.epoch, step: e.step, valBestOfN: s.bestOfN, epochTrainLoss: e.epochTrainLoss });
           if (e.isBest) {
             this.models.snapshotBest(`best: ${latest.description}`, latest.training);
-            this.emit({ type: 'checkpoint', slot: 'best', epoch: e.epoch, step: e.step, valBestOfN: e.evaluation.summary.bestOfN });
+            this.emit({ type: 'checkpoint', slot: 'best', epoch: e.epoch, step: e.step, valBestOfN: s.bestOfN });
           }
           this.emit({ type: 'evaluation', report });
           this.emitModels();
@@ -226,7 +227,18 @@ export class Session {
     const { evaluation } = await this.evaluationFor(set);
     this.emit({
       type: 'evaluation',
-      report: { set, epoch: 0, step: this.latestStep, epochTrainLoss: null, summary: evaluation.summary, curve: evaluation.curve, histogram: evaluation.histogram, isBest: false },
+      report: {
+        set,
+        epoch: 0,
+        step: this.latestStep,
+        epochTrainLoss: null,
+        summary: evaluation.summary,
+        curve: evaluation.curve,
+        histogram: evaluation.histogram,
+        isBest: false,
+        origin: 'request',
+        modelSlot: this.models.active,
+      },
     });
   }
 

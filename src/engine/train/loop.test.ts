@@ -113,10 +113,11 @@ describe('runTraining', () => {
     expect(result.reason).toBe('finished');
     expect(result.steps).toBe(4 * split.train.length);
     expect(seen.points.map((p) => p.step)).toEqual(Array.from({ length: result.steps }, (_, i) => i));
-    const epochLoss = seen.evals.map((e) => e.epochTrainLoss!);
-    expect(epochLoss).toHaveLength(4);
+    expect(seen.evals.map((e) => e.epoch)).toEqual([0, 1, 2, 3, 4]);
+    expect(seen.evals[0].epochTrainLoss).toBeNull();
+    const epochLoss = seen.evals.slice(1).map((e) => e.epochTrainLoss!);
     expect(epochLoss[3]).toBeLessThan(epochLoss[0]);
-    const last = seen.evals[3].evaluation.summary;
+    const last = seen.evals[4].evaluation.summary;
     expect(last.bestOfN).toBe(1);
     expect(last.baselines.oracle).toBe(1);
     expect(seen.evals[0].isBest).toBe(true);
@@ -138,7 +139,8 @@ describe('runTraining', () => {
     expect(result.reason).toBe('stopped');
     // The first points arrive after step 1 is read; at most the step already in flight follows.
     expect(result.steps).toBeLessThanOrEqual(seen.points[0].step + 2);
-    expect(seen.evals).toHaveLength(0);
+    // Only the evaluation before training: none at an epoch end.
+    expect(seen.evals.map((e) => e.epoch)).toEqual([0]);
     disposeParams(params);
   });
 

@@ -84,7 +84,7 @@ export class DivergedError extends Error {
 /**
  * The reference recipe: epochs over the training groups, reshuffled every epoch with the run's seed,
  * `groupsPerStep` groups per step, Bradley-Terry loss, AdamW with clipping and a cosine schedule with
- * warmup, validation at every epoch end (and every N steps if asked). Loss and gradient norm are read
+ * warmup, validation before training and at every epoch end (and every N steps if asked). Loss and gradient norm are read
  * back asynchronously one step behind, so the GPU is never idle waiting for the CPU.
  */
 export async function runTraining(inputs: RunInputs, listener: RunListener, control: RunControl): Promise<RunResult> {
@@ -152,6 +152,8 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
 
   try {
     listener.state('compiling', 0, 1);
+    // Epoch 0: the untrained model, so the curves start from where training starts.
+    await validate(0, null);
     let pending: Promise<void> | null = null;
     for (let epoch = 1; epoch <= settings.epochs; epoch++) {
       const order = Uint32Array.from(split.train);

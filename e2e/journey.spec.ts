@@ -1,0 +1,96 @@
+import { expect, test, type Page } from '@playwright/test';
+import { collectConsoleErrors, sampleSlice } from './helpers.ts';
+
+const QUESTION = "Janet’s ducks lay 16 eggs per day. She eats three for breakfast every morning and bakes muffins for her friends every day with four. She sells the remainder at the farmers' market daily for $2 per fresh duck egg. How much in dollars does she make every day at the farmers' market?";
+const CANDIDATES = [
+  'She uses 3 + 4 = 7 eggs, so 16 - 7 = 9 are sold for 9 * 2 = $18.\nA: 18',
+  'She sells 16 - 3 = 13 eggs at $2, so 26 dollars.\nA: 26',
+  'Eggs left: 16 - 4 = 12, money: 12 * 2 = 24.\nA: 24',
+].join('\n---\n');
+
+/** Pastes the three candidates, reranks, and returns energy by pasted position. */
+async function rerank(page: Page): Promise<Map<number, number>> {
+  await page.getByTestId('rerank-question').fill(QUESTION);
+  await page.getByTestId('rerank-candidates').fill(CANDIDATES);
+  await page.getByTestId('rerank-run').click();
+  const rows = page.getByTestId('ranked-candidate');
+  await expect(rows).toHaveCount(3, { timeout: 120_000 });
+  const out = new Map<number, number>();
+  const energies: number[] = [];
+  for (const row of await rows.all()) {
+    const e = Number(await row.getAttribute('data-energy'));
+    out.set(Number(await row.getAttribute('data-index')), e);
+    energies.push(e);
+  }
+  expect([...out.keys()].sort()).toEqual([0, 1, 2]);
+  expect(energies).toEqual([...energies].sort((a, b) => a - b));
+  return out;
+}
+
+test('load a slice of the sample, train the tiny preset on WebGPU, inspect, rerank, export, reload, import, same energies', async ({ page }, info) => {
+  test.setTimeout(12 * 60_000);
+  const errors = collectConsoleErrors(page);
+  await page.goto('/');
+  await expect(page.getByTestId('backend')).toHaveAttribute('data-backend', 'webgpu', { timeout: 60_000 });
+
+  // 32 questions of the sample: 18 with both labels, split 14 train / 4 validation.
+  await page.getByTestId('dataset-input').setInputFiles({ name: 'sample-slice.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(sampleSlice(32)) });
+  const summary = page.getByTestId('dataset-summary');
+  await expect(summary).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  await expect(summary).toHaveAttribute('data-groups', '32');
+  await expect(summary).toHaveAttribute('data-trainable-groups', '18');
+
+  // The tiny preset, kept small for a software GPU: inputs cut at 64 tokens, two groups per step.
+  await page.getByTestId('preset').selectOption('tiny');
+  await page.getByTestId('cfg-max-len').fill('64');
+  await page.getByTestId('cfg-epochs').fill('3');
+  await page.getByTestId('cfg-lr').fill('0.01');
+  await page.getByTestId('cfg-seed').fill('7');
+  await page.getByTestId('cfg-groupsPerStep').fill('2');
+  await page.getByTestId('train-start').click();
+  const status = page.getByTestId('train-status');
+  await expect(status).toHaveAttribute('data-state', /compiling|training/);
+  await expect(status).toHaveAttribute('data-state', 'done', { timeout: 9 * 60_000 });
+  await expect(status).toHaveAttribute('data-step', '21');
+
+  // Loss chart has points; the last epoch's mean loss is below the first's.
+  const lossChart = page.getByTestId('chart-loss');
+  await expect(lossChart).toHaveAttribute('data-points', '21');
+  const metrics = page.getByTestId('metrics');
+  const epochLosses = JSON.parse((await metrics.getAttribute('data-epoch-losses')) ?? '[]') as number[];
+  expect(epochLosses).toHaveLength(3);
+  expect(epochLosses[2]).toBeLessThan(epochLosses[0]);
+  // Validation metrics and baselines are there, as numbers in [0, 1].
+  for (const attr of ['data-val-bon', 'data-val-pairwise', 'data-best-val-bon', 'data-first', 'data-majority', 'data-oracle']) {
+    const v = Number(await metrics.getAttribute(attr));
+    expect(v, attr).toBeGreaterThanOrEqual(0);
+    expect(v, attr).toBeLessThanOrEqual(1);
+  }
+  await info.attach('epoch-losses.json', { body: JSON.stringify(epochLosses), contentType: 'application/json' });
+
+  // Inspect: a validation group, its candidates in ascending energy.
+  await page.getByTestId('inspect-show').click();
+  const inspected = page.getByTestId('inspect-candidate');
+  await expect(inspected.first()).toBeVisible({ timeout: 60_000 });
+  const energies = await inspected.evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-energy'))));
+  expect(energies.length).toBeGreaterThanOrEqual(2);
+  expect(energies).toEqual([...energies].sort((a, b) => a - b));
+
+  // Rerank three pasted answers with the trained model, then export exactly that model.
+  const before = await rerank(page);
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-weights').click();
+  const file = await (await download).path();
+  expect(file).toBeTruthy();
+
+  // A fresh page (new worker, nothing in memory) imports the file and gives the same energies.
+  await page.reload();
+  await expect(page.getByTestId('backend')).toHaveAttribute('data-backend', 'webgpu', { timeout: 60_000 });
+  await page.getByTestId('import-weights').setInputFiles(file!);
+  await expect(page.getByTestId('model-info')).toHaveAttribute('data-source', 'imported', { timeout: 60_000 });
+  const after = await rerank(page);
+  const deltas = [...before].map(([index, e]) => Math.abs(after.get(index)! - e));
+  console.log(`epoch mean train loss ${epochLosses.map((l) => l.toFixed(4)).join(' → ')}; energies before/after import: max |Δ| ${Math.max(...deltas)}`);
+  for (const [index, e] of before) expect(Math.abs(after.get(index)! - e), `candidate ${index}`).toBeLessThanOrEqual(1e-5);
+  expect(errors).toEqual([]);
+});
