@@ -19,7 +19,7 @@ import type { BackendInfo } from './backend.ts';
 import { type LoadedData, TOKEN_CAP, loadData, summarize } from './dataLoader.ts';
 import { exportModel } from './exportModel.ts';
 import { ModelSlots } from './modelSlots.ts';
-import type { Command, DataRole, EvalReport, EvalSet, InspectFilter, ModelSlot, RankedCandidate, WorkerEvent } from './protocol.ts';
+import type { Command, DataRole, DatasetSummary, EvalReport, EvalSet, InspectFilter, ModelSlot, RankedCandidate, WorkerEvent } from './protocol.ts';
 
 type Emit = (event: WorkerEvent, transfer?: Transferable[]) => void;
 
@@ -42,6 +42,8 @@ export class Session {
   /** Optimizer steps applied to the latest model since it was created: tells whether a cached evaluation is stale. */
   private latestStep = 0;
   private cache = new Map<EvalSet, CachedEvaluation>();
+  /** maxLen and split seed each dataset's last summary was made with. */
+  private summarized = new WeakMap<LoadedData, string>();
 
   constructor(
     private readonly emit: Emit,
@@ -99,7 +101,21 @@ export class Session {
     const loaded = await loadData(role, source, this.pool(), this.settings.seed, (e) => this.emit(e));
     this.data[role] = loaded;
     this.cache.delete(role === 'train' ? 'val' : 'test');
-    this.emit({ type: 'dataset', summary: summarize(loaded, this.settings.model.maxLen), reason: 'loaded' });
+    this.emit({ type: 'dataset', summary: this.summary(loaded), reason: 'loaded' });
+  }
+
+  /** The panel's figures, judged against the current maxLen and split; remembered so refreshes happen only on change. */
+  private summary(d: LoadedData): DatasetSummary {
+    const summary = summarize(d, this.settings.model.maxLen);
+    this.summarized.set(d, `${this.settings.model.maxLen}:${d.splitSeed}`);
+    return summary;
+  }
+
+  /** Truncation counts depend on maxLen, the split on the seed: re-send a summary when either moved. */
+  private refreshSummaries(): void {
+    for (const d of Object.values(this.data)) {
+      if (this.summarized.get(d) !== `${this.settings.model.maxLen}:${d.splitSeed}`) this.emit({ type: 'dataset', summary: this.summary(d), reason: 'refreshed' });
+    }
   }
 
   private downloadErrors(role: DataRole, format: 'text' | 'csv' | 'jsonl'): void {
@@ -115,7 +131,6 @@ export class Session {
   }
 
   private estimate(settings: TrainSettings): void {
-    const maxLenChanged = settings.model.maxLen !== this.settings.model.maxLen;
     this.settings = settings;
     const cfg = this.modelConfig(settings);
     const data = this.data.train;
@@ -124,8 +139,7 @@ export class Session {
     const adapter = this.backend()?.adapter ?? null;
     const e = estimateMemory(cfg, perPass, settings.microBatch > 0, adapter);
     this.emit({ type: 'estimate', estimate: { params: e.params, trainingBytes: e.trainingBytes, largestBufferBytes: e.largestBufferBytes, warnings: e.warnings } });
-    // Truncation counts depend on maxLen: refresh the data panel when it moves.
-    if (maxLenChanged) for (const d of Object.values(this.data)) this.emit({ type: 'dataset', summary: summarize(d, settings.model.maxLen), reason: 'refreshed' });
+    this.refreshSummaries();
   }
 
   private async start(settings: TrainSettings): Promise<void> {
@@ -137,7 +151,7 @@ export class Session {
     if (settings.init === 'continue') {
       const from = this.models.require();
       cfg = from.cfg;
-      params = cloneParams(from.params);
+      params = cloneParams(from.params, true);
       this.emit({ type: 'log', level: 'info', message: `Continuing from the ${this.models.active} model (its config wins over the form's model fields).` });
     } else {
       cfg = this.modelConfig(settings);
@@ -146,8 +160,8 @@ export class Session {
     if (data.splitSeed !== settings.seed) {
       data.split = splitGroups(data.view, { seed: settings.seed });
       data.splitSeed = settings.seed;
-      this.emit({ type: 'dataset', summary: summarize(data, cfg.maxLen), reason: 'refreshed' });
     }
+    this.refreshSummaries();
     this.models.clearTrained();
     this.models.set('latest', { cfg, params, source: 'trained', description: 'training…', warnings: [], training: {} });
     this.models.active = 'latest';

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as r50k from 'gpt-tokenizer/encoding/r50k_base';
 import { describe, expect, it, vi } from 'vitest';
 import { GPT2_EOT } from '../model/config.ts';
+import { fixtureDir } from '../testing/fixtureDir.ts';
 import { encodeOrdinary, mergeChunks, tokenizeChunk, type TokenizeJob } from './tokenize.ts';
 
 // Spy on the real encoder (same results) to count how often texts are encoded.
@@ -21,7 +23,7 @@ interface Fixture {
   model_inputs: Array<{ question: string; gen_text: string; ids: number[]; length: number }>;
 }
 // Read as text: the lone-surrogate case must reach JSON.parse as the escape "\ud800".
-const fixture = JSON.parse(readFileSync(new URL('../testdata/transebm/tokenizer.json', import.meta.url), 'utf8')) as Fixture;
+const fixture = JSON.parse(readFileSync(join(fixtureDir(), 'tokenizer.json'), 'utf8')) as Fixture;
 
 const EOT_TEXT = [27, 91, 437, 1659, 5239, 91, 29];
 const settings = { maxLen: 2048, clsId: GPT2_EOT, sepId: GPT2_EOT };

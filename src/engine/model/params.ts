@@ -68,9 +68,9 @@ export function disposeParams(params: Params): void {
   params.clear();
 }
 
-/** An independent copy (e.g. the best checkpoint), not trainable. */
-export function cloneParams(params: Params): Params {
+/** An independent copy: a frozen snapshot (the best checkpoint), or trainable weights to continue from. */
+export function cloneParams(params: Params, trainable = false): Params {
   const out: Params = new Map();
-  for (const [name, v] of params) out.set(name, tf.tidy(() => tf.variable(v.clone(), false, `${name}#${uniqueSuffix()}`)));
+  for (const [name, v] of params) out.set(name, tf.tidy(() => tf.variable(v.clone(), trainable, `${name}#${uniqueSuffix()}`)));
   return out;
 }
