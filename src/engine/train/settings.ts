@@ -1,17 +1,9 @@
-import type { Positional } from '../model/config.ts';
+import type { ModelConfig } from '../model/config.ts';
 
 export type PresetName = 'tiny' | 'small' | 'paper' | 'custom';
 
 /** The model part of a run's settings (vocabulary and special ids are fixed by the GPT-2 tokenizer). */
-export interface ModelSettings {
-  dModel: number;
-  nHeads: number;
-  nLayers: number;
-  ffnDim: number;
-  dropout: number;
-  maxLen: number;
-  positional: Positional;
-}
+export type ModelSettings = Pick<ModelConfig, 'dModel' | 'nHeads' | 'nLayers' | 'ffnDim' | 'dropout' | 'maxLen' | 'positional'>;
 
 export interface TrainSettings {
   preset: PresetName;

@@ -32,15 +32,16 @@ export function LossChart() {
   );
 }
 
-export function LearningRateChart() {
+/** One per-step quantity against the step: the learning rate and the gradient norm share this shape. */
+function StepSeriesChart(props: { title: string; testId: string; label: string; color: string; pick: 'lr' | 'gradNorm' }) {
   const series = useEngine((s) => s.run.series);
   const version = useEngine((s) => s.run.seriesVersion);
   return (
     <UPlotChart
-      title="Learning rate"
-      testId="chart-lr"
+      title={props.title}
+      testId={props.testId}
       points={series.step.length}
-      data={[series.step, series.lr]}
+      data={[series.step, series[props.pick]]}
       version={version}
       isEmpty={series.step.length === 0}
       emptyText="Starts with training"
@@ -48,30 +49,14 @@ export function LearningRateChart() {
         scales: NUMERIC_X,
         legend: LEGEND,
         axes: plainAxes('step'),
-        series: [{ label: 'step' }, line('lr', COLORS.lr, { value: fmt(3) })],
+        series: [{ label: 'step' }, line(props.label, props.color, { value: fmt(3) })],
       })}
     />
   );
 }
 
-export function GradNormChart() {
-  const series = useEngine((s) => s.run.series);
-  const version = useEngine((s) => s.run.seriesVersion);
-  return (
-    <UPlotChart
-      title="Gradient norm (before clipping)"
-      testId="chart-grad"
-      points={series.step.length}
-      data={[series.step, series.gradNorm]}
-      version={version}
-      isEmpty={series.step.length === 0}
-      emptyText="Starts with training"
-      makeOptions={() => ({
-        scales: NUMERIC_X,
-        legend: LEGEND,
-        axes: plainAxes('step'),
-        series: [{ label: 'step' }, line('grad norm', COLORS.grad, { value: fmt(3) })],
-      })}
-    />
-  );
-}
+export const LearningRateChart = () => <StepSeriesChart title="Learning rate" testId="chart-lr" label="lr" color={COLORS.lr} pick="lr" />;
+
+export const GradNormChart = () => (
+  <StepSeriesChart title="Gradient norm (before clipping)" testId="chart-grad" label="grad norm" color={COLORS.grad} pick="gradNorm" />
+);

@@ -12,6 +12,13 @@ const currentLabels = (): string[] => engineStore.getState().run.valSeries.label
 const values = (_u: uPlot, splits: number[]) => splits.map((v) => (Number.isInteger(v) ? (currentLabels()[v] ?? '') : ''));
 const xValue = (_u: uPlot, v: number | null) => (v === null ? '—' : (currentLabels()[v] ?? String(v)));
 
+/** Shares (0–100%) against the evaluation ordinal: the frame both validation charts use. */
+const perEvaluationPercent = () => ({
+  scales: { ...NUMERIC_X, y: { range: [0, 1] as [number, number] } },
+  legend: LEGEND,
+  axes: [{ ...percentAxes('evaluation', values)[0], incrs: ORDINAL_INCRS }, percentAxes('')[1]],
+});
+
 /** Validation Best-of-N per evaluation, with the baselines as reference lines. */
 export function ValBestOfNChart() {
   const val = useEngine((s) => s.run.valSeries);
@@ -26,9 +33,7 @@ export function ValBestOfNChart() {
       isEmpty={val.ordinal.length === 0}
       emptyText="After the first validation"
       makeOptions={() => ({
-        scales: { ...NUMERIC_X, y: { range: [0, 1] } },
-        legend: LEGEND,
-        axes: [{ ...percentAxes('evaluation', values)[0], incrs: ORDINAL_INCRS }, percentAxes('')[1]],
+        ...perEvaluationPercent(),
         series: [
           { label: 'eval', value: xValue },
           line('model', COLORS.model, { width: 2, value: pctValue, points: { show: true, size: 5 } }),
@@ -56,9 +61,7 @@ export function PairwiseChart() {
       isEmpty={val.ordinal.length === 0}
       emptyText="After the first validation"
       makeOptions={() => ({
-        scales: { ...NUMERIC_X, y: { range: [0, 1] } },
-        legend: LEGEND,
-        axes: [{ ...percentAxes('evaluation', values)[0], incrs: ORDINAL_INCRS }, percentAxes('')[1]],
+        ...perEvaluationPercent(),
         series: [
           { label: 'eval', value: xValue },
           line('pairs (micro)', COLORS.model, { width: 2, value: pctValue, points: { show: true, size: 5 } }),
