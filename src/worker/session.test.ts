@@ -1,7 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
+import { fixtureDir } from '../engine/testing/fixtureDir.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import type { Command, WorkerEvent } from './protocol.ts';
 import { Session } from './session.ts';
@@ -98,6 +100,20 @@ describe('Session (the engine worker behind the protocol)', () => {
       evals[2].type === 'evaluation' ? evals[2].report.summary.btLoss : NaN,
       5,
     );
+  });
+
+  it('imports the PyTorch-converted fixture weights and reranks a fixture group to the reference energies', async () => {
+    const h = harness();
+    const dir = fixtureDir();
+    const bytes = readFileSync(join(dir, 'weights.safetensors'));
+    const fixtureCase = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as { groups: Array<{ question: string; gen_texts: string[]; energies: number[] }> };
+    await h.run({ type: 'import', bytes: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), fileName: 'weights.safetensors' });
+    expect(h.last('models')).toMatchObject({ active: 'imported', available: [{ slot: 'imported', source: 'imported' }] });
+    for (const g of fixtureCase.groups) {
+      // Pasted as JSONL so texts with blank lines or "---" stay whole.
+      await h.run({ type: 'rerank', question: g.question, candidates: g.gen_texts.map((t) => JSON.stringify({ gen_text: t })).join('\n') });
+      for (const c of h.last('reranked')!.candidates) expect(Math.abs(c.energy - g.energies[c.index])).toBeLessThan(1e-6);
+    }
   });
 
   it('keeps the loaded data when a file has no valid line, and says which line failed first', async () => {
