@@ -7,6 +7,7 @@ import type { TokenizePool } from '../engine/data/tokenizePool.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../engine/model/config.ts';
 import { cloneParams, initParams, paramsFromArrays } from '../engine/model/params.ts';
+import { DEFAULT_PASS_BUDGET_BYTES, autoMicroBatch } from '../engine/train/autoMicroBatch.ts';
 import { estimateMemory } from '../engine/train/estimate.ts';
 import type { Evaluation } from '../engine/train/evaluation.ts';
 import { evaluateModel } from '../engine/train/evaluation.ts';
@@ -135,11 +136,18 @@ export class Session {
     const cfg = this.modelConfig(settings);
     const data = this.data.train;
     const largestGroup = data ? data.dataset.groups.reduce((m, g) => Math.max(m, g.candidates.length), 0) : 4;
-    const perPass = settings.microBatch > 0 ? settings.microBatch : largestGroup * settings.groupsPerStep;
+    const perStep = largestGroup * settings.groupsPerStep;
+    const perPass = settings.microBatch > 0 ? settings.microBatch : (autoMicroBatch(cfg, perStep, cfg.maxLen, this.passBudget()) ?? perStep);
     const adapter = this.backend()?.adapter ?? null;
-    const e = estimateMemory(cfg, perPass, settings.microBatch > 0, adapter);
+    const e = estimateMemory(cfg, perPass, perPass < perStep, adapter);
     this.emit({ type: 'estimate', estimate: { params: e.params, trainingBytes: e.trainingBytes, largestBufferBytes: e.largestBufferBytes, warnings: e.warnings } });
     this.refreshSummaries();
+  }
+
+  /** Activation bytes one pass may take: the default, or less on an adapter with a smaller binding limit. */
+  private passBudget(): number {
+    const limit = this.backend()?.adapter?.maxStorageBufferBindingSize;
+    return limit ? Math.min(DEFAULT_PASS_BUDGET_BYTES, limit) : DEFAULT_PASS_BUDGET_BYTES;
   }
 
   private async start(settings: TrainSettings): Promise<void> {
@@ -176,7 +184,7 @@ export class Session {
     const summary = (extra: Record<string, unknown>) => ({ dataset: data.name, trainGroups: data.split.train.length, valGroups: data.split.val.length, settings, ...extra });
     // Runs in the background: pause/resume/stop commands arrive while it awaits the GPU.
     void runTraining(
-      { cfg, params, view: data.view, answers: data.answers, split: data.split, settings },
+      { cfg, params, view: data.view, answers: data.answers, split: data.split, settings, passBudgetBytes: this.passBudget() },
       {
         state: (s, step, epoch) => state(s, step, epoch),
         points: (points) => {

@@ -1,4 +1,5 @@
 import { type ModelConfig, paramCount } from '../model/config.ts';
+import { activationBytesPerCandidate } from './autoMicroBatch.ts';
 
 export interface MemoryEstimate {
   params: number;
@@ -26,10 +27,7 @@ export function estimateMemory(cfg: ModelConfig, candidatesPerPass: number, micr
   const B = Math.max(1, candidatesPerPass);
   const T = cfg.maxLen;
   const d = cfg.dModel;
-  // Per layer and token: LN, q/k/v, context, projections, residuals (~12·d) and the FFN (3·ffn);
-  // per layer and head: scores, probabilities and their dropout mask (3·T per query).
-  const perLayer = B * T * (12 * d + 3 * cfg.ffnDim) + 3 * B * cfg.nHeads * T * T;
-  const activations = 4 * (cfg.nLayers * perLayer + B * T * d);
+  const activations = B * activationBytesPerCandidate(cfg, T);
   const state = 4 * P * (microBatched ? 5 : 4);
   const largest = 4 * Math.max(cfg.vocabSize * d, B * cfg.nHeads * T * T, B * T * cfg.ffnDim);
   const warnings: string[] = [];

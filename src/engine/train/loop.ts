@@ -7,6 +7,7 @@ import type { ModelConfig } from '../model/config.ts';
 import { mixSeed } from '../model/dropout.ts';
 import type { Params } from '../model/params.ts';
 import { cosineWithWarmup, warmupSteps } from '../model/schedule.ts';
+import { autoMicroBatch } from './autoMicroBatch.ts';
 import { type Evaluation, evaluateModel } from './evaluation.ts';
 import type { RunControl } from './runControl.ts';
 import type { TrainSettings } from './settings.ts';
@@ -63,6 +64,8 @@ export interface RunInputs {
   answers: ReadonlyArray<string | null>;
   split: GroupSplit;
   settings: TrainSettings;
+  /** With the micro-batch on automatic (0), steps whose activations would exceed this run in micro-batches. */
+  passBudgetBytes?: number;
 }
 
 export interface RunResult {
@@ -95,7 +98,6 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   const totalSteps = settings.epochs * stepsPerEpoch;
   const warmup = warmupSteps(totalSteps, settings.warmupRatio);
   const optimizer = new AdamW(params, { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: settings.weightDecay });
-  const microBatch = settings.microBatch > 0 ? settings.microBatch : undefined;
 
   let step = 0;
   let ema = 0;
@@ -171,6 +173,8 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
         }
         if (control.stopRequested) break;
         const batch = stepBatch(view, order.subarray(s * perStep, (s + 1) * perStep), cfg.maxLen);
+        const microBatch =
+          settings.microBatch > 0 ? settings.microBatch : autoMicroBatch(cfg, batch.candidates.length, batch.longest, inputs.passBudgetBytes);
         const lr = cosineWithWarmup(step, settings.lr, warmup, totalSteps);
         const scalars = trainStep(cfg, params, optimizer, batch, {
           lr,

@@ -17,7 +17,7 @@ export interface TrainSettings {
   /** Seeds the 80/20 split, the per-epoch shuffle, initialisation and dropout. */
   seed: number;
   groupsPerStep: number;
-  /** Candidates per forward/backward pass; 0 = the whole step in one pass. */
+  /** Candidates per forward/backward pass; 0 = automatic (one pass unless the step would not fit in memory). */
   microBatch: number;
   /** Also validate every N steps (0 = at the end of every epoch only). */
   evalEverySteps: number;

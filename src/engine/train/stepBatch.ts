@@ -9,11 +9,12 @@ export function candidateIds(view: TrainingView, i: number, maxLen: number): Uin
 }
 
 /** The candidates of some groups as one optimizer step, with the number of tokens it carries. */
-export function stepBatch(view: TrainingView, groups: ArrayLike<number>, maxLen: number): StepBatch & { tokenCount: number } {
+export function stepBatch(view: TrainingView, groups: ArrayLike<number>, maxLen: number): StepBatch & { tokenCount: number; longest: number } {
   const candidates: Uint16Array[] = [];
   const labels: number[] = [];
   const groupOf: number[] = [];
   let tokenCount = 0;
+  let longest = 0;
   for (let k = 0; k < groups.length; k++) {
     const g = groups[k];
     for (let i = view.groupStart[g]; i < view.groupStart[g + 1]; i++) {
@@ -22,7 +23,8 @@ export function stepBatch(view: TrainingView, groups: ArrayLike<number>, maxLen:
       labels.push(view.labels[i]);
       groupOf.push(k);
       tokenCount += ids.length;
+      longest = Math.max(longest, ids.length);
     }
   }
-  return { candidates, labels, groupOf, tokenCount };
+  return { candidates, labels, groupOf, tokenCount, longest };
 }

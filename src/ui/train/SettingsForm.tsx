@@ -31,7 +31,7 @@ const RUN_FIELDS: Array<{ key: NumericRunField; label: string; rule: NumberRule;
   { key: 'weightDecay', label: 'Weight decay', rule: NONNEG },
   { key: 'maxGradNorm', label: 'Max grad norm', rule: POSITIVE },
   { key: 'groupsPerStep', label: 'Groups / step', rule: INT_POS },
-  { key: 'microBatch', label: 'Micro-batch', rule: INT_NONNEG, hint: 'Candidates per forward/backward pass; 0 = whole step at once' },
+  { key: 'microBatch', label: 'Micro-batch', rule: INT_NONNEG, hint: 'Candidates per forward/backward pass; 0 = automatic: one pass when the step fits in memory' },
   { key: 'evalEverySteps', label: 'Eval every N steps', rule: INT_NONNEG, hint: '0 = validate at the end of each epoch only' },
 ];
 
