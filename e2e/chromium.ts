@@ -9,20 +9,20 @@ import { existsSync } from 'node:fs';
 export function resolveChromium(): string {
   const fromEnv = process.env.CHROMIUM_PATH;
   if (fromEnv) {
-    if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} does not exist.`);
+    if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} does not exist.\n${HOW_TO_GET_ONE}`);
     return fromEnv;
   }
   const candidates = [safeBundledPath(), '/usr/bin/chromium', '/usr/bin/chromium-browser'];
   for (const path of candidates) if (path && existsSync(path)) return path;
-  throw new Error(
-    [
-      'No Chromium found for the browser tests. Install one:',
-      '  Debian/Ubuntu:  sudo apt-get install -y chromium   (then /usr/bin/chromium is used)',
-      '  where downloads work:  npx playwright install chromium',
-      '  or point CHROMIUM_PATH at a Chromium/Chrome binary.',
-    ].join('\n'),
-  );
+  throw new Error(`No Chromium found for the browser tests.\n${HOW_TO_GET_ONE}`);
 }
+
+const HOW_TO_GET_ONE = [
+  'Install one:',
+  '  Debian/Ubuntu:  sudo apt-get install -y chromium   (then /usr/bin/chromium is used)',
+  '  where downloads work:  npx playwright install chromium',
+  '  or point CHROMIUM_PATH at a Chromium/Chrome binary.',
+].join('\n');
 
 function safeBundledPath(): string | undefined {
   try {

@@ -75,6 +75,19 @@ describe('Session (the engine worker behind the protocol)', () => {
     expect(energies).toEqual([...energies].sort((a, b) => a - b));
     expect(group.candidates.map((c) => c.index).sort()).toEqual([0, 1, 2, 3]);
 
+    // 'top choice wrong' lists exactly the validation groups Best-of-N gets wrong.
+    const lastVal = evals[2].type === 'evaluation' ? evals[2].report.summary : null;
+    await h.run({ type: 'inspect', set: 'val', filter: 'top-wrong', position: 0 });
+    const wrong = h.last('inspectGroup')!;
+    expect(wrong.matching).toBe(Math.round(lastVal!.nGroups * (1 - lastVal!.bestOfN)));
+    if (wrong.matching > 0) expect(wrong.candidates[0].label).toBe(0);
+
+    // A separate test file is evaluated on all of its groups, single-label ones included.
+    const testLines = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n').slice(400, 440).join('\n');
+    await h.run({ type: 'loadData', role: 'test', source: file(testLines, 'test.jsonl') });
+    await h.run({ type: 'evaluate', set: 'test' });
+    expect(h.last('evaluation')!.report).toMatchObject({ set: 'test', origin: 'request', modelSlot: 'latest', summary: { nGroups: 10, nCandidates: 40 } });
+
     const pasted = 'Nine eggs at $2 is $18.\n---\nThe answer is 26.\n---\n{"gen_text": "not JSONL: this is plain text"}';
     await h.run({ type: 'rerank', question: 'How much does Janet make?', candidates: pasted });
     const before = h.last('reranked')!.candidates;
