@@ -131,6 +131,14 @@ describe('engine store: data loading', () => {
     expect(store.getState().data.train.lastError).toBeNull();
   });
 
+  it('tracks an evaluation under way until its last candidate is scored', () => {
+    const store = createEngineStore();
+    store.getState().eventReceived({ type: 'evalProgress', set: 'val', done: 16, total: 40 });
+    expect(store.getState().evalProgress).toEqual({ set: 'val', done: 16, total: 40 });
+    store.getState().eventReceived({ type: 'evalProgress', set: 'val', done: 40, total: 40 });
+    expect(store.getState().evalProgress).toBeNull();
+  });
+
   it('dismissing a banner removes only that banner', () => {
     const store = replay([
       { type: 'error', command: 'rerank', message: 'a' },

@@ -127,6 +127,8 @@ export interface EngineState {
   models: { active: ModelSlot | null; available: ModelInfo[] };
   inspect: InspectView | null;
   rerank: RerankView | null;
+  /** An evaluation under way: candidates scored so far (cleared by its report). */
+  evalProgress: { set: EvalSet; done: number; total: number } | null;
   /** Requests sent and not yet answered (by their reply event or an error naming the command). */
   pending: Partial<Record<CommandType, boolean>>;
 }
@@ -178,6 +180,7 @@ export function initialEngineState(): EngineState {
     models: { active: null, available: [] },
     inspect: null,
     rerank: null,
+    evalProgress: null,
     pending: {},
   };
 }
@@ -286,6 +289,8 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
     }
     case 'ingestProgress':
       return { data: withSlot(s, ev.role, { status: 'loading', progress: ev }) };
+    case 'evalProgress':
+      return { evalProgress: ev.done < ev.total ? { set: ev.set, done: ev.done, total: ev.total } : null };
     case 'dataset':
       // A refresh (new maxLen or split) of the loaded data must not end a load that is still running.
       if (ev.reason === 'refreshed' && s.data[ev.summary.role].status === 'loading') return { data: withSlot(s, ev.summary.role, { summary: ev.summary }) };

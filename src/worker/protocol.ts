@@ -142,6 +142,8 @@ export type WorkerEvent =
   | ({ type: 'progress' } & RunProgress)
   | { type: 'metrics'; points: TrainPoint[] }
   | { type: 'evaluation'; report: EvalReport }
+  /** Candidates scored so far by an evaluation under way (the run's validation, or one asked for). */
+  | { type: 'evalProgress'; set: EvalSet; done: number; total: number }
   | { type: 'checkpoint'; slot: 'best'; epoch: number; step: number; valBestOfN: number }
   | { type: 'complete'; reason: 'finished' | 'stopped'; steps: number; bestValBestOfN: number | null }
   | { type: 'models'; active: ModelSlot; available: ModelInfo[] }

@@ -192,6 +192,7 @@ export class Session {
           this.emit({ type: 'metrics', points });
         },
         progress: (p) => this.emit({ type: 'progress', ...p }),
+        evalProgress: (done, total) => this.emit({ type: 'evalProgress', set: 'val', done, total }),
         evaluation: (e) => {
           const { summary: s, curve, histogram } = e.evaluation;
           const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: s, curve, histogram, isBest: e.isBest, origin: 'run', modelSlot: 'latest' };
@@ -239,7 +240,9 @@ export class Session {
     if (cached && this.run && this.models.active === 'latest') return cached;
     const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
     if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
-    const evaluation = await evaluateModel(model.cfg, model.params, data.view, data.answers, groups, this.settings.seed);
+    const evaluation = await evaluateModel(model.cfg, model.params, data.view, data.answers, groups, this.settings.seed, (done, total) =>
+      this.emit({ type: 'evalProgress', set, done, total }),
+    );
     const entry = { key, groups, evaluation };
     this.cache.set(set, entry);
     return entry;

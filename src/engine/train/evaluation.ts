@@ -26,12 +26,13 @@ export async function evaluateModel(
   answers: ReadonlyArray<string | null>,
   groups: ArrayLike<number>,
   seed: number,
+  onProgress?: (done: number, total: number) => void,
 ): Promise<Evaluation> {
   const candidates: Uint16Array[] = [];
   for (let k = 0; k < groups.length; k++) {
     for (let i = view.groupStart[groups[k]]; i < view.groupStart[groups[k] + 1]; i++) candidates.push(candidateIds(view, i, cfg.maxLen));
   }
-  const e = await scoreCandidates(cfg, params, candidates);
+  const e = await scoreCandidates(cfg, params, candidates, undefined, onProgress);
   const scored: ScoredGroup[] = [];
   let offset = 0;
   for (let k = 0; k < groups.length; k++) {

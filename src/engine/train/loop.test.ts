@@ -37,8 +37,9 @@ const settings = (over: Partial<TrainSettings> = {}): TrainSettings => ({
   ...over,
 });
 
-function listener(into: { points: TrainPoint[]; evals: RunEvaluation[] }, onPoints?: () => void) {
+function listener(into: { points: TrainPoint[]; evals: RunEvaluation[]; scored?: Array<[number, number]> }, onPoints?: () => void) {
   return {
+    evalProgress: (done: number, total: number) => into.scored?.push([done, total]),
     state: () => undefined,
     points: (p: TrainPoint[]) => {
       into.points.push(...p);
@@ -108,8 +109,11 @@ describe('runTraining', () => {
   it('learns a toy task: last epoch mean loss below the first, validation Best-of-N reaches the oracle', async () => {
     const params = initParams(cfg, 4);
     const before = tf.memory().numTensors;
-    const seen = { points: [] as TrainPoint[], evals: [] as RunEvaluation[] };
+    const seen = { points: [] as TrainPoint[], evals: [] as RunEvaluation[], scored: [] as Array<[number, number]> };
     const result = await runTraining({ cfg, params, view: data.view, answers: data.answers, split, settings: settings() }, listener(seen), new RunControl());
+    // Validation reports its progress, ending at every candidate of the validation groups.
+    const valCandidates = Array.from(split.val).reduce((n, g) => n + data.view.groupStart[g + 1] - data.view.groupStart[g], 0);
+    expect(seen.scored.at(-1)).toEqual([valCandidates, valCandidates]);
     expect(result.reason).toBe('finished');
     expect(result.steps).toBe(4 * split.train.length);
     expect(seen.points.map((p) => p.step)).toEqual(Array.from({ length: result.steps }, (_, i) => i));

@@ -53,6 +53,8 @@ export interface RunListener {
   progress(p: RunProgress): void;
   /** Called after the caller-visible best changed too: snapshot the params there if isBest. */
   evaluation(e: RunEvaluation): void;
+  /** Candidates scored so far by the validation under way (it can take a while on slow hardware). */
+  evalProgress(done: number, total: number): void;
 }
 
 export interface RunInputs {
@@ -145,7 +147,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
 
   const validate = async (epoch: number, epochTrainLoss: number | null) => {
     if (split.val.length === 0) return;
-    const evaluation = await evaluateModel(cfg, params, view, answers, split.val, settings.seed);
+    const evaluation = await evaluateModel(cfg, params, view, answers, split.val, settings.seed, listener.evalProgress);
     const bon = evaluation.summary.bestOfN;
     const isBest = best === null || bon > best;
     if (isBest) best = bon;

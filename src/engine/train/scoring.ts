@@ -19,6 +19,7 @@ export async function scoreCandidates(
   params: ParamTensors,
   candidates: ReadonlyArray<ArrayLike<number>>,
   budgetBytes = DEFAULT_PASS_BUDGET_BYTES,
+  onProgress?: (done: number, total: number) => void,
 ): Promise<Float32Array> {
   const out = new Float32Array(candidates.length);
   const order = candidates.map((_, i) => i).sort((a, b) => candidates[b].length - candidates[a].length);
@@ -30,6 +31,7 @@ export async function scoreCandidates(
     const values = await e.data();
     e.dispose();
     idx.forEach((i, k) => (out[i] = values[k]));
+    onProgress?.(s, order.length);
   }
   return out;
 }

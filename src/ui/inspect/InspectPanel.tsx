@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import type { EvalSet, InspectFilter } from '../../worker/protocol.ts';
 import { isRunActive } from '../../state/engineStore.ts';
 import { useEngine } from '../../state/hooks.ts';
+import { EvalProgressView } from '../common/EvalProgressView.tsx';
 import { Panel } from '../common/Panel.tsx';
 import { evaluate, inspect } from '../commands.ts';
 import { CandidateTable } from './CandidateTable.tsx';
@@ -134,6 +135,7 @@ export function InspectPanel() {
         )}
       </div>
       {!hasModel && <p className="muted">Train or import a model; Inspect then shows how it ranks each group.</p>}
+      {(busy || evaluating) && !training && <EvalProgressView />}
       <EvalSummaryTable />
       {view && (
         <div className="inspect-view" data-testid="inspect-view" data-group={view.groupIndex} data-position={view.position}>

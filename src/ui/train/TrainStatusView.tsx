@@ -1,4 +1,5 @@
 import { useEngine } from '../../state/hooks.ts';
+import { EvalProgressView } from '../common/EvalProgressView.tsx';
 import { ProgressBar } from '../common/ProgressBar.tsx';
 import { bytes, duration, fixed, int, pct } from '../format.ts';
 
@@ -36,6 +37,7 @@ export function TrainStatusView() {
       {status.totalSteps > 0 && (
         <ProgressBar value={status.step} max={status.totalSteps} label={`${pct(status.step / status.totalSteps, 0)}`} />
       )}
+      <EvalProgressView />
       {tp && (
         <div className="throughput">
           <span>{fixed(tp.stepsPerSec, 2)} steps/s</span>
