@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { fixtureDir } from '../engine/testing/fixtureDir.ts';
+import { writeModel } from '../engine/io/modelFile.ts';
+import { makeConfig, paramShapes } from '../engine/model/config.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import type { Command, WorkerEvent } from './protocol.ts';
 import { Session } from './session.ts';
@@ -127,6 +129,15 @@ describe('Session (the engine worker behind the protocol)', () => {
       await h.run({ type: 'rerank', question: g.question, candidates: g.gen_texts.map((t) => JSON.stringify({ gen_text: t })).join('\n') });
       for (const c of h.last('reranked')!.candidates) expect(Math.abs(c.energy - g.energies[c.index])).toBeLessThan(1e-6);
     }
+  });
+
+  it('refuses a model whose vocabulary is not GPT-2 BPE, loading nothing', async () => {
+    const h = harness();
+    const cfg = makeConfig({ vocabSize: 100, dModel: 8, nHeads: 2, nLayers: 1, maxLen: 16, clsId: 99, sepId: 99, padId: 99 });
+    const tensors = new Map(paramShapes(cfg).map(([name, shape]) => [name, new Float32Array(shape.reduce((a, b) => a * b, 1))]));
+    const bytes = writeModel({ cfg, tensors });
+    await expect(h.run({ type: 'import', bytes: bytes.buffer, fileName: 'small-vocab.safetensors' })).rejects.toThrow(/vocabulary of 100 tokens.*Nothing was loaded/);
+    expect(h.last('models')).toBeUndefined();
   });
 
   it('keeps the loaded data when a file has no valid line, and says which line failed first', async () => {

@@ -338,7 +338,9 @@ export class Session {
   private import(bytes: ArrayBuffer, fileName: string): void {
     const loaded = readModel(bytes, { copy: true });
     if (loaded.cfg.maxLen > TOKEN_CAP) throw new Error(`${fileName}: maxLen ${loaded.cfg.maxLen} is above the supported ${TOKEN_CAP}.`);
-    if (loaded.cfg.vocabSize !== GPT2_VOCAB) loaded.warnings.push(`vocabulary of ${loaded.cfg.vocabSize}, not GPT-2's ${GPT2_VOCAB}: inputs are still tokenized with GPT-2 BPE`);
+    if (loaded.cfg.vocabSize !== GPT2_VOCAB) {
+      throw new Error(`${fileName}: the model has a vocabulary of ${loaded.cfg.vocabSize} tokens; EORM Studio feeds it GPT-2 BPE ids (${GPT2_VOCAB} tokens), which it could not read. Nothing was loaded.`);
+    }
     const params = paramsFromArrays(loaded.cfg, loaded.tensors);
     this.models.set('imported', { cfg: loaded.cfg, params, source: 'imported', description: fileName, warnings: loaded.warnings, training: loaded.training ?? {} });
     this.models.active = 'imported';
