@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Check, CheckKind } from '../src/engine/testing/parity.ts';
 import { fixtureDir } from '../src/engine/testing/fixtureDir.ts';
 import { WEBGPU_TOLERANCE } from '../src/engine/testing/tolerances.ts';
+import { collectConsoleErrors } from './helpers.ts';
 
 test('TransEBM energies, loss and gradients on WebGPU in a worker equal the PyTorch fixtures', async ({ page }, info) => {
   const dir = fixtureDir();
@@ -11,8 +12,7 @@ test('TransEBM energies, loss and gradients on WebGPU in a worker equal the PyTo
     const name = new URL(route.request().url()).pathname.split('/').pop()!;
     return route.fulfill({ body: readFileSync(join(dir, name)) });
   });
-  const consoleErrors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  const consoleErrors = collectConsoleErrors(page);
   await page.goto('/e2e/pages/parity.html');
   const handle = await page.waitForFunction(() => (window as unknown as { __parity?: unknown }).__parity, null, { timeout: 6 * 60_000 });
   const report = (await handle.jsonValue()) as { error?: string; backend: string; info: { adapter: unknown }; checks: Check[]; seconds: number };

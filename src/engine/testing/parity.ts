@@ -5,6 +5,7 @@ import { type ParamArrays, disposeParams, paramsFromArrays, paramsToArrays } fro
 import { energies } from '../model/transebm.ts';
 import { padBatch } from '../train/batch.ts';
 import { type StepBatch, lossAndGradients } from '../train/gradients.ts';
+import { evaluateGroups } from '../train/metrics.ts';
 import { trainStep } from '../train/step.ts';
 import { maxAbsDiff } from './allclose.ts';
 
@@ -108,7 +109,9 @@ async function checkForward(cfg: ModelConfig, fx: ParityFixture, params: Map<str
     const e = energies(cfg, params, inputs, { inspect: (name, t) => inter.set(name, tf.keep(t.clone())) });
     const got = (await e.data()) as Float32Array;
     add(`energies g${gi}`, 'energy', maxAbsDiff(got, g.energies).max);
-    add(`loss g${gi}`, 'loss', Math.abs(groupLoss(got, g.labels) - g.loss));
+    // The app's own metric computes the group's BT loss from the energies.
+    const { btLoss } = evaluateGroups([{ energies: got, labels: g.labels, answers: g.labels.map(() => null) }]);
+    add(`loss g${gi}`, 'loss', Math.abs(btLoss - g.loss));
     for (const [name, t] of inter) {
       const want = fx.expected.get(`inter.g${gi}.${name}`);
       if (!want) continue;
@@ -130,21 +133,6 @@ function validPositionsError(got: Float32Array, want: ArrayWithShape, lengths: n
     }
   }
   return worst;
-}
-
-function groupLoss(e: ArrayLike<number>, labels: number[]): number {
-  let sum = 0;
-  let pairs = 0;
-  labels.forEach((li, i) =>
-    labels.forEach((lj, j) => {
-      if (li === 1 && lj === 0) {
-        const x = e[i] - e[j];
-        sum += x > 20 ? x : Math.log1p(Math.exp(x));
-        pairs++;
-      }
-    }),
-  );
-  return sum / pairs;
 }
 
 function checkGradients(cfg: ModelConfig, fx: ParityFixture, grads: Map<string, Float32Array>, add: Add): void {
