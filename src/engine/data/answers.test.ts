@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerKey, candidateAnswerKey, extractAnswer } from './answers.ts';
+import { answerKey, candidateAnswerKey, extractAnswer, MAX_ANSWER_CHARS, MAX_EXAMINED_CHARS } from './answers.ts';
+import { growth } from './testing/scaling.ts';
 
 describe('extractAnswer', () => {
   it('takes the last \\boxed{…}, with nested braces', () => {
@@ -102,5 +103,47 @@ describe('candidateAnswerKey', () => {
     expect(candidateAnswerKey(null, 'A: 7')).toBe('7');
     expect(candidateAnswerKey('  ', 'A: 7')).toBe('7');
     expect(candidateAnswerKey(null, 'nothing to see')).toBeNull();
+  });
+});
+
+describe('answer extraction on hostile input runs in linear time', () => {
+  // Each input once at n and once at 8n characters: linear work grows about 8×, quadratic work 64×.
+  // n = 5,000 checks extraction and the MAX_ANSWER_CHARS cap; n = 120 checks canonicalisation under the cap.
+  const cases: Array<[string, number, (n: number) => string, (input: string) => unknown]> = [
+    ['an answer field "a<spaces>b"', 5_000, (n) => `a${' '.repeat(n)}b`, (s) => candidateAnswerKey(s, 'g')],
+    ['an answer field "a<spaces>b", under the cap', 120, (n) => `a${' '.repeat(n)}b`, (s) => answerKey(s)],
+    ['"A: " and dots, then a letter', 5_000, (n) => `A: ${'.'.repeat(n)}x`, (s) => candidateAnswerKey(null, s)],
+    ['"A:" and only spaces', 5_000, (n) => `A:${' '.repeat(n)}`, (s) => candidateAnswerKey(null, s)],
+    ['dollars around a text', 5_000, (n) => `${'$'.repeat(n)}x`, (s) => answerKey(s)],
+    ['dollars around a text, under the cap', 120, (n) => `${'$'.repeat(n)}x`, (s) => answerKey(s)],
+    ['trailing dots and spaces, under the cap', 120, (n) => `7${'. '.repeat(n / 2)}x`, (s) => answerKey(s)],
+    ['nested \\boxed (bounded by the cap)', 5_000, (n) => `${'\\boxed{'.repeat(n / 8)}1${'}'.repeat(n / 8)}`, (s) => answerKey(s)],
+  ];
+  it.each(cases)('%s', (_, n, make, run) => {
+    const g = growth(make, run, n);
+    expect(g.ratio, `${g.small.toFixed(4)} ms → ${g.large.toFixed(4)} ms`).toBeLessThan(20);
+  });
+});
+
+describe('answer limits', () => {
+  it('gives no key to an answer longer than MAX_ANSWER_CHARS', () => {
+    expect(answerKey(`${'1'.repeat(MAX_ANSWER_CHARS - 1)}0`)).toBe(String(Number(`${'1'.repeat(MAX_ANSWER_CHARS - 1)}0`)));
+    expect(answerKey(`${'1'.repeat(MAX_ANSWER_CHARS)}0`)).toBeNull();
+    expect(candidateAnswerKey(null, `A: ${'x'.repeat(MAX_ANSWER_CHARS + 1)}`)).toBeNull();
+  });
+
+  it('searches only the last MAX_EXAMINED_CHARS of a text, from a line start', () => {
+    const filler = `${'word '.repeat(MAX_EXAMINED_CHARS / 5)}\n`;
+    expect(extractAnswer(`#### 5\n${filler}no digits`)).toBeNull();
+    expect(extractAnswer(`#### 5\n${filler}#### 6`)).toBe('6');
+    // A line that begins before the window is not searched, even where its end lies inside it.
+    const cut = `x${'y'.repeat(MAX_EXAMINED_CHARS)}A: 9\nend`;
+    expect(extractAnswer(cut)).toBeNull();
+  });
+
+  it('keeps the "A:" rule: the last line with an answer, CRLF endings, a blank "A:" line skipped', () => {
+    expect(extractAnswer('A: 3\r\nA: 4\r\nA:   \r\n')).toBe('4');
+    expect(extractAnswer('  A:\t5 eggs \u2028more')).toBe('5 eggs');
+    expect(extractAnswer('xA: 6')).toBe('6'); // not a line start: the last number decides
   });
 });

@@ -1,7 +1,14 @@
 /**
  * Final answers for majority voting: extract one from a chain of thought, and reduce it to a
  * canonical key so that equal answers written differently ("$1,000.00", "1000") vote together.
+ * Everything here runs in time linear in its input (no backtracking regex on unbounded text), and
+ * reads a bounded amount: lines can be megabytes of degenerate model output.
  */
+
+/** Only the end of a longer text is searched for the final answer (which is where it is written). */
+export const MAX_EXAMINED_CHARS = 65_536;
+/** A longer "answer" is not a final answer; it gets no key (no vote) rather than a costly canonicalisation. */
+export const MAX_ANSWER_CHARS = 1_000;
 
 /** Content of the last `\boxed{…}` / `\fbox{…}` (braces balanced), or null. */
 function lastBoxed(text: string): string | null {
@@ -34,6 +41,35 @@ function answerIsPhrase(text: string): string | null {
   return end < 0 ? rest : rest.slice(0, end);
 }
 
+const LINE_END = /[\n\r\u2028\u2029]/g;
+
+/** `text` from `from` to the end of that line (the line terminators of a regex's `.`). */
+function restOfLine(text: string, from: number): string {
+  LINE_END.lastIndex = from;
+  const end = LINE_END.exec(text);
+  return text.slice(from, end === null ? text.length : end.index);
+}
+
+/** What follows "A:" on the last line that starts with it (after spaces or tabs) and has something after it. */
+function lastAnswerLine(text: string): string | null {
+  // Only the line start is matched by a regex; the rest of each line is read once, so this stays linear.
+  const start = /^[ \t]*A:/gm;
+  let last: string | null = null;
+  for (let m = start.exec(text); m !== null; m = start.exec(text)) {
+    const rest = restOfLine(text, start.lastIndex).trim();
+    if (rest !== '') last = rest;
+  }
+  return last;
+}
+
+/** The last MAX_EXAMINED_CHARS of `text`, starting at a line start when one is in that window. */
+function tail(text: string): string {
+  const from = text.length - MAX_EXAMINED_CHARS;
+  if (from <= 0) return text;
+  const nl = text.indexOf('\n', from);
+  return text.slice(nl < 0 ? from : nl + 1);
+}
+
 function lastMatch(text: string, re: RegExp): string | null {
   let last: string | null = null;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) last = m[1] ?? m[0];
@@ -46,14 +82,15 @@ const NUMBER = /-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?/g;
 /**
  * The final answer written in a chain of thought, by the first rule that applies: the last
  * `\boxed{…}`, the text after the last `####`, after the last "The answer is", a last `A:` line,
- * else the last number. Null if there is none.
+ * else the last number. Null if there is none. Only the text's last MAX_EXAMINED_CHARS are searched.
  */
-export function extractAnswer(text: string): string | null {
+export function extractAnswer(fullText: string): string | null {
+  const text = tail(fullText);
   const candidates = [
     () => lastBoxed(text),
     () => restOfLineAfterLast(text, /####/g),
     () => answerIsPhrase(text),
-    () => lastMatch(text, /^[ \t]*A:[ \t]*(.*\S)/gm),
+    () => lastAnswerLine(text),
     () => lastMatch(text, NUMBER),
   ];
   for (const find of candidates) {
@@ -63,25 +100,44 @@ export function extractAnswer(text: string): string | null {
   return null;
 }
 
+/** `$…$`, `$$…$$` (any run of dollars on each side, none inside) → its content. */
+function stripDollars(s: string): string {
+  let a = 0;
+  while (a < s.length && s.charCodeAt(a) === 0x24) a++;
+  if (a === 0) return s;
+  if (a === s.length) return a >= 2 ? '' : s;
+  let b = s.length;
+  while (s.charCodeAt(b - 1) === 0x24) b--;
+  if (b === s.length) return s;
+  const inner = s.slice(a, b);
+  return inner.includes('$') ? s : inner;
+}
+
+/** Drops trailing periods and whitespace ("18. " → "18"); each step removes characters, so it is linear. */
+function trimEndDots(s: string): string {
+  let out = s.trimEnd();
+  while (out.endsWith('.')) out = out.slice(0, -1).trimEnd();
+  return out;
+}
+
 /** Strips wrappers that do not change an answer: math delimiters, \boxed, \text and friends, LaTeX spacing. */
 function unwrap(s: string): string {
   let out = s.trim();
   for (;;) {
     const before = out;
-    out = out
-      .replace(/^\$+([^$]*)\$+$/, '$1')
-      .replace(/^\\\((.*)\\\)$/s, '$1')
-      .replace(/^\\\[(.*)\\\]$/s, '$1')
-      .replace(/^\\(?:boxed|fbox)\s*\{(.*)\}$/s, '$1')
-      .replace(/\\(?:text|textbf|textrm|mathrm|mathbf|mbox)\s*\{([^{}]*)\}/g, '$1')
-      .replace(/\\(?:left|right)\b/g, '')
-      .replace(/\\[!,;: ]/g, '')
-      .replace(/\{,\}/g, ',')
-      .replace(/\\%/g, '%')
-      .replace(/\^\s*\{?\\circ\}?/g, '')
-      .replace(/\\[dt]frac/g, '\\frac')
-      .replace(/[.\s]+$/, '')
-      .trim();
+    out = trimEndDots(
+      stripDollars(out)
+        .replace(/^\\\((.*)\\\)$/s, '$1')
+        .replace(/^\\\[(.*)\\\]$/s, '$1')
+        .replace(/^\\(?:boxed|fbox)\s*\{(.*)\}$/s, '$1')
+        .replace(/\\(?:text|textbf|textrm|mathrm|mathbf|mbox)\s*\{([^{}]*)\}/g, '$1')
+        .replace(/\\(?:left|right)\b/g, '')
+        .replace(/\\[!,;: ]/g, '')
+        .replace(/\{,\}/g, ',')
+        .replace(/\\%/g, '%')
+        .replace(/\^\s*\{?\\circ\}?/g, '')
+        .replace(/\\[dt]frac/g, '\\frac'),
+    ).trim();
     if (out === before) return out;
   }
 }
@@ -91,12 +147,13 @@ const NUMBER_WITH_UNIT = /^([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(?:%|[A-Za-z°][A-Za
 const FRACTION = /^([-+]?)(?:\\frac\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\}|\\frac(\d)(\d)|(\d+)\s*\/\s*(\d+))$/;
 
 /**
- * Canonical key of an answer, or null if nothing is left. Numbers compare numerically after
+ * Canonical key of an answer, or null if nothing is left or it is longer than MAX_ANSWER_CHARS. Numbers compare numerically after
  * dropping `$`, thousands separators and a trailing unit ("$1,000.00" → "1000", "0.50" → "0.5",
  * "18 eggs" → "18"); simple fractions become "a/b" (`\frac{1}{2}`, `\dfrac12`, "1/2"); anything
  * else is the unwrapped text without whitespace (LaTeX spacing is not meaningful).
  */
 export function answerKey(raw: string): string | null {
+  if (raw.length > MAX_ANSWER_CHARS) return null;
   const s = unwrap(raw.replace(/\u2212/g, '-'));
   const plain = s.replace(/\$/g, '').replace(/(\d),(?=\d{3}(?!\d))/g, '$1').trim();
   const num = NUMBER_WITH_UNIT.exec(plain);
