@@ -4,14 +4,12 @@
  * shapes say (for converted checkpoints without metadata), then defaults. nHeads leaves no trace in the
  * shapes (in_proj is [3d, d] for any head count), so defaulting it is always reported.
  */
-import { DEFAULT_CONFIG, GPT2_EOT, type ModelConfig, validateConfig } from '../model/config.ts';
+import { CONFIG_LIMITS, DEFAULT_CONFIG, GPT2_EOT, type ModelConfig, validateConfig } from '../model/config.ts';
 import { type SafetensorsHeader, SafetensorsError } from './safetensors.ts';
 
 export type ConfigSource = 'caller' | 'eorm_config' | 'reference_config' | 'shapes';
 
 const KEYS = Object.keys(DEFAULT_CONFIG) as Array<keyof ModelConfig>;
-/** Layer indices beyond this are taken as a corrupt name, not a model to build. */
-const MAX_LAYERS = 1024;
 
 type Fields = Partial<Record<keyof ModelConfig, unknown>>;
 
@@ -143,7 +141,8 @@ function fromShapes(header: SafetensorsHeader): Fields {
     const m = /^enc\.layers\.(\d+)\./.exec(t.name);
     if (m) maxIndex = Math.max(maxIndex, Number(m[1]));
   }
-  if (maxIndex >= MAX_LAYERS) throw new SafetensorsError(`Tensor names go up to layer ${maxIndex}, which is not a plausible model. The file is damaged.`);
+  // A layer index beyond the limit is a corrupt name, not a model to build.
+  if (maxIndex >= CONFIG_LIMITS.nLayers) throw new SafetensorsError(`Tensor names go up to layer ${maxIndex}, which is not a plausible model. The file is damaged.`);
   if (maxIndex >= 0) out.nLayers = maxIndex + 1;
   const l1 = header.byName.get('enc.layers.0.linear1.weight');
   if (l1 && l1.shape.length === 2) out.ffnDim = l1.shape[0];

@@ -5,6 +5,7 @@ import { configFromReference, makeConfig, type ModelConfig, paramShapes } from '
 import { fixtureDir } from '../testing/fixtureDir.ts';
 import { META, readModel, writeModel } from './modelFile.ts';
 import { numel, parseHeader, readSafetensors, SafetensorsError, writeSafetensors } from './safetensors.ts';
+import { growth } from '../data/testing/scaling.ts';
 import { caught, rawFile } from './testFiles.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(resolve(fixtureDir(), name)));
@@ -171,6 +172,38 @@ describe('converted PyTorch checkpoints without metadata', () => {
 });
 
 describe('readModel refuses files that do not fit, loading nothing', () => {
+  it('NaN or infinite weights, naming the tensor and the first bad index (F32 and F16)', () => {
+    for (const [value, f16] of [[NaN, []], [Infinity, []], [-Infinity, ['head.1.bias']]] as const) {
+      const t = tensorsFor(TINY);
+      t.get('head.1.bias')![3] = value;
+      const bytes = writeModel({ cfg: TINY, tensors: t, f16 });
+      refuse(() => readModel(bytes), new RegExp(`"head\\.1\\.bias" has 1 NaN/infinite value\\(s\\) \\(the first at index 3: ${value}\\).*earlier checkpoint`), 'head.1.bias');
+    }
+  });
+
+  it('a config far larger than the file: one message for the first missing tensor and a count of the rest', () => {
+    const meta = { eorm_config: JSON.stringify({ ...TINY, nLayers: 1000 }) };
+    const list = paramShapes(TINY).map(([name, shape]) => ({ name, shape, data: tensorsFor(TINY).get(name)! }));
+    // 1000 layers × 12 tensors expected, 2 layers present: 998 × 12 = 11,976 missing.
+    refuse(() => readModel(writeSafetensors(list, meta)), /"enc\.layers\.2\.self_attn\.in_proj_weight" .*is missing .*\(11975 more problem\(s\), e\.g\. "enc\.layers\.2\.self_attn\.in_proj_bias"\)$/, 'enc.layers.2.self_attn.in_proj_weight');
+  });
+
+  it('names a missing tensor in time linear in the number of tensors (enc.layers.<n/100>.x plus n junk tensors)', () => {
+    const make = (n: number) => {
+      const header: Record<string, unknown> = {
+        __metadata__: { eorm_special_ids: '{"cls": 10, "sep": 10, "pad": 10}' },
+        'emb.weight': { dtype: 'F32', shape: [11, 8], data_offsets: [0, 352] },
+        [`enc.layers.${n / 100}.x`]: { dtype: 'F32', shape: [0], data_offsets: [0, 0] },
+      };
+      for (let i = 0; i < n; i++) header[`junk.${i}`] = { dtype: 'F32', shape: [0], data_offsets: [0, 0] };
+      return rawFile(header, new Uint8Array(352));
+    };
+    expect(caught(() => readModel(make(4_000))).message).toMatch(/"enc\.layers\.0\.self_attn\.in_proj_weight" .*is missing/);
+    const g = growth(make, (bytes) => caught(() => readModel(bytes)), 4_000);
+    expect(g.ratio, `${g.small.toFixed(2)} ms → ${g.large.toFixed(2)} ms`).toBeLessThan(20);
+  });
+
+
   it('missing tensor', () => {
     const bytes = bareFile(TINY, (list) => list.splice(list.findIndex((t) => t.name === 'enc.layers.1.norm2.bias'), 1));
     refuse(() => readModel(bytes, { config: TINY }), /"enc\.layers\.1\.norm2\.bias" \(shape \[8\]\) is missing/, 'enc.layers.1.norm2.bias');
@@ -217,16 +250,12 @@ describe('readModel refuses files that do not fit, loading nothing', () => {
 });
 
 describe('readModel warnings', () => {
-  it('caller overriding the file config, non-finite weights, newer config fields', () => {
+  it('caller overriding the file config, newer config fields', () => {
     const t = tensorsFor(TINY);
-    t.get('head.1.bias')![3] = NaN;
     const bytes = writeModel({ cfg: TINY, tensors: t });
     const m = readModel(bytes, { config: { nHeads: 4 } });
     expect(m.cfg.nHeads).toBe(4);
-    expect(m.warnings).toEqual([
-      'Using the supplied nHeads = 4 instead of the file\'s 2.',
-      expect.stringMatching(/"head\.1\.bias" has 1 NaN\/infinite/),
-    ]);
+    expect(m.warnings).toEqual(['Using the supplied nHeads = 4 instead of the file\'s 2.']);
     const meta = { ...readSafetensors(bytes).metadata, eorm_config: JSON.stringify({ ...TINY, rotary: true }) };
     const list = paramShapes(TINY).map(([name, shape]) => ({ name, shape, data: tensorsFor(TINY).get(name)! }));
     expect(readModel(writeSafetensors(list, meta)).warnings).toEqual(['Ignored config fields this version does not know: rotary.']);
@@ -236,5 +265,21 @@ describe('readModel warnings', () => {
     const bytes = writeModel({ cfg: TINY, tensors: tensorsFor(TINY) });
     expect(readModel(bytes).tensors.get('head.1.weight')!.buffer).toBe(bytes.buffer);
     expect(readModel(bytes, { copy: true }).tensors.get('head.1.weight')!.buffer).not.toBe(bytes.buffer);
+  });
+});
+
+describe('hostile configs in a tiny file are refused before anything is sized by them', () => {
+  const ref = (nLayers: number) => JSON.stringify({ vocab_size: 11, d_model: 8, n_heads: 2, n_layers: nLayers, cls_id: 10, sep_id: 10, pad_id: 10 });
+  it.each([
+    ['eorm_config nLayers 1,000,000', { eorm_config: JSON.stringify({ ...TINY, nLayers: 1_000_000 }) }, /nLayers must be at most 1024 \(got 1000000\)/],
+    ['reference n_layers 1,000,000', { config: ref(1_000_000) }, /nLayers must be at most 1024 \(got 1000000\)/],
+    ['nLayers 2^31 − 1', { eorm_config: JSON.stringify({ ...TINY, nLayers: 2 ** 31 - 1 }) }, /nLayers must be at most 1024 \(got 2147483647\)/],
+    ['vocabSize 2^31 − 1', { eorm_config: JSON.stringify({ ...TINY, vocabSize: 2 ** 31 - 1 }) }, /vocabSize must be at most 1048576/],
+    ['dModel 2^20', { eorm_config: JSON.stringify({ ...TINY, dModel: 2 ** 20, nHeads: 1 }) }, /dModel must be at most 16384/],
+    ['4 GB of parameters', { eorm_config: JSON.stringify({ ...TINY, vocabSize: 1 << 20, dModel: 1024, nHeads: 2, ffnDim: 4096 }) }, /1099986945 parameters, more than/],
+  ])('%s', (_, meta, msg) => {
+    const bytes = rawFile({ __metadata__: meta });
+    expect(bytes.length).toBeLessThan(300);
+    refuse(() => readModel(bytes), msg);
   });
 });

@@ -1,12 +1,12 @@
 /**
  * A TransEBM model as one safetensors file: PyTorch `state_dict` names and layouts (so the reference
  * loads it unchanged), config / tokenizer / training summary as JSON strings in `__metadata__`.
- * Reading validates every tensor against the config before converting any data, so a file that does
- * not fit loads nothing and the SafetensorsError names the tensor.
+ * Reading validates every tensor against the config before converting any data, and refuses NaN or
+ * infinite weights, so a file that does not fit loads nothing and the SafetensorsError names the tensor.
  */
 import { DEFAULT_CONFIG, type ModelConfig, paramShapes, validateConfig } from '../model/config.ts';
 import { configFromFile, type ConfigSource } from './modelConfig.ts';
-import { asBytes, type FloatDtype, numel, parseHeader, SafetensorsError, tensorData, type TensorToWrite, writeSafetensors } from './safetensors.ts';
+import { asBytes, type FloatDtype, numel, parseHeader, SafetensorsError, type SafetensorsHeader, tensorData, type TensorToWrite, writeSafetensors } from './safetensors.ts';
 
 /** `__metadata__` keys. Values are strings (the format allows nothing else); structured ones are JSON. */
 export const META = {
@@ -120,39 +120,41 @@ export function readModel(input: Uint8Array | ArrayBuffer, opts: ReadModelOption
   const warnings = [...header.warnings];
   const { cfg, source } = configFromFile(header, metadata, opts.config ?? {}, warnings);
 
+  // Only the first two problems get a message (building one per tensor of a huge config would not end).
   const problems: Array<{ tensor: string; message: string }> = [];
+  let nProblems = 0;
+  const problem = (tensor: string, message: () => string) => {
+    if (nProblems++ < 2) problems.push({ tensor, message: message() });
+  };
   const expected = paramShapes(cfg);
   const expectedNames = new Set(expected.map(([n]) => n));
   const fix = 'The file holds a different model or is incomplete: load it with the config it was trained with.';
   for (const [name, shape] of expected) {
     const e = header.byName.get(name);
     if (!e) {
-      const near = header.tensors.find((t) => t.name.endsWith(`.${name}`));
-      const hint = near ? ` The file has "${near.name}": strip the "${near.name.slice(0, -name.length)}" prefix when converting.` : '';
-      problems.push({ tensor: name, message: `Tensor "${name}" (shape [${shape.join(', ')}]) is missing for ${describe(cfg)}. ${fix}${hint}` });
+      problem(name, () => `Tensor "${name}" (shape [${shape.join(', ')}]) is missing for ${describe(cfg)}. ${fix}${prefixHint(header, name)}`);
     } else if (e.shape.length !== shape.length || e.shape.some((d, i) => d !== shape[i])) {
-      problems.push({ tensor: name, message: `Tensor "${name}" has shape [${e.shape.join(', ')}] but ${describe(cfg)} needs [${shape.join(', ')}]. ${fix}` });
+      problem(name, () => `Tensor "${name}" has shape [${e.shape.join(', ')}] but ${describe(cfg)} needs [${shape.join(', ')}]. ${fix}`);
     } else if (e.dtype !== 'F32' && e.dtype !== 'F16') {
-      problems.push({ tensor: name, message: `Tensor "${name}" is stored as ${e.dtype}; only F32 and F16 are supported. Convert the checkpoint to float32 before saving.` });
+      problem(name, () => `Tensor "${name}" is stored as ${e.dtype}; only F32 and F16 are supported. Convert the checkpoint to float32 before saving.`);
     }
   }
   const extra = header.tensors.filter((t) => !expectedNames.has(t.name)).map((t) => t.name);
   if (extra.length > 0) {
     const list = extra.slice(0, 8).map((n) => `"${n}"`).join(', ') + (extra.length > 8 ? `, … (${extra.length} in all)` : '');
-    if (opts.rejectExtra) problems.push({ tensor: extra[0], message: `The file has tensors ${describe(cfg)} does not use: ${list}. Remove them or load with the matching config.` });
+    if (opts.rejectExtra) problem(extra[0], () => `The file has tensors ${describe(cfg)} does not use: ${list}. Remove them or load with the matching config.`);
     else warnings.push(`Ignored ${extra.length} tensor(s) ${describe(cfg)} does not use: ${list}.`);
   }
   if (problems.length > 0) {
-    const [first, ...rest] = problems;
-    const more = rest.length > 0 ? ` (${rest.length} more problem(s), e.g. "${rest[0].tensor}")` : '';
+    const [first, second] = problems;
+    const more = nProblems > 1 ? ` (${nProblems - 1} more problem(s), e.g. "${second.tensor}")` : '';
     throw new SafetensorsError(first.message + more, first.tensor);
   }
 
   const tensors = new Map<string, Float32Array>();
   for (const [name] of expected) {
     const data = tensorData(bytes, header, header.byName.get(name)!, { copy: opts.copy });
-    const bad = countNonFinite(data);
-    if (bad > 0) warnings.push(`Tensor "${name}" has ${bad} NaN/infinite value(s): the model will score NaN (was training diverging?).`);
+    refuseNonFinite(name, data);
     tensors.set(name, data);
   }
   const out: LoadedModel = { cfg, configSource: source, tensors, metadata, warnings };
@@ -173,8 +175,26 @@ function describe(cfg: ModelConfig): string {
   return `the config (vocabSize ${cfg.vocabSize}, dModel ${cfg.dModel}, nLayers ${cfg.nLayers}, ffnDim ${cfg.ffnDim}, positional ${cfg.positional})`;
 }
 
-function countNonFinite(a: Float32Array): number {
+/** A converted checkpoint that names tensors with a prefix ("model.emb.weight"): say which prefix to strip. One pass over the names. */
+function prefixHint(header: SafetensorsHeader, name: string): string {
+  const near = header.tensors.find((t) => t.name.endsWith(`.${name}`));
+  return near ? ` The file has "${near.name}": strip the "${near.name.slice(0, -name.length)}" prefix when converting.` : '';
+}
+
+/** NaN or ±Infinity weights make every energy NaN: such a file is refused, naming the tensor. */
+function refuseNonFinite(name: string, a: Float32Array): void {
   let n = 0;
-  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) n++;
-  return n;
+  let first = -1;
+  for (let i = 0; i < a.length; i++) {
+    if (!Number.isFinite(a[i])) {
+      if (n++ === 0) first = i;
+    }
+  }
+  if (n > 0) {
+    throw new SafetensorsError(
+      `Tensor "${name}" has ${n} NaN/infinite value(s) (the first at index ${first}: ${a[first]}): the model would score every answer NaN. ` +
+        'Training probably diverged; export the model from an earlier checkpoint (or with a lower learning rate).',
+      name,
+    );
+  }
 }

@@ -45,13 +45,39 @@ export function makeConfig(partial: Partial<ModelConfig> = {}): ModelConfig {
   return cfg;
 }
 
+/**
+ * Largest sizes a config may have. Beyond them a config is a damaged file, not a model a browser tab
+ * could hold, and must be refused before anything is sized by it (a loader iterates over nLayers).
+ */
+export const CONFIG_LIMITS = {
+  vocabSize: 1 << 20,
+  dModel: 16_384,
+  nHeads: 1_024,
+  nLayers: 1_024,
+  ffnDim: 65_536,
+  maxLen: 65_536,
+  /** float32 values: 4 GB, more than a tab can allocate. */
+  parameters: 1e9,
+} as const;
+
+/** Parameters of a config in closed form (no per-layer list: the config may not be validated yet). */
+function parameterCount(cfg: ModelConfig): number {
+  const { vocabSize: v, dModel: d, ffnDim: f, nLayers: l, maxLen } = cfg;
+  const layer = 3 * d * d + 3 * d + d * d + d + f * d + f + d * f + d + 4 * d;
+  return v * d + (cfg.positional === 'learned' ? maxLen * d : 0) + l * layer + 2 * d + d * d + d + d + 1;
+}
+
 export function validateConfig(cfg: ModelConfig): string[] {
   const out: string[] = [];
-  const posInt = (k: keyof ModelConfig) => {
+  const posInt = (k: keyof typeof CONFIG_LIMITS & keyof ModelConfig) => {
     const v = cfg[k];
     if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) out.push(`${k} must be a positive integer (got ${String(v)})`);
+    else if (v > CONFIG_LIMITS[k]) out.push(`${k} must be at most ${CONFIG_LIMITS[k]} (got ${v})`);
   };
   (['vocabSize', 'dModel', 'nHeads', 'nLayers', 'ffnDim', 'maxLen'] as const).forEach(posInt);
+  if (out.length === 0 && parameterCount(cfg) > CONFIG_LIMITS.parameters) {
+    out.push(`the model would have ${parameterCount(cfg)} parameters, more than the ${CONFIG_LIMITS.parameters} a browser tab can hold`);
+  }
   if (cfg.dModel % cfg.nHeads !== 0) out.push(`dModel (${cfg.dModel}) must be divisible by nHeads (${cfg.nHeads})`);
   if (!(cfg.dropout >= 0 && cfg.dropout < 1)) out.push(`dropout must be in [0, 1) (got ${cfg.dropout})`);
   if (cfg.maxLen < 2) out.push('maxLen must be at least 2 (CLS and one token)');
