@@ -179,6 +179,14 @@ describe('reader: refuses malformed files with a SafetensorsError naming the pro
     refuse(rawFile('42'), /not an object/);
   });
 
+  it('a header that does not start with "{" (a BOM or whitespace first), as the reference library refuses it', () => {
+    refuse(rawFile('\uFEFF{}'), /starts with a UTF-8 byte-order mark.*must begin with "\{"/);
+    refuse(rawFile(' {}'), /starts with whitespace \(byte 0x20\).*must begin with "\{"/);
+    refuse(rawFile('\n{}'), /starts with whitespace \(byte 0x0a\)/);
+    // Trailing spaces are the format's padding and stay allowed.
+    expect(readSafetensors(rawFile('{}   ')).tensors.size).toBe(0);
+  });
+
   it('bad __metadata__', () => {
     refuse(rawFile({ __metadata__: ['x'] }), /"__metadata__" is not an object/);
     refuse(rawFile({ __metadata__: { n: 3 } }), /"__metadata__.n" is a number/);

@@ -129,6 +129,11 @@ export function parseHeader(input: Uint8Array | ArrayBuffer): SafetensorsHeader 
     throw new SafetensorsError(`The header is not JSON (${(e as Error).message}). ${notST}`);
   }
   if (!isPlainObject(json)) throw new SafetensorsError(`The header is JSON but not an object of tensors. ${notST}`);
+  // JSON allows leading whitespace and the decoder drops a BOM; the format (and the reference library) does not.
+  if (bytes[8] !== 0x7b) {
+    const what = bytes[8] === 0xef ? 'a UTF-8 byte-order mark' : `whitespace (byte 0x${bytes[8].toString(16).padStart(2, '0')})`;
+    throw new SafetensorsError(`The header starts with ${what}; a safetensors header must begin with "{". Re-save the file with a safetensors library.`);
+  }
 
   const dataStart = 8 + n;
   const dataLength = bytes.length - dataStart;
