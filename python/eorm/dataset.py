@@ -1,0 +1,70 @@
+"""A JSONL file ready for the model: candidates grouped (contiguous, in file order of first appearance),
+their model inputs, labels and canonical answers; the app's TrainingView plus the answers list."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import List, Optional, Sequence
+
+from .jsonl import Dataset, ingest_jsonl
+from .metrics import ScoredGroup
+from .tokenize import tokenize_groups
+
+
+@dataclass
+class TrainingData:
+    dataset: Dataset
+    max_len: int
+    ids: List[List[int]]
+    labels: List[int]
+    group_start: List[int]
+    answers: List[Optional[str]]
+    lines: List[int]
+    at_max_len: int
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.group_start) - 1
+
+    def group_labels(self) -> List[List[int]]:
+        return [self.labels[self.group_start[g] : self.group_start[g + 1]] for g in range(self.n_groups)]
+
+    def candidates(self, groups: Sequence[int]) -> List[int]:
+        """Candidate indices of these groups, group after group."""
+        out: List[int] = []
+        for g in groups:
+            out.extend(range(self.group_start[g], self.group_start[g + 1]))
+        return out
+
+    def scored(self, groups: Sequence[int], energies: Sequence[float]) -> List[ScoredGroup]:
+        """ScoredGroups for `groups`, with `energies` given for their candidates in candidates(groups) order."""
+        out = []
+        k = 0
+        for g in groups:
+            s, e = self.group_start[g], self.group_start[g + 1]
+            out.append(ScoredGroup(list(energies[k : k + e - s]), self.labels[s:e], self.answers[s:e]))
+            k += e - s
+        return out
+
+
+def load_training_data(path: str, max_len: int, workers: Optional[int] = None, quiet: bool = False) -> TrainingData:
+    dataset = ingest_jsonl(path)
+    if dataset.report.errors and not quiet:
+        r = dataset.report
+        print(f"{path}: {r.rejected} line(s) rejected, {r.accepted} accepted; first: {r.errors[0].message()}", file=sys.stderr)
+    per_group = tokenize_groups(dataset.groups, max_len, workers=workers)
+    ids: List[List[int]] = []
+    labels: List[int] = []
+    answers: List[Optional[str]] = []
+    lines: List[int] = []
+    group_start = [0]
+    for g, toks in zip(dataset.groups, per_group):
+        for c, t in zip(g.candidates, toks):
+            ids.append(t)
+            labels.append(c.label)
+            answers.append(c.answer_key)
+            lines.append(c.line)
+        group_start.append(len(ids))
+    # Inputs that fill maxLen (cut, or exactly that long).
+    at_max_len = sum(1 for t in ids if len(t) == max_len)
+    return TrainingData(dataset, max_len, ids, labels, group_start, answers, lines, at_max_len)

@@ -1,0 +1,249 @@
+"""JSONL → grouped candidates, with the app's validation rules and messages (src/engine/data/lines.ts,
+record.ts, ingest.ts). One candidate per line:
+`{"question", "gen_text" | "generated_full_text", "label": 0|1|true|false}`, optional `question_id`, `answer`,
+`gold`, `source`. Bad lines are reported with line number, field, kind and reason; the rest still loads.
+Groups: by `question_id` when given (non-blank), else by question text, in order of first appearance.
+
+Known difference: for `invalid_json` the reason quotes Python's JSON error, not V8's (field and kind agree)."""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import BinaryIO, Dict, List, Optional, Union
+
+from .answers import candidate_answer_key
+from .js import has_non_ws, json_stringify, number_to_string, trim, utf16_len, utf16_slice
+
+DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024
+LINE = "(line)"
+
+
+@dataclass
+class LineError:
+    line: int
+    field: str
+    kind: str
+    reason: str
+
+    def message(self) -> str:
+        """`line 17, field "label": expected 0, 1, true or false, got "yes"` (the app's lineErrorMessage)."""
+        where = LINE if self.field == LINE else f'field "{self.field}"'
+        return f"line {self.line}, {where}: {self.reason}"
+
+
+@dataclass
+class Candidate:
+    line: int
+    gen_text: str
+    label: int
+    answer: Optional[str]
+    answer_key: Optional[str]
+    gold: Optional[str]
+    source: Optional[str]
+
+
+@dataclass
+class Group:
+    question_id: Optional[str]
+    question: str
+    candidates: List[Candidate] = field(default_factory=list)
+
+    @property
+    def labels(self) -> List[int]:
+        return [c.label for c in self.candidates]
+
+
+@dataclass
+class IngestReport:
+    bytes_read: int = 0
+    lines_read: int = 0
+    accepted: int = 0
+    rejected: int = 0
+    blank: int = 0
+    invalid_utf8_lines: int = 0
+    errors: List[LineError] = field(default_factory=list)
+
+
+@dataclass
+class Dataset:
+    groups: List[Group]
+    candidate_count: int
+    report: IngestReport
+
+
+class NoValidLinesError(ValueError):
+    def __init__(self, report: IngestReport) -> None:
+        why = f"all {len(report.errors)} non-blank lines were rejected" if report.errors else "the file has no non-blank line"
+        super().__init__(f"No valid line in the file: {why} ({report.lines_read} lines read).")
+        self.report = report
+
+
+class _Reject(Exception):
+    def __init__(self, field_name: str, kind: str, reason: str) -> None:
+        super().__init__(reason)
+        self.field = field_name
+        self.kind = kind
+        self.reason = reason
+
+
+def describe_value(v) -> str:
+    """A short rendering of an offending value (`"yes"`, `2`, `null`, `an object`), as the app writes it."""
+    if isinstance(v, list):
+        return "an array"
+    if isinstance(v, dict):
+        return "an object"
+    s = json_stringify(v)
+    return utf16_slice(s, 37) + "..." if utf16_len(s) > 40 else s
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _required_string(obj: dict, name: str) -> str:
+    if name not in obj:
+        raise _Reject(name, "missing_field", "missing")
+    v = obj[name]
+    if not isinstance(v, str):
+        raise _Reject(name, "wrong_type", f"expected a string, got {describe_value(v)}")
+    return v
+
+
+def _optional_text(obj: dict, name: str, numbers: bool) -> Optional[str]:
+    v = obj.get(name)
+    if v is None:
+        return None
+    if isinstance(v, str):
+        return v
+    if numbers and _is_number(v) and math.isfinite(float(v)):
+        return number_to_string(float(v))
+    raise _Reject(name, "wrong_type", f"expected a string{' or a number' if numbers else ''}, got {describe_value(v)}")
+
+
+def _read_record(obj: dict) -> dict:
+    question = _required_string(obj, "question")
+    if trim(question) == "":
+        raise _Reject("question", "empty_question", "empty question")
+    text_field = "gen_text" if "gen_text" in obj else "generated_full_text"
+    if text_field not in obj:
+        raise _Reject("gen_text", "missing_field", 'missing (expected "gen_text" or "generated_full_text")')
+    gen_text = _required_string(obj, text_field)
+    if "label" not in obj:
+        raise _Reject("label", "missing_field", "missing")
+    raw = obj["label"]
+    if raw is True or (_is_number(raw) and raw == 1):
+        label = 1
+    elif raw is False or (_is_number(raw) and raw == 0):
+        label = 0
+    else:
+        raise _Reject("label", "bad_label", f"expected 0, 1, true or false, got {describe_value(raw)}")
+    qid = _optional_text(obj, "question_id", True)
+    return {
+        "question": question,
+        "gen_text": gen_text,
+        "label": label,
+        "question_id": None if qid is None or trim(qid) == "" else qid,
+        "answer": _optional_text(obj, "answer", True),
+        "gold": _optional_text(obj, "gold", True),
+        "source": _optional_text(obj, "source", False),
+    }
+
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def parse_candidate_line(text: str, line: int) -> Union[dict, LineError]:
+    """One line → a record dict, or the LineError saying why it is rejected."""
+    try:
+        # Numbers become floats as in JS (1e400 → inf, huge integers round); NaN/Infinity literals are refused.
+        value = json.loads(text, parse_constant=_no_constants, parse_int=float)
+    except (ValueError, RecursionError) as e:
+        msg = str(e)
+        short = msg[:157] + "..." if len(msg) > 160 else msg
+        return LineError(line, LINE, "invalid_json", f"invalid JSON: {short}")
+    if not isinstance(value, dict):
+        return LineError(line, LINE, "not_object", f"expected a JSON object, got {describe_value(value)}")
+    try:
+        return _read_record(value)
+    except _Reject as r:
+        return LineError(line, r.field, r.kind, r.reason)
+
+
+def _decode(raw: bytes):
+    try:
+        return raw.decode("utf-8"), False
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", "replace"), True
+
+
+def iter_lines(data: bytes, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES):
+    """(line number, text or None if too long, byte length, invalid UTF-8) for every line: LF or CRLF
+    endings, a last line without a newline counts, the BOM of line 1 is dropped (U+FEFF elsewhere stays)."""
+    parts = data.split(b"\n")
+    if parts and parts[-1] == b"":
+        parts.pop()
+    for k, raw in enumerate(parts):
+        number = k + 1
+        if len(raw) > max_line_bytes:
+            yield number, None, len(raw), False
+            continue
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        text, bad = _decode(raw)
+        if number == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+        yield number, text, len(raw), bad
+
+
+def ingest_jsonl(source: Union[str, bytes, BinaryIO], max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> Dataset:
+    """Reads a whole JSONL file (path, bytes or binary file object) into groups. Raises NoValidLinesError when
+    no line is valid."""
+    if isinstance(source, (bytes, bytearray)):
+        data = bytes(source)
+    elif isinstance(source, str):
+        with open(source, "rb") as f:
+            data = f.read()
+    else:
+        data = source.read()
+    report = IngestReport(bytes_read=len(data))
+    groups: List[Group] = []
+    by_key: Dict[str, Group] = {}
+    for number, text, nbytes, bad in iter_lines(data, max_line_bytes):
+        report.lines_read = number
+        if text is None:
+            report.rejected += 1
+            report.errors.append(LineError(number, LINE, "line_too_long", f"line too long: {nbytes} bytes (limit {max_line_bytes})"))
+            continue
+        if bad:
+            report.invalid_utf8_lines += 1
+        if not has_non_ws(text):
+            report.blank += 1
+            continue
+        parsed = parse_candidate_line(text, number)
+        if isinstance(parsed, LineError):
+            report.rejected += 1
+            report.errors.append(parsed)
+            continue
+        report.accepted += 1
+        key = f"id:{parsed['question_id']}" if parsed["question_id"] is not None else f"q:{parsed['question']}"
+        group = by_key.get(key)
+        if group is None:
+            group = Group(parsed["question_id"], parsed["question"])
+            by_key[key] = group
+            groups.append(group)
+        group.candidates.append(
+            Candidate(
+                line=number,
+                gen_text=parsed["gen_text"],
+                label=parsed["label"],
+                answer=parsed["answer"],
+                answer_key=candidate_answer_key(parsed["answer"], parsed["gen_text"]),
+                gold=parsed["gold"],
+                source=parsed["source"],
+            )
+        )
+    if report.accepted == 0:
+        raise NoValidLinesError(report)
+    return Dataset(groups, report.accepted, report)

@@ -1,0 +1,324 @@
+"""Evaluation of an energy model on scored groups, rule for rule as the app (src/engine/train/metrics.ts,
+vote.ts, metricsRank.ts, ncurve.ts, metricsHistogram.ts). Lower energy = better. Pure Python floats
+(float64, like JS numbers); rates over nothing are NaN, never a fake 0.
+
+A scored group is a dict-like with `energies`, `labels` (0/1) and `answers` (canonical answer or None)."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence
+
+from .rng import Rng
+
+NAN = float("nan")
+
+
+@dataclass
+class ScoredGroup:
+    energies: Sequence[float]
+    labels: Sequence[int]
+    answers: Sequence[Optional[str]]
+
+
+def softplus(x: float) -> float:
+    """log(1 + e^x), returning x for x > 20 like torch.nn.functional.softplus."""
+    return x if x > 20 else math.log1p(math.exp(x))
+
+
+def assert_group(g: ScoredGroup, index: int) -> None:
+    n = len(g.energies)
+    if len(g.labels) != n or len(g.answers) != n:
+        raise ValueError(f"group {index}: {n} energies, {len(g.labels)} labels, {len(g.answers)} answers (must be equal)")
+    for i, label in enumerate(g.labels):
+        if label not in (0, 1):
+            raise ValueError(f"group {index}, candidate {i}: label {label} is not 0 or 1")
+
+
+def _rate(k: float, n: float) -> float:
+    return k / n if n > 0 else NAN
+
+
+def _stats(xs: List[float]) -> Dict[str, float]:
+    count = len(xs)
+    mean = _rate(sum_js(xs), count)
+    ss = sum_js([(x - mean) * (x - mean) for x in xs])
+    return {"count": count, "mean": mean, "std": math.sqrt(_rate(ss, count)) if count else NAN}
+
+
+def sum_js(xs) -> float:
+    """Left-to-right float64 sum (as a JS loop; Python's sum() is the same, named for clarity)."""
+    total = 0.0
+    for x in xs:
+        total += x
+    return total
+
+
+def _key(e: float) -> float:
+    """Sort key: NaN behaves like +Infinity."""
+    return math.inf if math.isnan(e) else e
+
+
+def argmin_energy(energies: Sequence[float]) -> int:
+    """Index of the lowest-energy candidate; ties go to the first (strict '<'); NaN ranks as +∞; -1 if empty."""
+    if len(energies) == 0:
+        return -1
+    best = 0
+    best_e = _key(energies[0])
+    for i in range(1, len(energies)):
+        e = _key(energies[i])
+        if e < best_e:
+            best_e, best = e, i
+    return best
+
+
+def majority_vote_index(answers: Sequence[Optional[str]]) -> int:
+    """Most frequent answer (ties: first seen); index of its first candidate, -1 if no answer at all."""
+    counts: Dict[str, int] = {}
+    first: Dict[str, int] = {}
+    for i, a in enumerate(answers):
+        if a is None:
+            continue
+        counts[a] = counts.get(a, 0) + 1
+        first.setdefault(a, i)
+    best, best_count = -1, 0
+    for a, c in counts.items():
+        if c > best_count:
+            best_count, best = c, first[a]
+    return best
+
+
+def weighted_vote_index(answers: Sequence[Optional[str]], energies: Sequence[float]) -> int:
+    """Energy-weighted vote: each candidate adds softmax(−E)_i to its answer; heaviest wins (ties: first seen)."""
+    min_e = math.inf
+    for e in energies:
+        # Math.min: NaN poisons the minimum.
+        min_e = NAN if (math.isnan(e) or math.isnan(min_e)) else min(min_e, e)
+    weight: Dict[str, float] = {}
+    first: Dict[str, int] = {}
+    for i, a in enumerate(answers):
+        if a is None:
+            continue
+        weight[a] = weight.get(a, 0.0) + _js_exp(-(energies[i] - min_e))
+        first.setdefault(a, i)
+    best, best_w = -1, -math.inf
+    for a, w in weight.items():
+        if w > best_w:
+            best_w, best = w, first[a]
+    return best
+
+
+def _js_exp(x: float) -> float:
+    if math.isnan(x):
+        return NAN
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def _pair_stats(g: ScoredGroup):
+    pos = [g.energies[i] for i in range(len(g.energies)) if g.labels[i] == 1]
+    neg = [g.energies[i] for i in range(len(g.energies)) if g.labels[i] != 1]
+    concordant = 0.0
+    loss = 0.0
+    for ep in pos:
+        for en in neg:
+            d = ep - en
+            concordant += 1 if d < 0 else 0.5 if d == 0 else 0 if d > 0 else NAN
+            loss += softplus(d) if not math.isnan(d) else NAN
+    pairs = len(pos) * len(neg)
+    return pairs, concordant, loss / pairs, _stats(neg)["mean"] - _stats(pos)["mean"]
+
+
+def evaluate_groups(groups: Sequence[ScoredGroup]) -> Dict:
+    """Best-of-N, pairwise accuracy, margin, BT loss, energy statistics and baselines (the app's EvalSummary,
+    same field names)."""
+    n_groups = n_candidates = 0
+    best = first = random = majority = weighted = oracle = 0.0
+    n_no_answer = n_pair_groups = n_pairs = 0
+    concordant = auc_sum = margin_sum = loss_sum = 0.0
+    correct_e: List[float] = []
+    incorrect_e: List[float] = []
+    for gi, g in enumerate(groups):
+        assert_group(g, gi)
+        n = len(g.energies)
+        if n == 0:
+            continue
+        n_groups += 1
+        n_candidates += n
+        n_correct = 0
+        for i in range(n):
+            if g.labels[i] == 1:
+                n_correct += 1
+                correct_e.append(g.energies[i])
+            else:
+                incorrect_e.append(g.energies[i])
+        best += g.labels[argmin_energy(g.energies)]
+        first += g.labels[0]
+        random += n_correct / n
+        mv = majority_vote_index(g.answers)
+        if mv < 0:
+            n_no_answer += 1
+        else:
+            majority += g.labels[mv]
+        wv = weighted_vote_index(g.answers, g.energies)
+        if wv >= 0:
+            weighted += g.labels[wv]
+        if n_correct > 0:
+            oracle += 1
+        if n_correct == 0 or n_correct == n:
+            continue
+        pairs, conc, loss, margin = _pair_stats(g)
+        n_pair_groups += 1
+        n_pairs += pairs
+        concordant += conc
+        auc_sum += conc / pairs
+        margin_sum += margin
+        loss_sum += loss
+    return {
+        "nGroups": n_groups,
+        "nCandidates": n_candidates,
+        "nPairGroups": n_pair_groups,
+        "nPairs": n_pairs,
+        "bestOfN": _rate(best, n_groups),
+        "pairwise": _rate(concordant, n_pairs),
+        "pairwiseMacro": _rate(auc_sum, n_pair_groups),
+        "meanMargin": _rate(margin_sum, n_pair_groups),
+        "btLoss": _rate(loss_sum, n_pair_groups),
+        "energy": {"correct": _stats(correct_e), "incorrect": _stats(incorrect_e)},
+        "nNoAnswer": n_no_answer,
+        "baselines": {
+            "firstCandidate": _rate(first, n_groups),
+            "randomExpected": _rate(random, n_groups),
+            "majorityVote": _rate(majority, n_groups),
+            "weightedVote": _rate(weighted, n_groups),
+            "oracle": _rate(oracle, n_groups),
+        },
+    }
+
+
+# ---- Best-of-N against N (the paper's Figure 3) --------------------------------------------------------
+
+
+def curve_sizes(max_size: int) -> List[int]:
+    ns: List[int] = []
+    n = 1
+    while n <= max_size:
+        ns.append(n)
+        n *= 2
+    if ns and ns[-1] != max_size:
+        ns.append(max_size)
+    return ns
+
+
+def _binomial_capped(m: int, k: int, cap: int) -> int:
+    k = min(k, m - k)
+    c = 1
+    for i in range(1, k + 1):
+        c = c * (m - k + i) // i
+        if c > cap:
+            return cap + 1
+    return c
+
+
+def _combinations(m: int, k: int):
+    idx = list(range(k))
+    while True:
+        yield idx
+        i = k - 1
+        while i >= 0 and idx[i] == m - k + i:
+            i -= 1
+        if i < 0:
+            return
+        idx[i] += 1
+        for j in range(i + 1, k):
+            idx[j] = idx[j - 1] + 1
+
+
+def _samples(m: int, k: int, count: int, rng: Rng):
+    perm = list(range(m))
+    for _ in range(count):
+        for i in range(k):
+            j = i + rng.int(m - i)
+            perm[i], perm[j] = perm[j], perm[i]
+        yield sorted(perm[:k])
+
+
+def best_of_n_curve(groups: Sequence[ScoredGroup], seed: int, subsets_per_n: int = 64) -> List[Dict]:
+    """Model and baseline accuracy when each picker sees only N of a question's candidates."""
+    if not isinstance(subsets_per_n, int) or subsets_per_n < 1:
+        raise ValueError(f"subsetsPerN must be a positive integer, got {subsets_per_n}")
+    for gi, g in enumerate(groups):
+        assert_group(g, gi)
+    rng = Rng(seed)
+    max_size = max((len(g.energies) for g in groups), default=0)
+    rows = []
+    for n in curve_sizes(max_size):
+        row = {"n": n, "nGroups": 0, "exactGroups": 0, "model": 0.0, "majorityVote": 0.0, "weightedVote": 0.0, "random": 0.0, "oracle": 0.0}
+        for g in groups:
+            m = len(g.energies)
+            if m < n:
+                continue
+            acc = {"model": 0.0, "majorityVote": 0.0, "weightedVote": 0.0, "random": 0.0, "oracle": 0.0}
+            subsets = 0
+
+            def visit(idx):
+                nonlocal subsets
+                e = [float(g.energies[i]) for i in idx]
+                a = [g.answers[i] for i in idx]
+                n_correct = sum(g.labels[i] for i in idx)
+
+                def label(j):
+                    return 0 if j < 0 else g.labels[idx[j]]
+
+                acc["model"] += label(argmin_energy(e))
+                acc["majorityVote"] += label(majority_vote_index(a))
+                acc["weightedVote"] += label(weighted_vote_index(a, e))
+                acc["random"] += n_correct / n
+                acc["oracle"] += 1 if n_correct > 0 else 0
+                subsets += 1
+
+            if _binomial_capped(m, n, subsets_per_n) <= subsets_per_n:
+                for idx in _combinations(m, n):
+                    visit(idx)
+                row["exactGroups"] += 1
+            else:
+                for idx in _samples(m, n, subsets_per_n, rng):
+                    visit(idx)
+            row["nGroups"] += 1
+            for k in acc:
+                row[k] += acc[k] / subsets
+        for k in ("model", "majorityVote", "weightedVote", "random", "oracle"):
+            row[k] /= row["nGroups"]
+        rows.append(row)
+    return rows
+
+
+def energy_histogram(groups: Sequence[ScoredGroup], bins: int = 30) -> Dict:
+    """Energy histogram per label with shared edges over the finite energies (the app's rule)."""
+    if not isinstance(bins, int) or bins < 1:
+        raise ValueError(f"bins must be a positive integer, got {bins}")
+    lo, hi, skipped = math.inf, -math.inf, 0
+    for gi, g in enumerate(groups):
+        assert_group(g, gi)
+        for e in g.energies:
+            if not math.isfinite(e):
+                skipped += 1
+            else:
+                lo, hi = min(lo, e), max(hi, e)
+    if lo > hi:
+        lo, hi = 0.0, 1.0
+    elif lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    span = hi - lo
+    edges = [hi if k == bins else lo + (span * k) / bins for k in range(bins + 1)]
+    correct = [0] * bins
+    incorrect = [0] * bins
+    for g in groups:
+        for i, e in enumerate(g.energies):
+            if not math.isfinite(e):
+                continue
+            k = min(bins - 1, math.floor(((e - lo) * bins) / span))
+            (correct if g.labels[i] == 1 else incorrect)[k] += 1
+    return {"edges": edges, "correct": correct, "incorrect": incorrect, "skipped": skipped}

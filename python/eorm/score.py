@@ -1,0 +1,89 @@
+"""Score a JSONL file with a weights file (from the app or from eorm.train).
+
+    python3 -m eorm.score --weights FILE.safetensors --data FILE.jsonl [--groups val --seed 42]
+
+Prints one JSON object per accepted input line, in file order:
+`{"line", "energy", "group", "index", "label", "answer", "rank"}` (`line` 1-based, `group` the group's
+0-based index in order of first appearance, `index` the candidate's position in its group, `rank` 1 =
+lowest energy in its group), then one last object `{"metrics": …, "curve": …}` with the app's figures over
+the scored groups. Rejected lines go to stderr (line, field, reason), as the app reports them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import List, Optional
+
+import torch
+
+from .dataset import load_training_data
+from .metrics import best_of_n_curve, evaluate_groups
+from .model import score_candidates
+from .split import split_groups
+from .weights import load_model_file
+
+
+def _finite(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, dict):
+        return {k: _finite(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_finite(x) for x in v]
+    return v
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m eorm.score", description="Energies (lower = better) of every candidate of a JSONL file, then the metrics.")
+    p.add_argument("--weights", required=True, help=".safetensors model file (app export or eorm.train output)")
+    p.add_argument("--data", required=True, help="JSONL file")
+    p.add_argument("--groups", choices=["all", "train", "val"], default="all", help="score every group (a test file), or one part of the seeded split (the app's validation set: val)")
+    p.add_argument("--seed", type=int, default=42, help="split seed for --groups train|val")
+    p.add_argument("--device", default="cpu", help="cpu (default), cuda, cuda:N")
+    p.add_argument("--batch-tokens", type=int, default=64 * 512)
+    p.add_argument("--curve-subsets", type=int, default=64, help="0 = no Best-of-N-vs-N curve")
+    p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch's default)")
+    args = p.parse_args(argv)
+    if args.threads > 0:
+        torch.set_num_threads(args.threads)
+
+    model, loaded = load_model_file(args.weights)
+    for w in loaded.warnings:
+        print(f"{args.weights}: {w}", file=sys.stderr)
+    device = torch.device(args.device)
+    model.to(device)
+    data = load_training_data(args.data, model.cfg.maxLen, quiet=True)
+    for e in data.dataset.report.errors:
+        print(e.message(), file=sys.stderr)
+    if args.groups == "all":
+        groups = list(range(data.n_groups))
+    else:
+        train, val = split_groups(data.group_labels(), args.seed)
+        groups = train if args.groups == "train" else val
+    cand = data.candidates(groups)
+    energies = score_candidates(model, [data.ids[i] for i in cand], device, args.batch_tokens)
+    scored = data.scored(groups, energies)
+
+    rows = []
+    k = 0
+    for gi, (g, sg) in enumerate(zip(groups, scored)):
+        keys = [e if not math.isnan(e) else math.inf for e in sg.energies]
+        order = sorted(range(len(keys)), key=lambda i: (keys[i], i))
+        rank = {i: r + 1 for r, i in enumerate(order)}
+        for i in range(len(sg.energies)):
+            c = cand[k]
+            rows.append({"line": data.lines[c], "energy": sg.energies[i], "group": g, "index": i, "label": data.labels[c], "answer": data.answers[c], "rank": rank[i]})
+            k += 1
+    rows.sort(key=lambda r: r["line"])
+    out = sys.stdout
+    for r in rows:
+        out.write(json.dumps(_finite(r), ensure_ascii=False) + "\n")
+    summary = evaluate_groups(scored)
+    curve = best_of_n_curve(scored, args.seed, args.curve_subsets) if args.curve_subsets > 0 and scored else []
+    out.write(json.dumps(_finite({"metrics": summary, "curve": curve, "groups": args.groups, "weights": args.weights, "config": model.cfg.to_dict()})) + "\n")
+
+
+if __name__ == "__main__":
+    main()

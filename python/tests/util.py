@@ -1,0 +1,29 @@
+"""Shared test helpers: where the fixtures are, the repository root, a Python that has torch."""
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON_DIR = os.path.dirname(HERE)
+REPO = os.path.dirname(PYTHON_DIR)
+SAMPLE = os.path.join(REPO, "public", "sample", "gsm8k_gpt3_openai_4cand.jsonl")
+
+
+def fixture_dir() -> str:
+    """`EORM_FIXTURES` when set, else the app's copy in src/engine/testdata/transebm, else ../shared/fixtures/transebm."""
+    env = os.environ.get("EORM_FIXTURES")
+    candidates = [env] if env else [os.path.join(REPO, "src", "engine", "testdata", "transebm"), os.path.join(os.path.dirname(REPO), "shared", "fixtures", "transebm")]
+    for d in candidates:
+        if d and os.path.exists(os.path.join(d, "case.json")):
+            return d
+    raise RuntimeError(f"no TransEBM fixtures in {candidates} (set EORM_FIXTURES to a fixture folder)")
+
+
+def run_module(args, cwd=PYTHON_DIR, env=None, timeout=300):
+    """Runs `python -m …` with this interpreter and the package on the path; returns CompletedProcess."""
+    e = dict(os.environ)
+    e["PYTHONPATH"] = PYTHON_DIR + (os.pathsep + e["PYTHONPATH"] if e.get("PYTHONPATH") else "")
+    e.setdefault("OMP_NUM_THREADS", "1")
+    if env:
+        e.update(env)
+    return subprocess.run([sys.executable, *args], cwd=cwd, env=e, capture_output=True, text=True, timeout=timeout)
