@@ -62,6 +62,49 @@ describe('parseCandidateLine', () => {
     else expect(e.reason).toMatch(reason);
   });
 
+  it('reads numbers as written: ids beyond 2^53 stay distinct, answers keep their digits', () => {
+    const id = (raw: string) => {
+      const r = parseCandidateLine(`{"question": "Q", "gen_text": "g", "label": 1, "question_id": ${raw}, "answer": ${raw}, "gold": ${raw}}`, 1);
+      return r.ok ? [r.record.questionId, r.record.answer, r.record.gold] : r.error;
+    };
+    expect(id('12345678901234567890')).toEqual(['12345678901234567890', '12345678901234567890', '12345678901234567890']);
+    expect(id('12345678901234567891')).toEqual(['12345678901234567891', '12345678901234567891', '12345678901234567891']);
+    expect(id('1.50')).toEqual(['1.50', '1.50', '1.50']);
+    expect(id('1e400')).toEqual(['1e400', '1e400', '1e400']);
+  });
+
+  it.each([
+    ['1.0', 1],
+    ['10e-1', 1],
+    ['0.0', 0],
+    ['-0', 0],
+  ] as const)('accepts the label %s as exactly %d', (raw, label) => {
+    const r = parseCandidateLine(`{"question": "Q", "gen_text": "g", "label": ${raw}}`, 1);
+    expect(r.ok && r.record.label).toBe(label);
+  });
+
+  it.each([
+    ['1e400', '1e400', 'expected 0, 1, true or false, got 1e400 (a number too large)'],
+    ['-1e400', '-1e400', 'expected 0, 1, true or false, got -1e400 (a number too large)'],
+    ['1e-400', '1e-400', 'expected 0, 1, true or false, got 1e-400 (not exactly 0: it only rounds to 0)'],
+    ['0.99999999999999999', '0.99999999999999999', 'expected 0, 1, true or false, got 0.99999999999999999 (not exactly 1: it only rounds to 1)'],
+    ['0.<400 zeros>1, shortened', `0.${'0'.repeat(400)}1`, `expected 0, 1, true or false, got 0.${'0'.repeat(35)}... (not exactly 0: it only rounds to 0)`],
+  ])('says what was read for the label %s', (_, raw, reason) => {
+    const e = rejectionOf(`{"question": "Q", "gen_text": "g", "label": ${raw}}`);
+    expect([e.field, e.kind, e.reason]).toEqual(['label', 'bad_label', reason]);
+  });
+
+  it('calls an overflowing number "a number too large" in other fields too', () => {
+    expect(rejectionOf('{"question": 1e400, "gen_text": "g", "label": 1}').reason).toBe('expected a string, got a number too large');
+    expect(rejectionOf('{"question": "Q", "gen_text": "g", "label": 1, "source": -1e999}').reason).toBe('expected a string, got a number too large');
+  });
+
+  it('names a byte-order mark inside a line (two files joined without a newline)', () => {
+    const e = rejectionOf(`{"question": "Q", "gen_text": "g", "label": 1}\uFEFF{"question": "Q"}`);
+    expect(e.kind).toBe('invalid_json');
+    expect(e.reason).toMatch(/a byte-order mark U\+FEFF at character 47: were two files joined without a newline between them\?\)$/);
+  });
+
   it('keeps messages short for huge values', () => {
     const e = rejectionOf({ ...base, label: 'y'.repeat(10_000) });
     expect(e.reason.length).toBeLessThan(100);

@@ -1,4 +1,5 @@
 /** Validates one JSONL line into a candidate record, or says precisely why it is rejected. */
+import { exactZeroOrOne, topLevelSources } from './jsonSource.ts';
 import type { LineError, LineErrorKind } from './types.ts';
 
 export interface CandidateRecord {
@@ -15,13 +16,19 @@ export type ParsedLine = { ok: true; record: CandidateRecord } | { ok: false; er
 
 const LINE = '(line)';
 
+const shorten = (s: string): string => (s.length > 40 ? `${s.slice(0, 37)}...` : s);
+
 /** A short rendering of an offending value for messages (`"yes"`, `2`, `null`, `an object`). */
 export function describeValue(v: unknown): string {
   if (Array.isArray(v)) return 'an array';
   if (v !== null && typeof v === 'object') return 'an object';
-  const s = JSON.stringify(v);
-  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
+  // JSON.parse turns 1e400 into Infinity, which JSON.stringify would print as null.
+  if (typeof v === 'number' && !Number.isFinite(v)) return 'a number too large';
+  return shorten(JSON.stringify(v));
 }
+
+/** The source text of a top-level field, read from the line once and only when a number needs it. */
+type Sources = (field: string) => string;
 
 class Reject {
   readonly field: string;
@@ -41,16 +48,32 @@ function requiredString(obj: Record<string, unknown>, field: string): string {
   return v;
 }
 
-/** Optional fields: absent and null both mean "not given"; numbers are accepted where `numbers` says so. */
-function optionalText(obj: Record<string, unknown>, field: string, numbers: boolean): string | null {
+/**
+ * Optional fields: absent and null both mean "not given". Numbers are accepted where `numbers` says so,
+ * as written in the file: ids beyond 2^53 stay distinct, "1.50" stays "1.50".
+ */
+function optionalText(obj: Record<string, unknown>, field: string, numbers: boolean, source: Sources): string | null {
   const v = obj[field];
   if (v === undefined || v === null) return null;
   if (typeof v === 'string') return v;
-  if (numbers && typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (numbers && typeof v === 'number') return source(field);
   throw new Reject(field, 'wrong_type', `expected a string${numbers ? ' or a number' : ''}, got ${describeValue(v)}`);
 }
 
-function readRecord(obj: Record<string, unknown>): CandidateRecord {
+/** 0, 1, true or false; a number must be exactly 0 or 1 as written (1e-400 is not 0, 0.99999999999999999 is not 1). */
+function readLabel(v: unknown, source: Sources): 0 | 1 {
+  if (v === true) return 1;
+  if (v === false) return 0;
+  const expected = 'expected 0, 1, true or false, got';
+  if (typeof v !== 'number') throw new Reject('label', 'bad_label', `${expected} ${describeValue(v)}`);
+  const text = source('label');
+  const exact = exactZeroOrOne(text);
+  if (exact !== null) return exact;
+  const note = !Number.isFinite(v) ? ' (a number too large)' : v === 0 || v === 1 ? ` (not exactly ${v}: it only rounds to ${v})` : '';
+  throw new Reject('label', 'bad_label', `${expected} ${shorten(text)}${note}`);
+}
+
+function readRecord(obj: Record<string, unknown>, source: Sources): CandidateRecord {
   const question = requiredString(obj, 'question');
   if (question.trim() === '') throw new Reject('question', 'empty_question', 'empty question');
 
@@ -59,22 +82,18 @@ function readRecord(obj: Record<string, unknown>): CandidateRecord {
   const genText = requiredString(obj, textField);
 
   if (!Object.hasOwn(obj, 'label')) throw new Reject('label', 'missing_field', 'missing');
-  const rawLabel = obj.label;
-  let label: 0 | 1;
-  if (rawLabel === 1 || rawLabel === true) label = 1;
-  else if (rawLabel === 0 || rawLabel === false) label = 0;
-  else throw new Reject('label', 'bad_label', `expected 0, 1, true or false, got ${describeValue(rawLabel)}`);
+  const label = readLabel(obj.label, source);
 
   // An empty id cannot identify a question; such lines are grouped by their text instead.
-  const id = optionalText(obj, 'question_id', true);
+  const id = optionalText(obj, 'question_id', true, source);
   return {
     question,
     genText,
     label,
     questionId: id === null || id.trim() === '' ? null : id,
-    answer: optionalText(obj, 'answer', true),
-    gold: optionalText(obj, 'gold', true),
-    source: optionalText(obj, 'source', false),
+    answer: optionalText(obj, 'answer', true, source),
+    gold: optionalText(obj, 'gold', true, source),
+    source: optionalText(obj, 'source', false, source),
   };
 }
 
@@ -86,13 +105,18 @@ export function parseCandidateLine(text: string, line: number): ParsedLine {
     const msg = e instanceof Error ? e.message : String(e);
     // V8 quotes the input in its message; keep reports small even for megabyte lines.
     const short = msg.length > 160 ? `${msg.slice(0, 157)}...` : msg;
-    return { ok: false, error: { line, field: LINE, kind: 'invalid_json', reason: `invalid JSON: ${short}` } };
+    const bom = text.indexOf('\uFEFF');
+    // A BOM inside a line: two files joined without a newline between them (`cat a.jsonl b.jsonl`).
+    const hint = bom < 0 ? '' : ` (a byte-order mark U+FEFF at character ${bom + 1}: were two files joined without a newline between them?)`;
+    return { ok: false, error: { line, field: LINE, kind: 'invalid_json', reason: `invalid JSON: ${short}${hint}` } };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, error: { line, field: LINE, kind: 'not_object', reason: `expected a JSON object, got ${describeValue(value)}` } };
   }
+  let sources: Map<string, string> | undefined;
+  const source: Sources = (field) => (sources ??= topLevelSources(text)).get(field)!;
   try {
-    return { ok: true, record: readRecord(value as Record<string, unknown>) };
+    return { ok: true, record: readRecord(value as Record<string, unknown>, source) };
   } catch (e) {
     if (!(e instanceof Reject)) throw e;
     return { ok: false, error: { line, field: e.field, kind: e.kind, reason: e.reason } };
