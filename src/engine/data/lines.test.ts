@@ -57,9 +57,9 @@ describe('splitLines', () => {
     for (const size of [1, 2, 3, 5, 7]) expect((await collect(bytesStream(text, size))).lines).toEqual(expected);
   });
 
-  it('strips the BOM of the file only, not a U+FEFF later on', async () => {
-    const seen = await collect(bytesStream('\uFEFFa\n\uFEFFb', 1));
-    expect(seen.lines.map((l) => l[1])).toEqual(['a', '\uFEFFb']);
+  it('strips a BOM at the start of any line (files joined with cat), not a U+FEFF inside a line', async () => {
+    const seen = await collect(bytesStream('\uFEFFa\n\uFEFFb\r\nc\uFEFF\n\uFEFF\uFEFFd', 1));
+    expect(seen.lines.map((l) => l[1])).toEqual(['a', 'b', 'c\uFEFF', '\uFEFFd']);
   });
 
   it('replaces invalid UTF-8 with U+FFFD and flags only those lines', async () => {

@@ -25,8 +25,7 @@ const PROGRESS_BYTES = 1 << 20;
 const LF = 0x0a;
 const CR = 0x0d;
 
-// ignoreBOM keeps U+FEFF in the output: the decoder would otherwise drop one at the start of *every*
-// line (each decode() call is a fresh start); only the file's own BOM, before line 1, is removed.
+// ignoreBOM keeps U+FEFF in the output so that stripping it is our decision, made once per line below.
 const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
 const strict = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
 
@@ -75,8 +74,8 @@ export async function splitLines(stream: ReadableStream<Uint8Array>, sink: LineS
     pending = 0;
     if (bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, bytes.length - 1);
     const { text, invalidUtf8 } = decodeLine(bytes);
-    const bom = lineNumber === 1 && text.charCodeAt(0) === 0xfeff;
-    sink.line(bom ? text.slice(1) : text, lineNumber, invalidUtf8);
+    // A BOM starts the file, and also a later line where files were joined (`cat a.jsonl b.jsonl`).
+    sink.line(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, lineNumber, invalidUtf8);
   };
 
   const take = (segment: Uint8Array, copy: boolean) => {
