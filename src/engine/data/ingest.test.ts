@@ -10,7 +10,7 @@ describe('ingestJsonl', () => {
     const text = [
       row({ question: 'Q1', gen_text: 'a', label: 1, question_id: 1 }),
       row({ question: 'Free', gen_text: 'b', label: 0 }),
-      row({ question: 'Q1 (reworded)', gen_text: 'c', label: 0, question_id: '1' }),
+      row({ question: 'Q1', gen_text: 'c', label: 0, question_id: '1' }),
       row({ question: 'Free', gen_text: 'd', label: 1 }),
       row({ question: '1', gen_text: 'e', label: 1 }),
       row({ question: 'Free', gen_text: 'f', label: 0, question_id: 'x' }),
@@ -24,6 +24,45 @@ describe('ingestJsonl', () => {
     ]);
     expect(ds.candidateCount).toBe(6);
     expect(ds.groups[0].candidates.map((c) => c.line)).toEqual([1, 3]);
+  });
+
+  it('rejects a line whose question_id was used with another question, instead of merging the two', async () => {
+    const text = [
+      row({ question: 'Q1', gen_text: 'a', label: 1, question_id: 7 }),
+      row({ question: 'Q1 (reworded)', gen_text: 'b', label: 0, question_id: '7' }),
+      row({ question: 'Q1', gen_text: 'c', label: 0, question_id: 7 }),
+    ].join('\n');
+    const ds = await ingestJsonl(bytesStream(text));
+    expect(ds.groups.map((g) => g.candidates.map((c) => c.genText).join(''))).toEqual(['ac']);
+    expect(ds.report.errors).toEqual([
+      {
+        line: 2,
+        field: 'question',
+        kind: 'conflicting_question',
+        reason: 'question_id "7" was first used on line 1 with another question ("Q1"); give each question its own question_id, or write the question identically',
+      },
+    ]);
+    expect([ds.report.accepted, ds.report.rejected]).toEqual([2, 1]);
+  });
+
+  it('keeps numeric ids beyond 2^53 apart (read as written, not rounded)', async () => {
+    const text = [
+      '{"question": "A", "gen_text": "a", "label": 1, "question_id": 12345678901234567890}',
+      '{"question": "B", "gen_text": "b", "label": 0, "question_id": 12345678901234567891}',
+    ].join('\n');
+    const ds = await ingestJsonl(bytesStream(text));
+    expect(ds.groups.map((g) => [g.questionId, g.question])).toEqual([
+      ['12345678901234567890', 'A'],
+      ['12345678901234567891', 'B'],
+    ]);
+    expect(ds.report.rejected).toBe(0);
+  });
+
+  it('accepts a BOM at the start of a later line (files joined with cat)', async () => {
+    const file = (q: string) => `\uFEFF${row({ question: q, gen_text: 'g', label: 1 })}\n`;
+    const ds = await ingestJsonl(bytesStream(file('A') + file('B')));
+    expect(ds.groups.map((g) => g.question)).toEqual(['A', 'B']);
+    expect(ds.report.rejected).toBe(0);
   });
 
   it('keeps the optional fields and the answer key of each candidate', async () => {

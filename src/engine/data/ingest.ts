@@ -5,7 +5,7 @@
  */
 import { candidateAnswerKey } from './answers.ts';
 import { DEFAULT_MAX_LINE_BYTES, splitLines } from './lines.ts';
-import { parseCandidateLine } from './record.ts';
+import { describeValue, parseCandidateLine } from './record.ts';
 import type { Dataset, Group, IngestReport } from './types.ts';
 
 export interface IngestProgress {
@@ -56,11 +56,22 @@ export async function ingestJsonl(stream: ReadableStream<Uint8Array>, options: I
           report.errors.push(parsed.error);
           return;
         }
-        report.accepted++;
         const r = parsed.record;
         // The prefixes keep an id and a question text that happen to be equal apart.
         const key = r.questionId !== null ? `id:${r.questionId}` : `q:${r.question}`;
         let group = byKey.get(key);
+        if (group !== undefined && group.question !== r.question) {
+          // Joining them would tokenize this candidate with another question's text.
+          report.rejected++;
+          report.errors.push({
+            line,
+            field: 'question',
+            kind: 'conflicting_question',
+            reason: `question_id ${describeValue(r.questionId)} was first used on line ${group.candidates[0].line} with another question (${describeValue(group.question)}); give each question its own question_id, or write the question identically`,
+          });
+          return;
+        }
+        report.accepted++;
         if (group === undefined) {
           group = { questionId: r.questionId, question: r.question, candidates: [] };
           byKey.set(key, group);

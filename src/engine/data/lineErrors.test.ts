@@ -22,6 +22,7 @@ describe('line errors', () => {
       empty_question: 0,
       bad_label: 1,
       line_too_long: 0,
+      conflicting_question: 0,
     });
   });
 

@@ -16,6 +16,7 @@ export function countErrorsByKind(errors: readonly LineError[]): Record<LineErro
     empty_question: 0,
     bad_label: 0,
     line_too_long: 0,
+    conflicting_question: 0,
   };
   for (const e of errors) counts[e.kind]++;
   return counts;

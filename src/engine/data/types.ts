@@ -29,7 +29,7 @@ export interface Candidate {
   line: number;
   genText: string;
   label: 0 | 1;
-  /** The `answer` field as given (numbers as strings), or null. */
+  /** The `answer` field as given (numbers as written in the file), or null. */
   answer: string | null;
   /** Canonical final answer (see answers.ts): from `answer`, else extracted from genText; null if none. */
   answerKey: string | null;
@@ -39,9 +39,9 @@ export interface Candidate {
 
 /** All candidates of one question, in file order. */
 export interface Group {
-  /** `question_id` as a string, or null when the group was formed by question text. */
+  /** `question_id` as a string (a number as written in the file), or null when the group was formed by question text. */
   questionId: string | null;
-  /** The question text of the group's first line. */
+  /** The question text: the same on every line of the group (a line with another text is rejected). */
   question: string;
   candidates: Candidate[];
 }
@@ -53,7 +53,9 @@ export type LineErrorKind =
   | 'wrong_type'
   | 'empty_question'
   | 'bad_label'
-  | 'line_too_long';
+  | 'line_too_long'
+  /** A `question_id` already used with a different question text. */
+  | 'conflicting_question';
 
 /** Why one line was rejected. `field` is a JSON field name, or '(line)' for problems with the whole line. */
 export interface LineError {
