@@ -5,10 +5,13 @@
  * reads a bounded amount: lines can be megabytes of degenerate model output.
  */
 
-/** Only the end of a longer text is searched for the final answer (which is where it is written). */
+/**
+ * Characters examined: only the end of a longer text is searched for the final answer (which is where
+ * it is written), and a longer answer is not a final answer: it gets no key (no vote).
+ */
 export const MAX_EXAMINED_CHARS = 65_536;
-/** A longer "answer" is not a final answer; it gets no key (no vote) rather than a costly canonicalisation. */
-export const MAX_ANSWER_CHARS = 1_000;
+/** Nested wrappers stripped at most (`$\boxed{\text{18}}$` has 3): each pass reads the whole answer once. */
+const MAX_UNWRAP_PASSES = 8;
 
 /** Content of the last `\boxed{…}` / `\fbox{…}` (braces balanced), or null. */
 function lastBoxed(text: string): string | null {
@@ -123,7 +126,7 @@ function trimEndDots(s: string): string {
 /** Strips wrappers that do not change an answer: math delimiters, \boxed, \text and friends, LaTeX spacing. */
 function unwrap(s: string): string {
   let out = s.trim();
-  for (;;) {
+  for (let pass = 0; pass < MAX_UNWRAP_PASSES; pass++) {
     const before = out;
     out = trimEndDots(
       stripDollars(out)
@@ -138,8 +141,9 @@ function unwrap(s: string): string {
         .replace(/\^\s*\{?\\circ\}?/g, '')
         .replace(/\\[dt]frac/g, '\\frac'),
     ).trim();
-    if (out === before) return out;
+    if (out === before) break;
   }
+  return out;
 }
 
 // A number, optionally followed by a unit made of letters ("18 eggs", "5 dollars/hour", "50%").
@@ -147,13 +151,13 @@ const NUMBER_WITH_UNIT = /^([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(?:%|[A-Za-z°][A-Za
 const FRACTION = /^([-+]?)(?:\\frac\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\}|\\frac(\d)(\d)|(\d+)\s*\/\s*(\d+))$/;
 
 /**
- * Canonical key of an answer, or null if nothing is left or it is longer than MAX_ANSWER_CHARS. Numbers compare numerically after
+ * Canonical key of an answer, or null if nothing is left or it is longer than MAX_EXAMINED_CHARS. Numbers compare numerically after
  * dropping `$`, thousands separators and a trailing unit ("$1,000.00" → "1000", "0.50" → "0.5",
  * "18 eggs" → "18"); simple fractions become "a/b" (`\frac{1}{2}`, `\dfrac12`, "1/2"); anything
  * else is the unwrapped text without whitespace (LaTeX spacing is not meaningful).
  */
 export function answerKey(raw: string): string | null {
-  if (raw.length > MAX_ANSWER_CHARS) return null;
+  if (raw.length > MAX_EXAMINED_CHARS) return null;
   const s = unwrap(raw.replace(/\u2212/g, '-'));
   const plain = s.replace(/\$/g, '').replace(/(\d),(?=\d{3}(?!\d))/g, '$1').trim();
   const num = NUMBER_WITH_UNIT.exec(plain);
