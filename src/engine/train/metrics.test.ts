@@ -8,7 +8,7 @@ const sp = (x: number): number => Math.log(1 + Math.exp(x)); // textbook softplu
  *            best-of-N            first  random  majority           weighted (softmax(−E))         oracle
  * G1 E=[0.5,1,2]  L=[1,0,0]  A=[4,5,6]: argmin 0 ✓   ✓   1/3   all 1 vote → '4' (idx0) ✓   '4' has weight 1 (max) ✓   ✓
  * G2 E=[1,0,3]    L=[1,0,0]  A=[7,8,9]: argmin 1 ✗   ✓   1/3   all 1 vote → '7' (idx0) ✓   '8': 1 > e^-1, e^-3 → ✗     ✓
- * G3 E=[2,2]      L=[0,1]    A=[–,3]:   tie → 0 ✗    ✗   1/2   '3' (idx1) ✓                '3' only answer ✓          ✓
+ * G3 E=[2,2]      L=[0,1]    A=[–,3]:   tie → ½      ✗   1/2   '3' (idx1) ✓                '3' only answer ✓          ✓
  * G4 E=[0.3]      L=[1]      A=[–]:     0 ✓          ✓   1     no answer → -1 ✗            -1 ✗                       ✓
  * G5 E=[-1,4]     L=[0,0]    A=[1,2]:   0 ✗          ✗   0     tie → '1' ✗                 ✗                          ✗
  * Pairs (E_pos vs E_neg): G1 0.5<1, 0.5<2 → 2/2; G2 1<0 no, 1<3 yes → 1/2; G3 2=2 → ½ of 1. G4, G5 have one label.
@@ -33,8 +33,9 @@ describe('evaluateGroups on five hand-made groups', () => {
     expect(s.nNoAnswer).toBe(1); // G4
   });
 
-  it('Best-of-N uses all groups, ties go to the first candidate', () => {
-    expect(s.bestOfN).toBeCloseTo(2 / 5, 12); // G1, G4
+  it('Best-of-N uses all groups; a tie at the lowest energy scores the share of correct among the tied', () => {
+    expect(s.bestOfN).toBeCloseTo(2.5 / 5, 12); // G1, G4 and half of G3
+    expect(s.nNonFinite).toBe(0);
   });
 
   it('pairwise micro pools pairs, macro averages per-group AUC', () => {
@@ -110,10 +111,31 @@ describe('evaluateGroups edge cases', () => {
     expect(s.meanMargin).toBe(1);
   });
 
-  it('a NaN energy never wins Best-of-N and makes pairwise NaN instead of silently wrong', () => {
-    const s = evaluateGroups([{ energies: [NaN, 5], labels: [0, 1], answers: [null, null] }]);
-    expect(s.bestOfN).toBe(1);
-    expect(s.pairwise).toBeNaN();
+  it('identical inputs (all energies equal): Best-of-N is the share of correct, not candidate 0', () => {
+    const s = evaluateGroups([
+      { energies: [0.7, 0.7, 0.7, 0.7], labels: [1, 0, 0, 0], answers: [null, null, null, null] },
+      { energies: [0.2, 0.2, 0.9], labels: [0, 1, 1], answers: [null, null, null] },
+    ]);
+    expect(s.bestOfN).toBeCloseTo((1 / 4 + 1 / 2) / 2, 15);
+    expect(s.pairwise).toBeCloseTo((3 * 0.5 + (0.5 + 0)) / 5, 15); // ties ½, as before; 0.9 > 0.2 discordant
+  });
+
+  it('non-finite energies follow one rule (rank as +Infinity) in Best-of-N, pairwise and the weighted vote, and are counted', () => {
+    const s = evaluateGroups([
+      { energies: [NaN, 5], labels: [0, 1], answers: ['a', 'b'] },
+      { energies: [-Infinity, 1, Infinity], labels: [0, 1, 0], answers: ['c', 'd', 'c'] },
+      { energies: [NaN, NaN], labels: [1, 0], answers: ['e', 'f'] },
+    ]);
+    expect(s.nNonFinite).toBe(5);
+    // G1: 5 wins. G2: 1 wins (−∞ is no better than +∞). G3: a tie of two → ½.
+    expect(s.bestOfN).toBeCloseTo((1 + 1 + 0.5) / 3, 15);
+    // G1: 5 < NaN ✓. G2: 1 < −∞ ✓, 1 < +∞ ✓. G3: NaN vs NaN tie ½.
+    expect(s.pairwise).toBeCloseTo((1 + 2 + 0.5) / 4, 15);
+    // Weighted vote: G1 'b' (the only finite weight) ✓; G2 'd' ✓ (both 'c' weigh 0); G3 equal weights, first seen 'e' ✓.
+    expect(s.baselines.weightedVote).toBe(1);
+    // Averages of energies show the divergence.
+    expect(s.btLoss).toBeNaN();
+    expect(s.energy.incorrect.mean).toBeNaN();
   });
 
   it('throws on mismatched lengths or labels other than 0/1', () => {

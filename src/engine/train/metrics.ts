@@ -9,9 +9,14 @@
  *   exactly the groups that carry a training loss.
  * - Groups with no candidates carry no information and are skipped (not counted in nGroups).
  * Empty input (or no group with both labels) gives counts of 0 and rates of NaN, never a fake 0%.
+ *
+ * Non-finite energies (NaN, ±Infinity: a diverged model) follow the one rule of metricsRank.ts in every
+ * pick and comparison (Best-of-N, pairwise, weighted vote): they rank as +Infinity. Averages of energies
+ * (margin, BT loss, energy statistics) take them as they are, so they show as NaN or ±Infinity; nNonFinite
+ * counts them.
  */
 import { majorityVoteIndex, weightedVoteIndex } from './vote.ts';
-import { argminEnergy } from './metricsRank.ts';
+import { bestOfNScore, rankKey } from './metricsRank.ts';
 
 export interface ScoredGroup {
   energies: ArrayLike<number>;
@@ -49,11 +54,15 @@ export interface EvalSummary {
   /** Groups with both a correct and an incorrect candidate, and the (correct, incorrect) pairs in them. */
   nPairGroups: number;
   nPairs: number;
-  /** Share of groups whose lowest-energy candidate (first one on ties) is correct. */
+  /**
+   * Best-of-N top-1 accuracy: mean over groups of the label of the lowest-energy candidate. When several
+   * candidates tie at the lowest energy (identical inputs after truncation), a group scores the share of
+   * correct ones among them: the expectation of a random pick among the tied minima, not candidate 0.
+   */
   bestOfN: number;
   /**
    * Headline pairwise accuracy, micro-averaged: over all (correct, incorrect) pairs pooled across
-   * groups, the share with E_pos < E_neg; ties count 1/2. Large groups weigh more.
+   * groups, the share with E_pos < E_neg; ties count 1/2 (as in bestOfN). Large groups weigh more.
    */
   pairwise: number;
   /** The same per group (= that group's AUC), then averaged over groups with both labels. */
@@ -66,6 +75,8 @@ export interface EvalSummary {
   energy: { correct: EnergyStats; incorrect: EnergyStats };
   /** Groups where no candidate has an extracted answer (majority vote has nothing to vote on). */
   nNoAnswer: number;
+  /** Candidates whose energy is NaN or ±Infinity; they rank last everywhere. Above 0, the model has diverged. */
+  nNonFinite: number;
   baselines: Baselines;
 }
 
@@ -112,8 +123,8 @@ function pairStats(g: ScoredGroup): { pairs: number; concordant: number; loss: n
   for (const ep of pos) {
     for (const en of neg) {
       const d = ep - en;
-      // NaN energies give NaN (not a silent "discordant"), so a diverged model is visible.
-      concordant += d < 0 ? 1 : d === 0 ? 0.5 : d > 0 ? 0 : NaN;
+      const [kp, kn] = [rankKey(ep), rankKey(en)];
+      concordant += kp < kn ? 1 : kp === kn ? 0.5 : 0;
       loss += softplus(d);
     }
   }
@@ -132,6 +143,7 @@ export function evaluateGroups(groups: ReadonlyArray<ScoredGroup>): EvalSummary 
   let weighted = 0;
   let oracle = 0;
   let nNoAnswer = 0;
+  let nNonFinite = 0;
   let nPairGroups = 0;
   let nPairs = 0;
   let concordant = 0;
@@ -149,12 +161,13 @@ export function evaluateGroups(groups: ReadonlyArray<ScoredGroup>): EvalSummary 
     nCandidates += n;
     let nCorrect = 0;
     for (let i = 0; i < n; i++) {
+      if (!Number.isFinite(g.energies[i])) nNonFinite++;
       if (g.labels[i] === 1) {
         nCorrect++;
         correctE.push(g.energies[i]);
       } else incorrectE.push(g.energies[i]);
     }
-    best += g.labels[argminEnergy(g.energies)];
+    best += bestOfNScore(g.energies, g.labels);
     first += g.labels[0];
     random += nCorrect / n;
     const mv = majorityVoteIndex(g.answers);
@@ -186,6 +199,7 @@ export function evaluateGroups(groups: ReadonlyArray<ScoredGroup>): EvalSummary 
     btLoss: rate(lossSum, nPairGroups),
     energy: { correct: stats(correctE), incorrect: stats(incorrectE) },
     nNoAnswer,
+    nNonFinite,
     baselines: {
       firstCandidate: rate(first, nGroups),
       randomExpected: rate(random, nGroups),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argminEnergy, rankGroup } from './metricsRank.ts';
+import { argminEnergy, bestOfNScore, rankGroup } from './metricsRank.ts';
 
 describe('argminEnergy', () => {
   it('takes the first of tied minima', () => {
@@ -10,6 +10,22 @@ describe('argminEnergy', () => {
     expect(argminEnergy([])).toBe(-1);
     expect(argminEnergy([NaN, 2, NaN])).toBe(1); // NaN ranks as +Infinity
     expect(argminEnergy([NaN, NaN])).toBe(0);
+    expect(argminEnergy([-Infinity, 2])).toBe(1); // every non-finite energy ranks as +Infinity
+  });
+});
+
+describe('bestOfNScore', () => {
+  it('is the label of a unique minimum, and the share of correct among tied minima', () => {
+    expect(bestOfNScore([3, 1, 2], [0, 1, 0])).toBe(1);
+    expect(bestOfNScore([3, 1, 2], [1, 0, 1])).toBe(0);
+    expect(bestOfNScore([1, 1, 2, 1], [1, 0, 1, 0])).toBeCloseTo(1 / 3, 15);
+    expect(bestOfNScore([0, 0], [1, 1])).toBe(1);
+  });
+
+  it('ranks non-finite energies last; all non-finite is one tie', () => {
+    expect(bestOfNScore([NaN, -Infinity, 4], [1, 1, 0])).toBe(0);
+    expect(bestOfNScore([NaN, Infinity, -Infinity, NaN], [1, 0, 0, 0])).toBe(0.25);
+    expect(bestOfNScore([], [])).toBeNaN();
   });
 });
 
@@ -45,6 +61,14 @@ describe('rankGroup', () => {
     expect(r.deltaToBest[0]).toBeNaN();
     expect(r.share[0]).toBe(0);
     expect(r.share[2]).toBeCloseTo(1 / (1 + Math.exp(-1)), 12);
+    const inf = rankGroup([-Infinity, 2, Infinity]);
+    expect(inf.order).toEqual([1, 0, 2]);
+    expect(inf.deltaToBest).toEqual([NaN, 0, NaN]);
+    expect(inf.share).toEqual([0, 1, 0]);
+  });
+
+  it('all energies non-finite: one tie, equal shares', () => {
+    expect(rankGroup([NaN, Infinity])).toEqual({ order: [0, 1], deltaToBest: [NaN, NaN], share: [0.5, 0.5] });
   });
 
   it('accepts typed arrays', () => {

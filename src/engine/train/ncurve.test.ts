@@ -143,14 +143,26 @@ describe('bestOfNCurve properties', () => {
 });
 
 describe('bestOfNCurve edge cases', () => {
-  it('energy ties inside sampled subsets go to the earliest candidate, as in the full group', () => {
-    // All energies equal, only candidate 0 correct: the model picks the lowest index of the subset,
-    // so it is right exactly when candidate 0 was drawn, i.e. model == oracle subset by subset.
+  it('energy ties inside subsets score the share of correct candidates among the tied, as in the full group', () => {
+    // All energies equal, only candidate 0 correct: every subset is one tie, so the model scores the
+    // subset's share of correct candidates, exactly what a random pick does (crediting candidate 0
+    // would have made the model equal the oracle instead).
     const g: ScoredGroup = { energies: Array(10).fill(0), labels: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0], answers: Array(10).fill(null) };
     const rows = bestOfNCurve([g], { seed: 3, subsetsPerN: 9 });
     expect(col(rows, 'exactGroups')).toEqual([0, 0, 0, 0, 1]); // C(10,1) = C(10,9) = 10 > 9 (N = 1, 2, 4, 8 sampled)
-    for (const r of rows) expect(r.model).toBe(r.oracle);
-    expect(rows[3].model).toBeGreaterThan(0); // at N = 8, candidate 0 is drawn 80% of the time in expectation
+    for (const r of rows) expect(r.model).toBe(r.random);
+    expect(rows[4].model).toBe(0.1);
+    expect(rows[4].oracle).toBe(1);
+  });
+
+  it('ties only among some candidates: the tied minima decide, and non-finite energies rank last', () => {
+    // E = [1, 0, 0, NaN] L = [1, 0, 1, 1]; N = 4: the minima {1, 2} hold one correct → ½.
+    const g: ScoredGroup = { energies: [1, 0, 0, NaN], labels: [1, 0, 1, 1], answers: [null, null, null, null] };
+    const rows = bestOfNCurve([g], { seed: 1, subsetsPerN: 10 });
+    expect(rows.at(-1)!.model).toBe(0.5);
+    expect(rows.at(-1)!.model).toBe(evaluateGroups([g]).bestOfN);
+    // N = 2, all 6 pairs: {0,1} ✗, {0,2} ✓, {0,3} ✓ (NaN last), {1,2} ½, {1,3} ✗, {2,3} ✓ → 3.5 / 6.
+    expect(rows[1].model).toBeCloseTo(3.5 / 6, 15);
   });
 
   it('empty input gives no rows; single-candidate groups give only N = 1', () => {

@@ -6,8 +6,9 @@
  * - if C(size, N) ≤ subsetsPerN, every N-subset is enumerated once (an exact expectation, no seed involved);
  * - otherwise subsetsPerN subsets are drawn uniformly at random (each without replacement inside,
  *   independently of each other), from one createRng(seed) stream, so a seed fixes the whole curve.
- * Subset indices stay in candidate order, so tie rules (first lowest energy, first-seen answer on
- * vote ties) match the full group: at N = size the row is exactly the full-group result.
+ * Subset indices stay in candidate order, so tie rules (first-seen answer on vote ties; the share of
+ * correct candidates among tied lowest energies) match the full group: at N = size the row is exactly
+ * the full-group result of evaluateGroups.
  * Scores are averaged over the subsets of a group, then over groups (every group weighs the same).
  *
  * Caveat: only groups with ≥ N candidates contribute at N, so when group sizes differ a row mixes a
@@ -15,7 +16,7 @@
  * the oracle is non-decreasing in N.
  */
 import { majorityVoteIndex, weightedVoteIndex } from './vote.ts';
-import { argminEnergy } from './metricsRank.ts';
+import { bestOfNScore } from './metricsRank.ts';
 import { assertGroup, type ScoredGroup } from './metrics.ts';
 import { createRng, type Rng } from '../data/rng.ts';
 
@@ -31,7 +32,7 @@ export interface NCurveRow {
   nGroups: number;
   /** Of those, groups whose subsets were enumerated exactly rather than sampled. */
   exactGroups: number;
-  /** Model Best-of-N: label of the lowest-energy candidate in the subset. */
+  /** Model Best-of-N: label of the lowest-energy candidate in the subset (ties: share of correct among the tied). */
   model: number;
   /** Label of the subset's majority-vote winner; no answer counts as wrong. */
   majorityVote: number;
@@ -105,6 +106,7 @@ export function bestOfNCurve(groups: ReadonlyArray<ScoredGroup>, opts: NCurveOpt
   return curveSizes(maxSize).map((n) => {
     const row: NCurveRow = { n, nGroups: 0, exactGroups: 0, model: 0, majorityVote: 0, weightedVote: 0, random: 0, oracle: 0 };
     const e = new Float64Array(n);
+    const l = new Uint8Array(n);
     const a = new Array<string | null>(n);
     for (const g of groups) {
       const m = g.energies.length;
@@ -114,11 +116,12 @@ export function bestOfNCurve(groups: ReadonlyArray<ScoredGroup>, opts: NCurveOpt
         let nCorrect = 0;
         for (let i = 0; i < n; i++) {
           e[i] = g.energies[idx[i]];
+          l[i] = g.labels[idx[i]];
           a[i] = g.answers[idx[i]];
           nCorrect += g.labels[idx[i]];
         }
         const label = (j: number): number => (j < 0 ? 0 : g.labels[idx[j]]);
-        acc.model += label(argminEnergy(e));
+        acc.model += bestOfNScore(e, l);
         acc.majorityVote += label(majorityVoteIndex(a));
         acc.weightedVote += label(weightedVoteIndex(a, e));
         acc.random += nCorrect / n;

@@ -1,3 +1,5 @@
+import { rankKey } from './metricsRank.ts';
+
 /**
  * Majority vote over final answers. Ties go to the answer seen first in candidate order
  * (as Python's Counter.most_common does); this is the rule behind the sample's published
@@ -26,17 +28,20 @@ export function majorityVoteIndex(answers: ReadonlyArray<string | null>): number
 
 /**
  * Energy-weighted vote: every candidate adds softmax(−E)_i to its answer; the heaviest answer wins
- * (ties: first seen). Returns the index of the first candidate with that answer, or -1 if none has one.
+ * (ties: first seen). Non-finite energies rank as +Infinity (see metricsRank.ts): weight 0, or equal
+ * weights when every energy is non-finite (a majority vote). Returns the index of the first candidate
+ * with that answer, or -1 if none has one.
  */
 export function weightedVoteIndex(answers: ReadonlyArray<string | null>, energies: ArrayLike<number>): number {
   let minE = Infinity;
-  for (let i = 0; i < energies.length; i++) minE = Math.min(minE, energies[i]);
+  for (let i = 0; i < energies.length; i++) minE = Math.min(minE, rankKey(energies[i]));
   const weight = new Map<string, number>();
   const firstIndex = new Map<string, number>();
   answers.forEach((a, i) => {
     if (a === null) return;
     // Shifting by the minimum keeps exp() in range; the normaliser cancels in the comparison.
-    weight.set(a, (weight.get(a) ?? 0) + Math.exp(-(energies[i] - minE)));
+    const w = minE === Infinity ? 1 : Math.exp(-(rankKey(energies[i]) - minE));
+    weight.set(a, (weight.get(a) ?? 0) + w);
     if (!firstIndex.has(a)) firstIndex.set(a, i);
   });
   let best = -1;
