@@ -82,13 +82,18 @@ describe('Session (the engine worker behind the protocol)', () => {
     await h.run({ type: 'inspect', set: 'val', filter: 'top-wrong', position: 0 });
     const wrong = h.last('inspectGroup')!;
     expect(wrong.matching).toBe(Math.round(lastVal!.nGroups * (1 - lastVal!.bestOfN)));
-    if (wrong.matching > 0) expect(wrong.candidates[0].label).toBe(0);
 
-    // A separate test file is evaluated on all of its groups, single-label ones included.
-    const testLines = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n').slice(400, 440).join('\n');
-    await h.run({ type: 'loadData', role: 'test', source: file(testLines, 'test.jsonl') });
+    // A separate test file is evaluated on all of its groups, single-label ones included. Every label is
+    // wrong in this one, so whatever the energies, 'top choice wrong' must list every group.
+    const testLines = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n').slice(400, 440);
+    const allWrong = testLines.map((l) => JSON.stringify({ ...(JSON.parse(l) as object), label: 0 })).join('\n');
+    await h.run({ type: 'loadData', role: 'test', source: file(allWrong, 'test.jsonl') });
     await h.run({ type: 'evaluate', set: 'test' });
-    expect(h.last('evaluation')!.report).toMatchObject({ set: 'test', origin: 'request', modelSlot: 'latest', summary: { nGroups: 10, nCandidates: 40 } });
+    expect(h.last('evaluation')!.report).toMatchObject({ set: 'test', origin: 'request', modelSlot: 'latest', summary: { nGroups: 10, nCandidates: 40, bestOfN: 0 } });
+    await h.run({ type: 'inspect', set: 'test', filter: 'top-wrong', position: 0 });
+    const testWrong = h.last('inspectGroup')!;
+    expect(testWrong.matching).toBe(10);
+    expect(testWrong.candidates[0].label).toBe(0);
 
     const pasted = 'Nine eggs at $2 is $18.\n---\nThe answer is 26.\n---\n{"gen_text": "not JSONL: this is plain text"}';
     await h.run({ type: 'rerank', question: 'How much does Janet make?', candidates: pasted });
