@@ -8,7 +8,13 @@ import math
 import re
 from typing import Callable, List, Optional
 
-from .js import WS, number_to_string, trim
+from .js import WHITESPACE, WS, number_to_string, trim, utf16_len
+
+# Characters examined (UTF-16 units, as the app counts): only the end of a longer text is searched for the
+# final answer, and a longer answer gets no key.
+MAX_EXAMINED_CHARS = 65_536
+# Nested wrappers stripped at most (`$\\boxed{\\text{18}}$` has 3).
+MAX_UNWRAP_PASSES = 8
 
 A = re.ASCII
 
@@ -99,23 +105,51 @@ def _last_match(text: str, pattern: "re.Pattern[str]") -> Optional[str]:
 # Thousands separators only in groups of three, so "5,6" stays a list, not 56.
 _NUMBER = _re(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?")
 _HASHES = _re(r"####")
-# JS `^`/`$` with the m flag break at \n, \r, U+2028 and U+2029; Python's re.M only at \n. A lookbehind
-# and lookahead on the four terminators gives the JS meaning.
-_A_LINE = _re(r"(?:(?<=[\n\r\u2028\u2029])|^)[ \t]*A:[ \t]*([^\n\r\u2028\u2029]*\S)")
+# JS `^` with the m flag matches after \n, \r, U+2028 and U+2029 (Python's re.M only after \n).
+_A_START = _re(r"(?:(?<=[\n\r\u2028\u2029])|^)[ \t]*A:")
+_LINE_END = re.compile("[\n\r\u2028\u2029]")
 
 
-def _a_line(text: str) -> Optional[str]:
-    return _last_match(text, _A_LINE)
+def _last_answer_line(text: str) -> Optional[str]:
+    """What follows "A:" on the last line that starts with it (after spaces or tabs) and has something after it."""
+    last = None
+    for m in _A_START.finditer(text):
+        end = _LINE_END.search(text, m.end())
+        rest = trim(text[m.end() : len(text) if end is None else end.start()])
+        if rest != "":
+            last = rest
+    return last
 
 
-def extract_answer(text: str) -> Optional[str]:
+def _tail(text: str) -> str:
+    """The last MAX_EXAMINED_CHARS (UTF-16 units, as JS counts) of `text`, from a line start when one is in
+    that window."""
+    start16 = utf16_len(text) - MAX_EXAMINED_CHARS
+    if start16 <= 0:
+        return text
+    units = i = 0
+    while units < start16:  # i: the first code point at or after UTF-16 offset start16
+        units += 2 if ord(text[i]) > 0xFFFF else 1
+        i += 1
+    nl = text.find("\n", i)
+    if nl >= 0:
+        return text[nl + 1 :]
+    if units == start16:
+        return text[i:]
+    # JS's slice starts inside a surrogate pair: it keeps the pair's low half alone.
+    return chr(0xDC00 + ((ord(text[i - 1]) - 0x10000) & 0x3FF)) + text[i:]
+
+
+def extract_answer(full_text: str) -> Optional[str]:
     """The final answer written in a chain of thought, by the first rule that applies: the last `\\boxed{…}`,
-    the text after the last `####`, after the last "The answer is", a last `A:` line, else the last number."""
+    the text after the last `####`, after the last "The answer is", a last `A:` line, else the last number.
+    Only the text's last MAX_EXAMINED_CHARS are searched."""
+    text = _tail(full_text)
     finders: List[Callable[[], Optional[str]]] = [
         lambda: _last_boxed(text),
         lambda: _rest_of_line_after_last(text, _HASHES),
         lambda: _answer_is_phrase(text),
-        lambda: _a_line(text),
+        lambda: _last_answer_line(text),
         lambda: _last_match(text, _NUMBER),
     ]
     for find in finders:
@@ -126,7 +160,6 @@ def extract_answer(text: str) -> Optional[str]:
 
 
 _UNWRAP_STEPS = [
-    (_re(r"^\$+([^$]*)\$+$"), r"\1", 1),
     (_re(r"^\\\((.*)\\\)$", re.DOTALL), r"\1", 1),
     (_re(r"^\\\[(.*)\\\]$", re.DOTALL), r"\1", 1),
     (_re(r"^\\(?:boxed|fbox)\s*\{(.*)\}$", re.DOTALL), r"\1", 1),
@@ -137,7 +170,6 @@ _UNWRAP_STEPS = [
     (_re(r"\\%"), "%", 0),
     (_re(r"\^\s*\{?\\circ\}?"), "", 0),
     (_re(r"\\[dt]frac"), r"\\frac", 0),
-    (_re(r"[.\s]+$"), "", 1),
 ]
 
 
@@ -152,15 +184,40 @@ def _js_anchor(p: "re.Pattern[str]") -> "re.Pattern[str]":
 _UNWRAP_STEPS = [(_js_anchor(p), r, c) for p, r, c in _UNWRAP_STEPS]
 
 
+def _strip_dollars(s: str) -> str:
+    """`$…$`, `$$…$$` (any run of dollars on each side, none inside) → its content."""
+    a = len(s) - len(s.lstrip("$"))
+    if a == 0:
+        return s
+    if a == len(s):
+        return "" if a >= 2 else s
+    b = len(s.rstrip("$"))
+    if b == len(s):
+        return s
+    inner = s[a:b]
+    return s if "$" in inner else inner
+
+
+def _trim_end_dots(s: str) -> str:
+    """Drops trailing periods and whitespace ("18. " → "18")."""
+    out = s.rstrip(WHITESPACE)
+    while out.endswith("."):
+        out = out[:-1].rstrip(WHITESPACE)
+    return out
+
+
 def _unwrap(s: str) -> str:
+    """Strips wrappers that do not change an answer (at most MAX_UNWRAP_PASSES nested ones)."""
     out = trim(s)
-    while True:
+    for _ in range(MAX_UNWRAP_PASSES):
         before = out
+        out = _strip_dollars(out)
         for pattern, repl, count in _UNWRAP_STEPS:
             out = pattern.sub(repl, out, count=count)
-        out = trim(out)
+        out = trim(_trim_end_dots(out))
         if out == before:
-            return out
+            break
+    return out
 
 
 # A number, optionally followed by a unit made of letters ("18 eggs", "5 dollars/hour", "50%").
@@ -179,7 +236,10 @@ def _js_number(s: str) -> float:
 
 
 def answer_key(raw: str) -> Optional[str]:
-    """Canonical key of an answer, or None if nothing is left (see the app's answerKey)."""
+    """Canonical key of an answer, or None if nothing is left or it is longer than MAX_EXAMINED_CHARS (see
+    the app's answerKey)."""
+    if utf16_len(raw) > MAX_EXAMINED_CHARS:
+        return None
     s = _unwrap(raw.replace("\u2212", "-"))
     plain = trim(_THOUSANDS.sub(r"\1", s.replace("$", "")))
     num = _NUMBER_WITH_UNIT.match(plain)

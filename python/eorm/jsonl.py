@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from typing import BinaryIO, Dict, List, Optional, Union
 
@@ -16,6 +17,7 @@ from .answers import candidate_answer_key
 from .js import has_non_ws, json_stringify, number_to_string, trim, utf16_len, utf16_slice
 
 DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024
+_LITERAL = re.compile(r"(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?\Z", re.ASCII)
 LINE = "(line)"
 
 
@@ -87,14 +89,45 @@ class _Reject(Exception):
         self.reason = reason
 
 
+def _shorten(s: str) -> str:
+    return utf16_slice(s, 37) + "..." if utf16_len(s) > 40 else s
+
+
 def describe_value(v) -> str:
     """A short rendering of an offending value (`"yes"`, `2`, `null`, `an object`), as the app writes it."""
     if isinstance(v, list):
         return "an array"
     if isinstance(v, dict):
         return "an object"
-    s = json_stringify(v)
-    return utf16_slice(s, 37) + "..." if utf16_len(s) > 40 else s
+    if _is_number(v) and not math.isfinite(float(v)):
+        return "a number too large"
+    return _shorten(json_stringify(v))
+
+
+class Num(float):
+    """A JSON number: its double (as JSON.parse gives) and its text as written in the file."""
+
+    text: str
+
+    def __new__(cls, literal: str) -> "Num":
+        n = super().__new__(cls, literal)
+        n.text = literal
+        return n
+
+
+def exact_zero_or_one(literal: str) -> Optional[int]:
+    """Which of 0 and 1 a JSON number literal denotes exactly ("1.0", "10e-1", "-0" included), or None."""
+    m = _LITERAL.match(literal)
+    if m is None:
+        return None
+    sign, int_part, frac, exp = m.group(1), m.group(2), m.group(3) or "", m.group(4) or "0"
+    digits = int_part + frac
+    stripped = digits.lstrip("0")
+    if stripped == "":
+        return 0
+    significant = stripped.rstrip("0")
+    power = int(exp) - len(frac) + (len(stripped) - len(significant))
+    return 1 if sign == "" and significant == "1" and power == 0 else None
 
 
 def _is_number(v) -> bool:
@@ -111,13 +144,14 @@ def _required_string(obj: dict, name: str) -> str:
 
 
 def _optional_text(obj: dict, name: str, numbers: bool) -> Optional[str]:
+    """Absent and null both mean "not given"; numbers (where allowed) are kept as written in the file."""
     v = obj.get(name)
     if v is None:
         return None
     if isinstance(v, str):
         return v
-    if numbers and _is_number(v) and math.isfinite(float(v)):
-        return number_to_string(float(v))
+    if numbers and _is_number(v):
+        return v.text if isinstance(v, Num) else number_to_string(float(v))
     raise _Reject(name, "wrong_type", f"expected a string{' or a number' if numbers else ''}, got {describe_value(v)}")
 
 
@@ -131,13 +165,7 @@ def _read_record(obj: dict) -> dict:
     gen_text = _required_string(obj, text_field)
     if "label" not in obj:
         raise _Reject("label", "missing_field", "missing")
-    raw = obj["label"]
-    if raw is True or (_is_number(raw) and raw == 1):
-        label = 1
-    elif raw is False or (_is_number(raw) and raw == 0):
-        label = 0
-    else:
-        raise _Reject("label", "bad_label", f"expected 0, 1, true or false, got {describe_value(raw)}")
+    label = _read_label(obj["label"])
     qid = _optional_text(obj, "question_id", True)
     return {
         "question": question,
@@ -150,6 +178,24 @@ def _read_record(obj: dict) -> dict:
     }
 
 
+def _read_label(v) -> int:
+    """0, 1, true or false; a number must be exactly 0 or 1 as written (1e-400 is not 0, 0.99999999999999999 is not 1)."""
+    if v is True:
+        return 1
+    if v is False:
+        return 0
+    expected = "expected 0, 1, true or false, got"
+    if not _is_number(v):
+        raise _Reject("label", "bad_label", f"{expected} {describe_value(v)}")
+    text = v.text if isinstance(v, Num) else number_to_string(float(v))
+    exact = exact_zero_or_one(text)
+    if exact is not None:
+        return exact
+    f = float(v)
+    note = " (a number too large)" if not math.isfinite(f) else f" (not exactly {number_to_string(f)}: it only rounds to {number_to_string(f)})" if f in (0, 1) else ""
+    raise _Reject("label", "bad_label", f"{expected} {_shorten(text)}{note}")
+
+
 def _no_constants(name: str):
     raise ValueError(f"{name} is not valid JSON")
 
@@ -157,12 +203,15 @@ def _no_constants(name: str):
 def parse_candidate_line(text: str, line: int) -> Union[dict, LineError]:
     """One line → a record dict, or the LineError saying why it is rejected."""
     try:
-        # Numbers become floats as in JS (1e400 → inf, huge integers round); NaN/Infinity literals are refused.
-        value = json.loads(text, parse_constant=_no_constants, parse_int=float)
+        # Numbers are doubles as in JS (1e400 → inf), each keeping its text; NaN/Infinity literals are refused.
+        value = json.loads(text, parse_constant=_no_constants, parse_int=Num, parse_float=Num)
     except (ValueError, RecursionError) as e:
         msg = str(e)
         short = msg[:157] + "..." if len(msg) > 160 else msg
-        return LineError(line, LINE, "invalid_json", f"invalid JSON: {short}")
+        bom = text.find("\ufeff")
+        # A BOM inside a line: two files joined without a newline between them (`cat a.jsonl b.jsonl`).
+        hint = "" if bom < 0 else f" (a byte-order mark U+FEFF at character {utf16_len(text[:bom]) + 1}: were two files joined without a newline between them?)"
+        return LineError(line, LINE, "invalid_json", f"invalid JSON: {short}{hint}")
     if not isinstance(value, dict):
         return LineError(line, LINE, "not_object", f"expected a JSON object, got {describe_value(value)}")
     try:
@@ -180,7 +229,7 @@ def _decode(raw: bytes):
 
 def iter_lines(data: bytes, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES):
     """(line number, text or None if too long, byte length, invalid UTF-8) for every line: LF or CRLF
-    endings, a last line without a newline counts, the BOM of line 1 is dropped (U+FEFF elsewhere stays)."""
+    endings, a last line without a newline counts, a BOM at the start of any line is dropped."""
     parts = data.split(b"\n")
     if parts and parts[-1] == b"":
         parts.pop()
@@ -192,7 +241,8 @@ def iter_lines(data: bytes, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES):
         if raw.endswith(b"\r"):
             raw = raw[:-1]
         text, bad = _decode(raw)
-        if number == 1 and text.startswith("\ufeff"):
+        # A BOM starts the file, and also a later line where files were joined (`cat a.jsonl b.jsonl`).
+        if text.startswith("\ufeff"):
             text = text[1:]
         yield number, text, len(raw), bad
 
@@ -226,9 +276,22 @@ def ingest_jsonl(source: Union[str, bytes, BinaryIO], max_line_bytes: int = DEFA
             report.rejected += 1
             report.errors.append(parsed)
             continue
-        report.accepted += 1
         key = f"id:{parsed['question_id']}" if parsed["question_id"] is not None else f"q:{parsed['question']}"
         group = by_key.get(key)
+        if group is not None and group.question != parsed["question"]:
+            # Joining them would tokenize this candidate with another question's text.
+            report.rejected += 1
+            report.errors.append(
+                LineError(
+                    number,
+                    "question",
+                    "conflicting_question",
+                    f"question_id {describe_value(parsed['question_id'])} was first used on line {group.candidates[0].line} with another question "
+                    f"({describe_value(group.question)}); give each question its own question_id, or write the question identically",
+                )
+            )
+            continue
+        report.accepted += 1
         if group is None:
             group = Group(parsed["question_id"], parsed["question"])
             by_key[key] = group

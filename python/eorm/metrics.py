@@ -2,6 +2,10 @@
 vote.ts, metricsRank.ts, ncurve.ts, metricsHistogram.ts). Lower energy = better. Pure Python floats
 (float64, like JS numbers); rates over nothing are NaN, never a fake 0.
 
+Ties: Best-of-N scores the share of correct candidates among those tied at the lowest energy; pairwise
+ties count 1/2. Non-finite energies (NaN, ±Infinity: a diverged model) rank as +Infinity in every pick,
+comparison and vote weight; averages of energies take them as they are; nNonFinite counts them.
+
 A scored group is a dict-like with `energies`, `labels` (0/1) and `answers` (canonical answer or None)."""
 from __future__ import annotations
 
@@ -54,22 +58,38 @@ def sum_js(xs) -> float:
     return total
 
 
-def _key(e: float) -> float:
-    """Sort key: NaN behaves like +Infinity."""
-    return math.inf if math.isnan(e) else e
+def rank_key(e: float) -> float:
+    """Sort key of an energy: itself when finite, else +Infinity (NaN, ±Infinity: a diverged model rank last)."""
+    return e if math.isfinite(e) else math.inf
 
 
 def argmin_energy(energies: Sequence[float]) -> int:
-    """Index of the lowest-energy candidate; ties go to the first (strict '<'); NaN ranks as +∞; -1 if empty."""
+    """Index of the lowest-energy candidate; ties go to the first (strict '<'); non-finite ranks as +∞; -1 if empty."""
     if len(energies) == 0:
         return -1
     best = 0
-    best_e = _key(energies[0])
+    best_e = rank_key(energies[0])
     for i in range(1, len(energies)):
-        e = _key(energies[i])
+        e = rank_key(energies[i])
         if e < best_e:
             best_e, best = e, i
     return best
+
+
+def best_of_n_score(energies: Sequence[float], labels: Sequence[int]) -> float:
+    """Expected label of a uniform pick among the candidates tied at the lowest energy (the argmin's label
+    when it is unique); NaN for an empty group."""
+    lowest = math.inf
+    tied = 0
+    correct = 0
+    for e, label in zip(energies, labels):
+        k = rank_key(e)
+        if k < lowest:
+            lowest, tied, correct = k, 1, label
+        elif k == lowest:
+            tied += 1
+            correct += label
+    return correct / tied if tied else NAN
 
 
 def majority_vote_index(answers: Sequence[Optional[str]]) -> int:
@@ -89,17 +109,18 @@ def majority_vote_index(answers: Sequence[Optional[str]]) -> int:
 
 
 def weighted_vote_index(answers: Sequence[Optional[str]], energies: Sequence[float]) -> int:
-    """Energy-weighted vote: each candidate adds softmax(−E)_i to its answer; heaviest wins (ties: first seen)."""
+    """Energy-weighted vote: each candidate adds softmax(−E)_i to its answer; heaviest wins (ties: first seen).
+    Non-finite energies rank as +∞: weight 0, or equal weights when every energy is non-finite."""
     min_e = math.inf
     for e in energies:
-        # Math.min: NaN poisons the minimum.
-        min_e = NAN if (math.isnan(e) or math.isnan(min_e)) else min(min_e, e)
+        min_e = min(min_e, rank_key(e))
     weight: Dict[str, float] = {}
     first: Dict[str, int] = {}
     for i, a in enumerate(answers):
         if a is None:
             continue
-        weight[a] = weight.get(a, 0.0) + _js_exp(-(energies[i] - min_e))
+        w = 1.0 if min_e == math.inf else _js_exp(-(rank_key(energies[i]) - min_e))
+        weight[a] = weight.get(a, 0.0) + w
         first.setdefault(a, i)
     best, best_w = -1, -math.inf
     for a, w in weight.items():
@@ -125,7 +146,8 @@ def _pair_stats(g: ScoredGroup):
     for ep in pos:
         for en in neg:
             d = ep - en
-            concordant += 1 if d < 0 else 0.5 if d == 0 else 0 if d > 0 else NAN
+            kp, kn = rank_key(ep), rank_key(en)
+            concordant += 1 if kp < kn else 0.5 if kp == kn else 0
             loss += softplus(d) if not math.isnan(d) else NAN
     pairs = len(pos) * len(neg)
     return pairs, concordant, loss / pairs, _stats(neg)["mean"] - _stats(pos)["mean"]
@@ -136,7 +158,7 @@ def evaluate_groups(groups: Sequence[ScoredGroup]) -> Dict:
     same field names)."""
     n_groups = n_candidates = 0
     best = first = random = majority = weighted = oracle = 0.0
-    n_no_answer = n_pair_groups = n_pairs = 0
+    n_no_answer = n_non_finite = n_pair_groups = n_pairs = 0
     concordant = auc_sum = margin_sum = loss_sum = 0.0
     correct_e: List[float] = []
     incorrect_e: List[float] = []
@@ -149,12 +171,14 @@ def evaluate_groups(groups: Sequence[ScoredGroup]) -> Dict:
         n_candidates += n
         n_correct = 0
         for i in range(n):
+            if not math.isfinite(g.energies[i]):
+                n_non_finite += 1
             if g.labels[i] == 1:
                 n_correct += 1
                 correct_e.append(g.energies[i])
             else:
                 incorrect_e.append(g.energies[i])
-        best += g.labels[argmin_energy(g.energies)]
+        best += best_of_n_score(g.energies, g.labels)
         first += g.labels[0]
         random += n_correct / n
         mv = majority_vote_index(g.answers)
@@ -188,6 +212,7 @@ def evaluate_groups(groups: Sequence[ScoredGroup]) -> Dict:
         "btLoss": _rate(loss_sum, n_pair_groups),
         "energy": {"correct": _stats(correct_e), "incorrect": _stats(incorrect_e)},
         "nNoAnswer": n_no_answer,
+        "nNonFinite": n_non_finite,
         "baselines": {
             "firstCandidate": _rate(first, n_groups),
             "randomExpected": _rate(random, n_groups),
@@ -272,7 +297,7 @@ def best_of_n_curve(groups: Sequence[ScoredGroup], seed: int, subsets_per_n: int
                 def label(j):
                     return 0 if j < 0 else g.labels[idx[j]]
 
-                acc["model"] += label(argmin_energy(e))
+                acc["model"] += best_of_n_score(e, [g.labels[i] for i in idx])
                 acc["majorityVote"] += label(majority_vote_index(a))
                 acc["weightedVote"] += label(weighted_vote_index(a, e))
                 acc["random"] += n_correct / n

@@ -19,7 +19,7 @@ from typing import List, Optional
 import torch
 
 from .dataset import load_training_data
-from .metrics import best_of_n_curve, evaluate_groups
+from .metrics import best_of_n_curve, evaluate_groups, rank_key
 from .model import score_candidates
 from .split import split_groups
 from .weights import load_model_file
@@ -69,7 +69,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     rows = []
     k = 0
     for gi, (g, sg) in enumerate(zip(groups, scored)):
-        keys = [e if not math.isnan(e) else math.inf for e in sg.energies]
+        keys = [rank_key(e) for e in sg.energies]
         order = sorted(range(len(keys)), key=lambda i: (keys[i], i))
         rank = {i: r + 1 for r, i in enumerate(order)}
         for i in range(len(sg.energies)):

@@ -1,0 +1,195 @@
+"""The data rules, split, training order and metrics against what the app's TypeScript computes
+(tests/golden/app_rules.json, written by scripts/make_golden.mjs from src/engine)."""
+import json
+import math
+import os
+import unittest
+
+from eorm import answers, js, jsonl, metrics, rng, split, tokenize
+
+from .util import HERE, SAMPLE
+
+with open(os.path.join(HERE, "golden", "app_rules.json"), encoding="utf-8") as f:
+    G = json.load(f)
+
+
+def dec(v):
+    """Golden JSON writes NaN / ±Infinity as strings."""
+    if isinstance(v, str) and v in ("NaN", "Infinity", "-Infinity"):
+        return float(v.replace("Infinity", "inf"))
+    if isinstance(v, list):
+        return [dec(x) for x in v]
+    if isinstance(v, dict):
+        return {k: dec(x) for k, x in v.items()}
+    return v
+
+
+class Close(unittest.TestCase):
+    def assertSame(self, got, want, path="", rel=1e-12):
+        """Deep equality; floats to 1e-12 relative (libm vs V8 last bits), NaN equals NaN."""
+        if isinstance(want, dict):
+            self.assertIsInstance(got, dict, path)
+            self.assertEqual(sorted(got), sorted(want), path)
+            for k in want:
+                self.assertSame(got[k], want[k], f"{path}.{k}", rel)
+        elif isinstance(want, list):
+            self.assertEqual(len(got), len(want), path)
+            for i, (a, b) in enumerate(zip(got, want)):
+                self.assertSame(a, b, f"{path}[{i}]", rel)
+        elif isinstance(want, float) or isinstance(got, float):
+            if math.isnan(want):
+                self.assertTrue(math.isnan(got), f"{path}: {got} is not NaN")
+            else:
+                self.assertTrue(got == want or abs(got - want) <= rel * max(abs(want), 1e-300), f"{path}: {got} != {want}")
+        else:
+            self.assertEqual(got, want, path)
+
+
+class Answers(Close):
+    def test_extract_answer(self):
+        for text, want in G["extractAnswer"]:
+            self.assertEqual(answers.extract_answer(text), want, repr(text))
+
+    def test_answer_key(self):
+        for text, want in G["answerKey"]:
+            self.assertEqual(answers.answer_key(text), want, repr(text))
+
+    def test_every_sample_candidate(self):
+        got = []
+        with open(SAMPLE, encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    r = json.loads(line)
+                    a = r.get("answer")
+                    got.append(answers.candidate_answer_key(None if a is None else js.json_stringify(a) if not isinstance(a, str) else a, r["gen_text"]))
+        self.assertEqual(got, G["sample"]["candidateAnswerKeys"])
+
+    def test_js_number_formatting(self):
+        for n, want in G["numbers"]:
+            self.assertEqual(js.number_to_string(float(n)), want, n)
+        self.assertEqual(js.number_to_string(-0.0), "0")
+
+
+class Lines(Close):
+    def test_validation_rules_and_messages(self):
+        for text, want in G["lines"]:
+            got = jsonl.parse_candidate_line(text, 1 + [l for l, _ in G["lines"]].index(text))
+            if want["ok"]:
+                self.assertIsInstance(got, dict, text)
+                r = want["record"]
+                self.assertEqual(
+                    got,
+                    {"question": r["question"], "gen_text": r["genText"], "label": r["label"], "question_id": r["questionId"], "answer": r["answer"], "gold": r["gold"], "source": r["source"]},
+                    text,
+                )
+            else:
+                e = want["error"]
+                self.assertIsInstance(got, jsonl.LineError, text)
+                self.assertEqual((got.line, got.field, got.kind), (e["line"], e["field"], e["kind"]), text)
+                if e["kind"] != "invalid_json":  # V8's JSON messages are not Python's
+                    self.assertEqual(got.reason, e["reason"], text)
+
+    def _dataset(self, ds):
+        return {
+            "groups": [
+                {
+                    "questionId": g.question_id,
+                    "question": g.question,
+                    "candidates": [{"line": c.line, "genText": c.gen_text, "label": c.label, "answer": c.answer, "answerKey": c.answer_key, "gold": c.gold, "source": c.source} for c in g.candidates],
+                }
+                for g in ds.groups
+            ],
+            "candidateCount": ds.candidate_count,
+            "report": {
+                "bytesRead": ds.report.bytes_read,
+                "linesRead": ds.report.lines_read,
+                "accepted": ds.report.accepted,
+                "rejected": ds.report.rejected,
+                "blank": ds.report.blank,
+                "invalidUtf8Lines": ds.report.invalid_utf8_lines,
+                "errors": [{"line": e.line, "field": e.field, "kind": e.kind, "reason": e.reason} for e in ds.report.errors],
+            },
+        }
+
+    def test_ingest_grouping_bom_crlf_blank_bad_utf8(self):
+        got = self._dataset(jsonl.ingest_jsonl(bytes(G["messy"]["bytes"]), max_line_bytes=200))
+        want = G["messy"]["dataset"]
+        for e in want["report"]["errors"]:
+            e["reason"] = "(V8 message)"
+        for e in got["report"]["errors"]:
+            e["reason"] = "(V8 message)"
+        self.assertSame(got, want)
+
+    def test_too_long_lines(self):
+        text = ('{"question":"Q","gen_text":"' + "x" * 300 + '","label":1}\n{"question":"Q","gen_text":"y","label":0}\n').encode()
+        r = jsonl.ingest_jsonl(text, max_line_bytes=200).report
+        self.assertEqual([(e.line, e.field, e.kind, e.reason) for e in r.errors], [(e["line"], e["field"], e["kind"], e["reason"]) for e in G["longLine"]["errors"]])
+        self.assertEqual((r.lines_read, r.accepted, r.rejected), (G["longLine"]["linesRead"], G["longLine"]["accepted"], G["longLine"]["rejected"]))
+
+    def test_no_valid_line(self):
+        with self.assertRaises(jsonl.NoValidLinesError):
+            jsonl.ingest_jsonl(b"\n  \n[1]\n")
+
+
+class SplitAndOrder(Close):
+    @classmethod
+    def setUpClass(cls):
+        cls.ds = jsonl.ingest_jsonl(SAMPLE)
+
+    def test_sample_groups(self):
+        self.assertEqual(len(self.ds.groups), G["sampleGroups"]["count"])
+        self.assertEqual([len(g.candidates) for g in self.ds.groups], G["sampleGroups"]["sizes"])
+        self.assertEqual([c.label for g in self.ds.groups for c in g.candidates], G["sampleGroups"]["labels"])
+
+    def test_same_groups_in_train_and_val_for_the_same_seed(self):
+        labels = [g.labels for g in self.ds.groups]
+        for seed, want in G["splits"].items():
+            train, val = split.split_groups(labels, int(seed))
+            self.assertEqual((train, val), (want["train"], want["val"]), seed)
+
+    def test_per_epoch_training_order(self):
+        train, _ = split.split_groups([g.labels for g in self.ds.groups], 42)
+        for epoch, want in G["trainOrder"].items():
+            order = list(train)
+            rng.shuffle_in_place(order, rng.Rng(rng.mix_seed(42, int(epoch))))
+            self.assertEqual(order, want, epoch)
+
+    def test_rng_and_mix_seed(self):
+        for a, b, want in G["mixSeed"]:
+            self.assertEqual(rng.mix_seed(a, b), want)
+        for seed, want in G["rng"]:
+            r = rng.Rng(seed)
+            self.assertEqual([r.next() for _ in want], want)
+
+    def test_model_inputs(self):
+        with open(SAMPLE, encoding="utf-8") as f:
+            rows = [json.loads(next(f)) for _ in range(len(G["tokens"]["ids"]))]
+        for r, want in zip(rows, G["tokens"]["ids"]):
+            self.assertEqual(tokenize.encode_input(r["question"], r["gen_text"], G["tokens"]["maxLen"]), want)
+
+
+class Metrics(Close):
+    @classmethod
+    def setUpClass(cls):
+        m = dec(G["metrics"])
+        cls.groups = [metrics.ScoredGroup(g["energies"], g["labels"], g["answers"]) for g in m["groups"]]
+        cls.want = m
+
+    def finite(self):
+        return [g for g in self.groups if all(math.isfinite(e) for e in g.energies)]
+
+    def test_summary_with_nan_and_infinite_energies(self):
+        self.assertSame(metrics.evaluate_groups(self.groups), self.want["summary"])
+
+    def test_summary(self):
+        self.assertSame(metrics.evaluate_groups(self.finite()), self.want["summaryFinite"])
+
+    def test_histogram(self):
+        self.assertSame(metrics.energy_histogram(self.groups, 30), self.want["histogram"])
+
+    def test_best_of_n_curve(self):
+        self.assertSame(metrics.best_of_n_curve(self.finite(), 42, 8), self.want["curve"])
+
+
+if __name__ == "__main__":
+    unittest.main()
