@@ -1,59 +1,81 @@
 import * as tf from '@tensorflow/tfjs';
+import { adamwUpdate } from '../kernels/adamw.ts';
+import { type AdamWHyper, LazyEmbeddingAdam } from './lazyEmbedding.ts';
 import type { Params } from './params.ts';
 
-export interface AdamWOptions {
-  beta1: number;
-  beta2: number;
-  eps: number;
-  weightDecay: number;
-}
+export type AdamWOptions = AdamWHyper;
 
 export const ADAMW_DEFAULTS: AdamWOptions = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 };
+
+export const EMBEDDING = 'emb.weight';
+
+/** The lazy embedding update pays off where the table lives in CPU memory; on a GPU one dense pass is cheap. */
+export function lazyEmbeddingByDefault(): boolean {
+  return tf.getBackend() === 'cpu' || tf.getBackend() === 'wasm';
+}
 
 /**
  * AdamW exactly as torch 1.13 (amsgrad off): decoupled decay on every parameter (biases, norms and
  * the whole embedding too), then p -= lr/(1−β1^t) · m / (√v/√(1−β2^t) + eps).
- * Rows of the embedding that got no gradient still decay and still move by their Adam momentum.
+ * With `lazyEmbedding`, the embedding's state lives in LazyEmbeddingAdam (same weights, cost per
+ * step proportional to the step's tokens) and the `emb.weight` variable is only refreshed by sync().
  */
 export class AdamW {
   readonly m = new Map<string, tf.Variable>();
   readonly v = new Map<string, tf.Variable>();
+  readonly lazy: LazyEmbeddingAdam | null;
   /** Steps taken so far (torch's `step` state). */
   t = 0;
 
   constructor(
     params: Params,
     readonly opts: AdamWOptions = ADAMW_DEFAULTS,
+    lazyEmbedding = lazyEmbeddingByDefault(),
   ) {
+    const emb = params.get(EMBEDDING);
+    this.lazy = lazyEmbedding && emb ? new LazyEmbeddingAdam(emb.dataSync().slice() as Float32Array, emb.shape[0]!, emb.shape[1]!, opts) : null;
     for (const [name, p] of params) {
+      if (this.lazy && name === EMBEDDING) continue;
       // Inside tidy so the zero tensors the variables are made from do not linger.
       this.m.set(name, tf.tidy(() => tf.variable(tf.zerosLike(p), false)));
       this.v.set(name, tf.tidy(() => tf.variable(tf.zerosLike(p), false)));
     }
   }
 
-  /** One update; each gradient is multiplied by `gradScale` first (the clip coefficient). */
+  /**
+   * One update of the parameters held on the device; each gradient is multiplied by `gradScale`
+   * first (the clip coefficient). With the lazy embedding, its rows are updated by stepEmbedding.
+   */
   step(params: Params, grads: ReadonlyMap<string, tf.Tensor>, lr: number, gradScale: tf.Scalar): void {
     this.t += 1;
-    const { beta1, beta2, eps, weightDecay } = this.opts;
-    const stepSize = lr / (1 - beta1 ** this.t);
-    const sqrtBias2 = Math.sqrt(1 - beta2 ** this.t);
+    const s = { ...this.opts, lr, t: this.t };
     tf.tidy(() => {
-      for (const [name, p] of params) {
-        const g0 = grads.get(name);
-        if (!g0) throw new Error(`no gradient for parameter "${name}"`);
-        const g = tf.mul(g0, gradScale);
-        const m = this.m.get(name)!;
+      for (const [name, m] of this.m) {
+        const g = grads.get(name);
+        if (!g) throw new Error(`no gradient for parameter "${name}"`);
+        const p = params.get(name)!;
         const v = this.v.get(name)!;
-        const mNew = tf.add(tf.mul(m, beta1), tf.mul(g, 1 - beta1));
-        const vNew = tf.add(tf.mul(v, beta2), tf.mul(tf.square(g), 1 - beta2));
-        const denom = tf.add(tf.div(tf.sqrt(vNew), sqrtBias2), eps);
-        const decayed = tf.mul(p, 1 - lr * weightDecay);
-        p.assign(tf.sub(decayed, tf.mul(tf.div(mNew, denom), stepSize)));
+        const [pNew, mNew, vNew] = adamwUpdate(p, m, v, g, gradScale, s);
+        p.assign(pNew);
         m.assign(mNew);
         v.assign(vNew);
       }
     });
+  }
+
+  /** The lazy embedding's part of the same step: `rows` got `grads` ([rows × d]), scaled by `scale`. */
+  stepEmbedding(rows: ArrayLike<number>, grads: Float32Array, scale: number, lr: number): void {
+    if (!this.lazy) throw new Error('stepEmbedding needs the lazy embedding');
+    this.lazy.step(rows, grads, scale, lr);
+    if (this.lazy.t !== this.t) throw new Error(`embedding step ${this.lazy.t} out of line with step ${this.t}`);
+  }
+
+  /** Writes the lazy embedding, brought up to the last step, into the `emb.weight` variable (a no-op without it). */
+  sync(params: Params): void {
+    if (!this.lazy) return;
+    const emb = params.get(EMBEDDING)!;
+    const table = this.lazy.flush();
+    tf.tidy(() => emb.assign(tf.tensor2d(table, [this.lazy!.rows, this.lazy!.width])));
   }
 
   dispose(): void {

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { matMul } from '../kernels/matmul.ts';
 
 /** Exact (erf) GELU, as PyTorch's default; the tanh approximation is off by up to 4.7e-4. */
 export function gelu(x: tf.Tensor): tf.Tensor {
@@ -28,7 +29,7 @@ export function linear(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Ten
     const inDim = x.shape[x.rank - 1];
     const outDim = weight.shape[0];
     const flat = tf.reshape(x, [-1, inDim]);
-    const y = tf.add(tf.matMul(flat, weight, false, true), bias);
+    const y = tf.add(matMul(flat, weight, false, true), bias);
     return tf.reshape(y, [...x.shape.slice(0, -1), outDim]);
   });
 }

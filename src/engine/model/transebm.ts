@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from './config.ts';
 import type { SeededDropout } from './dropout.ts';
+import { matMul } from '../kernels/matmul.ts';
 import { embeddingLookup, gelu, layerNorm, linear } from './ops.ts';
 
 /** Any name → tensor map works (trainable variables, or plain tensors in tests). */
@@ -80,14 +81,17 @@ function encoderLayer(cfg: ModelConfig, get: Getter, pre: string, x: tf.Tensor, 
   const rows = (part: number) => tf.slice(wIn, [part * d, 0], [d, d]);
   const hq = clsOnly ? tf.slice(h, [0, 0, 0], [B, 1, d]) : h;
   const Tq = clsOnly ? 1 : T;
-  const heads = (t: tf.Tensor, len: number) => tf.transpose(tf.reshape(t, [B, len, H, dh]), [0, 2, 1, 3]);
+  // Heads as one batch axis of B·H slices: [B·H, len, dh].
+  const heads = (t: tf.Tensor, len: number) => tf.reshape(tf.transpose(tf.reshape(t, [B, len, H, dh]), [0, 2, 1, 3]), [B * H, len, dh]);
   const q = heads(linear(hq, rows(0), slice(bIn, 0)), Tq);
   const k = heads(linear(h, rows(1), slice(bIn, 1)), T);
   const v = heads(linear(h, rows(2), slice(bIn, 2)), T);
-  const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)), keyMask);
+  const raw = tf.reshape(matMul(q, k, false, true), [B, H, Tq, T]);
+  const scores = tf.add(tf.mul(raw, 1 / Math.sqrt(dh)), keyMask);
   let probs = tf.softmax(scores);
   if (drop) probs = drop.apply(probs);
-  const context = tf.reshape(tf.transpose(tf.matMul(probs, v), [0, 2, 1, 3]), [B, Tq, d]);
+  const attended = tf.reshape(matMul(tf.reshape(probs, [B * H, Tq, T]), v), [B, H, Tq, dh]);
+  const context = tf.reshape(tf.transpose(attended, [0, 2, 1, 3]), [B, Tq, d]);
   let attnOut = linear(context, get(`${pre}self_attn.out_proj.weight`), get(`${pre}self_attn.out_proj.bias`));
   if (drop) attnOut = drop.apply(attnOut);
   let y = tf.add(clsOnly ? tf.slice(x, [0, 0, 0], [B, 1, d]) : x, attnOut);

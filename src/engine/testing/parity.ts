@@ -154,7 +154,8 @@ async function checkSteps(cfg: ModelConfig, fx: ParityFixture, batch: StepBatch,
   const optimizer = new AdamW(params, { beta1: o.betas[0], beta2: o.betas[1], eps: o.eps, weightDecay: o.weight_decay });
   try {
     for (const step of [1, 2]) {
-      const s = trainStep(cfg, params, optimizer, batch, { lr: o.lr, maxGradNorm });
+      const s = await trainStep(cfg, params, optimizer, batch, { lr: o.lr, maxGradNorm });
+      optimizer.sync(params);
       const coef = (await s.clipCoef.data())[0];
       const norm = (await s.gradNorm.data())[0];
       tf.dispose([s.loss, s.gradNorm, s.clipCoef]);

@@ -62,7 +62,7 @@ describe('training step hygiene', () => {
     const counts: number[] = [];
     for (let s = 0; s < 21; s++) {
       const batch = stepBatch(data.view, [split.train[s % split.train.length]], cfg.maxLen);
-      const out = trainStep(cfg, params, opt, batch, { lr: 1e-3, maxGradNorm: 1, microBatch: 3, dropoutSeed: s });
+      const out = await trainStep(cfg, params, opt, batch, { lr: 1e-3, maxGradNorm: 1, microBatch: 3, dropoutSeed: s });
       const [loss] = await out.loss.data();
       expect(Number.isFinite(loss)).toBe(true);
       tf.dispose([out.loss, out.gradNorm, out.clipCoef]);

@@ -147,6 +147,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
 
   const validate = async (epoch: number, epochTrainLoss: number | null) => {
     if (split.val.length === 0) return;
+    optimizer.sync(params);
     const evaluation = await evaluateModel(cfg, params, view, answers, split.val, settings.seed, listener.evalProgress);
     const bon = evaluation.summary.bestOfN;
     const isBest = best === null || bon > best;
@@ -178,7 +179,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
         const microBatch =
           settings.microBatch > 0 ? settings.microBatch : autoMicroBatch(cfg, batch.candidates.length, batch.longest, inputs.passBudgetBytes);
         const lr = cosineWithWarmup(step, settings.lr, warmup, totalSteps);
-        const scalars = trainStep(cfg, params, optimizer, batch, {
+        const scalars = await trainStep(cfg, params, optimizer, batch, {
           lr,
           maxGradNorm: settings.maxGradNorm,
           microBatch,
@@ -214,6 +215,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
       await validate(epoch, epochLossCount > 0 ? epochLossSum / epochLossCount : null);
     }
   } finally {
+    optimizer.sync(params);
     optimizer.dispose();
   }
   return { reason: control.stopRequested ? 'stopped' : 'finished', steps: step, bestValBestOfN: best };

@@ -22,7 +22,7 @@ async function peakBytes(batch: StepBatch, microBatch?: number): Promise<{ peak:
   const opt = new AdamW(params);
   let loss = NaN;
   const info = await tf.profile(async () => {
-    const s = trainStep(cfg, params, opt, batch, { lr: 1e-3, maxGradNorm: 1, microBatch, dropoutSeed: 3 });
+    const s = await trainStep(cfg, params, opt, batch, { lr: 1e-3, maxGradNorm: 1, microBatch, dropoutSeed: 3 });
     loss = (await s.loss.data())[0];
     tf.dispose([s.loss, s.gradNorm, s.clipCoef]);
   });

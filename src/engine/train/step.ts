@@ -1,8 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
-import type { AdamW } from '../model/adamw.ts';
+import { type AdamW, EMBEDDING } from '../model/adamw.ts';
 import { clipCoefficient, globalNorm } from '../model/clip.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { Params } from '../model/params.ts';
+import { compactBatch } from './compactBatch.ts';
 import { type GradientOptions, type StepBatch, lossAndGradients } from './gradients.ts';
 
 export interface StepOptions extends GradientOptions {
@@ -17,13 +18,43 @@ export interface StepScalars {
   clipCoef: tf.Scalar;
 }
 
-/** One optimizer step (loss, gradients, global-norm clipping, AdamW) inside one tidy: nothing leaks, nothing syncs. */
-export function trainStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: StepOptions): StepScalars {
-  return tf.tidy(() => {
-    const { loss, grads } = lossAndGradients(cfg, params, batch, opts);
-    const gradNorm = globalNorm(grads.values());
-    const clipCoef = clipCoefficient(gradNorm, opts.maxGradNorm);
-    optimizer.step(params, grads, opts.lr, clipCoef);
-    return { loss, gradNorm, clipCoef };
-  });
+/**
+ * One optimizer step (loss, gradients, global-norm clipping, AdamW); nothing leaks, nothing syncs.
+ * With the optimizer's lazy embedding, the step trains a compact table of the rows its tokens use
+ * (same loss, same gradients: the other rows' gradient is 0) and hands their gradient to the lazy
+ * update; reading it back is a copy within CPU memory on the backends that use this path.
+ */
+export async function trainStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: StepOptions): Promise<StepScalars> {
+  if (!optimizer.lazy) {
+    return tf.tidy(() => {
+      const { loss, grads } = lossAndGradients(cfg, params, batch, opts);
+      const gradNorm = globalNorm(grads.values());
+      const clipCoef = clipCoefficient(gradNorm, opts.maxGradNorm);
+      optimizer.step(params, grads, opts.lr, clipCoef);
+      return { loss, gradNorm, clipCoef };
+    });
+  }
+  const compact = compactBatch(batch, cfg.padId, optimizer.lazy.rows);
+  const rows = optimizer.lazy.gather(compact.rows);
+  const width = optimizer.lazy.width;
+  const table = tf.tidy(() => tf.variable(tf.tensor2d(rows, [compact.rows.length, width]), true, `${EMBEDDING}.compact#${compactCounter++}`));
+  const stepParams: Params = new Map(params);
+  stepParams.set(EMBEDDING, table);
+  try {
+    const { scalars, embGrad } = tf.tidy(() => {
+      const { loss, grads } = lossAndGradients({ ...cfg, padId: compact.padId }, stepParams, compact.batch, opts);
+      const gradNorm = globalNorm(grads.values());
+      const clipCoef = clipCoefficient(gradNorm, opts.maxGradNorm);
+      optimizer.step(params, grads, opts.lr, clipCoef);
+      return { scalars: { loss, gradNorm, clipCoef }, embGrad: grads.get(EMBEDDING)! };
+    });
+    const [g, coef] = await Promise.all([embGrad.data(), scalars.clipCoef.data()]);
+    embGrad.dispose();
+    optimizer.stepEmbedding(compact.rows, g as Float32Array, coef[0], opts.lr);
+    return scalars;
+  } finally {
+    table.dispose();
+  }
 }
+
+let compactCounter = 0;

@@ -1,0 +1,54 @@
+import * as tf from '@tensorflow/tfjs';
+
+/**
+ * Matrix product of rank-2 or rank-3 tensors, op(a)·op(b) with op = transpose of the last two axes
+ * when asked: the same maths as tf.matMul, which stays the reference and the path on every backend
+ * but WASM. tfjs-wasm sends a product to XNNPACK only when it is one plain 2-D product (no batch,
+ * no transpose); anything else runs a scalar loop about 10× slower. So on WASM the transposes
+ * become explicit Transpose kernels, a batch becomes one plain product per slice, and the gradient
+ * is written with this same op, so the backward products take the fast path too.
+ */
+export function matMul(a: tf.Tensor, b: tf.Tensor, transposeA = false, transposeB = false): tf.Tensor {
+  if (tf.getBackend() !== 'wasm' || tinyProduct(a, b, transposeA)) return tf.matMul(a, b, transposeA, transposeB);
+  return fastMatMul(a, b, transposeA, transposeB);
+}
+
+/** Per-slice products below this many multiply-adds cost more in kernel calls than the scalar loop does. */
+const SMALL_SLICE = 4096;
+
+function tinyProduct(a: tf.Tensor, b: tf.Tensor, transposeA: boolean): boolean {
+  const r = a.rank;
+  if (r === 2) return false;
+  const m = transposeA ? a.shape[r - 1] : a.shape[r - 2];
+  const k = transposeA ? a.shape[r - 2] : a.shape[r - 1];
+  const n = b.size / (b.shape[0] * k);
+  return m * k * n < SMALL_SLICE;
+}
+
+const swapLast = (t: tf.Tensor): tf.Tensor => tf.transpose(t, t.rank === 2 ? [1, 0] : [0, 2, 1]);
+
+/** op(a)·op(b) as explicit transposes plus plain products; dA and dB use the same op (see BatchMatMul_grad). */
+function fastMatMul(a: tf.Tensor, b: tf.Tensor, transposeA: boolean, transposeB: boolean): tf.Tensor {
+  const op = tf.customGrad(((x: tf.Tensor, y: tf.Tensor, save: tf.GradSaveFunc) => {
+    save([x, y]);
+    return {
+      value: plainProduct(transposeA ? swapLast(x) : x, transposeB ? swapLast(y) : y),
+      gradFunc: (dy: tf.Tensor, [sx, sy]: tf.Tensor[]) => {
+        if (!transposeA && !transposeB) return [matMul(dy, sy, false, true), matMul(sx, dy, true, false)];
+        if (!transposeA && transposeB) return [matMul(dy, sy, false, false), matMul(dy, sx, true, false)];
+        if (transposeA && !transposeB) return [matMul(sy, dy, false, true), matMul(sx, dy, false, false)];
+        return [matMul(sy, dy, true, true), matMul(dy, sx, true, true)];
+      },
+    };
+  }) as unknown as Parameters<typeof tf.customGrad>[0]);
+  return op(a, b);
+}
+
+/** a [.., M, K] · b [.., K, N] with no transposes: one XNNPACK product per batch slice. */
+function plainProduct(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
+  if (a.rank === 2) return tf.matMul(a, b);
+  if (a.shape[0] === 1) return tf.expandDims(tf.matMul(tf.squeeze(a, [0]), tf.squeeze(b, [0])), 0);
+  const as = tf.unstack(a);
+  const bs = tf.unstack(b);
+  return tf.stack(as.map((x, i) => tf.matMul(x, bs[i])));
+}

@@ -1,0 +1,111 @@
+import { type AdamWStep, adamwArrays } from '../kernels/adamw.ts';
+
+export type AdamWHyper = Omit<AdamWStep, 'lr' | 't'>;
+
+/**
+ * AdamW for the token embedding that costs what a step's tokens cost, not what the vocabulary costs,
+ * and gives the same weights as the full-vocabulary update.
+ *
+ * A row whose token is absent from a step has gradient 0 there. Full AdamW still updates it:
+ * m ← β1·m, v ← β2·v, p ← p·(1 − lr_k·wd) − lr_k/(1−β1^k) · m/(√v/√(1−β2^k) + eps).
+ * Here each row remembers the step it is current at; before a row is used (and before anyone reads
+ * the table) the skipped steps are replayed for it, with the learning rate each of them had:
+ * - a row never touched has m = v = 0, so only the decay products remain: p·Π(1 − lr_k·wd), taken
+ *   from running products in float64;
+ * - a touched row replays its skipped steps one by one (its moments keep moving it). Over a run this
+ *   costs about (rows ever touched) × d per step, against the vocabulary × d of the full update.
+ * The table, moments and bookkeeping live in plain arrays: this path is for the CPU-memory backends.
+ */
+export class LazyEmbeddingAdam {
+  readonly m: Float32Array;
+  readonly v: Float32Array;
+  /** The step each row is current at (0 = the initial weights). */
+  private readonly current: Int32Array;
+  private readonly touched: Uint8Array;
+  /** lr of every step so far (index = 1-based step), and running products of (1 − lr·wd). */
+  private readonly lrs: number[] = [0];
+  private readonly decayProduct: number[] = [1];
+  /** Steps applied so far. */
+  t = 0;
+
+  constructor(
+    readonly p: Float32Array,
+    readonly rows: number,
+    readonly width: number,
+    readonly hyper: AdamWHyper,
+  ) {
+    if (p.length !== rows * width) throw new Error(`embedding table has ${p.length} values, expected ${rows}×${width}`);
+    this.m = new Float32Array(p.length);
+    this.v = new Float32Array(p.length);
+    this.current = new Int32Array(rows);
+    this.touched = new Uint8Array(rows);
+  }
+
+  /** The rows, brought up to the last step, as one [rows.length × width] array (the step's compact table). */
+  gather(rows: ArrayLike<number>): Float32Array {
+    const w = this.width;
+    const out = new Float32Array(rows.length * w);
+    for (let k = 0; k < rows.length; k++) {
+      this.catchUp(rows[k], this.t);
+      out.set(this.p.subarray(rows[k] * w, (rows[k] + 1) * w), k * w);
+    }
+    return out;
+  }
+
+  /**
+   * Step t+1 with learning rate `lr`: the given rows get their gradient (grads is [rows.length × width],
+   * multiplied by `scale`), every other row is left to be caught up when next read.
+   */
+  step(rows: ArrayLike<number>, grads: Float32Array, scale: number, lr: number): void {
+    const t = this.t + 1;
+    this.lrs.push(lr);
+    this.decayProduct.push(this.decayProduct[t - 1] * (1 - lr * this.hyper.weightDecay));
+    const s: AdamWStep = { ...this.hyper, lr, t };
+    const w = this.width;
+    for (let k = 0; k < rows.length; k++) {
+      const r = rows[k];
+      this.catchUp(r, t - 1);
+      adamwArrays(this.p, this.m, this.v, grads, scale, s, r * w, (r + 1) * w, k * w);
+      this.current[r] = t;
+      this.touched[r] = 1;
+    }
+    this.t = t;
+  }
+
+  /** Brings every row up to the last step and returns the table (shared, not copied). */
+  flush(): Float32Array {
+    for (let r = 0; r < this.rows; r++) this.catchUp(r, this.t);
+    return this.p;
+  }
+
+  /** Replays the steps after current[r] up to `t`, all with zero gradient. */
+  private catchUp(r: number, t: number): void {
+    const from = this.current[r];
+    if (from >= t) return;
+    const w = this.width;
+    const lo = r * w;
+    const hi = lo + w;
+    const { p, m, v } = this;
+    if (!this.touched[r]) {
+      // Zero moments stay zero: only the decoupled decay acts.
+      const f = this.decayProduct[t] / this.decayProduct[from];
+      for (let i = lo; i < hi; i++) p[i] *= f;
+    } else {
+      const { beta1: b1, beta2: b2, eps, weightDecay } = this.hyper;
+      for (let k = from + 1; k <= t; k++) {
+        const lr = this.lrs[k];
+        const decay = 1 - lr * weightDecay;
+        const stepSize = lr / (1 - b1 ** k);
+        const sqrtBias2 = Math.sqrt(1 - b2 ** k);
+        for (let i = lo; i < hi; i++) {
+          const mi = b1 * m[i];
+          const vi = b2 * v[i];
+          m[i] = mi;
+          v[i] = vi;
+          p[i] = p[i] * decay - stepSize * (mi / (Math.sqrt(vi) / sqrtBias2 + eps));
+        }
+      }
+    }
+    this.current[r] = t;
+  }
+}
