@@ -1,12 +1,31 @@
 import * as tf from '@tensorflow/tfjs';
 import type { EnergyInputs } from '../model/transebm.ts';
 
-/** Pads candidates (CLS first, already truncated) to the longest of them: int32 ids [B, T] and true lengths. */
-export function padBatch(candidates: ReadonlyArray<ArrayLike<number>>, padId: number): EnergyInputs {
+/** Padded lengths are multiples of this (up to maxLen), so shapes repeat from step to step. */
+export const LENGTH_BUCKET = 32;
+
+/**
+ * The padded length for a longest candidate: the next multiple of LENGTH_BUCKET, at most maxLen.
+ * Compiled kernels, XNNPACK operators and GPU buffers are reused across passes of the same shape;
+ * results do not change, since padded keys are masked out.
+ */
+export function bucketLength(longest: number, maxLen: number): number {
+  return Math.min(maxLen, Math.ceil(longest / LENGTH_BUCKET) * LENGTH_BUCKET);
+}
+
+/**
+ * Pads candidates (CLS first, already truncated) to `length` (default: the longest of them):
+ * int32 ids [B, T] and true lengths.
+ */
+export function padBatch(candidates: ReadonlyArray<ArrayLike<number>>, padId: number, length?: number): EnergyInputs {
   const B = candidates.length;
   if (B === 0) throw new Error('padBatch: no candidates');
   let T = 0;
   for (const c of candidates) T = Math.max(T, c.length);
+  if (length !== undefined) {
+    if (length < T) throw new Error(`padBatch: length ${length} is shorter than the longest candidate (${T})`);
+    T = length;
+  }
   const ids = new Int32Array(B * T).fill(padId);
   const lengths = new Int32Array(B);
   candidates.forEach((c, b) => {

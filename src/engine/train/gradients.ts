@@ -4,7 +4,7 @@ import { SeededDropout, mixSeed } from '../model/dropout.ts';
 import { btLoss, btLossGradient, pairWeights } from '../model/loss.ts';
 import type { Params } from '../model/params.ts';
 import { energies } from '../model/transebm.ts';
-import { chunkRanges, padBatch } from './batch.ts';
+import { bucketLength, chunkRanges, padBatch } from './batch.ts';
 
 /** The candidates of one optimizer step: one group by default, several groups allowed. */
 export interface StepBatch {
@@ -46,7 +46,8 @@ export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBa
     opts.dropoutSeed === undefined || cfg.dropout === 0 ? undefined : new SeededDropout(cfg.dropout, mixSeed(opts.dropoutSeed, c));
   const chunkEnergies = (c: number) => {
     const [s, e] = chunks[c];
-    const inputs = padBatch(batch.candidates.slice(s, e), cfg.padId);
+    const chunk = batch.candidates.slice(s, e);
+    const inputs = padBatch(chunk, cfg.padId, bucketLength(longestOf(chunk), cfg.maxLen));
     const out = energies(cfg, params, inputs, { dropout: dropoutFor(c) });
     inputs.ids.dispose();
     inputs.lengths.dispose();
@@ -91,4 +92,10 @@ export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBa
   } finally {
     w.dispose();
   }
+}
+
+function longestOf(candidates: ReadonlyArray<ArrayLike<number>>): number {
+  let n = 0;
+  for (const c of candidates) n = Math.max(n, c.length);
+  return n;
 }

@@ -9,7 +9,7 @@ import { type RunEvaluation, type TrainPoint, runTraining } from './loop.ts';
 import { RunControl } from './runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.ts';
 import { trainStep } from './step.ts';
-import { chunkRanges, padBatch } from './batch.ts';
+import { bucketLength, chunkRanges, padBatch } from './batch.ts';
 import { lossAndGradients } from './gradients.ts';
 import { SeededDropout, mixSeed } from '../model/dropout.ts';
 import { btLoss, pairWeights } from '../model/loss.ts';
@@ -84,7 +84,7 @@ describe('training step hygiene', () => {
     const w = tf.tensor2d(pw.weights, [n, n]);
     const ref = tf.variableGrads(() => {
       const parts = chunkRanges(n, 3).map(([s, e], c) =>
-        energies(cfg, params, padBatch(batch.candidates.slice(s, e), cfg.padId), { dropout: new SeededDropout(cfg.dropout, mixSeed(9, c)) }),
+        energies(cfg, params, padBatch(batch.candidates.slice(s, e), cfg.padId, bucketLength(Math.max(...batch.candidates.slice(s, e).map((c) => c.length)), cfg.maxLen)), { dropout: new SeededDropout(cfg.dropout, mixSeed(9, c)) }),
       );
       return btLoss(tf.concat(parts) as tf.Tensor1D, w);
     });

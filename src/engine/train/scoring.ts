@@ -3,7 +3,7 @@ import type { ModelConfig } from '../model/config.ts';
 import { energies } from '../model/transebm.ts';
 import type { ParamTensors } from '../model/transebm.ts';
 import { activationBytesPerCandidate, DEFAULT_PASS_BUDGET_BYTES } from './autoMicroBatch.ts';
-import { padBatch } from './batch.ts';
+import { bucketLength, padBatch } from './batch.ts';
 
 /** At most this many candidates per eval forward pass; long inputs get fewer (see below). */
 export const EVAL_BATCH_MAX = 64;
@@ -27,7 +27,9 @@ export async function scoreCandidates(
     const fit = Math.floor(budgetBytes / activationBytesPerCandidate(cfg, candidates[order[s]].length));
     const idx = order.slice(s, s + Math.min(EVAL_BATCH_MAX, Math.max(1, fit)));
     s += idx.length;
-    const e = tf.tidy(() => energies(cfg, params, padBatch(idx.map((i) => candidates[i]), cfg.padId)));
+    // Longest first: the batch's first candidate sets its padded length.
+    const length = bucketLength(candidates[idx[0]].length, cfg.maxLen);
+    const e = tf.tidy(() => energies(cfg, params, padBatch(idx.map((i) => candidates[i]), cfg.padId, length)));
     const values = await e.data();
     e.dispose();
     idx.forEach((i, k) => (out[i] = values[k]));
