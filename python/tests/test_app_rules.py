@@ -1,5 +1,11 @@
 """The data rules, split, training order and metrics against what the app's TypeScript computes
 (tests/golden/app_rules.json, written by scripts/make_golden.mjs from src/engine)."""
+import os
+import sys
+
+# Runs as `python3 -m unittest discover -s python/tests` (repo root) or `-s tests -t .` (python/).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 import json
 import math
 import os
@@ -7,7 +13,7 @@ import unittest
 
 from eorm import answers, js, jsonl, metrics, rng, split, tokenize
 
-from .util import HERE, SAMPLE
+from tests.util import HERE, SAMPLE
 
 with open(os.path.join(HERE, "golden", "app_rules.json"), encoding="utf-8") as f:
     G = json.load(f)

@@ -1,5 +1,11 @@
 """The trainer as users run it: `torchrun --nproc_per_node 2` on CPU (gloo) equals one process with the same
 global batch; an interrupted run resumes to the very same weights; --init continues from a weights file."""
+import os
+import sys
+
+# Runs as `python3 -m unittest discover -s python/tests` (repo root) or `-s tests -t .` (python/).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 import json
 import os
 import shutil
@@ -11,7 +17,7 @@ import numpy as np
 from eorm.launch import PATCHED
 from eorm.weights import read_model
 
-from .util import SAMPLE, run_module
+from tests.util import SAMPLE, run_module
 
 # A tiny model (the GPT-2 vocabulary stays) on 12 questions of the sample: seconds per run.
 TINY = ["--preset", "tiny", "--d-model", "16", "--n-heads", "2", "--n-layers", "2", "--max-len", "32", "--lr", "3e-3", "--curve-subsets", "4", "--quiet"]

@@ -1,5 +1,11 @@
 """The model against the PyTorch parity fixtures (../shared/fixtures/transebm), with the fixture README's
 tolerances, through the package's own code paths (model, loss, trainer step, AdamW, clipping, schedule)."""
+import os
+import sys
+
+# Runs as `python3 -m unittest discover -s python/tests` (repo root) or `-s tests -t .` (python/).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 import json
 import math
 import os
@@ -17,7 +23,7 @@ from eorm.schedule import cosine_with_warmup
 from eorm.train import make_optimizer, optimizer_step, train_step
 from eorm.weights import read_model, read_safetensors
 
-from .util import fixture_dir
+from tests.util import fixture_dir
 
 D = fixture_dir()
 
