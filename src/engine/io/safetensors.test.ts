@@ -190,6 +190,9 @@ describe('reader: refuses malformed files with a SafetensorsError naming the pro
   it('bad __metadata__', () => {
     refuse(rawFile({ __metadata__: ['x'] }), /"__metadata__" is not an object/);
     refuse(rawFile({ __metadata__: { n: 3 } }), /"__metadata__.n" is a number/);
+    refuse(rawFile({ __metadata__: { n: { a: '1' } } }), /"__metadata__.n" is an object;/);
+    refuse(rawFile({ __metadata__: { n: null } }), /"__metadata__.n" is null;/);
+    refuse(rawFile({ __metadata__: { n: ['1'] } }), /"__metadata__.n" is an array;/);
   });
 
   it('entry missing dtype / shape / data_offsets, or with wrong types', () => {

@@ -147,12 +147,19 @@ export function parseHeader(input: Uint8Array | ArrayBuffer): SafetensorsHeader 
   return { tensors, byName: new Map(tensors.map((t) => [t.name, t])), metadata, dataStart, dataLength, warnings };
 }
 
+/** "a number", "an object", "null"… for messages about JSON values. */
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
 function checkMetadata(value: unknown): Record<string, string> {
   if (!isPlainObject(value)) throw new SafetensorsError('The header\'s "__metadata__" is not an object of strings; the file is malformed (re-save it).');
   // Null prototype: a key such as "__proto__" or "constructor" is plain data, never an inherited member.
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [k, v] of Object.entries(value)) {
-    if (typeof v !== 'string') throw new SafetensorsError(`"__metadata__.${k}" is a ${typeof v}; the format allows only string values (re-save the file with string metadata).`);
+    if (typeof v !== 'string') throw new SafetensorsError(`"__metadata__.${k}" is ${kindOf(v)}; the format allows only string values (re-save the file with string metadata).`);
     out[k] = v;
   }
   return out;
