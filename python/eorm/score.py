@@ -79,7 +79,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     rows.sort(key=lambda r: r["line"])
     out = sys.stdout
     for r in rows:
-        out.write(json.dumps(_finite(r), ensure_ascii=False) + "\n")
+        out.write(json.dumps(_finite(r)) + "\n")
     summary = evaluate_groups(scored)
     curve = best_of_n_curve(scored, args.seed, args.curve_subsets) if args.curve_subsets > 0 and scored else []
     out.write(json.dumps(_finite({"metrics": summary, "curve": curve, "groups": args.groups, "weights": args.weights, "config": model.cfg.to_dict()})) + "\n")

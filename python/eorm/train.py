@@ -271,22 +271,15 @@ def _atomic_write(path: str, data: bytes) -> None:
 
 def pair_weights(labels: List[int], group_of: List[int], n_global_groups: int, device) -> torch.Tensor:
     """W_ij = 1 / (P_g · Q_g · G) for i correct and j incorrect in the same group g; G = global groups in the step."""
-    n = len(labels)
-    pos: Dict[int, int] = {}
-    neg: Dict[int, int] = {}
-    for l, g in zip(labels, group_of):
-        d = pos if l else neg
-        d[g] = d.get(g, 0) + 1
-    w = torch.zeros(n, n, dtype=torch.float32)
-    for i in range(n):
-        if not labels[i] or not neg.get(group_of[i]):
-            continue
-        g = group_of[i]
-        val = 1.0 / (pos[g] * neg[g] * n_global_groups)
-        for j in range(n):
-            if not labels[j] and group_of[j] == g:
-                w[i, j] = val
-    return w.to(device)
+    lab = torch.tensor(labels, dtype=torch.bool)
+    grp = torch.tensor(group_of, dtype=torch.long)
+    n_groups = int(grp.max()) + 1
+    pos = torch.bincount(grp[lab], minlength=n_groups).double()
+    neg = torch.bincount(grp[~lab], minlength=n_groups).double()
+    per_group = torch.where((pos > 0) & (neg > 0), 1.0 / (pos * neg * n_global_groups).clamp(min=1), torch.zeros_like(pos))
+    mask = lab[:, None] & ~lab[None, :] & (grp[:, None] == grp[None, :])
+    w = torch.where(mask, per_group[grp][:, None].expand(-1, len(labels)), torch.zeros(()).double())
+    return w.float().to(device)
 
 
 def bt_loss(e: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
