@@ -7,7 +7,8 @@
  *   npm run bench -- recipe --epochs 1 --lines 400   # a quick look on a slice
  * Options: --epochs N, --lines N (first N lines of the file), --data FILE, --lr X, --seed N, --preset tiny|small,
  * --skip-app, --skip-python, --json FILE (write both curves). PYTHON picks the interpreter (else python3 with
- * torch, else /usr/bin/python3). Slow on CPU: the full run takes hours on 2 cores (both sides, one after the other).
+ * torch, else /usr/bin/python3). The full run: 585 steps per epoch on each side, one side after the other; from
+ * the 1-epoch slice (about 0.17 s per tiny step on tfjs-wasm, 0.11 s in PyTorch, 2 cores) about 25 minutes.
  */
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
