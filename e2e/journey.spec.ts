@@ -8,6 +8,14 @@ const CANDIDATES = [
   'Eggs left: 16 - 4 = 12, money: 12 * 2 = 24.\nA: 24',
 ].join('\n---\n');
 
+/** An attribute read as a number; missing or empty fails (Number(null) and Number('') would both read 0). */
+function numberAttr(raw: string | null, what: string): number {
+  expect(raw ?? '', `${what} is missing or empty`).toMatch(/\S/);
+  const v = Number(raw);
+  expect(Number.isFinite(v), `${what} = ${JSON.stringify(raw)} is not a number`).toBe(true);
+  return v;
+}
+
 /** Pastes the three candidates, reranks, and returns energy by pasted position. */
 async function rerank(page: Page): Promise<Map<number, number>> {
   await page.getByTestId('rerank-question').fill(QUESTION);
@@ -18,8 +26,8 @@ async function rerank(page: Page): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   const energies: number[] = [];
   for (const row of await rows.all()) {
-    const e = Number(await row.getAttribute('data-energy'));
-    out.set(Number(await row.getAttribute('data-index')), e);
+    const e = numberAttr(await row.getAttribute('data-energy'), 'data-energy');
+    out.set(numberAttr(await row.getAttribute('data-index'), 'data-index'), e);
     energies.push(e);
   }
   expect([...out.keys()].sort()).toEqual([0, 1, 2]);
@@ -62,7 +70,7 @@ test('load a slice of the sample, train the tiny preset on WebGPU, inspect, rera
   expect(epochLosses[2]).toBeLessThan(epochLosses[0]);
   // Validation metrics and baselines are there, as numbers in [0, 1].
   for (const attr of ['data-val-bon', 'data-val-pairwise', 'data-best-val-bon', 'data-first', 'data-majority', 'data-oracle']) {
-    const v = Number(await metrics.getAttribute(attr));
+    const v = numberAttr(await metrics.getAttribute(attr), attr);
     expect(v, attr).toBeGreaterThanOrEqual(0);
     expect(v, attr).toBeLessThanOrEqual(1);
   }
@@ -72,7 +80,7 @@ test('load a slice of the sample, train the tiny preset on WebGPU, inspect, rera
   await page.getByTestId('inspect-show').click();
   const inspected = page.getByTestId('inspect-candidate');
   await expect(inspected.first()).toBeVisible({ timeout: 60_000 });
-  const energies = await inspected.evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-energy'))));
+  const energies = (await inspected.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-energy')))).map((e) => numberAttr(e, 'data-energy'));
   expect(energies.length).toBeGreaterThanOrEqual(2);
   expect(energies).toEqual([...energies].sort((a, b) => a - b));
 
