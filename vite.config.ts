@@ -2,16 +2,21 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
+// Cross-origin isolation (SharedArrayBuffer) lets the WASM backend run its threaded build.
+// Any server hosting the built app must send the same two headers (see the README).
+const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 export default defineConfig({
   plugins: [react()],
   worker: { format: 'es' },
-  server: { host: '127.0.0.1' },
-  preview: { host: '127.0.0.1' },
+  server: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
+  preview: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
   // Pre-bundle heavy deps up front so the dev server never reloads mid-session.
   optimizeDeps: {
     include: [
       '@tensorflow/tfjs',
       '@tensorflow/tfjs-backend-webgpu',
+      '@tensorflow/tfjs-backend-wasm',
       'gpt-tokenizer/encoding/r50k_base',
       'react',
       'react-dom/client',

@@ -3,31 +3,37 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Check, CheckKind } from '../src/engine/testing/parity.ts';
 import { fixtureDir } from '../src/engine/testing/fixtureDir.ts';
-import { WEBGPU_TOLERANCE } from '../src/engine/testing/tolerances.ts';
+import { FLOAT32_TOLERANCE, WEBGPU_TOLERANCE } from '../src/engine/testing/tolerances.ts';
 import { collectConsoleErrors } from './helpers.ts';
 
-test('TransEBM energies, loss and gradients on WebGPU in a worker equal the PyTorch fixtures', async ({ page }, info) => {
+const BACKENDS = [
+  { name: 'wasm', label: 'WASM', tolerance: FLOAT32_TOLERANCE },
+  { name: 'webgpu', label: 'WebGPU', tolerance: WEBGPU_TOLERANCE },
+] as const;
+
+for (const { name, label, tolerance } of BACKENDS) test(`TransEBM energies, loss, gradients and AdamW steps on ${label} in a worker equal the PyTorch fixtures`, async ({ page }, info) => {
   const dir = fixtureDir();
   await page.route('**/__fixtures__/*', (route) => {
     const name = new URL(route.request().url()).pathname.split('/').pop()!;
     return route.fulfill({ body: readFileSync(join(dir, name)) });
   });
   const consoleErrors = collectConsoleErrors(page);
-  await page.goto('/e2e/pages/parity.html');
+  await page.goto(`/e2e/pages/parity.html?backend=${name}`);
   const handle = await page.waitForFunction(() => (window as unknown as { __parity?: unknown }).__parity, null, { timeout: 6 * 60_000 });
   const report = (await handle.jsonValue()) as { error?: string; backend: string; info: { adapter: unknown }; checks: Check[]; seconds: number };
   expect(report.error, report.error).toBeUndefined();
-  expect(report.backend).toBe('webgpu');
+  expect(report.backend).toBe(name);
   const worst = new Map<CheckKind, Check>();
   for (const c of report.checks) if (!worst.has(c.kind) || c.error > worst.get(c.kind)!.error) worst.set(c.kind, c);
   const lines = [...worst.values()].map((c) => `${c.kind.padEnd(14)} ${c.error.toExponential(2)}  (${c.name})`);
-  const summary = `adapter: ${JSON.stringify(report.info.adapter)}\nparity on WebGPU (${report.seconds.toFixed(1)} s, largest error per kind):\n${lines.join('\n')}`;
+  const summary = `adapter: ${JSON.stringify(report.info.adapter)}\nparity on ${label} (${report.seconds.toFixed(1)} s, largest error per kind):\n${lines.join('\n')}`;
   console.log(summary);
-  await info.attach('webgpu-parity.txt', { body: summary, contentType: 'text/plain' });
-  for (const [kind, tol] of Object.entries(WEBGPU_TOLERANCE) as Array<[CheckKind, number]>) {
+  await info.attach(`${name}-parity.txt`, { body: summary, contentType: 'text/plain' });
+  for (const [kind, tol] of Object.entries(tolerance) as Array<[CheckKind, number]>) {
     const mine = report.checks.filter((c) => c.kind === kind);
     expect(mine.length, kind).toBeGreaterThan(0);
     expect(mine.filter((c) => !(c.error <= tol)).map((c) => `${c.name}: ${c.error}`)).toEqual([]);
   }
   expect(consoleErrors).toEqual([]);
 });
+

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { parseFixture } from '../../src/engine/testing/loadFixture.ts';
 import { runParity } from '../../src/engine/testing/parity.ts';
 import { initBackend } from '../../src/worker/backend.ts';
+import type { BackendName } from '../../src/worker/backendInfo.ts';
 
 // The fixture files are served under /__fixtures__/ by the Playwright test (from EORM_FIXTURES or the repo copy).
 async function fetchBytes(name: string): Promise<Uint8Array> {
@@ -10,8 +11,8 @@ async function fetchBytes(name: string): Promise<Uint8Array> {
   return new Uint8Array(await r.arrayBuffer());
 }
 
-async function main() {
-  const backend = await initBackend('webgpu');
+async function main(asked: BackendName) {
+  const backend = await initBackend(asked);
   const text = async (n: string) => new TextDecoder().decode(await fetchBytes(n));
   const fx = parseFixture({ configJson: await text('config.json'), caseJson: await text('case.json'), weights: await fetchBytes('weights.safetensors'), expected: await fetchBytes('expected.safetensors') });
   const t0 = performance.now();
@@ -19,4 +20,6 @@ async function main() {
   self.postMessage({ backend: tf.getBackend(), info: backend, checks, seconds: (performance.now() - t0) / 1000 });
 }
 
-main().catch((e: unknown) => self.postMessage({ error: e instanceof Error ? `${e.message}\n${e.stack}` : String(e) }));
+self.addEventListener('message', (e: MessageEvent<{ backend: BackendName }>) => {
+  main(e.data.backend).catch((err: unknown) => self.postMessage({ error: err instanceof Error ? `${err.message}\n${err.stack}` : String(err) }));
+});

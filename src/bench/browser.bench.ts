@@ -89,7 +89,7 @@ async function main() {
     await send(page, { type: 'init' });
     const ready = await waitFor(page, 'ready');
     const adapter = ready.backend.adapter;
-    console.log(`training: backend ${ready.backend.backend}${adapter ? ` (${adapter.vendor} ${adapter.architecture})` : ''}${ready.backend.fallbackReason ? ` — ${ready.backend.fallbackReason}` : ''}`);
+    console.log(`training: backend ${ready.backend.backend}${adapter ? ` (${adapter.vendor} ${adapter.architecture})` : ''} — ${ready.backend.reason}`);
     await send(page, { type: 'loadData', role: 'train', source: { kind: 'url', url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' } });
     await waitFor(page, 'dataset', ready.index);
     for (const preset of ['tiny'] as const) {

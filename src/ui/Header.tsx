@@ -1,4 +1,7 @@
-import { backendLabel } from '../worker/backendInfo.ts';
+import { type BackendChoice, backendLabel, backendName } from '../worker/backendInfo.ts';
+import { BACKEND_CHOICES, rememberBackendChoice } from './backendChoice.ts';
+import { send } from './workerClient.ts';
+import { isRunActive } from '../state/engineStore.ts';
 import { useEngine } from '../state/hooks.ts';
 
 const SECTIONS = [
@@ -12,29 +15,53 @@ const SECTIONS = [
 function BackendBadge() {
   const backend = useEngine((s) => s.backend);
   const cores = useEngine((s) => s.hardwareConcurrency);
-  const limits = backend?.adapter
-    ? `max storage binding ${(backend.adapter.maxStorageBufferBindingSize / 2 ** 20).toFixed(0)} MiB`
-    : '';
+  const training = useEngine((s) => isRunActive(s.run.status.state));
+  const limits = backend?.adapter ? `max storage binding ${(backend.adapter.maxStorageBufferBindingSize / 2 ** 20).toFixed(0)} MiB` : '';
+  const probes = backend?.probes
+    .map((p) => `${backendName(p.backend)}: ${p.available ? `${p.gflops!.toFixed(1)} GFLOP/s in the probe (${p.ms.toFixed(0)} ms)` : p.error}`)
+    .join('\n');
   return (
-    <span
-      className={`badge badge-${backend?.backend ?? 'pending'}`}
-      data-testid="backend"
-      data-backend={backend?.backend}
-      title={[limits, cores ? `${cores} CPU threads` : ''].filter(Boolean).join(' · ')}
-    >
-      {backend ? backendLabel(backend) : 'starting engine…'}
+    <span className="backend">
+      <span
+        className={`badge badge-${backend ? (backend.adapter?.software ? 'cpu' : backend.backend) : 'pending'}`}
+        data-testid="backend"
+        data-backend={backend?.backend}
+        data-reason={backend?.reason}
+        title={[backend?.reason, probes, limits, cores ? `${cores} CPU threads` : ''].filter(Boolean).join('\n')}
+      >
+        {backend ? backendLabel(backend) : 'starting engine…'}
+      </span>
+      <label className="backend-choice">
+        <span className="sr-only">Engine backend</span>
+        <select
+          data-testid="backend-select"
+          value={backend?.requested ?? 'auto'}
+          disabled={!backend || training}
+          title={training ? 'Stop the run to switch the backend' : 'Which backend the engine uses (remembered)'}
+          onChange={(e) => {
+            const choice = e.target.value as BackendChoice;
+            rememberBackendChoice(choice);
+            send({ type: 'setBackend', backend: choice });
+          }}
+        >
+          {BACKEND_CHOICES.map((c) => (
+            <option key={c} value={c}>
+              {c === 'auto' ? 'auto (fastest)' : backendName(c)}
+            </option>
+          ))}
+        </select>
+      </label>
     </span>
   );
 }
 
-/** Shown whenever the worker fell back to the CPU: training will be much slower. */
-function FallbackNotice() {
-  const reason = useEngine((s) => s.backend?.fallbackReason ?? null);
-  if (!reason) return null;
+/** Why the engine runs where it does, when that is slow: the CPU backend, or a software WebGPU adapter. */
+function BackendNotice() {
+  const backend = useEngine((s) => s.backend);
+  if (!backend || !(backend.backend === 'cpu' || backend.adapter?.software)) return null;
   return (
-    <div className="notice notice-warn" role="alert" data-testid="fallback-notice">
-      <strong>WebGPU is unavailable</strong>: {reason}. Training runs on the CPU backend, which is slow — keep the
-      model tiny.
+    <div className="notice notice-warn" role="status" data-testid="backend-notice">
+      <strong>Training here will be slow</strong>: {backend.reason}. Its timings are not GPU speed; keep the model tiny.
     </div>
   );
 }
@@ -54,7 +81,7 @@ export function Header() {
         </nav>
         <BackendBadge />
       </header>
-      <FallbackNotice />
+      <BackendNotice />
     </>
   );
 }

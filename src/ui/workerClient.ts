@@ -5,6 +5,7 @@
 import type { Command, WorkerEvent } from '../worker/protocol.ts';
 import { engineStore } from '../state/engineStore.ts';
 import { settingsStore } from '../state/settingsStore.ts';
+import { initialBackendChoice } from './backendChoice.ts';
 import { saveFile } from './download.ts';
 
 let worker: Worker | null = null;
@@ -27,9 +28,8 @@ export function startWorker(): void {
     store.reportFailure(`The engine worker failed: ${e.message || 'its script could not be loaded'}`);
   });
   worker.addEventListener('messageerror', () => store.reportFailure('A message from the engine worker could not be decoded.'));
-  // ?backend=cpu forces the CPU backend (to compare, or to test the fallback path).
-  const prefer = new URLSearchParams(window.location.search).get('backend') === 'cpu' ? 'cpu' : undefined;
-  send(prefer ? { type: 'init', prefer } : { type: 'init' });
+  // ?backend=…, else the choice remembered from the header's selector, else auto (the start-up probe decides).
+  send({ type: 'init', backend: initialBackendChoice() });
   // Every settings change asks for a fresh parameter/memory estimate, debounced while typing.
   settingsStore.subscribe((s, prev) => {
     if (s.settings !== prev.settings) scheduleEstimate();

@@ -1,44 +1,126 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
-import type { BackendInfo } from './backendInfo.ts';
+import { getThreadsCount, setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import wasmPlain from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
+import wasmSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
+import wasmThreadedSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
+import { type AdapterSummary, BACKEND_NAMES, type BackendChoice, type BackendInfo, type BackendName, type ProbeResult, backendName, isSoftwareAdapter } from './backendInfo.ts';
+import { fastest, probeActiveBackend } from './backendProbe.ts';
 
 export type { AdapterSummary, BackendInfo } from './backendInfo.ts';
 
-/** WebGPU when the browser offers an adapter, else the CPU backend with the reason said plainly. */
-export async function initBackend(prefer: 'webgpu' | 'cpu' = 'webgpu'): Promise<BackendInfo> {
-  if (prefer === 'cpu') return useCpu('the CPU backend was requested');
-  const gpu = (globalThis.navigator as Navigator | undefined)?.gpu;
-  if (!gpu) return useCpu('this browser exposes no WebGPU (navigator.gpu is missing; use a recent Chrome, or enable WebGPU)');
-  let adapter: GPUAdapter | null = null;
-  try {
-    adapter = await gpu.requestAdapter();
-  } catch (e) {
-    return useCpu(`WebGPU adapter request failed: ${String(e)}`);
-  }
-  if (!adapter) return useCpu('WebGPU is present but no GPU adapter is available');
-  try {
-    const ok = await tf.setBackend('webgpu');
-    if (!ok) return useCpu('the WebGPU backend failed to initialise');
-    await tf.ready();
-  } catch (e) {
-    return useCpu(`the WebGPU backend failed to initialise: ${String(e)}`);
-  }
-  const info = adapter.info;
-  return {
-    backend: 'webgpu',
-    adapter: {
-      vendor: info?.vendor ?? '',
-      architecture: info?.architecture ?? '',
-      description: info?.description ?? '',
-      maxBufferSize: adapter.limits.maxBufferSize,
-      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
-    },
-    fallbackReason: null,
-  };
+let wasmConfigured = false;
+let adapter: AdapterSummary | null = null;
+let probes: ProbeResult[] | null = null;
+
+/** The .wasm files Vite serves; threads only where the page is cross-origin isolated (SharedArrayBuffer). */
+function configureWasm(): void {
+  if (wasmConfigured) return;
+  wasmConfigured = true;
+  setWasmPaths({ 'tfjs-backend-wasm.wasm': wasmPlain, 'tfjs-backend-wasm-simd.wasm': wasmSimd, 'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimd });
+  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+  setThreadsCount(isolated ? Math.max(1, navigator.hardwareConcurrency || 1) : 1);
 }
 
-async function useCpu(reason: string): Promise<BackendInfo> {
-  await tf.setBackend('cpu');
-  await tf.ready();
-  return { backend: 'cpu', adapter: null, fallbackReason: reason };
+/** Makes `name` the active tfjs backend; throws a message in plain words when it cannot run here. */
+async function activate(name: BackendName): Promise<void> {
+  if (name === 'webgpu') {
+    const gpu = (globalThis.navigator as Navigator | undefined)?.gpu;
+    if (!gpu) throw new Error('this browser exposes no WebGPU (navigator.gpu is missing)');
+    if (!adapter) {
+      const a = await gpu.requestAdapter();
+      if (!a) throw new Error('WebGPU is present but no GPU adapter is available');
+      const info = a.info;
+      const [vendor, architecture, description] = [info?.vendor ?? '', info?.architecture ?? '', info?.description ?? ''];
+      const isFallbackAdapter = (info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter ?? (a as { isFallbackAdapter?: boolean }).isFallbackAdapter ?? false;
+      adapter = {
+        vendor,
+        architecture,
+        description,
+        isFallbackAdapter,
+        software: isFallbackAdapter || isSoftwareAdapter(vendor, architecture, description),
+        maxBufferSize: a.limits.maxBufferSize,
+        maxStorageBufferBindingSize: a.limits.maxStorageBufferBindingSize,
+      };
+    }
+  }
+  if (name === 'wasm') configureWasm();
+  let ok = false;
+  try {
+    ok = await tf.setBackend(name);
+    await tf.ready();
+  } catch (e) {
+    throw new Error(`the ${backendName(name)} backend failed to start: ${e instanceof Error ? e.message : String((e as { message?: string })?.message ?? e)}`);
+  }
+  if (!ok) throw new Error(`the ${backendName(name)} backend failed to start`);
+}
+
+/** Starts and times every backend once per worker (the probe), then remembers the figures. */
+async function probeAll(): Promise<ProbeResult[]> {
+  if (probes) return probes;
+  const out: ProbeResult[] = [];
+  for (const name of BACKEND_NAMES) {
+    const t0 = performance.now();
+    try {
+      await activate(name);
+      out.push({ backend: name, available: true, ...(await probeActiveBackend()) });
+    } catch (e) {
+      out.push({ backend: name, available: false, roundsPerSec: null, gflops: null, ms: performance.now() - t0, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  probes = out;
+  return out;
+}
+
+function describe(name: BackendName): string {
+  if (name === 'webgpu') return adapter?.software ? 'the software WebGPU adapter' : 'WebGPU';
+  return name === 'wasm' ? 'WASM' : 'the CPU backend';
+}
+
+function threads(name: BackendName): number | null {
+  return name === 'wasm' ? getThreadsCount() : null;
+}
+
+function headline(name: BackendName): string {
+  const t = threads(name);
+  return `${backendName(name)}${t !== null ? `, ${t} thread${t === 1 ? '' : 's'}` : ''}${name === 'webgpu' && adapter?.software ? ' (software adapter)' : ''}`;
+}
+
+/** "WASM, 1 thread — 31× faster than the software WebGPU adapter here; WebGPU: no adapter". */
+function autoReason(chosen: BackendName, all: ProbeResult[]): string {
+  const me = all.find((p) => p.backend === chosen)!;
+  const others = all.filter((p) => p.available && p.backend !== chosen).sort((a, b) => b.roundsPerSec! - a.roundsPerSec!);
+  const parts = [headline(chosen)];
+  if (others.length > 0) parts.push(`${(me.roundsPerSec! / others[0].roundsPerSec!).toFixed(me.roundsPerSec! / others[0].roundsPerSec! >= 10 ? 0 : 1)}× faster than ${describe(others[0].backend)} here`);
+  else parts.push('the only backend that runs here');
+  const missing = all.filter((p) => !p.available).map((p) => `${backendName(p.backend)}: ${p.error}`);
+  return `${parts.join(' — ')}${missing.length > 0 ? ` (${missing.join('; ')})` : ''}`;
+}
+
+function info(backend: BackendName, requested: BackendChoice, reason: string, all: ProbeResult[]): BackendInfo {
+  return { backend, requested, adapter: backend === 'webgpu' ? adapter : null, threads: threads(backend), reason, probes: all };
+}
+
+/**
+ * Picks the engine's backend. 'auto' probes WebGPU (noting software adapters), WASM and the CPU and
+ * takes the fastest; a named backend is used when it runs here, else the probe decides and the
+ * reason says why the request could not be met. Can be called again to switch (tensors move lazily).
+ */
+export async function initBackend(choice: BackendChoice = 'auto'): Promise<BackendInfo> {
+  const all = await probeAll();
+  if (choice !== 'auto') {
+    const asked = all.find((p) => p.backend === choice)!;
+    if (asked.available) {
+      await activate(choice);
+      return info(choice, choice, `${headline(choice)} — chosen by you (auto would take ${backendName(fastest(all) ?? choice)})`, all);
+    }
+    const best = fastest(all);
+    if (!best) throw new Error('No tfjs backend could start in this browser.');
+    await activate(best);
+    return info(best, choice, `${backendName(choice)} was asked for but ${asked.error}; using ${headline(best)}`, all);
+  }
+  const best = fastest(all);
+  if (!best) throw new Error(`No tfjs backend could start in this browser: ${all.map((p) => `${backendName(p.backend)}: ${p.error}`).join('; ')}`);
+  await activate(best);
+  return info(best, 'auto', autoReason(best, all), all);
 }

@@ -10,7 +10,7 @@ import type { EvalSummary } from '../engine/train/metrics.ts';
 import type { RunProgress, TrainPoint } from '../engine/train/loop.ts';
 import type { NCurveRow } from '../engine/train/ncurve.ts';
 import type { ModelSettings, PresetName, TrainSettings } from '../engine/train/settings.ts';
-import type { BackendInfo } from './backendInfo.ts';
+import type { BackendChoice, BackendInfo } from './backendInfo.ts';
 
 export type DataRole = 'train' | 'test';
 /** Which model Inspect, Rerank and Export use. */
@@ -22,8 +22,13 @@ export type { ModelSettings, PresetName, RunProgress, TrainPoint, TrainSettings 
 export type DataSource = { kind: 'file'; file: File } | { kind: 'url'; url: string; name: string };
 
 export type Command =
-  /** `tokenizerWorkers` overrides the pool size (default: spare cores, at most 4); benchmarks compare sizes. */
-  | { type: 'init'; prefer?: 'webgpu' | 'cpu'; tokenizerWorkers?: number }
+  /**
+   * `backend`: 'auto' (default) probes the browser's backends and takes the fastest; a name asks for one.
+   * `tokenizerWorkers` overrides the pool size (default: spare cores, at most 4); benchmarks compare sizes.
+   */
+  | { type: 'init'; backend?: BackendChoice; tokenizerWorkers?: number }
+  /** Switches the engine's backend between commands (refused while training). */
+  | { type: 'setBackend'; backend: BackendChoice }
   | { type: 'loadData'; role: DataRole; source: DataSource }
   | { type: 'downloadErrors'; role: DataRole; format: 'text' | 'csv' | 'jsonl' }
   | { type: 'estimate'; settings: TrainSettings }

@@ -52,9 +52,15 @@ export class Session {
     private readonly backend: () => BackendInfo | null,
   ) {}
 
+  /** A run is in progress (training, compiling or paused). */
+  isTraining(): boolean {
+    return this.run !== null;
+  }
+
   async handle(cmd: Command): Promise<void> {
     switch (cmd.type) {
       case 'init':
+      case 'setBackend':
         return; // answered by the worker entry (backend selection)
       case 'loadData':
         return this.loadData(cmd.role, cmd.source);
