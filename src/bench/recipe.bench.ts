@@ -25,6 +25,7 @@ import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
 import { initParams } from '../engine/model/params.ts';
 import { runTraining } from '../engine/train/loop.ts';
+import { INSTALL_TORCH, findPython } from '../engine/testing/pythonNode.ts';
 import { RunControl } from '../engine/train/runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings } from '../engine/train/settings.ts';
 
@@ -88,15 +89,14 @@ async function app(): Promise<Point[]> {
   return points;
 }
 
-function findPython(): string {
-  for (const py of process.env.PYTHON ? [process.env.PYTHON] : ['python3', '/usr/bin/python3']) {
-    if (spawnSync(py, ['-c', 'import torch'], { encoding: 'utf8' }).status === 0) return py;
-  }
-  throw new Error('No Python with torch: sudo apt-get install -y python3-torch python3-numpy (or set PYTHON).');
+function pythonWithTorch(): string {
+  const { python: py, tried } = findPython();
+  if (!py) throw new Error(`No Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`);
+  return py;
 }
 
 function python(): Point[] {
-  const py = findPython();
+  const py = pythonWithTorch();
   const out = join(work, 'python-run');
   const args = ['-m', 'eorm.train', '--data', dataPath, '--out', out, '--preset', preset, '--epochs', String(epochs), '--lr', String(lr), '--seed', String(seed), '--resume', 'never', '--quiet'];
   console.log(`python (${py} ${args.join(' ')})`);

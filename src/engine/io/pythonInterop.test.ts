@@ -6,10 +6,9 @@
  * Both within 1e-5. These need a Python with torch; without one they fail and say how to get it.
  */
 import * as tf from '@tensorflow/tfjs';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestJsonl } from '../data/ingest.ts';
 import { bytesStream } from '../data/testing/node.ts';
@@ -20,34 +19,10 @@ import { disposeParams, initParams, paramsFromArrays, paramsToArrays } from '../
 import { evaluateGroups, type ScoredGroup } from '../train/metrics.ts';
 import { scoreCandidates } from '../train/scoring.ts';
 import { readModel, writeModel } from './modelFile.ts';
+import { INSTALL_TORCH as INSTALL, PYTHON_DIR, findPython, runPython as runPythonIn } from '../testing/pythonNode.ts';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
-const PYTHON_DIR = join(ROOT, 'python');
 const TOL = 1e-5;
-const INSTALL = 'Install Debian\'s PyTorch: `sudo apt-get install -y python3-torch python3-numpy` (or point PYTHON at an interpreter that has torch).';
-
-/** `$PYTHON`, else `python3` when it imports torch, else /usr/bin/python3 (Debian's torch lives there). */
-function findPython(): { python: string | null; tried: string[] } {
-  const tried: string[] = [];
-  const candidates = process.env.PYTHON ? [process.env.PYTHON] : ['python3', '/usr/bin/python3'];
-  for (const py of candidates) {
-    const r = spawnSync(py, ['-c', 'import torch, numpy'], { encoding: 'utf8' });
-    if (r.status === 0) return { python: py, tried };
-    tried.push(`${py}: ${r.error ? r.error.message : (r.stderr || '').trim().split('\n').pop()}`);
-  }
-  return { python: null, tried };
-}
-
-function runPython(python: string, args: string[]): string {
-  const r = spawnSync(python, args, {
-    cwd: PYTHON_DIR,
-    encoding: 'utf8',
-    env: { ...process.env, PYTHONPATH: PYTHON_DIR, OMP_NUM_THREADS: '1' },
-    maxBuffer: 64 << 20,
-  });
-  if (r.status !== 0) throw new Error(`${python} ${args.join(' ')} failed (${r.status}):\n${r.stderr}`);
-  return r.stdout;
-}
+const runPython = (python: string, args: string[]) => runPythonIn(python, args, { OMP_NUM_THREADS: '1' });
 
 /** `python -m eorm.score` energies by 1-based line number. */
 function pythonEnergies(python: string, weights: string, data: string): Map<number, number> {
@@ -91,7 +66,7 @@ const scored = (dataset: Dataset, energies: Map<number, number>): ScoredGroup[] 
   dataset.groups.map((g) => ({ energies: g.candidates.map((c) => energies.get(c.line)!), labels: g.candidates.map((c) => c.label), answers: g.candidates.map((c) => c.answerKey) }));
 
 // 12 questions of the sample, 4 answers each; a small model with the real GPT-2 vocabulary.
-const sample = readFileSync(join(ROOT, 'public/sample/gsm8k_gpt3_openai_4cand.jsonl'), 'utf8').split('\n').slice(0, 48).join('\n') + '\n';
+const sample = readFileSync(join(PYTHON_DIR, '../public/sample/gsm8k_gpt3_openai_4cand.jsonl'), 'utf8').split('\n').slice(0, 48).join('\n') + '\n';
 let dir = '';
 let dataPath = '';
 let dataset: Dataset;

@@ -48,7 +48,38 @@ function fastMatMul(a: tf.Tensor, b: tf.Tensor, transposeA: boolean, transposeB:
 function plainProduct(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
   if (a.rank === 2) return tf.matMul(a, b);
   if (a.shape[0] === 1) return tf.expandDims(tf.matMul(tf.squeeze(a, [0]), tf.squeeze(b, [0])), 0);
-  const as = tf.unstack(a);
-  const bs = tf.unstack(b);
+  const as = slices(a);
+  const bs = slices(b);
   return tf.stack(as.map((x, i) => tf.matMul(x, bs[i])));
+}
+
+/**
+ * tf.unstack on WASM slices through readSync, which copies the whole tensor once per slice (quadratic:
+ * over a second for an eval batch's 256 attention slices). This kernel copies each slice once.
+ */
+function slices(x: tf.Tensor): tf.Tensor[] {
+  if (!unstackRegistered) {
+    unstackRegistered = true;
+    tf.registerKernel({ kernelName: UNSTACK, backendName: 'wasm', kernelFunc: unstackWasm as unknown as tf.KernelFunc });
+  }
+  return tf.engine().runKernel(UNSTACK, { x }, {}) as unknown as tf.Tensor[];
+}
+
+const UNSTACK = 'EormUnstack';
+let unstackRegistered = false;
+
+interface WasmHeap {
+  makeOutput(shape: number[], dtype: 'float32'): tf.TensorInfo;
+  typedArrayFromHeap(t: tf.TensorInfo): Float32Array;
+}
+
+function unstackWasm({ inputs, backend }: { inputs: { x: tf.TensorInfo }; backend: WasmHeap }): tf.TensorInfo[] {
+  const { x } = inputs;
+  const [n, ...rest] = x.shape;
+  const size = rest.reduce((a, b) => a * b, 1);
+  // Allocate every output first: growing the heap detaches the views taken before.
+  const outs = Array.from({ length: n }, () => backend.makeOutput(rest, 'float32'));
+  const src = backend.typedArrayFromHeap(x);
+  outs.forEach((o, i) => backend.typedArrayFromHeap(o).set(src.subarray(i * size, (i + 1) * size)));
+  return outs;
 }
