@@ -26,6 +26,7 @@ export function MetricsView() {
       data-first={attr(b?.firstCandidate)}
       data-majority={attr(b?.majorityVote)}
       data-oracle={attr(b?.oracle)}
+      data-val-nonfinite={m?.nNonFinite}
       data-epoch-losses={JSON.stringify(epochLosses)}
     >
       <dl className="stats">
@@ -53,6 +54,12 @@ export function MetricsView() {
       {latest && (
         <p className="small muted">
           Validation numbers: {evalWhen(latest)}, {m?.nGroups} groups, {m?.nPairs} pairs.
+        </p>
+      )}
+      {m && m.nNonFinite > 0 && (
+        <p className="notice notice-warn small" data-testid="nonfinite-warning">
+          {m.nNonFinite} validation energies are NaN or infinite: they rank last, and the margin and BT loss read NaN. Lower the
+          learning rate or raise warmup.
         </p>
       )}
       {epochLosses.length > 0 && (

@@ -14,25 +14,25 @@ const NONNEG: NumberRule = { min: 0 };
 type NumericModelField = Exclude<ModelField, 'positional'>;
 type NumericRunField = Exclude<RunField, 'init'>;
 
-const MODEL_FIELDS: Array<{ key: NumericModelField; label: string; rule: NumberRule; testId?: string; hint?: string }> = [
-  { key: 'dModel', label: 'd_model', rule: INT_POS, hint: 'Width of the Transformer; must be divisible by heads' },
-  { key: 'nHeads', label: 'Heads', rule: INT_POS },
-  { key: 'nLayers', label: 'Layers', rule: INT_POS },
-  { key: 'ffnDim', label: 'FFN width', rule: INT_POS, hint: 'Usually 4 × d_model' },
-  { key: 'dropout', label: 'Dropout', rule: { min: 0, below: 1 } },
+const MODEL_FIELDS: Array<{ key: NumericModelField; label: string; rule: NumberRule; testId: string; hint?: string }> = [
+  { key: 'dModel', label: 'd_model', rule: INT_POS, testId: 'cfg-d-model', hint: 'Width of the Transformer; must be divisible by heads' },
+  { key: 'nHeads', label: 'Heads', rule: INT_POS, testId: 'cfg-heads' },
+  { key: 'nLayers', label: 'Layers', rule: INT_POS, testId: 'cfg-layers' },
+  { key: 'ffnDim', label: 'FFN width', rule: INT_POS, testId: 'cfg-ffn', hint: 'Usually 4 × d_model' },
+  { key: 'dropout', label: 'Dropout', rule: { min: 0, below: 1 }, testId: 'cfg-dropout' },
   { key: 'maxLen', label: 'Max length', rule: { integer: true, min: 2 }, testId: 'cfg-max-len', hint: 'Tokens per candidate, CLS included; longer ones are cut' },
 ];
 
-const RUN_FIELDS: Array<{ key: NumericRunField; label: string; rule: NumberRule; testId?: string; hint?: string }> = [
+const RUN_FIELDS: Array<{ key: NumericRunField; label: string; rule: NumberRule; testId: string; hint?: string }> = [
   { key: 'epochs', label: 'Epochs', rule: INT_POS, testId: 'cfg-epochs' },
   { key: 'lr', label: 'Learning rate', rule: POSITIVE, testId: 'cfg-lr', hint: 'Peak AdamW learning rate (reference: 1e-4)' },
   { key: 'seed', label: 'Seed', rule: INT_NONNEG, testId: 'cfg-seed', hint: 'Seeds the split, shuffling, initialisation and dropout' },
-  { key: 'warmupRatio', label: 'Warmup ratio', rule: { min: 0, max: 1 } },
-  { key: 'weightDecay', label: 'Weight decay', rule: NONNEG },
-  { key: 'maxGradNorm', label: 'Max grad norm', rule: POSITIVE },
-  { key: 'groupsPerStep', label: 'Groups / step', rule: INT_POS },
-  { key: 'microBatch', label: 'Micro-batch', rule: INT_NONNEG, hint: 'Candidates per forward/backward pass; 0 = automatic: one pass when the step fits in memory' },
-  { key: 'evalEverySteps', label: 'Eval every N steps', rule: INT_NONNEG, hint: '0 = validate at the end of each epoch only' },
+  { key: 'warmupRatio', label: 'Warmup ratio', rule: { min: 0, max: 1 }, testId: 'cfg-warmup' },
+  { key: 'weightDecay', label: 'Weight decay', rule: NONNEG, testId: 'cfg-weight-decay' },
+  { key: 'maxGradNorm', label: 'Max grad norm', rule: POSITIVE, testId: 'cfg-max-grad-norm' },
+  { key: 'groupsPerStep', label: 'Groups / step', rule: INT_POS, testId: 'cfg-groups-per-step' },
+  { key: 'microBatch', label: 'Micro-batch', rule: INT_NONNEG, testId: 'cfg-micro-batch', hint: 'Candidates per forward/backward pass; 0 = automatic: one pass when the step fits in memory' },
+  { key: 'evalEverySteps', label: 'Eval every N steps', rule: INT_NONNEG, testId: 'cfg-eval-every', hint: '0 = validate at the end of each epoch only' },
 ];
 
 const PRESET_LABELS: Record<PresetName, string> = {
@@ -79,7 +79,7 @@ export function SettingsForm() {
               label={f.label}
               value={settings.model[f.key]}
               rule={f.rule}
-              testId={f.testId ?? `cfg-${f.key}`}
+              testId={f.testId}
               hint={f.hint}
               onChange={(v) => setModel(f.key, v)}
             />
@@ -106,7 +106,7 @@ export function SettingsForm() {
               label={f.label}
               value={settings[f.key]}
               rule={f.rule}
-              testId={f.testId ?? `cfg-${f.key}`}
+              testId={f.testId}
               hint={f.hint}
               onChange={(v) => setRun(f.key, v)}
             />

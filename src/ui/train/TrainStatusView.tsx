@@ -25,6 +25,8 @@ export function TrainStatusView() {
       data-state={status.state}
       data-step={status.step}
       data-epoch={status.epoch}
+      data-tokens-per-sec={tp ? tp.tokensPerSec.toFixed(1) : undefined}
+      data-steps-per-sec={tp ? tp.stepsPerSec.toFixed(3) : undefined}
     >
       <div className="status-line">
         <span className={`pill pill-${status.state}`}>{STATE_TEXT[status.state]}</span>
