@@ -91,7 +91,10 @@ function autoReason(chosen: BackendName, all: ProbeResult[]): string {
   const me = all.find((p) => p.backend === chosen)!;
   const others = all.filter((p) => p.available && p.backend !== chosen).sort((a, b) => b.roundsPerSec! - a.roundsPerSec!);
   const parts = [headline(chosen)];
-  if (others.length > 0) parts.push(`${(me.roundsPerSec! / others[0].roundsPerSec!).toFixed(me.roundsPerSec! / others[0].roundsPerSec! >= 10 ? 0 : 1)}× faster than ${describe(others[0].backend)} here`);
+  if (others.length > 0) {
+    const ratio = me.roundsPerSec! / others[0].roundsPerSec!;
+    parts.push(`${others[0].bounded ? 'at least ' : ''}${ratio.toFixed(ratio >= 10 ? 0 : 1)}× faster than ${describe(others[0].backend)} here`);
+  }
   else parts.push('the only backend that runs here');
   const missing = all.filter((p) => !p.available).map((p) => `${backendName(p.backend)}: ${p.error}`);
   return `${parts.join(' — ')}${missing.length > 0 ? ` (${missing.join('; ')})` : ''}`;

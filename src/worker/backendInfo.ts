@@ -3,7 +3,8 @@ export type BackendName = 'webgpu' | 'wasm' | 'cpu';
 /** What the user asked for: a backend, or 'auto' (the fastest by the start-up probe). */
 export type BackendChoice = BackendName | 'auto';
 
-export const BACKEND_NAMES: readonly BackendName[] = ['webgpu', 'wasm', 'cpu'];
+/** Probe order: the CPU backends first, so a GPU still compiling cannot slow their figures. */
+export const BACKEND_NAMES: readonly BackendName[] = ['wasm', 'cpu', 'webgpu'];
 
 export interface AdapterSummary {
   vendor: string;
@@ -29,6 +30,8 @@ export interface ProbeResult {
   gflops: number | null;
   /** Wall time the probe took, compilation included (ms). */
   ms: number;
+  /** The first round did not finish in time: the figures are upper bounds. */
+  bounded?: boolean;
   error?: string;
 }
 
