@@ -2,59 +2,93 @@ import * as tf from '@tensorflow/tfjs';
 import { softplus } from './ops.ts';
 
 /**
- * Group-wise Bradley-Terry loss as one weighted sum over candidate pairs:
- * L = Σ_ij W_ij · softplus(E_i − E_j) with W_ij = 1 / (P_g · Q_g · G) when i is a correct and j an
- * incorrect candidate of the same group g (P_g, Q_g its counts), G = groups having both labels.
- * That is the mean over pairs within a group, then the mean over groups; groups lacking
- * either label get no weight at all.
+ * Group-wise Bradley-Terry loss: L = (1/G) Σ_g mean over (i correct, j incorrect) of softplus(E_i − E_j),
+ * G = groups having both labels; groups lacking either label carry no loss. Each group's pairs form
+ * its own [P_g × Q_g] matrix, so memory follows the largest group, never (Σ n_g)².
  */
-export interface PairWeights {
-  /** Row-major N×N. */
-  weights: Float32Array;
-  n: number;
-  /** Groups that have both labels (and so carry loss). */
-  scoredGroups: number;
+export interface PairGroup {
+  /** Candidate indices (into the energies) of the group's correct and incorrect answers. */
+  pos: Int32Array;
+  neg: Int32Array;
 }
 
-export function pairWeights(labels: ArrayLike<number>, groupOf: ArrayLike<number>): PairWeights {
+export interface PairGroups {
+  /** Candidates in the step. */
+  n: number;
+  /** Only the groups having both labels, in order of first appearance. */
+  groups: PairGroup[];
+}
+
+export function pairGroups(labels: ArrayLike<number>, groupOf: ArrayLike<number>): PairGroups {
   const n = labels.length;
   if (groupOf.length !== n) throw new Error(`labels (${n}) and groupOf (${groupOf.length}) differ in length`);
-  const pos = new Map<number, number>();
-  const neg = new Map<number, number>();
+  const byGroup = new Map<number, { pos: number[]; neg: number[] }>();
   for (let i = 0; i < n; i++) {
-    const m = labels[i] ? pos : neg;
-    m.set(groupOf[i], (m.get(groupOf[i]) ?? 0) + 1);
+    let g = byGroup.get(groupOf[i]);
+    if (!g) byGroup.set(groupOf[i], (g = { pos: [], neg: [] }));
+    (labels[i] ? g.pos : g.neg).push(i);
   }
-  let scoredGroups = 0;
-  for (const g of pos.keys()) if (neg.has(g)) scoredGroups++;
-  const weights = new Float32Array(n * n);
-  for (let i = 0; i < n; i++) {
-    if (!labels[i]) continue;
-    const g = groupOf[i];
-    const q = neg.get(g);
-    if (!q) continue;
-    const w = 1 / (pos.get(g)! * q * scoredGroups);
-    for (let j = 0; j < n; j++) if (!labels[j] && groupOf[j] === g) weights[i * n + j] = w;
-  }
-  return { weights, n, scoredGroups };
+  const groups = [...byGroup.values()].filter((g) => g.pos.length > 0 && g.neg.length > 0).map((g) => ({ pos: Int32Array.from(g.pos), neg: Int32Array.from(g.neg) }));
+  return { n, groups };
 }
 
-/** Pairwise differences D_ij = E_i − E_j, [N, N]. */
-function differences(e: tf.Tensor1D): tf.Tensor2D {
-  return tf.sub(tf.reshape(e, [-1, 1]), tf.reshape(e, [1, -1])) as tf.Tensor2D;
+/** The weight of each pair of `g`: the mean over its pairs, then over the G groups. */
+const pairWeight = (g: PairGroup, groups: number) => 1 / (g.pos.length * g.neg.length * groups);
+
+/** D_ij = E_pos[i] − E_neg[j], [P_g, Q_g]. */
+function differences(e: tf.Tensor1D, g: PairGroup): tf.Tensor2D {
+  const pos = tf.gather(e, tf.tensor1d(g.pos, 'int32'));
+  const neg = tf.gather(e, tf.tensor1d(g.neg, 'int32'));
+  return tf.sub(tf.reshape(pos, [-1, 1]), tf.reshape(neg, [1, -1])) as tf.Tensor2D;
 }
 
-export function btLoss(e: tf.Tensor1D, w: tf.Tensor2D): tf.Scalar {
-  return tf.tidy(() => tf.sum(tf.mul(w, softplus(differences(e)))) as tf.Scalar);
+function lossValue(e: tf.Tensor1D, pairs: PairGroups): tf.Scalar {
+  const G = pairs.groups.length;
+  if (G === 0) return tf.scalar(0);
+  // One tidy per group: only one group's pair matrices are alive at a time.
+  const parts = pairs.groups.map((g) => tf.tidy(() => tf.sum(tf.mul(softplus(differences(e, g)), pairWeight(g, G)))));
+  const total = tf.addN(parts) as tf.Scalar;
+  tf.dispose(parts);
+  return total;
 }
 
 /**
- * dL/dE in closed form: with S_ij = W_ij · σ(E_i − E_j), dL/dE_k = Σ_j S_kj − Σ_i S_ik.
+ * The loss. Its gradient is the closed form below (no gather gradient on the tape: that is an
+ * UnsortedSegmentSum, which the WASM backend lacks).
+ */
+export function btLoss(e: tf.Tensor1D, pairs: PairGroups): tf.Scalar {
+  const f = tf.customGrad(((x: tf.Tensor1D, save: tf.GradSaveFunc) => {
+    save([x]);
+    return {
+      value: lossValue(x, pairs),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.mul(dy, btLossGradient(saved[0] as tf.Tensor1D, pairs)),
+    };
+  }) as unknown as Parameters<typeof tf.customGrad>[0]);
+  return f(e) as tf.Scalar;
+}
+
+/**
+ * dL/dE in closed form: with S = w_g · σ(D) per group, a correct candidate gets its row sum of S and an
+ * incorrect one minus its column sum; candidates of groups without both labels get 0.
  * Lets the micro-batched step backpropagate Σ_k stopgrad(dL/dE_k) · E_k chunk by chunk.
  */
-export function btLossGradient(e: tf.Tensor1D, w: tf.Tensor2D): tf.Tensor1D {
+export function btLossGradient(e: tf.Tensor1D, pairs: PairGroups): tf.Tensor1D {
+  const G = pairs.groups.length;
+  if (G === 0) return tf.zeros([pairs.n]);
   return tf.tidy(() => {
-    const s = tf.mul(w, tf.sigmoid(differences(e)));
-    return tf.sub(tf.sum(s, 1), tf.sum(s, 0)) as tf.Tensor1D;
+    const parts: tf.Tensor[] = [];
+    // where[k]: 1 + the position of candidate k's value among the parts; 0 (a leading zero) when it has none.
+    let placed = 0;
+    const where = new Int32Array(pairs.n);
+    for (const g of pairs.groups) {
+      const [rows, cols] = tf.tidy(() => {
+        const s = tf.mul(tf.sigmoid(differences(e, g)), pairWeight(g, G));
+        return [tf.sum(s, 1), tf.neg(tf.sum(s, 0))];
+      });
+      parts.push(rows, cols);
+      for (const i of g.pos) where[i] = placed++ + 1;
+      for (const j of g.neg) where[j] = placed++ + 1;
+    }
+    return tf.gather(tf.concat([tf.zeros([1]), ...parts]), tf.tensor1d(where, 'int32')) as tf.Tensor1D;
   });
 }

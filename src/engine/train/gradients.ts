@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from '../model/config.ts';
 import { SeededDropout, mixSeed } from '../model/dropout.ts';
-import { btLoss, btLossGradient, pairWeights } from '../model/loss.ts';
+import { btLoss, btLossGradient, pairGroups } from '../model/loss.ts';
 import type { Params } from '../model/params.ts';
 import { energies } from '../model/transebm.ts';
 import { bucketLength, chunkRanges, padBatch } from './batch.ts';
@@ -38,7 +38,7 @@ export interface LossAndGradients {
 export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions = {}): LossAndGradients {
   const n = batch.candidates.length;
   const chunks = chunkRanges(n, opts.microBatch ?? n);
-  const pw = pairWeights(batch.labels, batch.groupOf);
+  const pairs = pairGroups(batch.labels, batch.groupOf);
   const names = new Map<string, string>();
   for (const [name, v] of params) names.set(v.name, name);
   const varList = [...params.values()];
@@ -59,39 +59,34 @@ export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBa
     return out;
   };
 
-  const w = tf.tensor2d(pw.weights, [n, n]);
-  try {
-    if (chunks.length === 1) {
-      const { value, grads } = tf.variableGrads(() => btLoss(chunkEnergies(0), w), varList);
-      return { loss: value, grads: byName(grads) };
-    }
-    const e = tf.concat(chunks.map((_, c) => tf.tidy(() => chunkEnergies(c)))) as tf.Tensor1D;
-    const loss = btLoss(e, w);
-    const dE = btLossGradient(e, w);
-    e.dispose();
-    let acc: Map<string, tf.Tensor> | null = null;
-    chunks.forEach(([s, end], c) => {
-      const upstream = tf.slice(dE, [s], [end - s]);
-      const { value, grads } = tf.variableGrads(() => tf.sum(tf.mul(upstream, chunkEnergies(c))) as tf.Scalar, varList);
-      value.dispose();
-      upstream.dispose();
-      const named = byName(grads);
-      if (acc === null) {
-        acc = named;
-        return;
-      }
-      for (const [name, g] of named) {
-        const prev = acc.get(name)!;
-        acc.set(name, tf.add(prev, g));
-        prev.dispose();
-        g.dispose();
-      }
-    });
-    dE.dispose();
-    return { loss, grads: acc! };
-  } finally {
-    w.dispose();
+  if (chunks.length === 1) {
+    const { value, grads } = tf.variableGrads(() => btLoss(chunkEnergies(0), pairs), varList);
+    return { loss: value, grads: byName(grads) };
   }
+  const e = tf.concat(chunks.map((_, c) => tf.tidy(() => chunkEnergies(c)))) as tf.Tensor1D;
+  const loss = btLoss(e, pairs);
+  const dE = btLossGradient(e, pairs);
+  e.dispose();
+  let acc: Map<string, tf.Tensor> | null = null;
+  chunks.forEach(([s, end], c) => {
+    const upstream = tf.slice(dE, [s], [end - s]);
+    const { value, grads } = tf.variableGrads(() => tf.sum(tf.mul(upstream, chunkEnergies(c))) as tf.Scalar, varList);
+    value.dispose();
+    upstream.dispose();
+    const named = byName(grads);
+    if (acc === null) {
+      acc = named;
+      return;
+    }
+    for (const [name, g] of named) {
+      const prev = acc.get(name)!;
+      acc.set(name, tf.add(prev, g));
+      prev.dispose();
+      g.dispose();
+    }
+  });
+  dE.dispose();
+  return { loss, grads: acc! };
 }
 
 function longestOf(candidates: ReadonlyArray<ArrayLike<number>>): number {

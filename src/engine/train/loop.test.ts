@@ -12,7 +12,7 @@ import { trainStep } from './step.ts';
 import { bucketLength, chunkRanges, padBatch } from './batch.ts';
 import { lossAndGradients } from './gradients.ts';
 import { SeededDropout, mixSeed } from '../model/dropout.ts';
-import { btLoss, pairWeights } from '../model/loss.ts';
+import { btLoss, pairGroups } from '../model/loss.ts';
 import { energies } from '../model/transebm.ts';
 import { stepBatch } from './stepBatch.ts';
 
@@ -80,13 +80,12 @@ describe('training step hygiene', () => {
     const n = batch.candidates.length;
     // Reference: one tape over the chunks 0-2, 3-5, 6-7 with the per-chunk dropout seeds, so the BT loss is
     // differentiated exactly. The two-pass step matches it only if its no-grad pass drew the same masks.
-    const pw = pairWeights(batch.labels, batch.groupOf);
-    const w = tf.tensor2d(pw.weights, [n, n]);
+    const pairs = pairGroups(batch.labels, batch.groupOf);
     const ref = tf.variableGrads(() => {
       const parts = chunkRanges(n, 3).map(([s, e], c) =>
         energies(cfg, params, padBatch(batch.candidates.slice(s, e), cfg.padId, bucketLength(Math.max(...batch.candidates.slice(s, e).map((c) => c.length)), cfg.maxLen)), { dropout: new SeededDropout(cfg.dropout, mixSeed(9, c)) }),
       );
-      return btLoss(tf.concat(parts) as tf.Tensor1D, w);
+      return btLoss(tf.concat(parts) as tf.Tensor1D, pairs);
     });
     const micro = lossAndGradients(cfg, params, batch, { dropoutSeed: 9, microBatch: 3 });
     expect(Math.abs((await micro.loss.data())[0] - (await ref.value.data())[0])).toBeLessThan(1e-6);
@@ -100,7 +99,7 @@ describe('training step hygiene', () => {
     // And dropout really is on: another seed gives another loss.
     const other = lossAndGradients(cfg, params, batch, { dropoutSeed: 10, microBatch: 3 });
     expect((await other.loss.data())[0]).not.toBe((await micro.loss.data())[0]);
-    tf.dispose([w, ref.value, ...Object.values(ref.grads), micro.loss, ...micro.grads.values(), other.loss, ...other.grads.values()]);
+    tf.dispose([ref.value, ...Object.values(ref.grads), micro.loss, ...micro.grads.values(), other.loss, ...other.grads.values()]);
     disposeParams(params);
   });
 });
