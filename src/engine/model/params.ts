@@ -9,21 +9,30 @@ export type ParamArrays = Map<string, Float32Array>;
 /** Wraps arrays (e.g. from a safetensors file) as trainable variables; shapes are checked against the config. */
 export function paramsFromArrays(cfg: ModelConfig, arrays: ParamArrays): Params {
   const params: Params = new Map();
-  for (const [name, shape] of paramShapes(cfg)) {
-    const data = arrays.get(name);
-    if (!data) throw new Error(`parameter "${name}" is missing`);
-    const size = shape.reduce((a, b) => a * b, 1);
-    if (data.length !== size) throw new Error(`parameter "${name}" has ${data.length} values, the config needs ${size} (shape [${shape.join(', ')}])`);
-    params.set(name, tf.tidy(() => tf.variable(tf.tensor(data, shape, 'float32'), true, `${name}#${uniqueSuffix()}`)));
+  try {
+    for (const [name, shape] of paramShapes(cfg)) {
+      const data = arrays.get(name);
+      if (!data) throw new Error(`parameter "${name}" is missing`);
+      const size = shape.reduce((a, b) => a * b, 1);
+      if (data.length !== size) throw new Error(`parameter "${name}" has ${data.length} values, the config needs ${size} (shape [${shape.join(', ')}])`);
+      params.set(name, tf.tidy(() => tf.variable(tf.tensor(data, shape, 'float32'), true, `${name}#${uniqueSuffix()}`)));
+    }
+  } catch (e) {
+    // The variables made before the failure would otherwise hold their memory for good.
+    disposeParams(params);
+    throw e;
   }
   return params;
 }
 
-/** Reads every parameter back to the CPU (asynchronously: no dataSync). */
+/**
+ * Reads every parameter back to the CPU (asynchronously: no dataSync), all reads started at once.
+ * The weights must not change until it resolves: pass a snapshot, never the variables being trained.
+ */
 export async function paramsToArrays(params: Params): Promise<ParamArrays> {
-  const out: ParamArrays = new Map();
-  for (const [name, v] of params) out.set(name, (await v.data()) as Float32Array);
-  return out;
+  const entries = [...params];
+  const values = await Promise.all(entries.map(([, v]) => v.data() as Promise<Float32Array>));
+  return new Map(entries.map(([name], i) => [name, values[i]]));
 }
 
 /**
