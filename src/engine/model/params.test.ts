@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeConfig, paramShapes } from './config.ts';
-import { disposeParams, paramsFromArrays, paramsToArrays } from './params.ts';
+import { cloneParams, disposeParams, paramsFromArrays, paramsToArrays } from './params.ts';
 
 const cfg = makeConfig({ vocabSize: 16, dModel: 8, nHeads: 2, nLayers: 1, maxLen: 8, clsId: 15, sepId: 15, padId: 15 });
 const arrays = () => new Map(paramShapes(cfg).map(([name, shape], k) => [name, new Float32Array(shape.reduce((a, b) => a * b, 1)).fill(k)]));
@@ -30,5 +30,20 @@ describe('paramsFromArrays', () => {
     short.set(last, new Float32Array(short.get(last)!.length + 1));
     expect(() => paramsFromArrays(cfg, short)).toThrow(`parameter "${last}" has ${short.get(last)!.length} values`);
     expect(tf.memory().numTensors).toBe(before);
+  });
+});
+
+describe('cloneParams', () => {
+  it('copies the values, even from a variable whose buffer is a JS array written in place later', async () => {
+    // On the CPU backend a tensor made from a Float32Array keeps that very array (the lazy embedding's sync does this).
+    const live = new Float32Array([1, -0, 3]);
+    const source = new Map([['w', tf.variable(tf.tensor1d(live))]]);
+    const copy = cloneParams(source);
+    live[0] = 9;
+    const values = await copy.get('w')!.data();
+    expect(Array.from(values)).toEqual([1, -0, 3]);
+    expect(Object.is(values[1], -0)).toBe(true);
+    disposeParams(copy);
+    disposeParams(source);
   });
 });

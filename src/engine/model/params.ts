@@ -77,9 +77,13 @@ export function disposeParams(params: Params): void {
   params.clear();
 }
 
-/** An independent copy: a frozen snapshot (the best checkpoint), or trainable weights to continue from. */
+/**
+ * An independent copy: a frozen snapshot (the best checkpoint), or trainable weights to continue from.
+ * The values are copied by an op (× 1 keeps −0 and NaN): `clone()` would share the source's buffer,
+ * which on the CPU backend can be a JS array still written in place (the lazy embedding's table).
+ */
 export function cloneParams(params: Params, trainable = false): Params {
   const out: Params = new Map();
-  for (const [name, v] of params) out.set(name, tf.tidy(() => tf.variable(v.clone(), trainable, `${name}#${uniqueSuffix()}`)));
+  for (const [name, v] of params) out.set(name, tf.tidy(() => tf.variable(tf.mul(v, 1), trainable, `${name}#${uniqueSuffix()}`)));
   return out;
 }

@@ -123,7 +123,9 @@ describe('runTraining', () => {
     const last = seen.evals[4].evaluation.summary;
     expect(last.bestOfN).toBe(1);
     expect(last.baselines.oracle).toBe(1);
-    expect(seen.evals[0].isBest).toBe(true);
+    // The untrained model is never the best checkpoint; the first trained one always is.
+    expect(seen.evals[0].isBest).toBe(false);
+    expect(seen.evals[1].isBest).toBe(true);
     // Warmup: the very first step runs at lr 0, as the reference's LambdaLR does.
     expect(seen.points[0].lr).toBe(0);
     expect(tf.memory().numTensors).toBe(before);

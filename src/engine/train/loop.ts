@@ -5,11 +5,11 @@ import type { TrainingView } from '../data/types.ts';
 import { AdamW } from '../model/adamw.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { mixSeed } from '../model/dropout.ts';
-import type { Params } from '../model/params.ts';
+import { type Params, cloneParams } from '../model/params.ts';
 import { cosineWithWarmup, warmupSteps } from '../model/schedule.ts';
 import { autoMicroBatch } from './autoMicroBatch.ts';
 import { type Evaluation, evaluateModel } from './evaluation.ts';
-import type { RunControl } from './runControl.ts';
+import type { RunControl, TakeSnapshot } from './runControl.ts';
 import type { TrainSettings } from './settings.ts';
 import { type StepScalars, trainStep } from './step.ts';
 import { stepBatch } from './stepBatch.ts';
@@ -51,7 +51,7 @@ export interface RunListener {
   state(state: 'compiling' | 'training' | 'paused', step: number, epoch: number): void;
   points(points: TrainPoint[]): void;
   progress(p: RunProgress): void;
-  /** Called after the caller-visible best changed too: snapshot the params there if isBest. */
+  /** Called between two steps with the weights synced: snapshot the params there if isBest (never at epoch 0). */
   evaluation(e: RunEvaluation): void;
   /** Candidates scored so far by the validation under way (it can take a while on slow hardware). */
   evalProgress(done: number, total: number): void;
@@ -59,7 +59,7 @@ export interface RunListener {
 
 export interface RunInputs {
   cfg: ModelConfig;
-  /** Trained in place: this is the "latest" model. */
+  /** Trained in place: this is the "latest" model. While the run lasts, read it only through `control.snapshot()`. */
   params: Params;
   view: TrainingView;
   /** Canonical answer per candidate (majority vote baselines). */
@@ -145,12 +145,19 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
     }
   };
 
+  // Only between two steps: the weights are whole then, and the lazy embedding is brought up to date.
+  const take: TakeSnapshot = () => {
+    optimizer.sync(params);
+    return { params: cloneParams(params), step };
+  };
+
   const validate = async (epoch: number, epochTrainLoss: number | null) => {
     if (split.val.length === 0) return;
     optimizer.sync(params);
-    const evaluation = await evaluateModel(cfg, params, view, answers, split.val, settings.seed, listener.evalProgress);
+    const evaluation = await control.holdStill(take, () => evaluateModel(cfg, params, view, answers, split.val, settings.seed, listener.evalProgress));
     const bon = evaluation.summary.bestOfN;
-    const isBest = best === null || bon > best;
+    // The untrained model (epoch 0) is a reference point, never a checkpoint: on a small validation set it could stay best.
+    const isBest = epoch >= 1 && (best === null || bon > best);
     if (isBest) best = bon;
     listener.evaluation({ epoch, step, epochTrainLoss, evaluation, isBest });
   };
@@ -166,12 +173,13 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
       epochLossSum = 0;
       epochLossCount = 0;
       for (let s = 0; s < stepsPerEpoch; s++) {
+        control.serveSnapshots(take);
         if (control.pauseRequested) {
           if (pending) await pending;
           pending = null;
           report(epoch, true);
           listener.state('paused', step, epoch);
-          await control.waitWhilePaused();
+          await control.holdStill(take, () => control.waitWhilePaused());
           listener.state('training', step, epoch);
         }
         if (control.stopRequested) break;
@@ -217,6 +225,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   } finally {
     optimizer.sync(params);
     optimizer.dispose();
+    control.finish(() => ({ params: cloneParams(params), step }));
   }
   return { reason: control.stopRequested ? 'stopped' : 'finished', steps: step, bestValBestOfN: best };
 }
