@@ -18,10 +18,9 @@ const SMALL_SLICE = 4096;
 
 function tinyProduct(a: tf.Tensor, b: tf.Tensor, transposeA: boolean): boolean {
   const r = a.rank;
-  if (r === 2) return false;
   const m = transposeA ? a.shape[r - 1] : a.shape[r - 2];
   const k = transposeA ? a.shape[r - 2] : a.shape[r - 1];
-  const n = b.size / (b.shape[0] * k);
+  const n = b.size / ((r === 3 ? b.shape[0] : 1) * k);
   return m * k * n < SMALL_SLICE;
 }
 

@@ -35,11 +35,12 @@ export function linear(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Ten
 }
 
 /**
- * Embedding lookup whose gradient is a scatter-add into the table. tf.gather's own gradient goes
+ * Rows of a table (the embedding lookup, or picking rows of activations) whose gradient is a scatter-add
+ * into the table. tf.gather's own gradient goes
  * through UnsortedSegmentSum, which the CPU backend runs as one pass per vocabulary row (50257
  * passes: minutes per step); ScatterNd sums duplicate ids in one pass on every backend.
  */
-export function embeddingLookup(table: tf.Tensor2D, ids: tf.Tensor): tf.Tensor {
+export function gatherRows(table: tf.Tensor2D, ids: tf.Tensor): tf.Tensor {
   const [rows, width] = table.shape;
   const lookup = tf.customGrad(((t: tf.Tensor, idx: tf.Tensor, save: tf.GradSaveFunc) => {
     // Saving the ids keeps them alive for the backward pass, whoever created them.

@@ -2,7 +2,8 @@ import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from './config.ts';
 import type { SeededDropout } from './dropout.ts';
 import { matMul } from '../kernels/matmul.ts';
-import { embeddingLookup, gelu, layerNorm, linear } from './ops.ts';
+import { mergeHeads, splitHeads } from '../kernels/raggedHeads.ts';
+import { gatherRows, gelu, layerNorm, linear } from './ops.ts';
 
 /** Any name → tensor map works (trainable variables, or plain tensors in tests). */
 export type ParamTensors = ReadonlyMap<string, tf.Tensor>;
@@ -12,6 +13,8 @@ export interface EnergyInputs {
   ids: tf.Tensor2D;
   /** int32 [B], true lengths; keys at t >= length are masked out of attention. */
   lengths: tf.Tensor1D;
+  /** The same lengths on the host: the packed path needs them to lay out its rows. */
+  hostLengths?: Int32Array;
 }
 
 export interface ForwardOptions {
@@ -19,7 +22,15 @@ export interface ForwardOptions {
   dropout?: SeededDropout;
   /** Receives intermediate activations (x0, layer{i}, cls, head_hidden) for parity tests. */
   inspect?: (name: string, t: tf.Tensor) => void;
+  /**
+   * Pack the real tokens of all candidates into one [N, d] matrix (no padding) and attend within each
+   * candidate: the same maths, without the padded rows. Default: on the CPU-memory backends, where
+   * every padded row costs time; the padded composition below stays the reference (and the WebGPU path).
+   */
+  packed?: boolean;
 }
+
+const packedByDefault = () => tf.getBackend() === 'wasm';
 
 /** Large enough that exp() underflows to exactly 0, finite so no NaN reaches any gradient. */
 const MASKED = -1e9;
@@ -38,7 +49,8 @@ export function energies(cfg: ModelConfig, p: ParamTensors, inputs: EnergyInputs
     };
     const [, T] = inputs.ids.shape;
     if (T > cfg.maxLen) throw new Error(`input length ${T} exceeds maxLen ${cfg.maxLen}`);
-    let x = tf.mul(embeddingLookup(get('emb.weight') as tf.Tensor2D, inputs.ids), Math.sqrt(cfg.dModel));
+    if ((opts.packed ?? packedByDefault()) && inputs.hostLengths) return packedEnergies(cfg, get, inputs.ids, Array.from(inputs.hostLengths), opts);
+    let x = tf.mul(gatherRows(get('emb.weight') as tf.Tensor2D, inputs.ids), Math.sqrt(cfg.dModel));
     if (cfg.positional === 'learned') x = tf.add(x, tf.slice(get('pos.weight'), [0, 0], [T, cfg.dModel]));
     opts.inspect?.('x0', x);
     const keyMask = keyPaddingBias(inputs.lengths, T);
@@ -48,11 +60,92 @@ export function energies(cfg: ModelConfig, p: ParamTensors, inputs: EnergyInputs
       if (!last) opts.inspect?.(`layer${i}`, x);
     }
     // x is [B, d] now: the CLS position of the last layer.
-    opts.inspect?.('cls', x);
-    const hidden = gelu(linear(layerNorm(x, get('head.0.weight'), get('head.0.bias')), get('head.1.weight'), get('head.1.bias')));
-    opts.inspect?.('head_hidden', hidden);
-    return tf.reshape(linear(hidden, get('head.3.weight'), get('head.3.bias')), [-1]) as tf.Tensor1D;
+    return head(get, x, opts);
   });
+}
+
+/** The MLP head on the CLS output [B, d]: energies [B]. */
+function head(get: Getter, cls: tf.Tensor, opts: ForwardOptions): tf.Tensor1D {
+  opts.inspect?.('cls', cls);
+  const hidden = gelu(linear(layerNorm(cls, get('head.0.weight'), get('head.0.bias')), get('head.1.weight'), get('head.1.bias')));
+  opts.inspect?.('head_hidden', hidden);
+  return tf.reshape(linear(hidden, get('head.3.weight'), get('head.3.bias')), [-1]) as tf.Tensor1D;
+}
+
+/**
+ * The packed path: the same model on [N, d] (N = real tokens of all candidates), attention per
+ * (candidate, head) block on exactly that candidate's rows, so no key needs masking.
+ */
+function packedEnergies(cfg: ModelConfig, get: Getter, paddedIds: tf.Tensor2D, lengths: number[], opts: ForwardOptions): tf.Tensor1D {
+  const [B, T] = paddedIds.shape;
+  const rows: number[] = [];
+  const positions: number[] = [];
+  const clsRows: number[] = [];
+  lengths.forEach((len, b) => {
+    clsRows.push(rows.length);
+    for (let t = 0; t < len; t++) {
+      rows.push(b * T + t);
+      positions.push(t);
+    }
+  });
+  const ids = tf.gather(tf.reshape(paddedIds, [-1]), tf.tensor1d(rows, 'int32'));
+  let x = tf.mul(gatherRows(get('emb.weight') as tf.Tensor2D, ids), Math.sqrt(cfg.dModel));
+  if (cfg.positional === 'learned') x = tf.add(x, gatherRows(get('pos.weight') as tf.Tensor2D, tf.tensor1d(positions, 'int32')));
+  // Parity tests compare intermediates in the padded [B, T, d] layout: padded rows read as zeros.
+  const padded = (t: tf.Tensor) => {
+    const index = new Int32Array(B * T).fill(rows.length);
+    rows.forEach((r, i) => (index[r] = i));
+    return tf.reshape(tf.gather(tf.concat([t, tf.zeros([1, cfg.dModel])]), tf.tensor1d(index, 'int32')), [B, T, cfg.dModel]);
+  };
+  if (opts.inspect) opts.inspect('x0', padded(x));
+  const cls = tf.tensor1d(clsRows, 'int32');
+  for (let i = 0; i < cfg.nLayers; i++) {
+    const last = i === cfg.nLayers - 1;
+    x = packedEncoderLayer(cfg, get, `enc.layers.${i}.`, x, lengths, cls, last, opts.dropout);
+    if (!last && opts.inspect) opts.inspect(`layer${i}`, padded(x));
+  }
+  return head(get, x, opts);
+}
+
+/** encoderLayer on packed rows; with `clsOnly` (the last layer) only the CLS rows are computed: [B, d]. */
+function packedEncoderLayer(cfg: ModelConfig, get: Getter, pre: string, x: tf.Tensor, lengths: number[], cls: tf.Tensor1D, clsOnly: boolean, drop?: SeededDropout): tf.Tensor {
+  const d = cfg.dModel;
+  const H = cfg.nHeads;
+  const dh = d / H;
+  const h = layerNorm(x, get(`${pre}norm1.weight`), get(`${pre}norm1.bias`));
+  const wIn = get(`${pre}self_attn.in_proj_weight`);
+  const bIn = get(`${pre}self_attn.in_proj_bias`);
+  const keyLayout = { lengths, heads: H, dh };
+  let q: tf.Tensor[];
+  let k: tf.Tensor[];
+  let v: tf.Tensor[];
+  if (clsOnly) {
+    const ones = lengths.map(() => 1);
+    const qCls = linear(gatherRows(h as tf.Tensor2D, cls), tf.slice(wIn, [0, 0], [d, d]), tf.slice(bIn, [0], [d]));
+    const kv = linear(h, tf.slice(wIn, [d, 0], [2 * d, d]), tf.slice(bIn, [d], [2 * d]));
+    q = splitHeads(qCls, { lengths: ones, heads: H, dh, col0: 0 });
+    k = splitHeads(kv, { ...keyLayout, col0: 0 });
+    v = splitHeads(kv, { ...keyLayout, col0: d });
+  } else {
+    const qkv = linear(h, wIn, bIn);
+    [q, k, v] = [0, 1, 2].map((part) => splitHeads(qkv, { ...keyLayout, col0: part * d }));
+  }
+  const context = q.map((qi, j) => {
+    let probs = tf.softmax(tf.mul(matMul(qi, k[j], false, true), 1 / Math.sqrt(dh)));
+    if (drop) probs = drop.apply(probs);
+    return matMul(probs, v[j]);
+  });
+  const queryLayout = { lengths: clsOnly ? lengths.map(() => 1) : lengths, heads: H, dh, col0: 0 };
+  let attnOut = linear(mergeHeads(context, queryLayout, d), get(`${pre}self_attn.out_proj.weight`), get(`${pre}self_attn.out_proj.bias`));
+  if (drop) attnOut = drop.apply(attnOut);
+  let y = tf.add(clsOnly ? gatherRows(x as tf.Tensor2D, cls) : x, attnOut);
+  const h2 = layerNorm(y, get(`${pre}norm2.weight`), get(`${pre}norm2.bias`));
+  let ff = gelu(linear(h2, get(`${pre}linear1.weight`), get(`${pre}linear1.bias`)));
+  if (drop) ff = drop.apply(ff);
+  let ffOut = linear(ff, get(`${pre}linear2.weight`), get(`${pre}linear2.bias`));
+  if (drop) ffOut = drop.apply(ffOut);
+  y = tf.add(y, ffOut);
+  return y;
 }
 
 /** [B, 1, 1, T]: 0 for real keys, MASKED for padding. */

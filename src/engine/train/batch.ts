@@ -33,7 +33,7 @@ export function padBatch(candidates: ReadonlyArray<ArrayLike<number>>, padId: nu
     lengths[b] = c.length;
     for (let t = 0; t < c.length; t++) ids[b * T + t] = c[t];
   });
-  return { ids: tf.tensor2d(ids, [B, T], 'int32'), lengths: tf.tensor1d(lengths, 'int32') };
+  return { ids: tf.tensor2d(ids, [B, T], 'int32'), lengths: tf.tensor1d(lengths, 'int32'), hostLengths: lengths };
 }
 
 /** Splits 0..n-1 into consecutive chunks of at most `size`. */
