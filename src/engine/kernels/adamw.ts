@@ -39,20 +39,28 @@ export function composedAdamW(p: tf.Tensor, m: tf.Tensor, v: tf.Tensor, g0: tf.T
   });
 }
 
-/** The same update on plain arrays, in place: the fused kernel's body, and the lazy embedding rows'. */
-export function adamwArrays(p: Float32Array, m: Float32Array, v: Float32Array, g: ArrayLike<number>, scale: number, s: AdamWStep, from = 0, to = p.length, gOffset = 0): void {
+/** The same update on plain arrays, in place: the lazy embedding rows' (gradient rows from `gOffset`). */
+export function adamwArrays(p: Float32Array, m: Float32Array, v: Float32Array, g: Float32Array, scale: number, s: AdamWStep, from = 0, to = p.length, gOffset = 0): void {
+  adamwInto(p, m, v, g, scale, s, p, m, v, from, to, gOffset - from);
+}
+
+/** Reads p, m, v, g (entry i at i + gShift) and writes the updated values to the outputs (which may be the inputs), over [from, to). */
+function adamwInto(p: Float32Array, m: Float32Array, v: Float32Array, g: Float32Array, scale: number, s: AdamWStep, pOut: Float32Array, mOut: Float32Array, vOut: Float32Array, from = 0, to = p.length, gShift = 0): void {
   const b1 = s.beta1;
   const b2 = s.beta2;
+  const c1 = 1 - b1;
+  const c2 = 1 - b2;
   const decay = 1 - s.lr * s.weightDecay;
   const stepSize = s.lr / (1 - b1 ** s.t);
-  const sqrtBias2 = Math.sqrt(1 - b2 ** s.t);
+  const invSqrtBias2 = 1 / Math.sqrt(1 - b2 ** s.t);
+  const eps = s.eps;
   for (let i = from; i < to; i++) {
-    const gi = g[i - from + gOffset] * scale;
-    const mi = b1 * m[i] + (1 - b1) * gi;
-    const vi = b2 * v[i] + (1 - b2) * gi * gi;
-    m[i] = mi;
-    v[i] = vi;
-    p[i] = p[i] * decay - stepSize * (mi / (Math.sqrt(vi) / sqrtBias2 + s.eps));
+    const gi = g[i + gShift] * scale;
+    const mi = b1 * m[i] + c1 * gi;
+    const vi = b2 * v[i] + c2 * gi * gi;
+    mOut[i] = mi;
+    vOut[i] = vi;
+    pOut[i] = p[i] * decay - stepSize * (mi / (Math.sqrt(vi) * invSqrtBias2 + eps));
   }
 }
 
@@ -80,8 +88,9 @@ function ensureRegistered(): void {
       const b = backend as unknown as CpuLike;
       const read = (t: Info) => b.data.get(t.dataId).values;
       const { p, m, v, g, scale } = inputs as Record<string, Info>;
-      const [P, M, V] = [read(p).slice(), read(m).slice(), read(v).slice()];
-      adamwArrays(P, M, V, read(g), read(scale)[0], attrs as unknown as AdamWStep);
+      const n = read(p).length;
+      const [P, M, V] = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
+      adamwInto(read(p), read(m), read(v), read(g), read(scale)[0], attrs as unknown as AdamWStep, P, M, V);
       return [b.makeTensorInfo(p.shape, 'float32', P), b.makeTensorInfo(p.shape, 'float32', M), b.makeTensorInfo(p.shape, 'float32', V)];
     },
   });
@@ -94,10 +103,8 @@ function ensureRegistered(): void {
       // Allocate first: growing the wasm heap detaches every view taken before.
       const outs = [b.makeOutput(p.shape, 'float32'), b.makeOutput(p.shape, 'float32'), b.makeOutput(p.shape, 'float32')];
       const [P, M, V] = outs.map((o) => b.typedArrayFromHeap(o));
-      P.set(b.typedArrayFromHeap(p));
-      M.set(b.typedArrayFromHeap(m));
-      V.set(b.typedArrayFromHeap(v));
-      adamwArrays(P, M, V, b.typedArrayFromHeap(g), b.typedArrayFromHeap(scale)[0], attrs as unknown as AdamWStep);
+      const view = (t: Info) => b.typedArrayFromHeap(t);
+      adamwInto(view(p), view(m), view(v), view(g), view(scale)[0], attrs as unknown as AdamWStep, P, M, V);
       return outs;
     },
   });
