@@ -74,7 +74,8 @@ export class AdamW {
   sync(params: Params): void {
     if (!this.lazy) return;
     const emb = params.get(EMBEDDING)!;
-    const table = this.lazy.flush();
+    // A copy: the CPU backend keeps the array it is given, and the lazy table goes on changing.
+    const table = this.lazy.flush().slice();
     tf.tidy(() => emb.assign(tf.tensor2d(table, [this.lazy!.rows, this.lazy!.width])));
   }
 
