@@ -1,11 +1,14 @@
 import { writeModel } from '../engine/io/modelFile.ts';
-import { paramsToArrays } from '../engine/model/params.ts';
+import { type Params, paramsToArrays } from '../engine/model/params.ts';
 import type { SlotModel } from './modelSlots.ts';
 import type { ModelSlot } from './protocol.ts';
 
-/** The selected model as a .safetensors file: PyTorch state_dict layout, config, tokenizer and training summary in the metadata. */
-export async function exportModel(model: SlotModel, slot: ModelSlot): Promise<{ fileName: string; bytes: Uint8Array<ArrayBuffer> }> {
-  const tensors = await paramsToArrays(model.params);
+/**
+ * A model as a .safetensors file: PyTorch state_dict layout, config, tokenizer and training summary in
+ * the metadata. `params` are the weights to write: a snapshot, or weights nothing changes meanwhile.
+ */
+export async function exportModel(model: SlotModel, params: Params, slot: ModelSlot): Promise<{ fileName: string; bytes: Uint8Array<ArrayBuffer> }> {
+  const tensors = await paramsToArrays(params);
   const bytes = writeModel({
     cfg: model.cfg,
     tensors,

@@ -11,49 +11,84 @@ export interface SlotModel {
   warnings: string[];
   /** Training facts for the export's metadata. */
   training: Record<string, unknown>;
-  /** Set by the slots on every replacement, so evaluations of an older model are recognised as stale. */
-  revision?: number;
+}
+
+/** One command's hold on a slot's model: its weights stay alive until released, whatever replaces them meanwhile. */
+export interface ModelLease {
+  slot: ModelSlot;
+  /** Changes on every replacement of the slot's model. */
+  revision: number;
+  model: SlotModel;
+  release(): void;
+}
+
+interface Entry {
+  model: SlotModel;
+  revision: number;
+  readers: number;
+  /** No longer in its slot: disposed once the last reader lets go. */
+  retired: boolean;
 }
 
 /**
  * The models Inspect, Rerank and Export can use: the model being trained (latest), its best
  * checkpoint by validation Best-of-N, and an imported file. One of them is selected at a time.
+ * Commands that await while using weights hold a lease, so replacing a model never frees weights
+ * another command is still reading.
  */
 export class ModelSlots {
-  private readonly slots = new Map<ModelSlot, SlotModel>();
+  private readonly slots = new Map<ModelSlot, Entry>();
   private revisions = 0;
   active: ModelSlot = 'latest';
 
   get(slot: ModelSlot = this.active): SlotModel | undefined {
-    return this.slots.get(slot);
+    return this.slots.get(slot)?.model;
+  }
+
+  revision(slot: ModelSlot): number | undefined {
+    return this.slots.get(slot)?.revision;
   }
 
   /** The selected model, or a message saying how to get one. */
   require(): SlotModel {
     const m = this.get();
     if (m) return m;
-    throw new Error(`No ${this.active} model yet: train one, or import a .safetensors file in the Model panel.`);
+    throw missing(this.active);
+  }
+
+  acquire(slot: ModelSlot = this.active): ModelLease {
+    const e = this.slots.get(slot);
+    if (!e) throw missing(slot);
+    e.readers++;
+    let held = true;
+    return {
+      slot,
+      revision: e.revision,
+      model: e.model,
+      release: () => {
+        if (!held) return;
+        held = false;
+        e.readers--;
+        this.disposeIfDone(e);
+      },
+    };
   }
 
   set(slot: ModelSlot, model: SlotModel): void {
-    const old = this.slots.get(slot);
-    if (old && old.params !== model.params) disposeParams(old.params);
-    this.slots.set(slot, { ...model, revision: ++this.revisions });
+    this.retire(slot);
+    this.slots.set(slot, { model, revision: ++this.revisions, readers: 0, retired: false });
   }
 
   /** Copies the latest weights into the best slot. */
   snapshotBest(description: string, training: Record<string, unknown>): void {
-    const latest = this.slots.get('latest');
+    const latest = this.get('latest');
     if (!latest) return;
     this.set('best', { ...latest, params: cloneParams(latest.params), description, training });
   }
 
   clearTrained(): void {
-    for (const slot of ['latest', 'best'] as const) {
-      const m = this.slots.get(slot);
-      if (m) disposeParams(m.params);
-      this.slots.delete(slot);
-    }
+    this.retire('latest');
+    this.retire('best');
   }
 
   select(slot: ModelSlot): void {
@@ -62,7 +97,7 @@ export class ModelSlots {
   }
 
   info(): ModelInfo[] {
-    return [...this.slots].map(([slot, m]) => ({
+    return [...this.slots].map(([slot, { model: m }]) => ({
       slot,
       source: m.source,
       params: paramCount(m.cfg),
@@ -74,6 +109,20 @@ export class ModelSlots {
       warnings: m.warnings,
     }));
   }
+
+  private retire(slot: ModelSlot): void {
+    const old = this.slots.get(slot);
+    if (!old) return;
+    this.slots.delete(slot);
+    old.retired = true;
+    this.disposeIfDone(old);
+  }
+
+  private disposeIfDone(e: Entry): void {
+    if (e.retired && e.readers === 0) disposeParams(e.model.params);
+  }
 }
+
+const missing = (slot: ModelSlot) => new Error(`No ${slot} model yet: train one, or import a .safetensors file in the Model panel.`);
 
 const numberOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);

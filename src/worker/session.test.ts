@@ -2,13 +2,15 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { fixtureDir } from '../engine/testing/fixtureDir.ts';
 import { writeModel } from '../engine/io/modelFile.ts';
 import { makeConfig, paramShapes } from '../engine/model/config.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
-import type { Command, WorkerEvent } from './protocol.ts';
-import { Session } from './session.ts';
+import { encodeOrdinary } from '../engine/data/tokenize.ts';
+import { readModel } from '../engine/io/modelFile.ts';
+import { disposeParams, paramsFromArrays } from '../engine/model/params.ts';
+import { scoreCandidates } from '../engine/train/scoring.ts';
+import { file, harness, modelFile } from './sessionHarness.ts';
 
 // A very small model (the GPT-2 vocabulary stays: the session always uses it) on 12 sample questions.
 const settings: TrainSettings = {
@@ -20,25 +22,6 @@ const settings: TrainSettings = {
   groupsPerStep: 2,
 };
 const sample = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n').slice(0, 48).join('\n');
-
-function harness() {
-  const events: WorkerEvent[] = [];
-  const session = new Session((e) => events.push(e), () => inProcessPool(), () => null);
-  const run = async (cmd: Command) => session.handle(cmd);
-  const last = <T extends WorkerEvent['type']>(type: T) => events.filter((e) => e.type === type).pop() as Extract<WorkerEvent, { type: T }> | undefined;
-  /** Resolves with the run's end: its `complete` event, or throws with the error that ended it. */
-  const runEnd = async () => {
-    for (;;) {
-      const end = events.find((e) => e.type === 'complete' || (e.type === 'error' && e.command === 'start'));
-      if (end?.type === 'complete') return end;
-      if (end?.type === 'error') throw new Error(end.message);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  return { events, run, last, runEnd };
-}
-
-const file = (text: string, name = 'data.jsonl') => ({ kind: 'file' as const, file: new File([text], name) });
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -77,11 +60,20 @@ describe('Session (the engine worker behind the protocol)', () => {
     expect(energies).toEqual([...energies].sort((a, b) => a - b));
     expect(group.candidates.map((c) => c.index).sort()).toEqual([0, 1, 2, 3]);
 
-    // 'top choice wrong' lists exactly the validation groups Best-of-N gets wrong.
-    const lastVal = evals[2].type === 'evaluation' ? evals[2].report.summary : null;
+    // 'top choice wrong' lists exactly the validation groups with a wrong candidate among the lowest
+    // energies, counted here from every group Inspect shows.
+    const nVal = h.last('dataset')!.summary.split!.val;
+    let expectedWrong = 0;
+    for (let p = 0; p < nVal; p++) {
+      await h.run({ type: 'inspect', set: 'val', filter: 'all', position: p });
+      const shown = h.last('inspectGroup')!;
+      expect(shown.position).toBe(p);
+      const best = Math.min(...shown.candidates.map((c) => c.energy));
+      if (shown.candidates.some((c) => c.energy === best && c.label === 0)) expectedWrong++;
+    }
     await h.run({ type: 'inspect', set: 'val', filter: 'top-wrong', position: 0 });
     const wrong = h.last('inspectGroup')!;
-    expect(wrong.matching).toBe(Math.round(lastVal!.nGroups * (1 - lastVal!.bestOfN)));
+    expect(wrong.matching).toBe(expectedWrong);
 
     // A separate test file is evaluated on all of its groups, single-label ones included. Every label is
     // wrong in this one, so whatever the energies, 'top choice wrong' must list every group.
@@ -114,7 +106,7 @@ describe('Session (the engine worker behind the protocol)', () => {
     await h2.run({ type: 'loadData', role: 'train', source: file(sample) });
     await h2.run({ type: 'start', settings: { ...settings, epochs: 1, init: 'continue' } });
     await h2.runEnd();
-    expect(h2.last('log')!.message).toMatch(/Continuing from the imported model/);
+    expect(h2.events.some((e) => e.type === 'log' && /Continuing from the imported model/.test(e.message))).toBe(true);
     const first = h2.events.find((e) => e.type === 'evaluation');
     expect(first && first.type === 'evaluation' && first.report.summary.btLoss).toBeCloseTo(
       evals[2].type === 'evaluation' ? evals[2].report.summary.btLoss : NaN,
@@ -153,5 +145,79 @@ describe('Session (the engine worker behind the protocol)', () => {
     );
     await h.run({ type: 'downloadErrors', role: 'train', format: 'csv' });
     expect(h.last('errorList')!.fileName).toBe('data.rejected.csv');
+  });
+
+  it("lists a group under 'top choice wrong' when a wrong candidate ties at the lowest energy", async () => {
+    const h = harness();
+    // Every weight 0: every energy is 0, so each group's pick is a tie among all of its candidates.
+    await h.run({ type: 'import', bytes: await modelFile('zeros'), fileName: 'zeros.safetensors' });
+    const lines = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n').slice(400, 440);
+    await h.run({ type: 'loadData', role: 'test', source: file(lines.join('\n'), 'test.jsonl') });
+    const labels = new Map<string, number[]>();
+    for (const l of lines) {
+      const r = JSON.parse(l) as { question_id: string; label: number };
+      labels.set(r.question_id, [...(labels.get(r.question_id) ?? []), r.label]);
+    }
+    const anyWrong = [...labels.values()].filter((g) => g.includes(0)).length;
+    // Otherwise "the first of the tied candidates" would give the same count.
+    expect(anyWrong).toBeGreaterThan([...labels.values()].filter((g) => g[0] === 0).length);
+    await h.run({ type: 'inspect', set: 'test', filter: 'top-wrong', position: 0 });
+    expect(h.last('inspectGroup')!.matching).toBe(anyWrong);
+  });
+
+  it('reranks without a question: the model reads [CLS] [SEP] answer, as the reference does', async () => {
+    const h = harness();
+    const bytes = readFileSync(join(fixtureDir(), 'weights.safetensors'));
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    await h.run({ type: 'import', bytes: buffer, fileName: 'weights.safetensors' });
+    const texts = ['Nine eggs at $2 is $18.', 'The answer is 26.'];
+    await h.run({ type: 'rerank', question: '', candidates: texts.join('\n---\n') });
+    const ranked = h.last('reranked')!;
+    expect(ranked.question).toBe('');
+    const { cfg, tensors } = readModel(buffer, { copy: true });
+    const params = paramsFromArrays(cfg, tensors);
+    const ids = texts.map((t) => [cfg.clsId, cfg.sepId, ...encodeOrdinary(t)]);
+    const expected = await scoreCandidates(cfg, params, ids);
+    disposeParams(params);
+    for (const c of ranked.candidates) {
+      expect(c.tokens).toBe(ids[c.index].length);
+      expect(Math.abs(c.energy - expected[c.index])).toBeLessThan(1e-6);
+    }
+  });
+
+  it('marks a pasted candidate as cut only when its input is longer than maxLen', async () => {
+    const h = harness();
+    await h.run({ type: 'import', bytes: await modelFile(1, 16), fileName: 'len16.safetensors' });
+    const question = 'Why?';
+    const room = 16 - 2 - encodeOrdinary(question).length;
+    const fits = Array.from({ length: room }, () => 'x').join(' ');
+    expect(encodeOrdinary(fits)).toHaveLength(room);
+    await h.run({ type: 'rerank', question, candidates: `${fits}\n---\n${fits} x` });
+    const byIndex = [...h.last('reranked')!.candidates].sort((a, b) => a.index - b.index);
+    expect(byIndex.map((c) => [c.tokens, c.truncated])).toEqual([
+      [16, false],
+      [16, true],
+    ]);
+  });
+
+  it('continuing keeps the split the model was trained with; a model that does not record it gets a warning', async () => {
+    const h = harness();
+    await h.run({ type: 'loadData', role: 'train', source: file(sample) });
+    await h.run({ type: 'start', settings: { ...settings, epochs: 1, seed: 42 } });
+    await h.runEnd();
+    const trainedSplit = h.last('dataset')!.summary.split;
+    expect(trainedSplit!.seed).toBe(42);
+    await h.run({ type: 'start', settings: { ...settings, epochs: 1, seed: 7, init: 'continue' } });
+    expect(h.last('dataset')!.summary.split).toEqual(trainedSplit);
+    expect(h.all('log').some((e) => /Keeping the latest model's split \(seed 42\)/.test(e.message))).toBe(true);
+    await h.run({ type: 'stop' });
+    await h.runEnd(2);
+
+    const h2 = harness();
+    await h2.run({ type: 'import', bytes: await modelFile(1), fileName: 'bare.safetensors' });
+    await h2.run({ type: 'loadData', role: 'train', source: file(sample) });
+    await h2.run({ type: 'start', settings: { ...settings, epochs: 1, init: 'continue' } });
+    expect(h2.last('log')).toMatchObject({ level: 'warn', message: expect.stringMatching(/does not record the split it was trained with/) });
+    await h2.runEnd();
   });
 });

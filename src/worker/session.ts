@@ -6,30 +6,52 @@ import { tokenizeChunk } from '../engine/data/tokenize.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../engine/model/config.ts';
-import { cloneParams, initParams, paramsFromArrays } from '../engine/model/params.ts';
+import { type Params, cloneParams, disposeParams, initParams, paramsFromArrays } from '../engine/model/params.ts';
 import { DEFAULT_PASS_BUDGET_BYTES, autoMicroBatch } from '../engine/train/autoMicroBatch.ts';
 import { estimateMemory } from '../engine/train/estimate.ts';
 import type { Evaluation } from '../engine/train/evaluation.ts';
 import { evaluateModel } from '../engine/train/evaluation.ts';
 import { runTraining } from '../engine/train/loop.ts';
-import { argminEnergy, rankGroup } from '../engine/train/metricsRank.ts';
+import { bestOfNScore, rankGroup } from '../engine/train/metricsRank.ts';
 import { RunControl } from '../engine/train/runControl.ts';
 import { scoreCandidates } from '../engine/train/scoring.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import type { BackendInfo } from './backend.ts';
 import { type LoadedData, TOKEN_CAP, loadData, summarize } from './dataLoader.ts';
 import { exportModel } from './exportModel.ts';
-import { ModelSlots } from './modelSlots.ts';
+import { ModelSlots, type SlotModel } from './modelSlots.ts';
 import type { Command, DataRole, DatasetSummary, EvalReport, EvalSet, InspectFilter, ModelSlot, RankedCandidate, WorkerEvent } from './protocol.ts';
 
 type Emit = (event: WorkerEvent, transfer?: Transferable[]) => void;
 
 /** An evaluation of one set by one model state, kept for Inspect. */
 interface CachedEvaluation {
-  key: string;
+  /** Set, data version, slot and revision: what was evaluated (see modelKey). */
+  model: string;
+  /** Optimizer steps of the latest model when evaluated; 0 for the other slots. */
+  step: number;
+  /** The data scored: Inspect takes questions and texts from it, never from data loaded since. */
+  data: LoadedData;
   groups: Uint32Array;
+  maxLen: number;
   evaluation: Evaluation;
 }
+
+/** The selected model as one command reads it; its weights stay valid until `release`. */
+interface Reading {
+  slot: ModelSlot;
+  revision: number;
+  model: SlotModel;
+  params: Params;
+  /** Optimizer steps of the latest model (of its snapshot during a run); 0 for the other slots. */
+  step: number;
+  release(): void;
+}
+
+/** A command whose model or data was replaced while it ran starts over on the new ones, this many times at most. */
+const MAX_TRIES = 3;
+
+const roleOf = (set: EvalSet): DataRole => (set === 'val' ? 'train' : 'test');
 
 /**
  * Everything the worker holds: loaded data, the model slots, the training run. Each command handler
@@ -37,10 +59,14 @@ interface CachedEvaluation {
  */
 export class Session {
   private data: Partial<Record<DataRole, LoadedData>> = {};
+  /** Bumped whenever a role's data or its split changes: part of the cache key, and how a command notices the data moved under it. */
+  private dataVersion: Record<DataRole, number> = { train: 0, test: 0 };
+  /** The newest load asked for per role: an older one that finishes later is set aside. */
+  private loads: Record<DataRole, number> = { train: 0, test: 0 };
   private readonly models = new ModelSlots();
   private run: { control: RunControl; settings: TrainSettings } | null = null;
   private settings: TrainSettings = DEFAULT_TRAIN_SETTINGS;
-  /** Optimizer steps applied to the latest model since it was created: tells whether a cached evaluation is stale. */
+  /** Optimizer steps applied to the latest model since it was created (as far as reported): tells whether a cached evaluation is stale. */
   private latestStep = 0;
   private cache = new Map<EvalSet, CachedEvaluation>();
   /** maxLen and split seed each dataset's last summary was made with. */
@@ -105,8 +131,26 @@ export class Session {
 
   private async loadData(role: DataRole, source: Parameters<typeof loadData>[1]): Promise<void> {
     if (role === 'train' && this.run) throw new Error('Stop the training run before loading another training file.');
-    const loaded = await loadData(role, source, this.pool(), this.settings.seed, (e) => this.emit(e));
+    const ticket = ++this.loads[role];
+    const newest = () => this.loads[role] === ticket;
+    let loaded: LoadedData;
+    try {
+      loaded = await loadData(role, source, this.pool(), this.settings.seed, (e) => {
+        if (newest()) this.emit(e);
+      });
+    } catch (e) {
+      // A newer pick of this role is under way: its outcome is the one the panel waits for.
+      if (!newest()) return;
+      throw e;
+    }
+    if (!newest()) {
+      this.emit({ type: 'log', level: 'info', message: `${loaded.name} finished loading after a newer file was picked; it was set aside.` });
+      return;
+    }
+    // Start may have run while the file loaded: the run keeps the data it started with.
+    if (role === 'train' && this.run) throw new Error(`${loaded.name} finished loading after training started; the run keeps its data. Stop it, then load the file again.`);
     this.data[role] = loaded;
+    this.dataVersion[role]++;
     this.cache.delete(role === 'train' ? 'val' : 'test');
     this.emit({ type: 'dataset', summary: this.summary(loaded), reason: 'loaded' });
   }
@@ -156,25 +200,14 @@ export class Session {
     return limit ? Math.min(DEFAULT_PASS_BUDGET_BYTES, limit) : DEFAULT_PASS_BUDGET_BYTES;
   }
 
-  private async start(settings: TrainSettings): Promise<void> {
+  private start(settings: TrainSettings): void {
     if (this.run) throw new Error('Training is already running: pause or stop it first.');
-    const data = this.requireData('train');
+    const loaded = this.requireData('train');
     this.settings = settings;
-    let cfg: ModelConfig;
-    let params;
-    if (settings.init === 'continue') {
-      const from = this.models.require();
-      cfg = from.cfg;
-      params = cloneParams(from.params, true);
-      this.emit({ type: 'log', level: 'info', message: `Continuing from the ${this.models.active} model (its config wins over the form's model fields).` });
-    } else {
-      cfg = this.modelConfig(settings);
-      params = initParams(cfg, settings.seed);
-    }
-    if (data.splitSeed !== settings.seed) {
-      data.split = splitGroups(data.view, { seed: settings.seed });
-      data.splitSeed = settings.seed;
-    }
+    const from = settings.init === 'continue' ? this.continueFrom(settings.seed) : null;
+    const cfg = from?.cfg ?? this.modelConfig(settings);
+    const params = from?.params ?? initParams(cfg, settings.seed);
+    const data = this.withSplit(loaded, from?.splitSeed ?? settings.seed);
     this.refreshSummaries();
     this.models.clearTrained();
     this.models.set('latest', { cfg, params, source: 'trained', description: 'training…', warnings: [], training: {} });
@@ -187,7 +220,7 @@ export class Session {
     const totalSteps = settings.epochs * Math.ceil(data.split.train.length / Math.max(1, settings.groupsPerStep));
     const state = (s: 'compiling' | 'training' | 'paused' | 'done' | 'error', step: number, epoch: number, message?: string) =>
       this.emit({ type: 'trainState', state: s, step, epoch, totalSteps, totalEpochs: settings.epochs, message });
-    const summary = (extra: Record<string, unknown>) => ({ dataset: data.name, trainGroups: data.split.train.length, valGroups: data.split.val.length, settings, ...extra });
+    const summary = (extra: Record<string, unknown>) => ({ dataset: data.name, trainGroups: data.split.train.length, valGroups: data.split.val.length, splitSeed: data.splitSeed, settings, ...extra });
     // Runs in the background: pause/resume/stop commands arrive while it awaits the GPU.
     void runTraining(
       { cfg, params, view: data.view, answers: data.answers, split: data.split, settings, passBudgetBytes: this.passBudget() },
@@ -202,7 +235,7 @@ export class Session {
         evaluation: (e) => {
           const { summary: s, curve, histogram } = e.evaluation;
           const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: s, curve, histogram, isBest: e.isBest, origin: 'run', modelSlot: 'latest' };
-          this.cache.set('val', { key: this.cacheKey('val', 'latest', e.step), groups: data.split.val, evaluation: e.evaluation });
+          this.cache.set('val', { model: this.modelKey('val', 'latest'), step: e.step, data, groups: data.split.val, maxLen: cfg.maxLen, evaluation: e.evaluation });
           const latest = this.models.get('latest')!;
           latest.description = `epoch ${e.epoch}, step ${e.step}, val Best-of-N ${s.bestOfN.toFixed(3)}`;
           latest.training = summary({ epoch: e.epoch, step: e.step, valBestOfN: s.bestOfN, epochTrainLoss: e.epochTrainLoss });
@@ -217,6 +250,7 @@ export class Session {
       control,
     )
       .then((r) => {
+        this.latestStep = r.steps;
         state('done', r.steps, settings.epochs);
         this.emit({ type: 'complete', reason: r.reason, steps: r.steps, bestValBestOfN: r.bestValBestOfN });
       })
@@ -230,38 +264,106 @@ export class Session {
       });
   }
 
-  /** Identifies a model state: the slot's revision, and for the model in training also its step. */
-  private cacheKey(set: EvalSet, slot: ModelSlot, step: number): string {
-    return `${set}:${slot}:${this.models.get(slot)?.revision ?? -1}:${slot === 'latest' ? step : 0}`;
+  /** Trainable copy of the selected model, and the split it was trained with, so validation holds none of its training groups. */
+  private continueFrom(seed: number): { cfg: ModelConfig; params: Params; splitSeed: number } {
+    const from = this.models.require();
+    const slot = this.models.active;
+    const trained = trainedSplitSeed(from.training);
+    this.emit({ type: 'log', level: 'info', message: `Continuing from the ${slot} model (its config wins over the form's model fields).` });
+    if (trained === null) {
+      this.emit({ type: 'log', level: 'warn', message: `The ${slot} model does not record the split it was trained with: if it was trained on this data with another seed, validation may hold groups it trained on.` });
+    } else if (trained !== seed) {
+      this.emit({ type: 'log', level: 'info', message: `Keeping the ${slot} model's split (seed ${trained}), so validation holds none of the groups it trained on; seed ${seed} sets the order, dropout and nothing else.` });
+    }
+    return { cfg: from.cfg, params: cloneParams(from.params, true), splitSeed: trained ?? seed };
   }
 
-  /** The evaluation Inspect shows: cached when the selected model has not changed since, else computed now. */
+  /** The training data split with `seed`: as it is, or a re-split copy (a command still reading the old split keeps it). */
+  private withSplit(d: LoadedData, seed: number): LoadedData {
+    if (d.splitSeed === seed) return d;
+    const next = { ...d, split: splitGroups(d.view, { seed }), splitSeed: seed };
+    this.data.train = next;
+    this.dataVersion.train++;
+    this.cache.delete('val');
+    return next;
+  }
+
+  /** What an evaluation of `set` by the model in `slot` depends on, the latest model's step aside. */
+  private modelKey(set: EvalSet, slot: ModelSlot): string {
+    return `${set}:${this.dataVersion[roleOf(set)]}:${slot}:${this.models.revision(slot) ?? -1}`;
+  }
+
+  /** The selected model for a command that awaits: a lease on its slot, or for the model in training a copy taken between two steps. */
+  private async read(): Promise<Reading> {
+    const lease = this.models.acquire();
+    const run = this.run;
+    if (lease.slot !== 'latest' || !run) {
+      return { slot: lease.slot, revision: lease.revision, model: lease.model, params: lease.model.params, step: lease.slot === 'latest' ? this.latestStep : 0, release: lease.release };
+    }
+    lease.release();
+    const snap = await run.control.snapshot();
+    return { slot: 'latest', revision: lease.revision, model: atStep(lease.model, snap.step), params: snap.params, step: snap.step, release: () => disposeParams(snap.params) };
+  }
+
+  /**
+   * Runs `work` on the selected model (and the data of `role`, which `work` reads before its first
+   * await), then checks that neither was replaced meanwhile: an import, a new run or best checkpoint,
+   * another selection, a load. If one was, the answer would describe what is no longer there, so the
+   * work starts over on the new ones. The caller emits right after, with no await in between.
+   */
+  private async onCurrent<T>(role: DataRole | null, work: (m: Reading) => Promise<T>): Promise<{ result: T; slot: ModelSlot; step: number }> {
+    for (let attempt = 1; ; attempt++) {
+      const m = await this.read();
+      const version = role ? this.dataVersion[role] : 0;
+      let result: T;
+      try {
+        result = await work(m);
+      } finally {
+        m.release();
+      }
+      const sameModel = this.models.active === m.slot && this.models.revision(m.slot) === m.revision;
+      if (sameModel && (!role || this.dataVersion[role] === version)) return { result, slot: m.slot, step: m.step };
+      if (attempt === MAX_TRIES) throw new Error(`The ${sameModel ? 'data' : 'selected model'} kept changing while this ran; try again.`);
+    }
+  }
+
+  /** The cached evaluation of the selected model on `set`, if it still describes that model. */
+  private cachedEvaluation(set: EvalSet): CachedEvaluation | null {
+    const c = this.cache.get(set);
+    const slot = this.models.active;
+    if (!c || c.model !== this.modelKey(set, slot)) return null;
+    if (slot !== 'latest' || c.step === this.latestStep) return c;
+    // While training, the latest model moves every step: its last evaluation stands for it instead of racing it.
+    return this.run ? c : null;
+  }
+
+  /** The evaluation Inspect shows: cached when the selected model and data have not changed since, else computed now. */
   private async evaluationFor(set: EvalSet): Promise<CachedEvaluation> {
-    const model = this.models.require();
-    const data = this.requireData(set === 'val' ? 'train' : 'test');
-    const key = this.cacheKey(set, this.models.active, this.latestStep);
-    const cached = this.cache.get(set);
-    if (cached && cached.key === key) return cached;
-    // While training, the latest model moves every step: show its last validation instead of racing it.
-    if (cached && this.run && this.models.active === 'latest') return cached;
-    const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
-    if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
-    const evaluation = await evaluateModel(model.cfg, model.params, data.view, data.answers, groups, this.settings.seed, (done, total) =>
-      this.emit({ type: 'evalProgress', set, done, total }),
-    );
-    const entry = { key, groups, evaluation };
+    const cached = this.cachedEvaluation(set);
+    if (cached) return cached;
+    const role = roleOf(set);
+    const { result, slot } = await this.onCurrent(role, async (m) => {
+      const data = this.requireData(role);
+      const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
+      if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
+      const evaluation = await evaluateModel(m.model.cfg, m.params, data.view, data.answers, groups, this.settings.seed, (done, total) =>
+        this.emit({ type: 'evalProgress', set, done, total }),
+      );
+      return { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation };
+    });
+    const entry = { ...result, model: this.modelKey(set, slot) };
     this.cache.set(set, entry);
     return entry;
   }
 
   private async evaluate(set: EvalSet): Promise<void> {
-    const { evaluation } = await this.evaluationFor(set);
+    const { evaluation, step } = await this.evaluationFor(set);
     this.emit({
       type: 'evaluation',
       report: {
         set,
         epoch: 0,
-        step: this.latestStep,
+        step,
         epochTrainLoss: null,
         summary: evaluation.summary,
         curve: evaluation.curve,
@@ -274,11 +376,11 @@ export class Session {
   }
 
   private async inspect(set: EvalSet, filter: InspectFilter, position: number): Promise<void> {
-    const data = this.requireData(set === 'val' ? 'train' : 'test');
-    const { groups, evaluation } = await this.evaluationFor(set);
+    const { data, groups, evaluation, maxLen } = await this.evaluationFor(set);
+    // 'Top choice wrong': a wrong candidate is among the lowest energies (Best-of-N below 1 for the group).
     const matching: number[] = [];
     evaluation.groups.forEach((g, k) => {
-      if (filter === 'all' || g.labels[argminEnergy(g.energies)] === 0) matching.push(k);
+      if (filter === 'all' || bestOfNScore(g.energies, g.labels) < 1) matching.push(k);
     });
     if (matching.length === 0) {
       this.emit({ type: 'inspectGroup', set, filter, position: 0, matching: 0, groupIndex: -1, question: '', candidates: [] });
@@ -288,7 +390,6 @@ export class Session {
     const k = matching[pos];
     const group = data.dataset.groups[groups[k]];
     const scored = evaluation.groups[k];
-    const maxLen = this.models.require().cfg.maxLen;
     const first = data.view.groupStart[groups[k]];
     const rank = rankGroup(scored.energies);
     const candidates: RankedCandidate[] = rank.order.map((i, r) => {
@@ -309,16 +410,21 @@ export class Session {
     this.emit({ type: 'inspectGroup', set, filter, position: pos, matching: matching.length, groupIndex: groups[k], question: group.question, candidates });
   }
 
+  /** An empty question is allowed: the input is then [CLS] [SEP] answer, which the reference scores too (the panel says so). */
   private async rerank(question: string, pasted: string): Promise<void> {
-    const model = this.models.require();
-    if (question.trim() === '') throw new Error('Enter the question the candidates answer (it is part of the model input).');
     const parsed = parsePastedCandidates(pasted);
     if (!parsed.ok) throw new Error(parsed.message);
-    const { cfg } = model;
-    // Exactly the training inputs: [CLS] + question + [SEP] + text, cut at the model's maxLen.
-    const chunk = tokenizeChunk({ maxLen: cfg.maxLen, clsId: cfg.clsId, sepId: cfg.sepId, questions: [question], groupSizes: [parsed.texts.length], genTexts: parsed.texts });
-    const ids = parsed.texts.map((_, i) => chunk.tokens.subarray(chunk.offsets[i], chunk.offsets[i + 1]));
-    const energies = await scoreCandidates(cfg, model.params, ids);
+    const { texts } = parsed;
+    const { result, slot } = await this.onCurrent(null, async (m) => {
+      const { cfg } = m.model;
+      // Exactly the training inputs: [CLS] + question + [SEP] + text, cut at the model's maxLen. One id
+      // more tells an input that was cut from one exactly maxLen long.
+      const chunk = tokenizeChunk({ maxLen: cfg.maxLen + 1, clsId: cfg.clsId, sepId: cfg.sepId, questions: [question], groupSizes: [texts.length], genTexts: texts });
+      const full = texts.map((_, i) => chunk.tokens.subarray(chunk.offsets[i], chunk.offsets[i + 1]));
+      const ids = full.map((t) => t.subarray(0, cfg.maxLen));
+      return { full, ids, energies: await scoreCandidates(cfg, m.params, ids) };
+    });
+    const { full, ids, energies } = result;
     const rank = rankGroup(energies);
     const candidates: RankedCandidate[] = rank.order.map((i, r) => ({
       rank: r + 1,
@@ -327,17 +433,17 @@ export class Session {
       deltaToBest: rank.deltaToBest[i],
       share: rank.share[i],
       label: null,
-      answer: candidateAnswerKey(null, parsed.texts[i]),
-      text: parsed.texts[i],
+      answer: candidateAnswerKey(null, texts[i]),
+      text: texts[i],
       tokens: ids[i].length,
-      truncated: ids[i].length === cfg.maxLen,
+      truncated: full[i].length > ids[i].length,
     }));
-    this.emit({ type: 'reranked', question, candidates, modelSlot: this.models.active });
+    this.emit({ type: 'reranked', question, candidates, modelSlot: slot });
   }
 
   private async export(): Promise<void> {
-    const model = this.models.require();
-    const { fileName, bytes } = await exportModel(model, this.models.active);
+    const { result } = await this.onCurrent(null, (m) => exportModel(m.model, m.params, m.slot));
+    const { fileName, bytes } = result;
     this.emit({ type: 'exported', fileName, bytes: bytes.buffer }, [bytes.buffer]);
   }
 
@@ -350,7 +456,6 @@ export class Session {
     const params = paramsFromArrays(loaded.cfg, loaded.tensors);
     this.models.set('imported', { cfg: loaded.cfg, params, source: 'imported', description: fileName, warnings: loaded.warnings, training: loaded.training ?? {} });
     this.models.active = 'imported';
-    this.cache.clear();
     for (const w of loaded.warnings) this.emit({ type: 'log', level: 'warn', message: `${fileName}: ${w}` });
     this.emitModels();
   }
@@ -358,4 +463,19 @@ export class Session {
   private emitModels(): void {
     this.emit({ type: 'models', active: this.models.active, available: this.models.info() });
   }
+}
+
+/** The split seed a model was trained with, from its training summary (the app records splitSeed; python/ its settings' seed, which is its split seed). */
+function trainedSplitSeed(training: Record<string, unknown>): number | null {
+  if (typeof training.splitSeed === 'number') return training.splitSeed;
+  const settings = training.settings;
+  const seed = settings !== null && typeof settings === 'object' ? (settings as Record<string, unknown>).seed : undefined;
+  return typeof seed === 'number' ? seed : null;
+}
+
+/** The model in training as of a snapshot at `step`: its last validation's figures describe another step, so they move aside. */
+function atStep(model: SlotModel, step: number): SlotModel {
+  const { epoch, step: validated, valBestOfN, epochTrainLoss, ...rest } = model.training;
+  if (validated === step) return model;
+  return { ...model, description: `training, step ${step}`, training: { ...rest, step, lastValidation: { epoch, step: validated, valBestOfN, epochTrainLoss } } };
 }

@@ -1,0 +1,55 @@
+/** Test support: a Session in-process, every event it emits recorded. */
+import { inProcessPool } from '../engine/data/tokenizePool.ts';
+import { writeModel } from '../engine/io/modelFile.ts';
+import { GPT2_EOT, GPT2_VOCAB, makeConfig, paramShapes } from '../engine/model/config.ts';
+import { disposeParams, initParams, paramsToArrays } from '../engine/model/params.ts';
+import type { Command, WorkerEvent } from './protocol.ts';
+import { Session } from './session.ts';
+
+export type Harness = ReturnType<typeof harness>;
+
+/** `onEvent` sees each event as it is emitted, so a test can answer within the same task (as a fast UI could). */
+export function harness(onEvent?: (e: WorkerEvent) => void) {
+  const events: WorkerEvent[] = [];
+  const session = new Session(
+    (e) => {
+      events.push(e);
+      onEvent?.(e);
+    },
+    () => inProcessPool(),
+    () => null,
+  );
+  const run = async (cmd: Command) => session.handle(cmd);
+  const last = <T extends WorkerEvent['type']>(type: T) => events.filter((e) => e.type === type).pop() as Extract<WorkerEvent, { type: T }> | undefined;
+  const all = <T extends WorkerEvent['type']>(type: T) => events.filter((e) => e.type === type) as Array<Extract<WorkerEvent, { type: T }>>;
+  /** Resolves with the end of the `nth` run: its `complete` event, or throws with the error that ended it. */
+  const runEnd = async (nth = 1) => {
+    for (;;) {
+      const end = events.filter((e) => e.type === 'complete' || (e.type === 'error' && e.command === 'start'))[nth - 1];
+      if (end?.type === 'complete') return end;
+      if (end?.type === 'error') throw new Error(end.message);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  /** Resolves once an event matching `pred` has been emitted. */
+  const until = async (pred: (e: WorkerEvent) => boolean) => {
+    while (!events.some(pred)) await new Promise((r) => setTimeout(r, 5));
+  };
+  return { events, run, last, all, runEnd, until };
+}
+
+export const file = (text: string, name = 'data.jsonl') => ({ kind: 'file' as const, file: new File([text], name) });
+
+/** A tiny GPT-2-vocabulary model file: freshly initialised with `seed`, or every weight 0 (all energies tie at 0). */
+export async function modelFile(seed: number | 'zeros', maxLen = 32): Promise<ArrayBuffer> {
+  const cfg = makeConfig({ vocabSize: GPT2_VOCAB, dModel: 8, nHeads: 2, nLayers: 1, ffnDim: 16, maxLen, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+  let tensors;
+  if (seed === 'zeros') {
+    tensors = new Map(paramShapes(cfg).map(([name, shape]) => [name, new Float32Array(shape.reduce((a, b) => a * b, 1))]));
+  } else {
+    const params = initParams(cfg, seed);
+    tensors = await paramsToArrays(params);
+    disposeParams(params);
+  }
+  return writeModel({ cfg, tensors }).buffer;
+}
