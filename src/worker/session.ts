@@ -309,9 +309,10 @@ export class Session {
    * Runs `work` on the selected model (and the data of `role`, which `work` reads before its first
    * await), then checks that neither was replaced meanwhile: an import, a new run or best checkpoint,
    * another selection, a load. If one was, the answer would describe what is no longer there, so the
-   * work starts over on the new ones. The caller emits right after, with no await in between.
+   * work starts over on the new ones. `deliver` runs right after the check, in the same microtask, so
+   * nothing can replace the model between the check and the answer.
    */
-  private async onCurrent<T>(role: DataRole | null, work: (m: Reading) => Promise<T>): Promise<{ result: T; slot: ModelSlot; step: number }> {
+  private async onCurrent<T>(role: DataRole | null, work: (m: Reading) => Promise<T>, deliver: (result: T, slot: ModelSlot) => void): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const m = await this.read();
       const version = role ? this.dataVersion[role] : 0;
@@ -322,7 +323,7 @@ export class Session {
         m.release();
       }
       const sameModel = this.models.active === m.slot && this.models.revision(m.slot) === m.revision;
-      if (sameModel && (!role || this.dataVersion[role] === version)) return { result, slot: m.slot, step: m.step };
+      if (sameModel && (!role || this.dataVersion[role] === version)) return deliver(result, m.slot);
       if (attempt === MAX_TRIES) throw new Error(`The ${sameModel ? 'data' : 'selected model'} kept changing while this ran; try again.`);
     }
   }
@@ -337,46 +338,56 @@ export class Session {
     return this.run ? c : null;
   }
 
-  /** The evaluation Inspect shows: cached when the selected model and data have not changed since, else computed now. */
-  private async evaluationFor(set: EvalSet): Promise<CachedEvaluation> {
+  /** Hands `use` the evaluation of the selected model on `set`: cached when neither the model nor the data changed since, else computed now. */
+  private async withEvaluation(set: EvalSet, use: (e: CachedEvaluation) => void): Promise<void> {
     const cached = this.cachedEvaluation(set);
-    if (cached) return cached;
+    if (cached) return use(cached);
     const role = roleOf(set);
-    const { result, slot } = await this.onCurrent(role, async (m) => {
-      const data = this.requireData(role);
-      const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
-      if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
-      const evaluation = await evaluateModel(m.model.cfg, m.params, data.view, data.answers, groups, this.settings.seed, (done, total) =>
-        this.emit({ type: 'evalProgress', set, done, total }),
-      );
-      return { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation };
-    });
-    const entry = { ...result, model: this.modelKey(set, slot) };
-    this.cache.set(set, entry);
-    return entry;
-  }
-
-  private async evaluate(set: EvalSet): Promise<void> {
-    const { evaluation, step } = await this.evaluationFor(set);
-    this.emit({
-      type: 'evaluation',
-      report: {
-        set,
-        epoch: 0,
-        step,
-        epochTrainLoss: null,
-        summary: evaluation.summary,
-        curve: evaluation.curve,
-        histogram: evaluation.histogram,
-        isBest: false,
-        origin: 'request',
-        modelSlot: this.models.active,
+    await this.onCurrent(
+      role,
+      async (m) => {
+        const data = this.requireData(role);
+        const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
+        if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
+        const evaluation = await evaluateModel(m.model.cfg, m.params, data.view, data.answers, groups, this.settings.seed, (done, total) =>
+          this.emit({ type: 'evalProgress', set, done, total }),
+        );
+        return { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation };
       },
-    });
+      (result, slot) => {
+        const entry = { ...result, model: this.modelKey(set, slot) };
+        this.cache.set(set, entry);
+        use(entry);
+      },
+    );
   }
 
-  private async inspect(set: EvalSet, filter: InspectFilter, position: number): Promise<void> {
-    const { data, groups, evaluation, maxLen } = await this.evaluationFor(set);
+  private evaluate(set: EvalSet): Promise<void> {
+    return this.withEvaluation(set, ({ evaluation, step }) =>
+      this.emit({
+        type: 'evaluation',
+        report: {
+          set,
+          epoch: 0,
+          step,
+          epochTrainLoss: null,
+          summary: evaluation.summary,
+          curve: evaluation.curve,
+          histogram: evaluation.histogram,
+          isBest: false,
+          origin: 'request',
+          modelSlot: this.models.active,
+        },
+      }),
+    );
+  }
+
+  private inspect(set: EvalSet, filter: InspectFilter, position: number): Promise<void> {
+    return this.withEvaluation(set, (e) => this.showGroup(set, filter, position, e));
+  }
+
+  /** One group of an evaluation, ranked, as Inspect shows it. */
+  private showGroup(set: EvalSet, filter: InspectFilter, position: number, { data, groups, evaluation, maxLen }: CachedEvaluation): void {
     // 'Top choice wrong': a wrong candidate is among the lowest energies (Best-of-N below 1 for the group).
     const matching: number[] = [];
     evaluation.groups.forEach((g, k) => {
@@ -415,36 +426,42 @@ export class Session {
     const parsed = parsePastedCandidates(pasted);
     if (!parsed.ok) throw new Error(parsed.message);
     const { texts } = parsed;
-    const { result, slot } = await this.onCurrent(null, async (m) => {
-      const { cfg } = m.model;
-      // Exactly the training inputs: [CLS] + question + [SEP] + text, cut at the model's maxLen. One id
-      // more tells an input that was cut from one exactly maxLen long.
-      const chunk = tokenizeChunk({ maxLen: cfg.maxLen + 1, clsId: cfg.clsId, sepId: cfg.sepId, questions: [question], groupSizes: [texts.length], genTexts: texts });
-      const full = texts.map((_, i) => chunk.tokens.subarray(chunk.offsets[i], chunk.offsets[i + 1]));
-      const ids = full.map((t) => t.subarray(0, cfg.maxLen));
-      return { full, ids, energies: await scoreCandidates(cfg, m.params, ids) };
-    });
-    const { full, ids, energies } = result;
-    const rank = rankGroup(energies);
-    const candidates: RankedCandidate[] = rank.order.map((i, r) => ({
-      rank: r + 1,
-      index: i,
-      energy: energies[i],
-      deltaToBest: rank.deltaToBest[i],
-      share: rank.share[i],
-      label: null,
-      answer: candidateAnswerKey(null, texts[i]),
-      text: texts[i],
-      tokens: ids[i].length,
-      truncated: full[i].length > ids[i].length,
-    }));
-    this.emit({ type: 'reranked', question, candidates, modelSlot: slot });
+    await this.onCurrent(
+      null,
+      async (m) => {
+        const { cfg } = m.model;
+        // Exactly the training inputs: [CLS] + question + [SEP] + text, cut at the model's maxLen. One id
+        // more tells an input that was cut from one exactly maxLen long.
+        const chunk = tokenizeChunk({ maxLen: cfg.maxLen + 1, clsId: cfg.clsId, sepId: cfg.sepId, questions: [question], groupSizes: [texts.length], genTexts: texts });
+        const full = texts.map((_, i) => chunk.tokens.subarray(chunk.offsets[i], chunk.offsets[i + 1]));
+        const ids = full.map((t) => t.subarray(0, cfg.maxLen));
+        return { full, ids, energies: await scoreCandidates(cfg, m.params, ids) };
+      },
+      ({ full, ids, energies }, slot) => {
+        const rank = rankGroup(energies);
+        const candidates: RankedCandidate[] = rank.order.map((i, r) => ({
+          rank: r + 1,
+          index: i,
+          energy: energies[i],
+          deltaToBest: rank.deltaToBest[i],
+          share: rank.share[i],
+          label: null,
+          answer: candidateAnswerKey(null, texts[i]),
+          text: texts[i],
+          tokens: ids[i].length,
+          truncated: full[i].length > ids[i].length,
+        }));
+        this.emit({ type: 'reranked', question, candidates, modelSlot: slot });
+      },
+    );
   }
 
-  private async export(): Promise<void> {
-    const { result } = await this.onCurrent(null, (m) => exportModel(m.model, m.params, m.slot));
-    const { fileName, bytes } = result;
-    this.emit({ type: 'exported', fileName, bytes: bytes.buffer }, [bytes.buffer]);
+  private export(): Promise<void> {
+    return this.onCurrent(
+      null,
+      (m) => exportModel(m.model, m.params, m.slot),
+      ({ fileName, bytes }) => this.emit({ type: 'exported', fileName, bytes: bytes.buffer }, [bytes.buffer]),
+    );
   }
 
   private import(bytes: ArrayBuffer, fileName: string): void {
