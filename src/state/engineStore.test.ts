@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DatasetSummary, EvalReport, TrainPoint, WorkerEvent } from '../worker/protocol.ts';
-import { createEngineStore } from './engineStore.ts';
+import type { DatasetSummary, EvalReport, ModelInfo, ModelSlot, TrainPoint, WorkerEvent } from '../worker/protocol.ts';
+import { createEngineStore, isStale } from './engineStore.ts';
 
 const replay = (events: WorkerEvent[]) => {
   const store = createEngineStore();
@@ -312,5 +312,52 @@ describe('engine store: requests and replies', () => {
     expect(s.models.active).toBe('best');
     expect(s.models.available[0].params).toBe(123);
     expect(s.pending.selectModel).toBe(false);
+  });
+});
+
+describe('engine store: results and the model they came from', () => {
+  const info = (slot: ModelSlot, description: string, step: number | null = null): ModelInfo => ({
+    slot,
+    source: slot === 'imported' ? 'imported' : 'trained',
+    params: 123,
+    model: { dModel: 64, nHeads: 4, nLayers: 2, ffnDim: 256, dropout: 0.2, maxLen: 256, positional: 'none' },
+    description,
+    epoch: null,
+    step,
+    valBestOfN: null,
+    warnings: [],
+  });
+  const models = (active: ModelSlot, ...available: ModelInfo[]): WorkerEvent => ({ type: 'models', active, available });
+  const inspected: WorkerEvent = { type: 'inspectGroup', set: 'test', filter: 'all', position: 0, matching: 3, groupIndex: 1, question: 'q', candidates: [] };
+  const reranked = (slot: ModelSlot): WorkerEvent => ({ type: 'reranked', question: 'q', candidates: [], modelSlot: slot });
+  const evaluated = (slot: ModelSlot): WorkerEvent => ({ type: 'evaluation', report: report({ set: 'test', epoch: 0, origin: 'request', modelSlot: slot }) });
+
+  function staleness(store: ReturnType<typeof createEngineStore>) {
+    const s = store.getState();
+    return [isStale(s.inspect!.model!, s.models.available), isStale(s.rerank!.model, s.models.available), isStale(s.latestEval.test!.model, s.models.available)];
+  }
+
+  it('tags Inspect, Rerank and requested evaluations with their model, stale once another file is imported into its slot', () => {
+    const store = replay([models('imported', info('imported', 'a.safetensors')), inspected, reranked('imported'), evaluated('imported')]);
+    expect(store.getState().inspect!.model!.slot).toBe('imported');
+    expect(staleness(store)).toEqual([false, false, false]);
+    // Selecting another model leaves them valid: they still describe the imported one, and say so.
+    store.getState().eventReceived(models('latest', info('imported', 'a.safetensors'), info('latest', 'epoch 1', 10)));
+    expect(staleness(store)).toEqual([false, false, false]);
+    store.getState().eventReceived(models('imported', info('imported', 'b.safetensors'), info('latest', 'epoch 1', 10)));
+    expect(staleness(store)).toEqual([true, true, true]);
+  });
+
+  it('a new best checkpoint makes results of the best model stale; a new run those of the trained models', () => {
+    const trained = [info('latest', 'epoch 1', 10), info('best', 'best: epoch 1', 10)];
+    const store = replay([models('best', ...trained), inspected, reranked('best'), evaluated('best')]);
+    store.getState().eventReceived({ type: 'checkpoint', slot: 'best', epoch: 2, step: 20, valBestOfN: 0.7 });
+    store.getState().eventReceived(models('best', info('latest', 'epoch 2', 20), info('best', 'best: epoch 2', 20)));
+    expect(staleness(store)).toEqual([true, true, true]);
+
+    const again = replay([models('latest', ...trained), inspected, reranked('latest'), evaluated('latest')]);
+    again.getState().eventReceived(models('latest', info('latest', 'training…')));
+    expect(isStale(again.getState().rerank!.model, again.getState().models.available)).toBe(true);
+    expect(isStale(again.getState().latestEval.test!.model, again.getState().models.available)).toBe(true);
   });
 });

@@ -68,7 +68,27 @@ export type Throughput = Omit<Extract<WorkerEvent, { type: 'progress' }>, 'type'
 export type Completion = Omit<Extract<WorkerEvent, { type: 'complete' }>, 'type'>;
 export type BestCheckpoint = Omit<Extract<WorkerEvent, { type: 'checkpoint' }>, 'type' | 'slot'>;
 
+/**
+ * The model a result was computed with: its slot, and that slot's entry in the models list when the
+ * result arrived. The worker answers only while the model it used is still the selected one in its slot.
+ */
+export interface ResultModel {
+  slot: ModelSlot;
+  info: ModelInfo | null;
+}
+
+/**
+ * The result's model is no longer in its slot: the slot's entry changed (a new run, a new best
+ * checkpoint, another import, a new validation of the model in training) or the slot is empty.
+ */
+export function isStale(model: ResultModel, available: ModelInfo[]): boolean {
+  const now = available.find((m) => m.slot === model.slot);
+  return !now || JSON.stringify(now) !== JSON.stringify(model.info);
+}
+
 export interface InspectView {
+  /** null only if a reply came before any models list (the worker always sends that first). */
+  model: ResultModel | null;
   set: EvalSet;
   filter: InspectFilter;
   position: number;
@@ -79,15 +99,16 @@ export interface InspectView {
 }
 
 export interface RerankView {
+  model: ResultModel;
   question: string;
   candidates: RankedCandidate[];
-  modelSlot: ModelSlot;
 }
 
 /** A report and whether the training loop sent it (else it answers an `evaluate` of the selected model). */
 export interface LatestEval {
   report: EvalReport;
   duringRun: boolean;
+  model: ResultModel;
 }
 
 /** What belongs to one training run; replaced wholesale when the next run starts. */
@@ -207,6 +228,8 @@ let nextId = 1;
 const withPending = (s: EngineState, type: CommandType, on: boolean): EngineState['pending'] =>
   s.pending[type] === on ? s.pending : { ...s.pending, [type]: on };
 
+const resultModel = (s: EngineState, slot: ModelSlot): ResultModel => ({ slot, info: s.models.available.find((m) => m.slot === slot) ?? null });
+
 const withSlot = (s: EngineState, role: DataRole, slot: Partial<DataSlot>): EngineState['data'] => ({
   ...s.data,
   [role]: { ...s.data[role], ...slot },
@@ -260,7 +283,7 @@ function reduceEvaluation(s: EngineState, r: EvalReport): Partial<EngineState> {
   // Replies to `evaluate` describe the selected model at some moment: they stay out of the run's curves.
   const duringRun = r.origin === 'run';
   const out: Partial<EngineState> = {
-    latestEval: { ...s.latestEval, [r.set]: { report: r, duringRun } },
+    latestEval: { ...s.latestEval, [r.set]: { report: r, duringRun, model: resultModel(s, r.modelSlot) } },
     lastEvalSet: r.set,
     pending: withPending(s, 'evaluate', false),
   };
@@ -336,12 +359,14 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
       return { models: { active: ev.active, available: ev.available }, pending };
     }
     case 'inspectGroup': {
+      // The worker answers Inspect with the model selected when it answers, which the store already knows.
       const { type: _t, ...view } = ev;
-      return { inspect: view, pending: withPending(s, 'inspect', false) };
+      const model = s.models.active ? resultModel(s, s.models.active) : null;
+      return { inspect: { ...view, model }, pending: withPending(s, 'inspect', false) };
     }
     case 'reranked': {
-      const { type: _t, ...view } = ev;
-      return { rerank: view, pending: withPending(s, 'rerank', false) };
+      const { type: _t, modelSlot, ...view } = ev;
+      return { rerank: { ...view, model: resultModel(s, modelSlot) }, pending: withPending(s, 'rerank', false) };
     }
     case 'exported':
       return { pending: withPending(s, 'export', false) };

@@ -1,7 +1,18 @@
-import type { LatestEval } from '../../state/engineStore.ts';
+import { type LatestEval, isStale } from '../../state/engineStore.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { pct, sig } from '../format.ts';
 import { evalWhen } from '../evalWhen.ts';
+
+/** A run's report says when it was taken; a requested one names the model it describes, and whether that model was replaced since. */
+function When({ latest }: { latest: LatestEval }) {
+  const stale = useEngine((s) => isStale(latest.model, s.models.available));
+  if (latest.duringRun) return <>{evalWhen(latest)}</>;
+  return (
+    <span data-stale={stale}>
+      {latest.model.slot} model{stale ? ' (replaced since)' : ''}
+    </span>
+  );
+}
 
 function Row({ latest }: { latest: LatestEval }) {
   const { report } = latest;
@@ -10,7 +21,9 @@ function Row({ latest }: { latest: LatestEval }) {
   return (
     <tr data-testid={`eval-${report.set}`} data-bon={String(m.bestOfN)}>
       <th>{report.set === 'val' ? 'validation' : 'test'}</th>
-      <td>{evalWhen(latest)}</td>
+      <td>
+        <When latest={latest} />
+      </td>
       <td className="num">{m.nGroups}</td>
       <td className="num strong">{pct(m.bestOfN)}</td>
       <td className="num">{pct(m.pairwise)}</td>

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import type { EvalSet, InspectFilter } from '../../worker/protocol.ts';
-import { isRunActive } from '../../state/engineStore.ts';
+import { isRunActive, isStale } from '../../state/engineStore.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { EvalProgressView } from '../common/EvalProgressView.tsx';
 import { Panel } from '../common/Panel.tsx';
@@ -11,6 +11,7 @@ import { EvalSummaryTable } from './EvalSummaryTable.tsx';
 /** Browse how the selected model ranks each group of the validation (or test) set. */
 export function InspectPanel() {
   const view = useEngine((s) => s.inspect);
+  const stale = useEngine((s) => s.inspect?.model != null && isStale(s.inspect.model, s.models.available));
   const hasModel = useEngine((s) => s.models.active !== null);
   const activeSlot = useEngine((s) => s.models.active);
   const hasTest = useEngine((s) => s.data.test.summary !== null);
@@ -138,11 +139,17 @@ export function InspectPanel() {
       {(busy || evaluating) && !training && <EvalProgressView />}
       <EvalSummaryTable />
       {view && (
-        <div className="inspect-view" data-testid="inspect-view" data-group={view.groupIndex} data-position={view.position}>
+        <div className="inspect-view" data-testid="inspect-view" data-group={view.groupIndex} data-position={view.position} data-stale={stale}>
+          {stale && view.model && (
+            <p className="notice notice-warn small" role="status" data-testid="inspect-stale">
+              The {view.model.slot} model has been replaced since: this ranking is from the earlier one. Press Refresh for the current one.
+            </p>
+          )}
           <p className="question">
             <span className="muted small">
               {view.set === 'val' ? 'Validation' : 'Test'} group #{view.groupIndex} · {view.position + 1} of {view.matching}
               {view.filter === 'top-wrong' ? ' where the top choice is wrong' : ''}
+              {view.model ? ` · ranked by the ${view.model.slot} model` : ''}
             </span>
             <br />
             {view.question}

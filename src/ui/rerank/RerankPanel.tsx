@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { isStale } from '../../state/engineStore.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { Panel } from '../common/Panel.tsx';
 import { rerank } from '../commands.ts';
@@ -9,6 +10,7 @@ type CopyState = 'idle' | 'copied' | 'unavailable' | 'failed';
 /** Paste a question and some answers; the selected model orders them by energy. */
 export function RerankPanel() {
   const result = useEngine((s) => s.rerank);
+  const stale = useEngine((s) => s.rerank !== null && isStale(s.rerank.model, s.models.available));
   const hasModel = useEngine((s) => s.models.active !== null);
   const busy = useEngine((s) => s.pending.rerank === true);
   const [question, setQuestion] = useState('');
@@ -35,20 +37,28 @@ export function RerankPanel() {
       return;
     }
     try {
-      await navigator.clipboard.writeText(JSON.stringify({ question: result.question, model: result.modelSlot, ranked: rows }, null, 2));
+      await navigator.clipboard.writeText(JSON.stringify({ question: result.question, model: result.model.slot, ranked: rows }, null, 2));
       setCopy('copied');
     } catch {
       setCopy('failed');
     }
   };
 
-  const canRun = hasModel && question.trim() !== '' && candidates.trim() !== '';
+  // An empty question is allowed (the reference scores [CLS] [SEP] answer too); the hint below says what it means.
+  const canRun = hasModel && candidates.trim() !== '';
+  const noQuestion = question.trim() === '';
   return (
     <Panel id="rerank" title="Rerank" className="area-rerank" aside={<span className="muted small">uses the selected model</span>}>
       <div className="rerank-inputs">
         <div className="field stacked">
           <label htmlFor={qId}>Question</label>
           <textarea id={qId} data-testid="rerank-question" rows={3} value={question} onChange={(e) => setQuestion(e.target.value)} />
+          {noQuestion && (
+            <p className="hint" data-testid="rerank-no-question">
+              Without a question the model reads <code>[CLS] [SEP] answer</code>. It was trained with the question in front of each
+              answer, so energies without it say less.
+            </p>
+          )}
         </div>
         <div className="field stacked">
           <label htmlFor={cId}>Candidate answers</label>
@@ -83,10 +93,17 @@ export function RerankPanel() {
         )}
       </div>
       {result && (
-        <div data-testid="rerank-result" data-model-slot={result.modelSlot}>
+        <div data-testid="rerank-result" data-model-slot={result.model.slot} data-stale={stale}>
           <p className="small muted">
-            {result.candidates.length} candidates ranked by the <strong>{result.modelSlot}</strong> model; rank 1 is its pick.
+            {result.candidates.length} candidates ranked by the <strong>{result.model.slot}</strong> model
+            {result.question.trim() === '' ? ', without a question' : ''}; rank 1 is its pick.
           </p>
+          {stale && (
+            <p className="notice notice-warn small" role="status" data-testid="rerank-stale">
+              The {result.model.slot} model has been replaced since: these energies are from the earlier one. Press Rerank again for the current
+              one.
+            </p>
+          )}
           <CandidateTable candidates={result.candidates} rowTestId="ranked-candidate" showLabel={false} />
         </div>
       )}
