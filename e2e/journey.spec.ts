@@ -52,10 +52,11 @@ test('load a slice of the sample, train the tiny preset on the probed backend, i
   await expect(summary).toHaveAttribute('data-groups', '32');
   await expect(summary).toHaveAttribute('data-trainable-groups', '18');
 
-  // The tiny preset, kept small for a software GPU: inputs cut at 64 tokens, two groups per step.
+  // The tiny preset, inputs cut at 64 tokens, two groups per step: 5 epochs of 7 steps (at lr 0.01 the last
+  // epoch's loss is below the first's for seeds 7–10 on both the packed WASM and the padded path).
   await page.getByTestId('preset').selectOption('tiny');
   await page.getByTestId('cfg-max-len').fill('64');
-  await page.getByTestId('cfg-epochs').fill('3');
+  await page.getByTestId('cfg-epochs').fill('5');
   await page.getByTestId('cfg-lr').fill('0.01');
   await page.getByTestId('cfg-seed').fill('7');
   await page.getByTestId('cfg-groups-per-step').fill('2');
@@ -63,18 +64,18 @@ test('load a slice of the sample, train the tiny preset on the probed backend, i
   const status = page.getByTestId('train-status');
   await expect(status).toHaveAttribute('data-state', /compiling|training/);
   await expect(status).toHaveAttribute('data-state', 'done', { timeout: 9 * 60_000 });
-  await expect(status).toHaveAttribute('data-step', '21');
+  await expect(status).toHaveAttribute('data-step', '35');
   // Throughput of the run, in real tokens (the automation contract other tools read).
   expect(numberAttr(await status.getAttribute('data-tokens-per-sec'), 'data-tokens-per-sec')).toBeGreaterThan(0);
   expect(numberAttr(await status.getAttribute('data-steps-per-sec'), 'data-steps-per-sec')).toBeGreaterThan(0);
 
   // Loss chart has points; the last epoch's mean loss is below the first's.
   const lossChart = page.getByTestId('chart-loss');
-  await expect(lossChart).toHaveAttribute('data-points', '21');
+  await expect(lossChart).toHaveAttribute('data-points', '35');
   const metrics = page.getByTestId('metrics');
   const epochLosses = JSON.parse((await metrics.getAttribute('data-epoch-losses')) ?? '[]') as number[];
-  expect(epochLosses).toHaveLength(3);
-  expect(epochLosses[2]).toBeLessThan(epochLosses[0]);
+  expect(epochLosses).toHaveLength(5);
+  expect(epochLosses[4]).toBeLessThan(epochLosses[0]);
   // Validation metrics and baselines are there, as numbers in [0, 1].
   for (const attr of ['data-val-bon', 'data-val-pairwise', 'data-best-val-bon', 'data-first', 'data-majority', 'data-oracle']) {
     const v = numberAttr(await metrics.getAttribute(attr), attr);
