@@ -522,7 +522,8 @@ def _run(args, dist_: Dist) -> Dict:
         if ev is None:
             return
         bon = ev["summary"]["bestOfN"]
-        is_best = state["best"] is None or bon > state["best"]
+        # As the app: the untrained model (epoch 0) is never the best checkpoint.
+        is_best = epoch >= 1 and (state["best"] is None or bon > state["best"])
         if is_best:
             state["best"] = bon
         metrics.write({"type": "eval", "set": "val", "epoch": epoch, "step": state["step"], "epochTrainLoss": epoch_loss, "isBest": is_best, "time": time.time() - t_start, **ev})

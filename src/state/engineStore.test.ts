@@ -305,6 +305,7 @@ describe('engine store: requests and replies', () => {
           step: 10,
           valBestOfN: 0.5,
           warnings: [],
+          revision: 3,
         },
       ],
     });
@@ -316,7 +317,7 @@ describe('engine store: requests and replies', () => {
 });
 
 describe('engine store: results and the model they came from', () => {
-  const info = (slot: ModelSlot, description: string, step: number | null = null): ModelInfo => ({
+  const info = (slot: ModelSlot, description: string, step: number | null = null, revision = 1): ModelInfo => ({
     slot,
     source: slot === 'imported' ? 'imported' : 'trained',
     params: 123,
@@ -326,6 +327,7 @@ describe('engine store: results and the model they came from', () => {
     step,
     valBestOfN: null,
     warnings: [],
+    revision,
   });
   const models = (active: ModelSlot, ...available: ModelInfo[]): WorkerEvent => ({ type: 'models', active, available });
   const inspected: WorkerEvent = { type: 'inspectGroup', set: 'test', filter: 'all', position: 0, matching: 3, groupIndex: 1, question: 'q', candidates: [] };
@@ -345,6 +347,13 @@ describe('engine store: results and the model they came from', () => {
     store.getState().eventReceived(models('latest', info('imported', 'a.safetensors'), info('latest', 'epoch 1', 10)));
     expect(staleness(store)).toEqual([false, false, false]);
     store.getState().eventReceived(models('imported', info('imported', 'b.safetensors'), info('latest', 'epoch 1', 10)));
+    expect(staleness(store)).toEqual([true, true, true]);
+  });
+
+  it('the same file imported again is another model: its revision tells them apart', () => {
+    const store = replay([models('imported', info('imported', 'a.safetensors', null, 1)), inspected, reranked('imported'), evaluated('imported')]);
+    expect(staleness(store)).toEqual([false, false, false]);
+    store.getState().eventReceived(models('imported', info('imported', 'a.safetensors', null, 2)));
     expect(staleness(store)).toEqual([true, true, true]);
   });
 

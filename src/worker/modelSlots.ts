@@ -97,7 +97,7 @@ export class ModelSlots {
   }
 
   info(): ModelInfo[] {
-    return [...this.slots].map(([slot, { model: m }]) => ({
+    return [...this.slots].map(([slot, { model: m, revision }]) => ({
       slot,
       source: m.source,
       params: paramCount(m.cfg),
@@ -107,6 +107,7 @@ export class ModelSlots {
       step: numberOrNull(m.training.step),
       valBestOfN: numberOrNull(m.training.valBestOfN),
       warnings: m.warnings,
+      revision,
     }));
   }
 

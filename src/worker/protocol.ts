@@ -116,6 +116,8 @@ export interface ModelInfo {
   step: number | null;
   valBestOfN: number | null;
   warnings: string[];
+  /** Bumped whenever the slot gets other weights: results tagged with an older revision are stale. */
+  revision: number;
 }
 
 export interface RankedCandidate {

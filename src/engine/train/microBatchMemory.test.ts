@@ -42,7 +42,7 @@ describe('micro-batched step memory', () => {
     const onePass = await peakBytes(group(256));
     console.log(`peak bytes: 32 candidates, micro-batch 8: ${small.peak}; 256, micro-batch 8: ${large.peak}; 256 in one pass: ${onePass.peak}`);
     expect(Number.isFinite(large.loss)).toBe(true);
-    // 8× the candidates: only the N×N pair weights and the energies grow (≈ 260 kB here).
+    // 8× the candidates: only the group's correct × incorrect pair matrix and the energies grow.
     expect(large.peak).toBeLessThan(small.peak * 1.3);
     // The one-pass step holds every candidate's activations at once.
     expect(onePass.peak).toBeGreaterThan(large.peak * 4);
