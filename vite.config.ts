@@ -8,7 +8,12 @@ const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-
 
 export default defineConfig({
   plugins: [react()],
-  worker: { format: 'es' },
+  worker: {
+    format: 'es',
+    // Whitespace only: tfjs-backend-wasm starts its thread workers from its factory's toString(), which
+    // mangling or compression break (free names of the bundle's scope: "e is not defined" in the build).
+    rolldownOptions: { output: { minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } } } },
+  },
   server: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
   preview: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
   // Pre-bundle heavy deps up front so the dev server never reloads mid-session.
