@@ -1,13 +1,14 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { contentSecurityPolicy } from './src/build/csp.ts';
 
 // Cross-origin isolation (SharedArrayBuffer) lets the WASM backend run its threaded build.
 // Any server hosting the built app must send the same two headers (see the README).
 const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), contentSecurityPolicy()],
   worker: {
     format: 'es',
     // Whitespace only: tfjs-backend-wasm starts its thread workers from its factory's toString(), which
