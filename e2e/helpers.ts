@@ -1,7 +1,9 @@
 import type { Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build, preview } from 'vite';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -40,4 +42,33 @@ export async function dropFile(page: Page, selector: string, name: string, conte
     { name, content },
   );
   for (const type of ['dragenter', 'dragover', 'drop']) await page.dispatchEvent(selector, type, { dataTransfer });
+}
+
+/**
+ * The app as `vite build` makes it, served by `vite preview` (with the headers the config gives it) on a
+ * free port. Built into a fresh temporary folder, so that runs side by side do not share one.
+ */
+export async function serveBuiltApp(): Promise<{ url: string; close: () => Promise<void> }> {
+  const outDir = mkdtempSync(join(tmpdir(), 'eorm-built-app-'));
+  await build({ root: ROOT, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  const server = await preview({ root: ROOT, logLevel: 'warn', build: { outDir }, preview: { port: 0 } });
+  return {
+    url: server.resolvedUrls!.local[0],
+    close: async () => {
+      await server.close();
+      rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A .safetensors file with one more field in its `eorm_config` metadata (the app warns about unknown fields, naming them). */
+export function withConfigField(file: Buffer, key: string, value: unknown): Buffer {
+  const length = Number(file.readBigUInt64LE(0));
+  const header = JSON.parse(file.subarray(8, 8 + length).toString('utf8')) as { __metadata__: Record<string, string> };
+  header.__metadata__.eorm_config = JSON.stringify({ ...JSON.parse(header.__metadata__.eorm_config), [key]: value });
+  const json = JSON.stringify(header);
+  const padded = Buffer.from(json.padEnd(json.length + ((8 - (Buffer.byteLength(json) % 8)) % 8), ' '));
+  const size = Buffer.alloc(8);
+  size.writeBigUInt64LE(BigInt(padded.length));
+  return Buffer.concat([size, padded, file.subarray(8 + length)]);
 }
