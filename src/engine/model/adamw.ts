@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { adamwUpdate } from '../kernels/adamw.ts';
-import { type AdamWHyper, LazyEmbeddingAdam } from './lazyEmbedding.ts';
+import { type AdamWHyper, LazyEmbeddingAdam, type LazyEmbeddingState } from './lazyEmbedding.ts';
 import type { Params } from './params.ts';
 
 export type AdamWOptions = AdamWHyper;
@@ -8,6 +8,15 @@ export type AdamWOptions = AdamWHyper;
 export const ADAMW_DEFAULTS: AdamWOptions = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 };
 
 export const EMBEDDING = 'emb.weight';
+
+/** The optimizer's whole state (torch's `step`, `exp_avg`, `exp_avg_sq`), as plain arrays. */
+export interface AdamWState {
+  t: number;
+  m: Map<string, Float32Array>;
+  v: Map<string, Float32Array>;
+  /** The lazy embedding's moments and bookkeeping; null when the embedding is updated densely. */
+  lazy: LazyEmbeddingState | null;
+}
 
 /** The lazy embedding update pays off where the table lives in CPU memory; on a GPU one dense pass is cheap. */
 export function lazyEmbeddingByDefault(): boolean {
@@ -77,6 +86,44 @@ export class AdamW {
     // A copy: the CPU backend keeps the array it is given, and the lazy table goes on changing.
     const table = this.lazy.flush().slice();
     tf.tidy(() => emb.assign(tf.tensor2d(table, [this.lazy!.rows, this.lazy!.width])));
+  }
+
+  /**
+   * The state as it stands now: the copies are taken synchronously when called (between two steps),
+   * only their read-back is awaited, so the caller may go on stepping meanwhile.
+   */
+  async exportState(): Promise<AdamWState> {
+    const names = [...this.m.keys()];
+    const copies = tf.tidy(() => names.flatMap((n) => [tf.mul(this.m.get(n)!, 1), tf.mul(this.v.get(n)!, 1)]));
+    const t = this.t;
+    const lazy = this.lazy ? this.lazy.exportState() : null;
+    try {
+      const values = (await Promise.all(copies.map((c) => c.data()))) as Float32Array[];
+      return {
+        t,
+        m: new Map(names.map((n, i) => [n, values[2 * i]])),
+        v: new Map(names.map((n, i) => [n, values[2 * i + 1]])),
+        lazy,
+      };
+    } finally {
+      tf.dispose(copies);
+    }
+  }
+
+  /** Takes up a state from exportState() for the same parameters (which must hold the weights saved with it). */
+  restore(state: AdamWState): void {
+    if ((state.lazy === null) !== (this.lazy === null)) throw new Error('optimizer state: lazy embedding on one side only');
+    for (const [name, m] of this.m) {
+      const mv = state.m.get(name);
+      const vv = state.v.get(name);
+      if (!mv || !vv || mv.length !== m.size || vv.length !== m.size) throw new Error(`optimizer state for "${name}" is missing or mis-sized`);
+      tf.tidy(() => {
+        m.assign(tf.tensor(mv, m.shape));
+        this.v.get(name)!.assign(tf.tensor(vv, m.shape));
+      });
+    }
+    if (this.lazy && state.lazy) this.lazy.restore(state.lazy);
+    this.t = state.t;
   }
 
   dispose(): void {

@@ -2,6 +2,17 @@ import { type AdamWStep, adamwArrays } from '../kernels/adamw.ts';
 
 export type AdamWHyper = Omit<AdamWStep, 'lr' | 't'>;
 
+/** Everything but the table itself (that is the `emb.weight` parameter), every row current at step t. */
+export interface LazyEmbeddingState {
+  t: number;
+  m: Float32Array;
+  v: Float32Array;
+  touched: Uint8Array;
+  /** Kept whole: later catch-ups divide these running products, so rebuilding them would change the rounding. */
+  lrs: Float64Array;
+  decayProduct: Float64Array;
+}
+
 /**
  * AdamW for the token embedding that costs what a step's tokens cost, not what the vocabulary costs,
  * and gives the same weights as the full-vocabulary update.
@@ -76,6 +87,36 @@ export class LazyEmbeddingAdam {
   flush(): Float32Array {
     for (let r = 0; r < this.rows; r++) this.catchUp(r, this.t);
     return this.p;
+  }
+
+  /** A copy of the state, every row brought current first (the table's values are the caller's to save). */
+  exportState(): LazyEmbeddingState {
+    this.flush();
+    return {
+      t: this.t,
+      m: this.m.slice(),
+      v: this.v.slice(),
+      touched: this.touched.slice(),
+      lrs: Float64Array.from(this.lrs),
+      decayProduct: Float64Array.from(this.decayProduct),
+    };
+  }
+
+  /** Takes up a state from exportState(); the table `p` must hold the weights saved with it. */
+  restore(s: LazyEmbeddingState): void {
+    if (s.m.length !== this.m.length || s.touched.length !== this.rows) throw new Error('embedding optimizer state does not fit this table');
+    if (s.lrs.length !== s.t + 1 || s.decayProduct.length !== s.t + 1) throw new Error('embedding optimizer state: schedule history does not match its step');
+    this.m.set(s.m);
+    this.v.set(s.v);
+    this.touched.set(s.touched);
+    this.current.fill(s.t);
+    this.lrs.length = 0;
+    this.decayProduct.length = 0;
+    for (let k = 0; k <= s.t; k++) {
+      this.lrs.push(s.lrs[k]);
+      this.decayProduct.push(s.decayProduct[k]);
+    }
+    this.t = s.t;
   }
 
   /** Replays the steps after current[r] up to `t`, all with zero gradient. */

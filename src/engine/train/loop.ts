@@ -8,6 +8,7 @@ import { mixSeed } from '../model/dropout.ts';
 import { type Params, cloneParams } from '../model/params.ts';
 import { cosineWithWarmup, warmupSteps } from '../model/schedule.ts';
 import { autoMicroBatch } from './autoMicroBatch.ts';
+import { type RunCheckpoint, captureCheckpoint } from './checkpoint.ts';
 import { type Evaluation, evaluateModel } from './evaluation.ts';
 import type { RunControl, TakeSnapshot } from './runControl.ts';
 import type { TrainSettings } from './settings.ts';
@@ -55,6 +56,11 @@ export interface RunListener {
   evaluation(e: RunEvaluation): void;
   /** Candidates scored so far by the validation under way (it can take a while on slow hardware). */
   evalProgress(done: number, total: number): void;
+  /**
+   * A checkpoint, every `checkpointEverySteps` steps and after every epoch's validation. Taken between
+   * two steps and delivered once read back, while training goes on: store it without blocking.
+   */
+  checkpoint?(c: RunCheckpoint): void;
 }
 
 export interface RunInputs {
@@ -68,6 +74,10 @@ export interface RunInputs {
   settings: TrainSettings;
   /** With the micro-batch on automatic (0), steps whose activations would exceed this run in micro-batches. */
   passBudgetBytes?: number;
+  /** The embedding's sparse update (default: on the CPU-memory backends); a run must resume as it started. */
+  lazyEmbedding?: boolean;
+  /** Continue from this checkpoint of the same run (same settings and data); `params` must hold its weights. */
+  resumeFrom?: RunCheckpoint;
 }
 
 export interface RunResult {
@@ -99,16 +109,22 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   const stepsPerEpoch = Math.ceil(split.train.length / perStep);
   const totalSteps = settings.epochs * stepsPerEpoch;
   const warmup = warmupSteps(totalSteps, settings.warmupRatio);
-  const optimizer = new AdamW(params, { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: settings.weightDecay });
+  const optimizer = new AdamW(params, { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: settings.weightDecay }, inputs.lazyEmbedding);
+  const resume = inputs.resumeFrom;
+  if (resume) {
+    if (resume.step > totalSteps || resume.epoch < 1 || resume.stepInEpoch > stepsPerEpoch) throw new Error(`checkpoint at step ${resume.step} does not fit this run's ${totalSteps} steps`);
+    optimizer.restore(resume.optimizer);
+  }
 
-  let step = 0;
-  let ema = 0;
-  let best: number | null = null;
+  let step = resume?.step ?? 0;
+  let ema = resume?.ema ?? 0;
+  let best: number | null = resume?.bestValBestOfN ?? null;
   let buffered: TrainPoint[] = [];
   let lastReport = 0;
   let timer: { start: number; steps: number; tokens: number } | null = null;
-  let epochLossSum = 0;
-  let epochLossCount = 0;
+  let epochLossSum = resume?.epochLossSum ?? 0;
+  let epochLossCount = resume?.epochLossCount ?? 0;
+  const checkpointsInFlight: Promise<void>[] = [];
 
   const report = (epoch: number, force = false) => {
     const now = performance.now();
@@ -162,17 +178,31 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
     listener.evaluation({ epoch, step, epochTrainLoss, evaluation, isBest });
   };
 
+  // Between two steps, with every loss read back (the tallies are whole).
+  const checkpoint = (epoch: number, stepInEpoch: number) => {
+    const deliver = listener.checkpoint;
+    if (!deliver) return;
+    const tallies = { ema, bestValBestOfN: best, epochLossSum, epochLossCount };
+    const done = captureCheckpoint(params, optimizer, { step, epoch, stepInEpoch }, tallies).then((c) => deliver.call(listener, c));
+    done.catch(() => undefined);
+    checkpointsInFlight.push(done);
+  };
+
   try {
-    listener.state('compiling', 0, 1);
+    const startEpoch = resume?.epoch ?? 1;
+    listener.state('compiling', step, startEpoch);
     // Epoch 0: the untrained model, so the curves start from where training starts.
-    await validate(0, null);
+    if (!resume) await validate(0, null);
     let pending: Promise<void> | null = null;
-    for (let epoch = 1; epoch <= settings.epochs; epoch++) {
+    for (let epoch = startEpoch; epoch <= settings.epochs; epoch++) {
       const order = Uint32Array.from(split.train);
       shuffleInPlace(order, createRng(mixSeed(settings.seed, epoch)));
-      epochLossSum = 0;
-      epochLossCount = 0;
-      for (let s = 0; s < stepsPerEpoch; s++) {
+      const firstStep = resume && epoch === resume.epoch ? resume.stepInEpoch : 0;
+      if (firstStep === 0) {
+        epochLossSum = 0;
+        epochLossCount = 0;
+      }
+      for (let s = firstStep; s < stepsPerEpoch; s++) {
         control.serveSnapshots(take);
         if (control.pauseRequested) {
           if (pending) await pending;
@@ -215,14 +245,23 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
           report(epoch, true);
           await validate(epoch, null);
         }
+        if (settings.checkpointEverySteps > 0 && step % settings.checkpointEverySteps === 0 && s + 1 < stepsPerEpoch) {
+          if (pending) await pending;
+          pending = null;
+          checkpoint(epoch, s + 1);
+        }
       }
       if (pending) await pending;
       pending = null;
       report(epoch, true);
       if (control.stopRequested) break;
       await validate(epoch, epochLossCount > 0 ? epochLossSum / epochLossCount : null);
+      checkpoint(epoch + 1, 0);
     }
+    // A checkpoint that could not be read back means the device failed: say so.
+    await Promise.all(checkpointsInFlight);
   } finally {
+    await Promise.allSettled(checkpointsInFlight);
     optimizer.sync(params);
     optimizer.dispose();
     control.finish(() => ({ params: cloneParams(params), step }));

@@ -21,6 +21,8 @@ export interface TrainSettings {
   microBatch: number;
   /** Also validate every N steps (0 = at the end of every epoch only). */
   evalEverySteps: number;
+  /** Save a checkpoint every N steps (0 = at epoch ends only); one is always saved at every epoch end. */
+  checkpointEverySteps: number;
   /** 'continue' trains the selected model (e.g. an imported one) instead of a fresh initialisation. */
   init: 'fresh' | 'continue';
 }
@@ -55,5 +57,6 @@ export const DEFAULT_TRAIN_SETTINGS: TrainSettings = {
   groupsPerStep: 1,
   microBatch: 0,
   evalEverySteps: 0,
+  checkpointEverySteps: 50,
   init: 'fresh',
 };

@@ -33,6 +33,13 @@ const RUN_FIELDS: Array<{ key: NumericRunField; label: string; rule: NumberRule;
   { key: 'groupsPerStep', label: 'Groups / step', rule: INT_POS, testId: 'cfg-groups-per-step' },
   { key: 'microBatch', label: 'Micro-batch', rule: INT_NONNEG, testId: 'cfg-micro-batch', hint: 'Candidates per forward/backward pass; 0 = automatic: one pass when the step fits in memory' },
   { key: 'evalEverySteps', label: 'Eval every N steps', rule: INT_NONNEG, testId: 'cfg-eval-every', hint: '0 = validate at the end of each epoch only' },
+  {
+    key: 'checkpointEverySteps',
+    label: 'Checkpoint every N steps',
+    rule: INT_NONNEG,
+    testId: 'cfg-checkpoint-every',
+    hint: 'Saved in this browser so the run can resume after a reload; also at every epoch end (0 = epoch ends only)',
+  },
 ];
 
 const PRESET_LABELS: Record<PresetName, string> = {

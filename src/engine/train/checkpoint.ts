@@ -1,0 +1,46 @@
+import type { AdamW, AdamWState } from '../model/adamw.ts';
+import { type ParamArrays, type Params, cloneParams, disposeParams, paramsToArrays } from '../model/params.ts';
+
+/** Where a run stands between two steps: the first step still to take is `stepInEpoch` of `epoch`. */
+export interface RunPosition {
+  step: number;
+  epoch: number;
+  stepInEpoch: number;
+}
+
+/** The loop's running figures, so the curves and the best checkpoint carry on as if never interrupted. */
+export interface RunTallies {
+  /** Unnormalised EMA of the loss (the smoothed curve divides by 1 − 0.95^(step+1)). */
+  ema: number;
+  bestValBestOfN: number | null;
+  epochLossSum: number;
+  epochLossCount: number;
+}
+
+/**
+ * All a run needs to continue exactly as it would have: everything else (the epoch's group order,
+ * dropout masks, the learning rate) is derived from the seed and the position.
+ */
+export interface RunCheckpoint extends RunPosition, RunTallies {
+  params: ParamArrays;
+  optimizer: AdamWState;
+}
+
+/**
+ * Copies the weights (lazy embedding synced) and the optimizer state now, synchronously, so call it
+ * between two steps; the read-back that the returned promise awaits may overlap the next steps.
+ */
+export function captureCheckpoint(params: Params, optimizer: AdamW, at: RunPosition, tallies: RunTallies): Promise<RunCheckpoint> {
+  optimizer.sync(params);
+  const copy = cloneParams(params);
+  const opt = optimizer.exportState();
+  const read = async (): Promise<RunCheckpoint> => {
+    try {
+      const [arrays, state] = await Promise.all([paramsToArrays(copy), opt]);
+      return { ...at, ...tallies, params: arrays, optimizer: state };
+    } finally {
+      disposeParams(copy);
+    }
+  };
+  return read();
+}
