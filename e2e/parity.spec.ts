@@ -20,7 +20,7 @@ for (const { name, label, tolerance } of BACKENDS) test(`TransEBM energies, loss
   const consoleErrors = collectConsoleErrors(page);
   await page.goto(`/e2e/pages/parity.html?backend=${name}`);
   const handle = await page.waitForFunction(() => (window as unknown as { __parity?: unknown }).__parity, null, { timeout: 6 * 60_000 });
-  const report = (await handle.jsonValue()) as { error?: string; backend: string; info: { adapter: unknown }; checks: Check[]; seconds: number };
+  const report = (await handle.jsonValue()) as { error?: string; backend: string; info: { adapter: unknown }; checks: Check[]; kernels: { adamw: { p: number; m: number; v: number; moved: number } }; seconds: number };
   expect(report.error, report.error).toBeUndefined();
   expect(report.backend).toBe(name);
   const worst = new Map<CheckKind, Check>();
@@ -34,6 +34,11 @@ for (const { name, label, tolerance } of BACKENDS) test(`TransEBM energies, loss
     expect(mine.length, kind).toBeGreaterThan(0);
     expect(mine.filter((c) => !(c.error <= tol)).map((c) => `${c.name}: ${c.error}`)).toEqual([]);
   }
+  // The fused AdamW kernel of this backend against the composed ops (relative to each tensor's largest entry).
+  const { adamw } = report.kernels;
+  console.log(`fused AdamW vs composition on ${label}: p ${adamw.p.toExponential(2)}, m ${adamw.m.toExponential(2)}, v ${adamw.v.toExponential(2)}`);
+  for (const key of ['p', 'm', 'v'] as const) expect(adamw[key], `AdamW ${key}`).toBeLessThan(1e-5);
+  expect(adamw.moved).toBeGreaterThan(1e-3);
   expect(consoleErrors).toEqual([]);
 });
 

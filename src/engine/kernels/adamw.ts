@@ -14,14 +14,15 @@ export interface AdamWStep {
 /**
  * One AdamW update of one parameter: g ← g·scale (the clip coefficient), m ← β1·m + (1−β1)·g,
  * v ← β2·v + (1−β2)·g², p ← p·(1 − lr·wd) − lr/(1−β1^t) · m / (√v/√(1−β2^t) + eps).
- * Returns new [p, m, v]. The tf composition below is the reference (and the path on WebGPU); on the
+ * Returns new [p, m, v]. The tf composition below is the reference (and the fallback); on the
  * CPU-memory backends (cpu, wasm) one registered kernel does the same in a single pass over the
- * arrays instead of ~12 kernels each reading and writing the whole tensor.
+ * arrays instead of ~12 kernels each reading and writing the whole tensor, and on WebGPU three
+ * dispatches (webgpu/adamw.ts, registered by the worker when WebGPU runs).
  */
 export function adamwUpdate(p: tf.Tensor, m: tf.Tensor, v: tf.Tensor, g: tf.Tensor, scale: tf.Scalar, s: AdamWStep): [tf.Tensor, tf.Tensor, tf.Tensor] {
-  if (FUSED_BACKENDS.has(tf.getBackend())) {
-    ensureRegistered();
-    return tf.engine().runKernel(KERNEL, { p, m, v, g, scale }, { ...s }) as unknown as [tf.Tensor, tf.Tensor, tf.Tensor];
+  ensureRegistered();
+  if (tf.getKernel(ADAMW_KERNEL, tf.getBackend())) {
+    return tf.engine().runKernel(ADAMW_KERNEL, { p, m, v, g, scale }, { ...s }) as unknown as [tf.Tensor, tf.Tensor, tf.Tensor];
   }
   return composedAdamW(p, m, v, g, scale, s);
 }
@@ -64,8 +65,7 @@ function adamwInto(p: Float32Array, m: Float32Array, v: Float32Array, g: Float32
   }
 }
 
-const KERNEL = 'EormAdamW';
-const FUSED_BACKENDS = new Set(['cpu', 'wasm']);
+export const ADAMW_KERNEL = 'EormAdamW';
 let registered = false;
 
 type Info = tf.TensorInfo;
@@ -82,7 +82,7 @@ function ensureRegistered(): void {
   if (registered) return;
   registered = true;
   tf.registerKernel({
-    kernelName: KERNEL,
+    kernelName: ADAMW_KERNEL,
     backendName: 'cpu',
     kernelFunc: ({ inputs, backend, attrs }) => {
       const b = backend as unknown as CpuLike;
@@ -95,7 +95,7 @@ function ensureRegistered(): void {
     },
   });
   tf.registerKernel({
-    kernelName: KERNEL,
+    kernelName: ADAMW_KERNEL,
     backendName: 'wasm',
     kernelFunc: ({ inputs, backend, attrs }) => {
       const b = backend as unknown as WasmLike;

@@ -1,0 +1,71 @@
+import * as tf from '@tensorflow/tfjs';
+import { type WebGPUBackend, webgpu_util } from '@tensorflow/tfjs-backend-webgpu';
+import { ADAMW_KERNEL, type AdamWStep } from '../adamw.ts';
+
+/**
+ * AdamW on WebGPU in three element-wise dispatches per parameter (new m, new v, then new p from
+ * them) instead of the ~12 of the composition; the clip coefficient stays on the device (input S).
+ * Hyper-parameters travel as uniforms, so one pipeline per program serves every parameter and step.
+ */
+class AdamWProgram {
+  outputShape: number[];
+  shaderKey: string;
+  dispatchLayout: { x: number[] };
+  dispatch: [number, number, number];
+  workgroupSize: [number, number, number] = [128, 1, 1];
+  size = true;
+  uniforms = 'beta1 : f32, beta2 : f32, decay : f32, stepSize : f32, invSqrtBias2 : f32, eps : f32,';
+
+  constructor(
+    readonly variableNames: string[],
+    private readonly body: string,
+    shape: number[],
+    name: string,
+  ) {
+    this.outputShape = shape;
+    this.shaderKey = `eorm_adamw_${name}`;
+    this.dispatchLayout = webgpu_util.flatDispatchLayout(shape);
+    this.dispatch = webgpu_util.computeDispatch(this.dispatchLayout, shape, this.workgroupSize);
+  }
+
+  getUserCode(): string {
+    return `
+      fn main(index : i32) {
+        if (index < uniforms.size) {
+          ${this.body}
+        }
+      }`;
+  }
+}
+
+const M_BODY = 'setOutputAtIndex(index, uniforms.beta1 * M[index] + (1.0 - uniforms.beta1) * (G[index] * S[0]));';
+const V_BODY = 'let g = G[index] * S[0]; setOutputAtIndex(index, uniforms.beta2 * V[index] + (1.0 - uniforms.beta2) * g * g);';
+const P_BODY =
+  'setOutputAtIndex(index, P[index] * uniforms.decay - uniforms.stepSize * (M[index] / (sqrt(V[index]) * uniforms.invSqrtBias2 + uniforms.eps)));';
+
+let registered = false;
+
+/** Registers the fused AdamW kernel for the WebGPU backend (the worker calls this once WebGPU runs). */
+export function registerWebGpuAdamW(): void {
+  if (registered) return;
+  registered = true;
+  tf.registerKernel({
+    kernelName: ADAMW_KERNEL,
+    backendName: 'webgpu',
+    kernelFunc: ({ inputs, backend, attrs }) => {
+      const b = backend as unknown as WebGPUBackend;
+      const { p, m, v, g, scale } = inputs as Record<string, tf.TensorInfo>;
+      const s = attrs as unknown as AdamWStep;
+      const uniforms = [s.beta1, s.beta2, 1 - s.lr * s.weightDecay, s.lr / (1 - s.beta1 ** s.t), 1 / Math.sqrt(1 - s.beta2 ** s.t), s.eps].map((x) => ({
+        type: 'float32',
+        data: [x],
+      }));
+      const run = (names: string[], body: string, ins: tf.TensorInfo[], key: string) =>
+        b.runWebGPUProgram(new AdamWProgram(names, body, p.shape, key) as never, ins, 'float32', uniforms);
+      const mNew = run(['M', 'G', 'S'], M_BODY, [m, g, scale], 'm');
+      const vNew = run(['V', 'G', 'S'], V_BODY, [v, g, scale], 'v');
+      const pNew = run(['P', 'M', 'V'], P_BODY, [p, mNew, vNew], 'p');
+      return [pNew, mNew, vNew];
+    },
+  });
+}
