@@ -17,7 +17,8 @@ export interface BenchBrowser {
 }
 
 export async function startBenchBrowser(): Promise<BenchBrowser> {
-  const server: ViteDevServer = await createServer({ logLevel: 'warn', server: { host: '127.0.0.1', port: 0 } });
+  // No HMR: an edit elsewhere in the tree must not reload a page in the middle of a measurement.
+  const server: ViteDevServer = await createServer({ logLevel: 'warn', server: { host: '127.0.0.1', port: 0, hmr: false, watch: { ignored: ['**/*'] } } });
   await server.listen();
   const base = server.resolvedUrls!.local[0];
   const browser = await chromium.launch({ executablePath: resolveChromium(), args: CHROMIUM_ARGS });

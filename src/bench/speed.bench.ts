@@ -55,6 +55,20 @@ interface AppRun {
   startToFirstStepSec: number;
   score: Rate & { candidates: number; tokens: number };
   train: { steps: number; stepsPerSec: number; tokensPerSec: number };
+  /** Per training step over a window of whole steps after the first ones (WebGPU figures are 0 elsewhere). */
+  counters: {
+    windowSteps: number;
+    kernelsPerStep: number;
+    dispatchesPerStep: number;
+    submitsPerStep: number;
+    uniformWritesPerStep: number;
+    uploadBytesPerStep: number;
+    readbacksPerStep: number;
+    pipelinesBeforeWindow: number;
+    pipelinesInWindow: number;
+    liveTensorBytes: number;
+    gpuBytesAllocated: number | null;
+  };
 }
 
 const samplePath = join('public', SAMPLE_DATASET_PATH);
@@ -101,9 +115,23 @@ async function appRun(bench: Awaited<ReturnType<typeof startBenchBrowser>>, requ
     const compiling = await waitFor(page, 'trainState', from, "e.state === 'compiling'");
     const untrained = await waitFor(page, 'evaluation', compiling.index);
     const first = await waitFor(page, 'trainState', untrained.index, "e.state === 'training'");
-    const steady = await waitFor(page, 'progress', first.index, `e.step >= 3 && (e.elapsedSeconds >= ${SECONDS} || e.step >= e.totalSteps - 1)`);
+    // Work counters over a window of whole steps: pause (the step count is exact there), read, resume.
+    const counted = async (from: number) => {
+      await send(page, { type: 'pause' });
+      const paused = await waitFor(page, 'trainState', from, "e.state === 'paused'");
+      await send(page, { type: 'counters' });
+      const c = await waitFor(page, 'counters', paused.index);
+      return { step: paused.step, c, index: c.index };
+    };
+    const warm = await waitFor(page, 'progress', first.index, 'e.step >= 3');
+    const c0 = await counted(warm.index);
+    await send(page, { type: 'resume' });
+    const steady = await waitFor(page, 'progress', c0.index, `e.step >= ${c0.step + 2} && (e.elapsedSeconds >= ${SECONDS} || e.step >= e.totalSteps - 2)`);
+    const c1 = await counted(steady.index);
     await send(page, { type: 'stop' });
-    await waitFor(page, 'complete', steady.index);
+    await waitFor(page, 'complete', c1.index);
+    const steps = c1.step - c0.step;
+    const per = (k: 'kernels' | 'dispatches' | 'submits' | 'uniformWrites' | 'uploadBytes' | 'readbacks') => (c1.c[k] - c0.c[k]) / steps;
     const scoreSeconds = (untrained.at - compiling.at) / 1000;
     const candidates = untrained.report.summary.nCandidates;
     const tokens = await valTokens(software ? slow : sampleText, PRESETS[preset].maxLen);
@@ -119,6 +147,19 @@ async function appRun(bench: Awaited<ReturnType<typeof startBenchBrowser>>, requ
         startToFirstStepSec: (first.at - t0) / 1000,
         score: { seconds: scoreSeconds, candidates, tokens, perSec: candidates / scoreSeconds, tokensPerSec: tokens / scoreSeconds },
         train: { steps: steady.step, stepsPerSec: steady.stepsPerSec, tokensPerSec: steady.tokensPerSec },
+        counters: {
+          windowSteps: steps,
+          kernelsPerStep: per('kernels'),
+          dispatchesPerStep: per('dispatches'),
+          submitsPerStep: per('submits'),
+          uniformWritesPerStep: per('uniformWrites'),
+          uploadBytesPerStep: per('uploadBytes'),
+          readbacksPerStep: per('readbacks'),
+          pipelinesBeforeWindow: c0.c.pipelines,
+          pipelinesInWindow: c1.c.pipelines - c0.c.pipelines,
+          liveTensorBytes: c1.c.liveTensorBytes,
+          gpuBytesAllocated: c1.c.gpuBytesAllocated,
+        },
       },
     };
   } finally {
@@ -187,6 +228,12 @@ async function main() {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   console.log(`\n${cores} cores, ${chromium}; steady training over ≥ ${SECONDS} s after the first step\n`);
   for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join('  '));
+  console.log('\nwork per training step (window of whole steps after the first ones):');
+  for (const r of runs) {
+    const c = r.counters;
+    const gpu = r.backend === 'webgpu' ? `, ${f1(c.dispatchesPerStep)} dispatches, ${f1(c.submitsPerStep)} submits, ${f1(c.uniformWritesPerStep)} uniform writes, ${f1(c.readbacksPerStep)} readbacks, ${f0(c.uploadBytesPerStep)} B uploaded; pipelines ${c.pipelinesBeforeWindow} before, ${c.pipelinesInWindow} during; GPU pool ${((c.gpuBytesAllocated ?? 0) / 1e6).toFixed(1)} MB vs live tensors ${(c.liveTensorBytes / 1e6).toFixed(1)} MB` : '';
+    console.log(`  ${r.label} ${r.preset}: ${f1(c.kernelsPerStep)} kernels${gpu} (over ${c.windowSteps} steps)`);
+  }
   if (probe) {
     console.log(`\nprobe: ${probe.reason}`);
     for (const p of probe.probes) console.log(`  ${p.backend.padEnd(7)} ${p.available ? `${p.gflops!.toFixed(2)} GFLOP/s, ${p.roundsPerSec!.toFixed(1)} rounds/s, ${p.ms.toFixed(0)} ms` : p.error}`);

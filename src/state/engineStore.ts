@@ -18,6 +18,7 @@ import type {
   ModelInfo,
   ModelSlot,
   RankedCandidate,
+  SavedRunInfo,
   TrainPoint,
   TrainState,
   WorkerEvent,
@@ -152,6 +153,8 @@ export interface EngineState {
   evalProgress: { set: EvalSet; done: number; total: number } | null;
   /** Requests sent and not yet answered (by their reply event or an error naming the command). */
   pending: Partial<Record<CommandType, boolean>>;
+  /** Runs saved in this browser, newest first. */
+  savedRuns: SavedRunInfo[];
 }
 
 export interface EngineActions {
@@ -203,6 +206,7 @@ export function initialEngineState(): EngineState {
     rerank: null,
     evalProgress: null,
     pending: {},
+    savedRuns: [],
   };
 }
 
@@ -302,6 +306,8 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
   switch (ev.type) {
     case 'ready':
       return { backend: ev.backend, hardwareConcurrency: ev.hardwareConcurrency };
+    case 'counters':
+      return {}; // benchmarks read them from the worker's events; the UI shows none
     case 'log':
       return { log: [...s.log, { id: nextId++, level: ev.level, message: ev.message }].slice(-LOG_LIMIT) };
     case 'error': {
@@ -370,6 +376,8 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
     }
     case 'exported':
       return { pending: withPending(s, 'export', false) };
+    case 'runs':
+      return { savedRuns: ev.runs };
   }
 }
 

@@ -5,8 +5,11 @@
  */
 import { type BackendInfo, initBackend } from './backend.ts';
 import type { BackendChoice } from './backendInfo.ts';
+import { installCounters, readCounters } from './counters.ts';
 import type { Command, WorkerEvent } from './protocol.ts';
 import { Session } from './session.ts';
+import { StudioDb } from './storage/db.ts';
+import { Persister } from './storage/persister.ts';
 import { lazyTokenizePool } from './tokenizerPool.ts';
 
 const scope = self as unknown as {
@@ -17,7 +20,14 @@ const scope = self as unknown as {
 let backend: BackendInfo | null = null;
 let tokenizerWorkers: number | undefined;
 const emit = (event: WorkerEvent, transfer: Transferable[] = []) => scope.postMessage(event, transfer);
-const session = new Session(emit, lazyTokenizePool(() => tokenizerWorkers), () => backend);
+const persister = new Persister(
+  StudioDb.open().catch((e: unknown) => {
+    emit({ type: 'log', level: 'warn', message: `This browser's storage cannot be opened (${e instanceof Error ? e.message : String(e)}): runs and datasets are kept in memory only.` });
+    return null;
+  }),
+  (message) => emit({ type: 'log', level: 'warn', message }),
+);
+const session = new Session(emit, lazyTokenizePool(() => tokenizerWorkers), () => backend, persister);
 const announce = () => emit({ type: 'ready', backend: backend!, hardwareConcurrency: navigator.hardwareConcurrency || 1 });
 
 // The backend starts on the UI's first init (it may name one); every other command waits for it.
@@ -26,6 +36,8 @@ const firstInit = new Promise<BackendChoice>((resolve) => (resolveInit = resolve
 const ready = firstInit.then(async (choice) => {
   backend = await initBackend(choice);
   announce();
+  // Storage trouble must not keep the engine from starting: the app then works in memory.
+  await session.restore().catch((e: unknown) => emit({ type: 'log', level: 'warn', message: `Saved runs could not be restored: ${e instanceof Error ? e.message : String(e)}` }));
 });
 
 async function switchBackend(choice: BackendChoice): Promise<void> {
@@ -36,6 +48,11 @@ async function switchBackend(choice: BackendChoice): Promise<void> {
 
 scope.addEventListener('message', (e) => {
   const cmd = e.data;
+  if (cmd.type === 'counters') {
+    installCounters();
+    emit({ type: 'counters', ...readCounters() });
+    return;
+  }
   if (cmd.type === 'init') {
     tokenizerWorkers = cmd.tokenizerWorkers;
     resolveInit(cmd.backend ?? 'auto');

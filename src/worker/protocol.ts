@@ -11,6 +11,7 @@ import type { RunProgress, TrainPoint } from '../engine/train/loop.ts';
 import type { NCurveRow } from '../engine/train/ncurve.ts';
 import type { ModelSettings, PresetName, TrainSettings } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from './backendInfo.ts';
+import type { EngineCounters } from './counters.ts';
 
 export type DataRole = 'train' | 'test';
 /** Which model Inspect, Rerank and Export use. */
@@ -29,6 +30,8 @@ export type Command =
   | { type: 'init'; backend?: BackendChoice; tokenizerWorkers?: number }
   /** Switches the engine's backend between commands (refused while training). */
   | { type: 'setBackend'; backend: BackendChoice }
+  /** Benchmarks: installs the work counters (first time) and answers with their totals. */
+  | { type: 'counters' }
   | { type: 'loadData'; role: DataRole; source: DataSource }
   | { type: 'downloadErrors'; role: DataRole; format: 'text' | 'csv' | 'jsonl' }
   | { type: 'estimate'; settings: TrainSettings }
@@ -41,11 +44,32 @@ export type Command =
   | { type: 'rerank'; question: string; candidates: string }
   | { type: 'selectModel'; slot: ModelSlot }
   | { type: 'export' }
-  | { type: 'import'; bytes: ArrayBuffer; fileName: string };
+  | { type: 'import'; bytes: ArrayBuffer; fileName: string }
+  /** Continues a saved run from its last checkpoint (its dataset restored from storage if needed). */
+  | { type: 'resumeRun'; runId: string }
+  | { type: 'deleteRun'; runId: string };
 
 export type CommandType = Command['type'];
 
 export type InspectFilter = 'all' | 'top-wrong';
+
+/** 'interrupted': it was running when its page went away (or its worker failed); 'paused' includes stopped by the user. */
+export type SavedRunState = 'running' | 'paused' | 'interrupted' | 'done';
+
+/** A run kept in this browser, as the runs list shows it. */
+export interface SavedRunInfo {
+  id: string;
+  createdAt: number;
+  datasetName: string;
+  settings: TrainSettings;
+  state: SavedRunState;
+  /** Step of its last stored checkpoint (0: none, so it cannot be resumed). */
+  checkpointStep: number;
+  totalSteps: number;
+  /** Last smoothed training loss and best validation Best-of-N recorded. */
+  lastLoss: number | null;
+  bestValBestOfN: number | null;
+}
 
 /** What the data panel shows about one loaded file. */
 export interface DatasetSummary {
@@ -137,6 +161,7 @@ export interface RankedCandidate {
 
 export type WorkerEvent =
   | { type: 'ready'; backend: BackendInfo; hardwareConcurrency: number }
+  | ({ type: 'counters' } & EngineCounters)
   | { type: 'log'; level: 'info' | 'warn'; message: string }
   /** `role` names the data slot when a loadData failed. */
   | { type: 'error'; command: CommandType | null; message: string; role?: DataRole }
@@ -156,4 +181,6 @@ export type WorkerEvent =
   | { type: 'models'; active: ModelSlot; available: ModelInfo[] }
   | { type: 'inspectGroup'; set: EvalSet; filter: InspectFilter; position: number; matching: number; groupIndex: number; question: string; candidates: RankedCandidate[] }
   | { type: 'reranked'; question: string; candidates: RankedCandidate[]; modelSlot: ModelSlot }
-  | { type: 'exported'; fileName: string; bytes: ArrayBuffer };
+  | { type: 'exported'; fileName: string; bytes: ArrayBuffer }
+  /** The runs saved in this browser, sent at start and whenever one changes state or is deleted. */
+  | { type: 'runs'; runs: SavedRunInfo[] };
