@@ -14,6 +14,7 @@ import type { RunControl, TakeSnapshot } from './runControl.ts';
 import type { TrainSettings } from './settings.ts';
 import { type StepScalars, trainStep } from './step.ts';
 import { stepBatch } from './stepBatch.ts';
+import { yieldToEventLoop } from './yieldToEventLoop.ts';
 
 export interface TrainPoint {
   step: number;
@@ -203,6 +204,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
         epochLossCount = 0;
       }
       for (let s = firstStep; s < stepsPerEpoch; s++) {
+        await yieldToEventLoop();
         control.serveSnapshots(take);
         if (control.pauseRequested) {
           if (pending) await pending;
@@ -248,6 +250,8 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
         if (settings.checkpointEverySteps > 0 && step % settings.checkpointEverySteps === 0 && s + 1 < stepsPerEpoch) {
           if (pending) await pending;
           pending = null;
+          // The listener gets every point up to the checkpoint before the checkpoint itself.
+          report(epoch, true);
           checkpoint(epoch, s + 1);
         }
       }
