@@ -43,6 +43,8 @@ export function rerank(question: string, candidates: string): void {
   send({ type: 'rerank', question, candidates });
 }
 
+export const resumeSavedRun = (runId: string): void => send({ type: 'resumeRun', runId });
+export const deleteSavedRun = (runId: string): void => send({ type: 'deleteRun', runId });
 export const selectModel = (slot: ModelSlot): void => send({ type: 'selectModel', slot });
 export const exportWeights = (): void => send({ type: 'export' });
 

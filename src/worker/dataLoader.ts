@@ -17,6 +17,8 @@ const FIRST_ERRORS = 200;
 
 export interface LoadedData {
   role: DataRole;
+  /** Storage key of its tokenization (datasetKey.ts); absent when it was not hashed. */
+  key?: string;
   name: string;
   bytes: number;
   dataset: Dataset;
@@ -89,6 +91,18 @@ export function summarize(data: LoadedData, maxLen: number): DatasetSummary {
     split: data.role === 'train' ? { seed: data.splitSeed, train: data.split.train.length, val: data.split.val.length } : null,
     timing: data.timing,
   };
+}
+
+/** Files up to this size are read whole to be hashed (and so kept in storage); larger ones only stream. */
+const HASHED_MAX_BYTES = 256 * 1024 * 1024;
+
+/** The whole file, to hash it; null for one too large to hold twice in memory (it then streams as before). */
+export async function readWhole(source: DataSource): Promise<{ file: File; bytes: ArrayBuffer } | null> {
+  if (source.kind === 'file') return source.file.size <= HASHED_MAX_BYTES ? { file: source.file, bytes: await source.file.arrayBuffer() } : null;
+  const response = await fetch(source.url);
+  if (!response.ok) throw new Error(`Could not download ${source.name} (${source.url}): HTTP ${response.status}.`);
+  const bytes = await response.arrayBuffer();
+  return { file: new File([bytes], source.name), bytes };
 }
 
 async function open(source: DataSource): Promise<{ stream: ReadableStream<Uint8Array>; name: string; size: number | null }> {

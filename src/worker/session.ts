@@ -11,16 +11,21 @@ import { DEFAULT_PASS_BUDGET_BYTES, autoMicroBatch } from '../engine/train/autoM
 import { estimateMemory } from '../engine/train/estimate.ts';
 import type { Evaluation } from '../engine/train/evaluation.ts';
 import { evaluateModel } from '../engine/train/evaluation.ts';
+import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
 import { runTraining } from '../engine/train/loop.ts';
 import { bestOfNScore, rankGroup } from '../engine/train/metricsRank.ts';
 import { RunControl } from '../engine/train/runControl.ts';
 import { scoreCandidates } from '../engine/train/scoring.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import type { BackendInfo } from './backend.ts';
-import { type LoadedData, TOKEN_CAP, loadData, summarize } from './dataLoader.ts';
+import { type LoadedData, TOKEN_CAP, loadData, readWhole, summarize } from './dataLoader.ts';
 import { exportModel } from './exportModel.ts';
 import { ModelSlots, type SlotModel } from './modelSlots.ts';
-import type { Command, DataRole, DatasetSummary, EvalReport, EvalSet, InspectFilter, ModelSlot, RankedCandidate, WorkerEvent } from './protocol.ts';
+import type { Command, DataRole, DataSource, DatasetSummary, EvalReport, EvalSet, IngestProgressEvent, InspectFilter, ModelSlot, RankedCandidate, SavedRunInfo, WorkerEvent } from './protocol.ts';
+import { RunRecorder, runInfo } from './runRecorder.ts';
+import type { StoredData, StoredRun } from './storage/db.ts';
+import { datasetKey } from './storage/datasetKey.ts';
+import { Persister } from './storage/persister.ts';
 
 type Emit = (event: WorkerEvent, transfer?: Transferable[]) => void;
 
@@ -64,19 +69,41 @@ export class Session {
   /** The newest load asked for per role: an older one that finishes later is set aside. */
   private loads: Record<DataRole, number> = { train: 0, test: 0 };
   private readonly models = new ModelSlots();
-  private run: { control: RunControl; settings: TrainSettings } | null = null;
+  private run: { control: RunControl; settings: TrainSettings; runId: string } | null = null;
   private settings: TrainSettings = DEFAULT_TRAIN_SETTINGS;
   /** Optimizer steps applied to the latest model since it was created (as far as reported): tells whether a cached evaluation is stale. */
   private latestStep = 0;
   private cache = new Map<EvalSet, CachedEvaluation>();
   /** maxLen and split seed each dataset's last summary was made with. */
   private summarized = new WeakMap<LoadedData, string>();
+  /** The runs saved in this browser, as listed. */
+  private savedRuns = new Map<string, SavedRunInfo>();
 
   constructor(
     private readonly emit: Emit,
     private readonly pool: () => TokenizePool,
     private readonly backend: () => BackendInfo | null,
+    private readonly persist: Persister = new Persister(Promise.resolve(null), () => undefined),
   ) {}
+
+  /**
+   * At start: lists the saved runs (one still marked running or paused was cut off with its page) and
+   * brings back the last training file, unless one was loaded meanwhile.
+   */
+  async restore(): Promise<void> {
+    const ticket = this.loads.train;
+    const runs = (await this.persist.read('the saved runs', (db) => db.listRuns())) ?? [];
+    for (const r of runs) {
+      if (r.state === 'running' || r.state === 'paused') {
+        r.state = 'interrupted';
+        this.persist.write('the run', (db) => db.putRun(r));
+      }
+      this.savedRuns.set(r.id, runInfo(r));
+    }
+    this.emitRuns();
+    const last = await this.persist.read('the last training file', (db) => db.lastTrainDataset());
+    if (last && this.loads.train === ticket && !this.data.train) this.installTrain(last.key, last.data, this.settings.seed);
+  }
 
   /** A run is in progress (training, compiling or paused). */
   isTraining(): boolean {
@@ -115,6 +142,10 @@ export class Session {
         return this.export();
       case 'import':
         return this.import(cmd.bytes, cmd.fileName);
+      case 'resumeRun':
+        return this.resumeRun(cmd.runId);
+      case 'deleteRun':
+        return this.deleteRun(cmd.runId);
     }
   }
 
@@ -135,9 +166,7 @@ export class Session {
     const newest = () => this.loads[role] === ticket;
     let loaded: LoadedData;
     try {
-      loaded = await loadData(role, source, this.pool(), this.settings.seed, (e) => {
-        if (newest()) this.emit(e);
-      });
+      loaded = await this.loadOrRecall(role, source, newest);
     } catch (e) {
       // A newer pick of this role is under way: its outcome is the one the panel waits for.
       if (!newest()) return;
@@ -153,6 +182,36 @@ export class Session {
     this.dataVersion[role]++;
     this.cache.delete(role === 'train' ? 'val' : 'test');
     this.emit({ type: 'dataset', summary: this.summary(loaded), reason: 'loaded' });
+  }
+
+  /** A file tokenized before (same bytes, tokenizer and cap) comes back from storage; a new one is loaded and stored. */
+  private async loadOrRecall(role: DataRole, source: DataSource, newest: () => boolean): Promise<LoadedData> {
+    const progress = (e: IngestProgressEvent) => {
+      if (newest()) this.emit(e);
+    };
+    const whole = (await this.persist.available()) ? await readWhole(source) : null;
+    if (!whole) return loadData(role, source, this.pool(), this.settings.seed, progress);
+    const key = await datasetKey(whole.bytes);
+    const stored = await this.persist.read('a stored dataset', (db) => db.getDataset(key));
+    if (stored) {
+      if (role === 'train') this.persist.write('the last training file', (db) => db.markLastTrain(key));
+      return { ...stored, name: whole.file.name, role, key, split: splitGroups(stored.view, { seed: this.settings.seed }), splitSeed: this.settings.seed };
+    }
+    const loaded = await loadData(role, { kind: 'file', file: whole.file }, this.pool(), this.settings.seed, progress);
+    const { split: _s, splitSeed: _k, role: _r, key: _key, ...data } = loaded;
+    this.persist.write(`the tokenized ${loaded.name}`, (db) => (role === 'train' ? db.putTrainDataset(key, data) : db.putDataset(key, data)));
+    return { ...loaded, key };
+  }
+
+  /** Stored training data back in the train role (after a reload, or for a resumed run). */
+  private installTrain(key: string, stored: StoredData, seed: number): LoadedData {
+    this.loads.train++;
+    const data: LoadedData = { ...stored, role: 'train', key, split: splitGroups(stored.view, { seed }), splitSeed: seed };
+    this.data.train = data;
+    this.dataVersion.train++;
+    this.cache.delete('val');
+    this.emit({ type: 'dataset', summary: this.summary(data), reason: 'loaded' });
+    return data;
   }
 
   /** The panel's figures, judged against the current maxLen and split; remembered so refreshes happen only on change. */
@@ -208,28 +267,111 @@ export class Session {
     const cfg = from?.cfg ?? this.modelConfig(settings);
     const params = from?.params ?? initParams(cfg, settings.seed);
     const data = this.withSplit(loaded, from?.splitSeed ?? settings.seed);
+    const record: StoredRun = {
+      id: crypto.randomUUID(),
+      createdAt: Date.now(),
+      settings,
+      cfg,
+      datasetKey: data.key ?? '',
+      datasetName: data.name,
+      splitSeed: data.splitSeed,
+      totalSteps: settings.epochs * Math.ceil(data.split.train.length / Math.max(1, settings.groupsPerStep)),
+      state: 'running',
+      checkpointStep: 0,
+      points: [],
+      evaluations: [],
+      bestValBestOfN: null,
+    };
+    this.persist.write('the run', (db) => db.putRun(record));
+    this.launch(settings, cfg, params, data, this.recorder(record), null);
+  }
+
+  private recorder(record: StoredRun): RunRecorder {
+    const r = new RunRecorder(record, this.persist, (info) => {
+      this.savedRuns.set(info.id, info);
+      this.emitRuns();
+    });
+    this.savedRuns.set(r.id, r.info);
+    this.emitRuns();
+    return r;
+  }
+
+  /** Continues a saved run from its last checkpoint, on its own data (restored from storage when another file is loaded). */
+  private async resumeRun(id: string): Promise<void> {
+    if (this.run) throw new Error('Training is already running: stop it before resuming another run.');
+    const [record, checkpoint] = await Promise.all([
+      this.persist.read('the run', (db) => db.getRun(id)),
+      this.persist.read('its checkpoint', (db) => db.getCheckpoint(id)),
+    ]);
+    if (!record || !checkpoint) throw new Error('This run has no saved checkpoint to resume from (none was stored before it ended, or storage is unavailable).');
+    let data = this.data.train;
+    if (!data || data.key !== record.datasetKey) {
+      const stored = await this.persist.read('its dataset', (db) => db.getDataset(record.datasetKey));
+      if (!stored) throw new Error(`The dataset of this run (${record.datasetName}) is no longer stored: load that file again, then resume.`);
+      if (this.run) throw new Error('Training started meanwhile: stop it before resuming another run.');
+      data = this.installTrain(record.datasetKey, stored, record.splitSeed);
+    }
+    if (this.run) throw new Error('Training started meanwhile: stop it before resuming another run.');
+    data = this.withSplit(data, record.splitSeed);
+    this.settings = record.settings;
+    record.points = record.points.filter((p) => p.step < checkpoint.step);
+    record.evaluations = record.evaluations.filter((e) => e.step <= checkpoint.step);
+    record.state = 'running';
+    this.emit({ type: 'log', level: 'info', message: `Resuming the run on ${record.datasetName} from its checkpoint at step ${checkpoint.step} of ${record.totalSteps}.` });
+    this.launch(record.settings, record.cfg, paramsFromArrays(record.cfg, checkpoint.params), data, this.recorder(record), checkpoint);
+  }
+
+  private async deleteRun(id: string): Promise<void> {
+    if (this.run?.runId === id) throw new Error('This run is in progress: stop it before deleting it.');
+    await this.persist.read('the run', (db) => db.deleteRun(id));
+    this.savedRuns.delete(id);
+    this.emitRuns();
+  }
+
+  private emitRuns(): void {
+    const runs = [...this.savedRuns.values()].sort((a, b) => b.createdAt - a.createdAt);
+    this.emit({ type: 'runs', runs });
+  }
+
+  private launch(settings: TrainSettings, cfg: ModelConfig, params: Params, data: LoadedData, recorder: RunRecorder, resume: RunCheckpoint | null): void {
     this.refreshSummaries();
     this.models.clearTrained();
     this.models.set('latest', { cfg, params, source: 'trained', description: 'training…', warnings: [], training: {} });
     this.models.active = 'latest';
-    this.latestStep = 0;
+    this.latestStep = resume?.step ?? 0;
     this.cache.clear();
     this.emitModels();
     const control = new RunControl();
-    this.run = { control, settings };
+    this.run = { control, settings, runId: recorder.id };
     const totalSteps = settings.epochs * Math.ceil(data.split.train.length / Math.max(1, settings.groupsPerStep));
     const state = (s: 'compiling' | 'training' | 'paused' | 'done' | 'error', step: number, epoch: number, message?: string) =>
       this.emit({ type: 'trainState', state: s, step, epoch, totalSteps, totalEpochs: settings.epochs, message });
     const summary = (extra: Record<string, unknown>) => ({ dataset: data.name, trainGroups: data.split.train.length, valGroups: data.split.val.length, splitSeed: data.splitSeed, settings, ...extra });
     // Runs in the background: pause/resume/stop commands arrive while it awaits the GPU.
     void runTraining(
-      { cfg, params, view: data.view, answers: data.answers, split: data.split, settings, passBudgetBytes: this.passBudget() },
       {
-        state: (s, step, epoch) => state(s, step, epoch),
+        cfg,
+        params,
+        view: data.view,
+        answers: data.answers,
+        split: data.split,
+        settings,
+        passBudgetBytes: this.passBudget(),
+        // A run resumes with the embedding update it was saved with, whichever backend runs it now.
+        lazyEmbedding: resume ? resume.optimizer.lazy !== null : undefined,
+        resumeFrom: resume ?? undefined,
+      },
+      {
+        state: (s, step, epoch) => {
+          if (s !== 'compiling') recorder.setState(s === 'paused' ? 'paused' : 'running');
+          state(s, step, epoch);
+        },
         points: (points) => {
           this.latestStep = points[points.length - 1].step + 1;
+          recorder.points(points);
           this.emit({ type: 'metrics', points });
         },
+        checkpoint: (c) => recorder.checkpoint(c),
         progress: (p) => this.emit({ type: 'progress', ...p }),
         evalProgress: (done, total) => this.emit({ type: 'evalProgress', set: 'val', done, total }),
         evaluation: (e) => {
@@ -243,6 +385,7 @@ export class Session {
             this.models.snapshotBest(`best: ${latest.description}`, latest.training);
             this.emit({ type: 'checkpoint', slot: 'best', epoch: e.epoch, step: e.step, valBestOfN: s.bestOfN });
           }
+          recorder.evaluation(report);
           this.emit({ type: 'evaluation', report });
           this.emitModels();
         },
@@ -250,11 +393,14 @@ export class Session {
       control,
     )
       .then((r) => {
+        // A stopped run can be resumed from its last checkpoint, as a paused one.
+        recorder.setState(r.reason === 'finished' ? 'done' : 'paused');
         this.latestStep = r.steps;
         state('done', r.steps, settings.epochs);
         this.emit({ type: 'complete', reason: r.reason, steps: r.steps, bestValBestOfN: r.bestValBestOfN });
       })
       .catch((err: unknown) => {
+        recorder.setState('interrupted');
         state('error', this.latestStep, 0, String((err as Error).message ?? err));
         this.emit({ type: 'error', command: 'start', message: `Training stopped: ${(err as Error).message ?? String(err)}` });
       })
@@ -262,6 +408,12 @@ export class Session {
         this.run = null;
         this.emitModels();
       });
+    // runTraining reported 'compiling' before its first await, which cleared the curves: a resumed run's history comes back now.
+    if (resume) {
+      const { points, evaluations } = recorder.history;
+      if (points.length > 0) this.emit({ type: 'metrics', points });
+      for (const report of evaluations) this.emit({ type: 'evaluation', report });
+    }
   }
 
   /** Trainable copy of the selected model, and the split it was trained with, so validation holds none of its training groups. */

@@ -1,6 +1,7 @@
 import { Panel } from '../common/Panel.tsx';
 import { EstimateView } from './EstimateView.tsx';
 import { MetricsView } from './MetricsView.tsx';
+import { SavedRuns } from './SavedRuns.tsx';
 import { SettingsForm } from './SettingsForm.tsx';
 import { TrainControls } from './TrainControls.tsx';
 import { TrainStatusView } from './TrainStatusView.tsx';
@@ -18,6 +19,7 @@ export function TrainPanel() {
           <TrainControls />
           <TrainStatusView />
           <MetricsView />
+          <SavedRuns />
         </div>
       </div>
     </Panel>

@@ -1,0 +1,96 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { collectConsoleErrors, sampleSlice } from './helpers.ts';
+
+const SLICE = Buffer.from(sampleSlice(32));
+const QUESTION = 'Tom has 3 apples and buys 4 more. How many apples does he have?';
+const CANDIDATES = ['3 + 4 = 7.\nA: 7', '3 * 4 = 12.\nA: 12', 'He has 4 - 3 = 1.\nA: 1'].join('\n---\n');
+// 14 training groups, two per step: 7 steps per epoch, 56 in all; a checkpoint every 3 steps and at every epoch end.
+const EPOCHS = 8;
+const TOTAL_STEPS = 7 * EPOCHS;
+
+async function loadSlice(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByTestId('backend')).toHaveAttribute('data-backend', /^(webgpu|wasm|cpu)$/, { timeout: 60_000 });
+  await page.getByTestId('dataset-input').setInputFiles({ name: 'sample-slice.jsonl', mimeType: 'application/x-ndjson', buffer: SLICE });
+  await expect(page.getByTestId('dataset-summary')).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+}
+
+async function startTiny(page: Page): Promise<void> {
+  await page.getByTestId('preset').selectOption('tiny');
+  await page.getByTestId('cfg-max-len').fill('64');
+  await page.getByTestId('cfg-epochs').fill(String(EPOCHS));
+  await page.getByTestId('cfg-lr').fill('0.01');
+  await page.getByTestId('cfg-seed').fill('7');
+  await page.getByTestId('cfg-groups-per-step').fill('2');
+  await page.getByTestId('cfg-checkpoint-every').fill('3');
+  await page.getByTestId('train-start').click();
+}
+
+/** Energies of three pasted answers by pasted position: a fingerprint of the final weights. */
+async function energies(page: Page): Promise<number[]> {
+  await page.getByTestId('rerank-question').fill(QUESTION);
+  await page.getByTestId('rerank-candidates').fill(CANDIDATES);
+  await page.getByTestId('rerank-run').click();
+  const rows = page.getByTestId('ranked-candidate');
+  await expect(rows).toHaveCount(3, { timeout: 60_000 });
+  const out: number[] = [];
+  for (const row of await rows.all()) out[Number(await row.getAttribute('data-index'))] = Number(await row.getAttribute('data-energy'));
+  return out;
+}
+
+async function uninterrupted(browser: Browser): Promise<number[]> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await loadSlice(page);
+  await startTiny(page);
+  await expect(page.getByTestId('train-status')).toHaveAttribute('data-state', 'done', { timeout: 5 * 60_000 });
+  const e = await energies(page);
+  await context.close();
+  return e;
+}
+
+test('a run cut off by a reload is listed as interrupted with its dataset restored, resumes from its checkpoint and ends with the weights of the uninterrupted run', async ({ page, browser }) => {
+  test.setTimeout(8 * 60_000);
+  const errors = collectConsoleErrors(page);
+  await loadSlice(page);
+  const summary = page.getByTestId('dataset-summary');
+  const figures = async () => ({
+    groups: await summary.getAttribute('data-groups'),
+    trainable: await summary.getAttribute('data-trainable-groups'),
+  });
+  const before = await figures();
+  await startTiny(page);
+
+  // Saved as it trains: reload once a mid-run checkpoint is stored.
+  const item = page.getByTestId('run-item');
+  await expect(item).toHaveAttribute('data-checkpoint-step', /^[1-9]\d*$/, { timeout: 3 * 60_000 });
+  await expect(page.getByTestId('train-status')).not.toHaveAttribute('data-state', 'done');
+  await page.reload();
+
+  await expect(item).toHaveCount(1, { timeout: 60_000 });
+  await expect(item).toHaveAttribute('data-state', 'interrupted');
+  const checkpointStep = Number(await item.getAttribute('data-checkpoint-step'));
+  expect(checkpointStep).toBeGreaterThan(0);
+  expect(checkpointStep).toBeLessThan(TOTAL_STEPS);
+  await expect(summary).toHaveAttribute('data-status', 'ready', { timeout: 60_000 });
+  expect(await figures()).toEqual(before);
+
+  await item.getByTestId('run-resume').click();
+  const status = page.getByTestId('train-status');
+  await expect(status).toHaveAttribute('data-state', 'done', { timeout: 5 * 60_000 });
+  await expect(status).toHaveAttribute('data-step', String(TOTAL_STEPS));
+  // The curve holds every step: the stored history up to the checkpoint, then the resumed steps.
+  await expect(page.getByTestId('chart-loss')).toHaveAttribute('data-points', String(TOTAL_STEPS));
+  await expect(item).toHaveAttribute('data-state', 'done');
+  await expect(item).toHaveAttribute('data-checkpoint-step', String(TOTAL_STEPS));
+  const resumed = await energies(page);
+
+  const whole = await uninterrupted(browser);
+  console.log(`resumed from step ${checkpointStep}: energies ${resumed.join(', ')}; uninterrupted ${whole.join(', ')}`);
+  for (let i = 0; i < 3; i++) expect(Math.abs(resumed[i] - whole[i]), `candidate ${i}`).toBeLessThanOrEqual(1e-6);
+
+  // Deleted one by one: the list empties.
+  await item.getByTestId('run-delete').click();
+  await expect(item).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,47 @@
+import { isRunActive } from '../../state/engineStore.ts';
+import { useEngine } from '../../state/hooks.ts';
+import type { SavedRunInfo } from '../../worker/protocol.ts';
+import { deleteSavedRun, resumeSavedRun } from '../commands.ts';
+import { fixed, int } from '../format.ts';
+import { StorageUse } from './StorageUse.tsx';
+
+const STATE_TEXT: Record<SavedRunInfo['state'], string> = {
+  running: 'running',
+  paused: 'paused',
+  interrupted: 'interrupted',
+  done: 'done',
+};
+
+/** The runs kept in this browser: their figures, Resume from the last checkpoint, Delete. */
+export function SavedRuns() {
+  const runs = useEngine((s) => s.savedRuns);
+  const busy = useEngine((s) => isRunActive(s.run.status.state) || s.backend === null);
+  return (
+    <div className="saved-runs">
+      <h3>Saved runs</h3>
+      <StorageUse runs={runs.length} />
+      {runs.length === 0 && <p className="muted small">No run saved in this browser yet: runs are saved as they train.</p>}
+      <ul data-testid="runs">
+        {runs.map((r) => (
+          <li key={r.id} data-testid="run-item" data-run-id={r.id} data-checkpoint-step={r.checkpointStep} data-state={r.state}>
+            <span className={`pill pill-${r.state}`}>{STATE_TEXT[r.state]}</span> {r.datasetName} · {r.settings.preset} · seed {r.settings.seed} · checkpoint at step{' '}
+            {int(r.checkpointStep)} / {int(r.totalSteps)} · loss {fixed(r.lastLoss)} · best val Best-of-N {fixed(r.bestValBestOfN)} ·{' '}
+            <span className="muted small">{new Date(r.createdAt).toLocaleString()}</span>{' '}
+            <button
+              type="button"
+              data-testid="run-resume"
+              disabled={busy || r.state === 'done' || r.state === 'running' || r.checkpointStep === 0}
+              title={r.checkpointStep === 0 ? 'No checkpoint was saved for this run' : 'Continue from its last checkpoint'}
+              onClick={() => resumeSavedRun(r.id)}
+            >
+              Resume
+            </button>{' '}
+            <button type="button" data-testid="run-delete" disabled={r.state === 'running'} onClick={() => deleteSavedRun(r.id)}>
+              Delete
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
