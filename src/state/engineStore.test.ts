@@ -177,6 +177,7 @@ describe('engine store: training run', () => {
       etaSeconds: 8,
       tensors: 10,
       tensorBytes: 1000,
+      skippedSteps: 0,
     });
     store.getState().eventReceived({ type: 'metrics', points: [point(3, 0.7)] });
     expect(store.getState().run.status).toMatchObject({ state: 'training', step: 4, epoch: 1, totalSteps: 20 });

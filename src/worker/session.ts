@@ -362,9 +362,9 @@ export class Session {
         resumeFrom: resume ?? undefined,
       },
       {
-        state: (s, step, epoch) => {
+        state: (s, step, epoch, message) => {
           if (s !== 'compiling') recorder.setState(s === 'paused' ? 'paused' : 'running');
-          state(s, step, epoch);
+          state(s, step, epoch, message);
         },
         points: (points) => {
           this.latestStep = points[points.length - 1].step + 1;

@@ -54,8 +54,10 @@ export class AdamW {
   /**
    * One update of the parameters held on the device; each gradient is multiplied by `gradScale`
    * first (the clip coefficient). With the lazy embedding, its rows are updated by stepEmbedding.
+   * Where `apply` (a boolean scalar) is false, every parameter and moment keeps its value: a step
+   * with a non-finite gradient is skipped on the device without reading anything back.
    */
-  step(params: Params, grads: ReadonlyMap<string, tf.Tensor>, lr: number, gradScale: tf.Scalar): void {
+  step(params: Params, grads: ReadonlyMap<string, tf.Tensor>, lr: number, gradScale: tf.Scalar, apply?: tf.Scalar): void {
     this.t += 1;
     const s = { ...this.opts, lr, t: this.t };
     tf.tidy(() => {
@@ -65,9 +67,10 @@ export class AdamW {
         const p = params.get(name)!;
         const v = this.v.get(name)!;
         const [pNew, mNew, vNew] = adamwUpdate(p, m, v, g, gradScale, s);
-        p.assign(pNew);
-        m.assign(mNew);
-        v.assign(vNew);
+        const keep = apply ? tf.broadcastTo(apply, p.shape) : null;
+        p.assign(keep ? tf.where(keep, pNew, p) : pNew);
+        m.assign(keep ? tf.where(keep, mNew, m) : mNew);
+        v.assign(keep ? tf.where(keep, vNew, v) : vNew);
       }
     });
   }

@@ -38,6 +38,8 @@ export interface RunProgress {
   /** tf.memory(): live tensors and their bytes (stays flat from step to step). */
   tensors: number;
   tensorBytes: number;
+  /** Steps whose loss or gradient norm was not finite: their update was skipped. */
+  skippedSteps: number;
 }
 
 export interface RunEvaluation {
@@ -50,7 +52,8 @@ export interface RunEvaluation {
 }
 
 export interface RunListener {
-  state(state: 'compiling' | 'training' | 'paused', step: number, epoch: number): void;
+  /** `message` says why the loop paused itself (non-finite steps in a row). */
+  state(state: 'compiling' | 'training' | 'paused', step: number, epoch: number, message?: string): void;
   points(points: TrainPoint[]): void;
   progress(p: RunProgress): void;
   /** Called between two steps with the weights synced: snapshot the params there if isBest (never at epoch 0). */
@@ -90,12 +93,8 @@ export interface RunResult {
 const SMOOTHING = 0.95;
 const REPORT_EVERY_MS = 250;
 
-export class DivergedError extends Error {
-  constructor(step: number) {
-    super(`The loss became NaN or infinite at step ${step}. Lower the learning rate (or raise warmup) and start again.`);
-    this.name = 'DivergedError';
-  }
-}
+/** This many skipped (non-finite) steps in a row pause the run. */
+export const NON_FINITE_PAUSE = 3;
 
 /**
  * The reference recipe: epochs over the training groups, reshuffled every epoch with the run's seed,
@@ -126,6 +125,9 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   let epochLossSum = resume?.epochLossSum ?? 0;
   let epochLossCount = resume?.epochLossCount ?? 0;
   const checkpointsInFlight: Promise<void>[] = [];
+  let skippedSteps = 0;
+  let skippedInARow = 0;
+  let pauseReason: string | undefined;
 
   const report = (epoch: number, force = false) => {
     const now = performance.now();
@@ -145,6 +147,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
       etaSeconds: stepsPerSec > 0 ? (totalSteps - step) / stepsPerSec : null,
       tensors: tf.memory().numTensors,
       tensorBytes: tf.memory().numBytes,
+      skippedSteps,
     });
   };
 
@@ -152,7 +155,17 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
     try {
       const [loss, gradNorm] = await Promise.all([s.loss.data(), s.gradNorm.data()]);
       const l = loss[0];
-      if (!Number.isFinite(l)) throw new DivergedError(at.step);
+      // The step skipped its update (see trainStep): counted, kept out of the curves and the epoch's mean.
+      if (!Number.isFinite(l) || !Number.isFinite(gradNorm[0])) {
+        skippedSteps++;
+        skippedInARow++;
+        if (skippedInARow >= NON_FINITE_PAUSE && !pauseReason) {
+          pauseReason = `Paused: ${skippedInARow} steps in a row (up to step ${at.step}) had a ${Number.isFinite(l) ? 'non-finite gradient norm' : 'non-finite loss'}, so their updates were skipped. Lower the learning rate (or raise warmup) and start again, or resume to try on.`;
+          control.pause();
+        }
+        return;
+      }
+      skippedInARow = 0;
       ema = SMOOTHING * ema + (1 - SMOOTHING) * l;
       buffered.push({ step: at.step, epoch: at.epoch, loss: l, smoothed: ema / (1 - SMOOTHING ** (at.step + 1)), lr: at.lr, gradNorm: gradNorm[0] });
       epochLossSum += l;
@@ -210,7 +223,9 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
           if (pending) await pending;
           pending = null;
           report(epoch, true);
-          listener.state('paused', step, epoch);
+          listener.state('paused', step, epoch, pauseReason);
+          pauseReason = undefined;
+          skippedInARow = 0;
           await control.holdStill(take, () => control.waitWhilePaused());
           listener.state('training', step, epoch);
         }

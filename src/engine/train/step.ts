@@ -20,6 +20,9 @@ export interface StepScalars {
 
 /**
  * One optimizer step (loss, gradients, global-norm clipping, AdamW); nothing leaks, nothing syncs.
+ * A step whose loss or gradient norm is not finite changes no weight and no moment: on the device
+ * path the update is masked there (AdamW's step count still advances, as nobody waits to know), on
+ * the lazy path it is not applied at all (the scalars are read back before the update anyway).
  * With the optimizer's lazy embedding, the step trains a compact table of the rows its tokens use
  * (same loss, same gradients: the other rows' gradient is 0) and hands their gradient to the lazy
  * update; reading it back is a copy within CPU memory on the backends that use this path.
@@ -30,7 +33,7 @@ export async function trainStep(cfg: ModelConfig, params: Params, optimizer: Ada
       const { loss, grads } = lossAndGradients(cfg, params, batch, opts);
       const gradNorm = globalNorm(grads.values());
       const clipCoef = clipCoefficient(gradNorm, opts.maxGradNorm);
-      optimizer.step(params, grads, opts.lr, clipCoef);
+      optimizer.step(params, grads, opts.lr, clipCoef, tf.logicalAnd(tf.isFinite(loss), tf.isFinite(gradNorm)) as tf.Scalar);
       return { loss, gradNorm, clipCoef };
     });
   }
@@ -41,16 +44,23 @@ export async function trainStep(cfg: ModelConfig, params: Params, optimizer: Ada
   const stepParams: Params = new Map(params);
   stepParams.set(EMBEDDING, table);
   try {
-    const { scalars, embGrad } = tf.tidy(() => {
+    // A plain object: tidy keeps the tensors it returns only in arrays and objects, not in a Map.
+    const { scalars, grads } = tf.tidy(() => {
       const { loss, grads } = lossAndGradients({ ...cfg, padId: compact.padId }, stepParams, compact.batch, opts);
       const gradNorm = globalNorm(grads.values());
       const clipCoef = clipCoefficient(gradNorm, opts.maxGradNorm);
-      optimizer.step(params, grads, opts.lr, clipCoef);
-      return { scalars: { loss, gradNorm, clipCoef }, embGrad: grads.get(EMBEDDING)! };
+      return { scalars: { loss, gradNorm, clipCoef }, grads: Object.fromEntries(grads) };
     });
-    const [g, coef] = await Promise.all([embGrad.data(), scalars.clipCoef.data()]);
-    embGrad.dispose();
-    optimizer.stepEmbedding(compact.rows, g as Float32Array, coef[0], opts.lr);
+    try {
+      const embGrad = grads[EMBEDDING];
+      const [g, coef, loss, norm] = await Promise.all([embGrad.data(), scalars.clipCoef.data(), scalars.loss.data(), scalars.gradNorm.data()]);
+      if (Number.isFinite(loss[0]) && Number.isFinite(norm[0])) {
+        optimizer.step(params, new Map(Object.entries(grads)), opts.lr, scalars.clipCoef);
+        optimizer.stepEmbedding(compact.rows, g as Float32Array, coef[0], opts.lr);
+      }
+    } finally {
+      tf.dispose(Object.values(grads));
+    }
     return scalars;
   } finally {
     table.dispose();

@@ -27,6 +27,7 @@ export function TrainStatusView() {
       data-epoch={status.epoch}
       data-tokens-per-sec={tp ? tp.tokensPerSec.toFixed(1) : undefined}
       data-steps-per-sec={tp ? tp.stepsPerSec.toFixed(3) : undefined}
+      data-skipped-steps={tp ? tp.skippedSteps : undefined}
     >
       <div className="status-line">
         <span className={`pill pill-${status.state}`}>{STATE_TEXT[status.state]}</span>
@@ -49,6 +50,11 @@ export function TrainStatusView() {
           <span title="Live TensorFlow.js tensors in the worker; should stay flat from step to step">
             {int(tp.tensors)} tensors · {bytes(tp.tensorBytes)}
           </span>
+          {tp.skippedSteps > 0 && (
+            <span className="warn" title="Steps whose loss or gradient norm was NaN or infinite: their update was skipped">
+              {int(tp.skippedSteps)} skipped (non-finite)
+            </span>
+          )}
         </div>
       )}
       {status.message && <p className={status.state === 'error' ? 'notice notice-error small' : 'muted small'}>{status.message}</p>}
