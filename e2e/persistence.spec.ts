@@ -94,3 +94,26 @@ test('a run cut off by a reload is listed as interrupted with its dataset restor
   await expect(item).toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+test('a second tab lists the run the first one holds as it stands there (not interrupted), and cannot resume it', async ({ page, context }) => {
+  const errors = collectConsoleErrors(page);
+  await loadSlice(page);
+  await startTiny(page);
+  const item = page.getByTestId('run-item');
+  await expect(item).toHaveAttribute('data-checkpoint-step', /^[1-9]\d*$/, { timeout: 3 * 60_000 });
+  await page.getByTestId('train-pause').click();
+  await expect(page.getByTestId('train-status')).toHaveAttribute('data-state', 'paused');
+
+  const second = await context.newPage();
+  await second.goto('/');
+  const there = second.getByTestId('run-item');
+  await expect(there).toHaveCount(1, { timeout: 60_000 });
+  // Not 'interrupted': the first tab still holds it.
+  await expect(there).toHaveAttribute('data-state', 'paused');
+  await there.getByTestId('run-resume').click();
+  await expect(second.getByTestId('error-banner').filter({ hasText: 'training in another tab' })).toHaveCount(1);
+  await expect(item).toHaveAttribute('data-state', 'paused');
+  await page.getByTestId('train-stop').click();
+  await expect(page.getByTestId('train-status')).toHaveAttribute('data-state', 'done');
+  expect(errors).toEqual([]);
+});

@@ -26,6 +26,7 @@ import { RunRecorder, runInfo } from './runRecorder.ts';
 import type { StoredData, StoredRun } from './storage/db.ts';
 import { datasetKey } from './storage/datasetKey.ts';
 import { Persister } from './storage/persister.ts';
+import { lockRun, runsLockedNow } from './storage/runLocks.ts';
 
 type Emit = (event: WorkerEvent, transfer?: Transferable[]) => void;
 
@@ -93,8 +94,10 @@ export class Session {
   async restore(): Promise<void> {
     const ticket = this.loads.train;
     const runs = (await this.persist.read('the saved runs', (db) => db.listRuns())) ?? [];
+    const elsewhere = await runsLockedNow();
     for (const r of runs) {
-      if (r.state === 'running' || r.state === 'paused') {
+      // A run another tab is training stays as it is there.
+      if ((r.state === 'running' || r.state === 'paused') && !elsewhere.has(r.id)) {
         r.state = 'interrupted';
         this.persist.write('the run', (db) => db.putRun(r));
       }
@@ -283,7 +286,8 @@ export class Session {
       bestValBestOfN: null,
     };
     this.persist.write('the run', (db) => db.putRun(record));
-    this.launch(settings, cfg, params, data, this.recorder(record), null);
+    const lock = lockRun(record.id);
+    this.launch(settings, cfg, params, data, this.recorder(record), null, () => void lock.then((release) => release?.()));
   }
 
   private recorder(record: StoredRun): RunRecorder {
@@ -304,6 +308,17 @@ export class Session {
       this.persist.read('its checkpoint', (db) => db.getCheckpoint(id)),
     ]);
     if (!record || !checkpoint) throw new Error('This run has no saved checkpoint to resume from (none was stored before it ended, or storage is unavailable).');
+    const release = await lockRun(id);
+    if (!release) throw new Error('This run is training in another tab of the app: resume it there, or close that tab first.');
+    try {
+      await this.resumeLocked(record, checkpoint, release);
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+
+  private async resumeLocked(record: StoredRun, checkpoint: RunCheckpoint, release: () => void): Promise<void> {
     let data = this.data.train;
     if (!data || data.key !== record.datasetKey) {
       const stored = await this.persist.read('its dataset', (db) => db.getDataset(record.datasetKey));
@@ -318,11 +333,14 @@ export class Session {
     record.evaluations = record.evaluations.filter((e) => e.step <= checkpoint.step);
     record.state = 'running';
     this.emit({ type: 'log', level: 'info', message: `Resuming the run on ${record.datasetName} from its checkpoint at step ${checkpoint.step} of ${record.totalSteps}.` });
-    this.launch(record.settings, record.cfg, paramsFromArrays(record.cfg, checkpoint.params), data, this.recorder(record), checkpoint);
+    this.launch(record.settings, record.cfg, paramsFromArrays(record.cfg, checkpoint.params), data, this.recorder(record), checkpoint, release);
   }
 
   private async deleteRun(id: string): Promise<void> {
     if (this.run?.runId === id) throw new Error('This run is in progress: stop it before deleting it.');
+    const release = await lockRun(id);
+    if (!release) throw new Error('This run is training in another tab of the app: stop it there before deleting it.');
+    release();
     await this.persist.read('the run', (db) => db.deleteRun(id));
     this.savedRuns.delete(id);
     this.emitRuns();
@@ -333,7 +351,8 @@ export class Session {
     this.emit({ type: 'runs', runs });
   }
 
-  private launch(settings: TrainSettings, cfg: ModelConfig, params: Params, data: LoadedData, recorder: RunRecorder, resume: RunCheckpoint | null): void {
+  /** `ended` runs once the run is over, whatever the outcome (it releases the run's lock). */
+  private launch(settings: TrainSettings, cfg: ModelConfig, params: Params, data: LoadedData, recorder: RunRecorder, resume: RunCheckpoint | null, ended: () => void): void {
     this.refreshSummaries();
     this.models.clearTrained();
     this.models.set('latest', { cfg, params, source: 'trained', description: 'training…', warnings: [], training: {} });
@@ -406,6 +425,7 @@ export class Session {
       })
       .finally(() => {
         this.run = null;
+        ended();
         this.emitModels();
       });
     // runTraining reported 'compiling' before its first await, which cleared the curves: a resumed run's history comes back now.

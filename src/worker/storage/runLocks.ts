@@ -1,0 +1,34 @@
+/**
+ * One tab at a time per run (Web Locks): the tab training a run holds its lock, so another tab on the
+ * same app neither marks it interrupted, nor resumes it, nor deletes it, and only one writes it.
+ * Where the API is missing (Node) every lock is granted.
+ */
+const lockName = (runId: string) => `eorm-studio-run:${runId}`;
+
+function locks(): LockManager | null {
+  return typeof navigator !== 'undefined' && navigator.locks ? navigator.locks : null;
+}
+
+/** Takes the run's lock if no tab holds it: the release function, or null when another tab has it. */
+export function lockRun(runId: string): Promise<(() => void) | null> {
+  const manager = locks();
+  if (!manager) return Promise.resolve(() => undefined);
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return new Promise((resolve) => {
+    void manager.request(lockName(runId), { ifAvailable: true }, async (lock) => {
+      if (!lock) return resolve(null);
+      resolve(release);
+      await held;
+    });
+  });
+}
+
+/** Ids of the runs whose lock some tab holds (called before this tab takes any, they are other tabs'). */
+export async function runsLockedNow(): Promise<Set<string>> {
+  const manager = locks();
+  if (!manager) return new Set();
+  const { held = [] } = await manager.query();
+  const prefix = lockName('');
+  return new Set(held.flatMap((l) => (l.name?.startsWith(prefix) ? [l.name.slice(prefix.length)] : [])));
+}
