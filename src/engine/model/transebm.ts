@@ -136,16 +136,20 @@ function packedEncoderLayer(cfg: ModelConfig, get: Getter, pre: string, x: tf.Te
     return matMul(probs, v[j]);
   });
   const queryLayout = { lengths: clsOnly ? lengths.map(() => 1) : lengths, heads: H, dh, col0: 0 };
-  let attnOut = linear(mergeHeads(context, queryLayout, d), get(`${pre}self_attn.out_proj.weight`), get(`${pre}self_attn.out_proj.bias`));
+  return residualTail(get, pre, clsOnly ? gatherRows(x as tf.Tensor2D, cls) : x, mergeHeads(context, queryLayout, d), drop);
+}
+
+/** The rest of a layer after attention: x + Drop(out_proj(context)), then y + Drop(W2·Drop(GELU(W1·LN2(y)))). */
+function residualTail(get: Getter, pre: string, x: tf.Tensor, context: tf.Tensor, drop?: SeededDropout): tf.Tensor {
+  let attnOut = linear(context, get(`${pre}self_attn.out_proj.weight`), get(`${pre}self_attn.out_proj.bias`));
   if (drop) attnOut = drop.apply(attnOut);
-  let y = tf.add(clsOnly ? gatherRows(x as tf.Tensor2D, cls) : x, attnOut);
+  const y = tf.add(x, attnOut);
   const h2 = layerNorm(y, get(`${pre}norm2.weight`), get(`${pre}norm2.bias`));
   let ff = gelu(linear(h2, get(`${pre}linear1.weight`), get(`${pre}linear1.bias`)));
   if (drop) ff = drop.apply(ff);
   let ffOut = linear(ff, get(`${pre}linear2.weight`), get(`${pre}linear2.bias`));
   if (drop) ffOut = drop.apply(ffOut);
-  y = tf.add(y, ffOut);
-  return y;
+  return tf.add(y, ffOut);
 }
 
 /** [B, 1, 1, T]: 0 for real keys, MASKED for padding. */
@@ -185,14 +189,6 @@ function encoderLayer(cfg: ModelConfig, get: Getter, pre: string, x: tf.Tensor, 
   if (drop) probs = drop.apply(probs);
   const attended = tf.reshape(matMul(tf.reshape(probs, [B * H, Tq, T]), v), [B, H, Tq, dh]);
   const context = tf.reshape(tf.transpose(attended, [0, 2, 1, 3]), [B, Tq, d]);
-  let attnOut = linear(context, get(`${pre}self_attn.out_proj.weight`), get(`${pre}self_attn.out_proj.bias`));
-  if (drop) attnOut = drop.apply(attnOut);
-  let y = tf.add(clsOnly ? tf.slice(x, [0, 0, 0], [B, 1, d]) : x, attnOut);
-  const h2 = layerNorm(y, get(`${pre}norm2.weight`), get(`${pre}norm2.bias`));
-  let ff = gelu(linear(h2, get(`${pre}linear1.weight`), get(`${pre}linear1.bias`)));
-  if (drop) ff = drop.apply(ff);
-  let ffOut = linear(ff, get(`${pre}linear2.weight`), get(`${pre}linear2.bias`));
-  if (drop) ffOut = drop.apply(ffOut);
-  y = tf.add(y, ffOut);
+  const y = residualTail(get, pre, clsOnly ? tf.slice(x, [0, 0, 0], [B, 1, d]) : x, context, drop);
   return clsOnly ? tf.reshape(y, [B, d]) : y;
 }
