@@ -7,6 +7,7 @@ import { type BackendInfo, initBackend } from './backend.ts';
 import type { BackendChoice } from './backendInfo.ts';
 import { installCounters, readCounters } from './counters.ts';
 import type { Command, WorkerEvent } from './protocol.ts';
+import { destroyDevice, watchDevice } from './deviceLost.ts';
 import { Session } from './session.ts';
 import { StudioDb } from './storage/db.ts';
 import { Persister } from './storage/persister.ts';
@@ -33,8 +34,11 @@ const announce = () => emit({ type: 'ready', backend: backend!, hardwareConcurre
 // The backend starts on the UI's first init (it may name one); every other command waits for it.
 let resolveInit: (choice: BackendChoice) => void = () => undefined;
 const firstInit = new Promise<BackendChoice>((resolve) => (resolveInit = resolve));
+const onDeviceLost = (message: string) => session.deviceLost(message);
+
 const ready = firstInit.then(async (choice) => {
   backend = await initBackend(choice);
+  watchDevice(onDeviceLost);
   announce();
   // Storage trouble must not keep the engine from starting: the app then works in memory.
   await session.restore().catch((e: unknown) => emit({ type: 'log', level: 'warn', message: `Saved runs could not be restored: ${e instanceof Error ? e.message : String(e)}` }));
@@ -43,6 +47,7 @@ const ready = firstInit.then(async (choice) => {
 async function switchBackend(choice: BackendChoice): Promise<void> {
   if (session.isTraining()) throw new Error('Pause is not enough: stop the training run before switching the backend.');
   backend = await initBackend(choice);
+  watchDevice(onDeviceLost);
   announce();
 }
 
@@ -51,6 +56,10 @@ scope.addEventListener('message', (e) => {
   if (cmd.type === 'counters') {
     installCounters();
     emit({ type: 'counters', ...readCounters() });
+    return;
+  }
+  if (cmd.type === 'destroyDevice') {
+    void ready.then(destroyDevice).catch((err: unknown) => emit({ type: 'error', command: cmd.type, message: err instanceof Error ? err.message : String(err) }));
     return;
   }
   if (cmd.type === 'init') {

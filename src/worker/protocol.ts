@@ -32,6 +32,8 @@ export type Command =
   | { type: 'setBackend'; backend: BackendChoice }
   /** Benchmarks: installs the work counters (first time) and answers with their totals. */
   | { type: 'counters' }
+  /** Browser tests: destroys the WebGPU device, as a lost device (driver reset) would. */
+  | { type: 'destroyDevice' }
   | { type: 'loadData'; role: DataRole; source: DataSource }
   | { type: 'downloadErrors'; role: DataRole; format: 'text' | 'csv' | 'jsonl' }
   | { type: 'estimate'; settings: TrainSettings }

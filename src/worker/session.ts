@@ -70,7 +70,7 @@ export class Session {
   /** The newest load asked for per role: an older one that finishes later is set aside. */
   private loads: Record<DataRole, number> = { train: 0, test: 0 };
   private readonly models = new ModelSlots();
-  private run: { control: RunControl; settings: TrainSettings; runId: string } | null = null;
+  private run: { control: RunControl; settings: TrainSettings; runId: string; abandon(message: string): void } | null = null;
   private settings: TrainSettings = DEFAULT_TRAIN_SETTINGS;
   /** Optimizer steps applied to the latest model since it was created (as far as reported): tells whether a cached evaluation is stale. */
   private latestStep = 0;
@@ -106,6 +106,19 @@ export class Session {
     this.emitRuns();
     const last = await this.persist.read('the last training file', (db) => db.lastTrainDataset());
     if (last && this.loads.train === ticket && !this.data.train) this.installTrain(last.key, last.data, this.settings.seed);
+  }
+
+  /**
+   * The GPU is gone: a run on it can neither step nor stop cleanly, so it is let go (listed as
+   * interrupted, its lock released) and the user is told how to go on from its last checkpoint.
+   */
+  deviceLost(message: string): void {
+    const run = this.run;
+    if (!run) {
+      this.emit({ type: 'error', command: null, message: `${message} Choose another backend in the header (or reload the page); an interrupted run can be resumed from its last checkpoint under Saved runs.` });
+      return;
+    }
+    run.abandon(message);
   }
 
   /** A run is in progress (training, compiling or paused). */
@@ -361,7 +374,25 @@ export class Session {
     this.cache.clear();
     this.emitModels();
     const control = new RunControl();
-    this.run = { control, settings, runId: recorder.id };
+    // Set when the run was let go (lost device): whatever its loop still does is no longer reported.
+    let abandoned = false;
+    const abandon = (message: string) => {
+      abandoned = true;
+      this.run = null;
+      recorder.setState('interrupted');
+      ended();
+      const saved = recorder.info.checkpointStep;
+      state('error', this.latestStep, 0, message);
+      this.emit({
+        type: 'error',
+        command: null,
+        message: `${message} Training stopped at step ${this.latestStep}. ${
+          saved > 0 ? `Its last checkpoint (step ${saved}) is saved: choose another backend in the header (or reload the page), then Resume it under Saved runs.` : 'No checkpoint of it was saved yet.'
+        }`,
+      });
+      this.emitModels();
+    };
+    this.run = { control, settings, runId: recorder.id, abandon };
     const totalSteps = settings.epochs * Math.ceil(data.split.train.length / Math.max(1, settings.groupsPerStep));
     const state = (s: 'compiling' | 'training' | 'paused' | 'done' | 'error', step: number, epoch: number, message?: string) =>
       this.emit({ type: 'trainState', state: s, step, epoch, totalSteps, totalEpochs: settings.epochs, message });
@@ -382,18 +413,27 @@ export class Session {
       },
       {
         state: (s, step, epoch, message) => {
+          if (abandoned) return;
           if (s !== 'compiling') recorder.setState(s === 'paused' ? 'paused' : 'running');
           state(s, step, epoch, message);
         },
         points: (points) => {
+          if (abandoned) return;
           this.latestStep = points[points.length - 1].step + 1;
           recorder.points(points);
           this.emit({ type: 'metrics', points });
         },
-        checkpoint: (c) => recorder.checkpoint(c),
-        progress: (p) => this.emit({ type: 'progress', ...p }),
-        evalProgress: (done, total) => this.emit({ type: 'evalProgress', set: 'val', done, total }),
+        checkpoint: (c) => {
+          if (!abandoned) recorder.checkpoint(c);
+        },
+        progress: (p) => {
+          if (!abandoned) this.emit({ type: 'progress', ...p });
+        },
+        evalProgress: (done, total) => {
+          if (!abandoned) this.emit({ type: 'evalProgress', set: 'val', done, total });
+        },
         evaluation: (e) => {
+          if (abandoned) return;
           const { summary: s, curve, histogram } = e.evaluation;
           const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: s, curve, histogram, isBest: e.isBest, origin: 'run', modelSlot: 'latest' };
           this.cache.set('val', { model: this.modelKey('val', 'latest'), step: e.step, data, groups: data.split.val, maxLen: cfg.maxLen, evaluation: e.evaluation });
@@ -412,6 +452,7 @@ export class Session {
       control,
     )
       .then((r) => {
+        if (abandoned) return;
         // A stopped run can be resumed from its last checkpoint, as a paused one.
         recorder.setState(r.reason === 'finished' ? 'done' : 'paused');
         this.latestStep = r.steps;
@@ -419,11 +460,13 @@ export class Session {
         this.emit({ type: 'complete', reason: r.reason, steps: r.steps, bestValBestOfN: r.bestValBestOfN });
       })
       .catch((err: unknown) => {
+        if (abandoned) return;
         recorder.setState('interrupted');
         state('error', this.latestStep, 0, String((err as Error).message ?? err));
         this.emit({ type: 'error', command: 'start', message: `Training stopped: ${(err as Error).message ?? String(err)}` });
       })
       .finally(() => {
+        if (abandoned) return;
         this.run = null;
         ended();
         this.emitModels();
