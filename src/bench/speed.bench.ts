@@ -105,6 +105,9 @@ async function appRun(bench: Awaited<ReturnType<typeof startBenchBrowser>>, requ
     await send(page, { type: 'init', backend: requested });
     const ready = await waitFor(page, 'ready');
     const info = ready.backend;
+    // Counters from here on, so pipelines compiled by the validation and the first steps are counted too.
+    await send(page, { type: 'counters' });
+    await waitFor(page, 'counters', ready.index);
     const software = info.backend === 'cpu' || (info.backend === 'webgpu' && !!info.adapter?.software);
     const source = software ? { kind: 'url' as const, url: '/__bench__/slice.jsonl', name: 'slice' } : { kind: 'url' as const, url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' };
     await send(page, { type: 'loadData', role: 'train', source });

@@ -54,6 +54,6 @@ export function installCounters(): void {
 }
 
 export function readCounters(): EngineCounters {
-  const m = tf.memory() as tf.MemoryInfo & { numBytesInGPU?: number; numBytesInGPUAllocated?: number };
-  return { ...counts, liveTensorBytes: m.numBytes, gpuBytesAllocated: m.numBytesInGPUAllocated ?? null };
+  const m = tf.memory() as tf.MemoryInfo & { numBytesAllocatedInGPU?: number };
+  return { ...counts, liveTensorBytes: m.numBytes, gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null };
 }
