@@ -10,7 +10,7 @@ test('without WebGPU the probe picks WASM, says why, and the engine still answer
   await page.goto('/');
   const badge = page.getByTestId('backend');
   await expect(badge).toHaveAttribute('data-backend', 'wasm', { timeout: 60_000 });
-  await expect(badge).toHaveAttribute('data-reason', /faster than the CPU backend here/);
+  await expect(badge).toHaveAttribute('data-reason', /× faster than the CPU backend here/);
   await expect(badge).toHaveAttribute('data-reason', /WebGPU: WebGPU is present but no GPU adapter is available/);
   await expect(page.getByTestId('backend-notice')).toHaveCount(0);
   // The worker computes the tiny preset's parameter count: 50257·64 embedding + 2 layers + head.
