@@ -89,9 +89,23 @@ test('a run cut off by a reload is listed as interrupted with its dataset restor
   console.log(`resumed from step ${checkpointStep}: energies ${resumed.join(', ')}; uninterrupted ${whole.join(', ')}`);
   for (let i = 0; i < 3; i++) expect(Math.abs(resumed[i] - whole[i]), `candidate ${i}`).toBeLessThanOrEqual(1e-6);
 
-  // Deleted one by one: the list empties.
+  // Deleted one by one: the checkpoint (the run stays listed, no longer resumable), the run, the dataset.
+  await item.getByTestId('run-delete-checkpoint').click();
+  await expect(item).toHaveAttribute('data-checkpoint-step', '0');
+  await expect(item.getByTestId('run-resume')).toBeDisabled();
   await item.getByTestId('run-delete').click();
   await expect(item).toHaveCount(0);
+  const stored = page.getByTestId('stored-dataset');
+  await expect(stored).toHaveCount(1);
+  await stored.getByTestId('stored-dataset-delete').click();
+  await expect(stored).toHaveCount(0);
+  // Gone from storage too: a reload restores neither.
+  await page.reload();
+  await expect(page.getByTestId('backend')).toHaveAttribute('data-backend', /^(webgpu|wasm|cpu)$/, { timeout: 60_000 });
+  await expect(page.getByTestId('runs')).toHaveAttribute('data-restored', 'true');
+  await expect(item).toHaveCount(0);
+  await expect(stored).toHaveCount(0);
+  await expect(summary).toHaveAttribute('data-status', 'empty');
   expect(errors).toEqual([]);
 });
 

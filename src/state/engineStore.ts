@@ -19,6 +19,7 @@ import type {
   ModelSlot,
   RankedCandidate,
   SavedRunInfo,
+  StoredDatasetInfo,
   TrainPoint,
   TrainState,
   WorkerEvent,
@@ -153,8 +154,10 @@ export interface EngineState {
   evalProgress: { set: EvalSet; done: number; total: number } | null;
   /** Requests sent and not yet answered (by their reply event or an error naming the command). */
   pending: Partial<Record<CommandType, boolean>>;
-  /** Runs saved in this browser, newest first. */
-  savedRuns: SavedRunInfo[];
+  /** Runs saved in this browser, newest first; null until the worker has restored what was stored. */
+  savedRuns: SavedRunInfo[] | null;
+  /** Tokenized files kept in this browser, newest first. */
+  storedDatasets: StoredDatasetInfo[];
 }
 
 export interface EngineActions {
@@ -206,7 +209,8 @@ export function initialEngineState(): EngineState {
     rerank: null,
     evalProgress: null,
     pending: {},
-    savedRuns: [],
+    savedRuns: null,
+    storedDatasets: [],
   };
 }
 
@@ -378,6 +382,8 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
       return { pending: withPending(s, 'export', false) };
     case 'runs':
       return { savedRuns: ev.runs };
+    case 'storedDatasets':
+      return { storedDatasets: ev.datasets };
   }
 }
 

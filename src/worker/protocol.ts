@@ -49,7 +49,10 @@ export type Command =
   | { type: 'import'; bytes: ArrayBuffer; fileName: string }
   /** Continues a saved run from its last checkpoint (its dataset restored from storage if needed). */
   | { type: 'resumeRun'; runId: string }
-  | { type: 'deleteRun'; runId: string };
+  | { type: 'deleteRun'; runId: string }
+  /** Frees a run's checkpoint, keeping its record and curves. */
+  | { type: 'deleteCheckpoint'; runId: string }
+  | { type: 'deleteDataset'; key: string };
 
 export type CommandType = Command['type'];
 
@@ -57,6 +60,15 @@ export type InspectFilter = 'all' | 'top-wrong';
 
 /** 'interrupted': it was running when its page went away (or its worker failed); 'paused' includes stopped by the user. */
 export type SavedRunState = 'running' | 'paused' | 'interrupted' | 'done';
+
+/** A tokenized file kept in this browser (see storage/datasetKey.ts for its key). */
+export interface StoredDatasetInfo {
+  key: string;
+  name: string;
+  bytes: number;
+  candidates: number;
+  savedAt: number;
+}
 
 /** A run kept in this browser, as the runs list shows it. */
 export interface SavedRunInfo {
@@ -185,4 +197,6 @@ export type WorkerEvent =
   | { type: 'reranked'; question: string; candidates: RankedCandidate[]; modelSlot: ModelSlot }
   | { type: 'exported'; fileName: string; bytes: ArrayBuffer }
   /** The runs saved in this browser, sent at start and whenever one changes state or is deleted. */
-  | { type: 'runs'; runs: SavedRunInfo[] };
+  | { type: 'runs'; runs: SavedRunInfo[] }
+  /** The tokenized files kept in this browser, sent at start and whenever one is stored or deleted. */
+  | { type: 'storedDatasets'; datasets: StoredDatasetInfo[] };

@@ -103,9 +103,11 @@ export class Session {
       }
       this.savedRuns.set(r.id, runInfo(r));
     }
-    this.emitRuns();
     const last = await this.persist.read('the last training file', (db) => db.lastTrainDataset());
     if (last && this.loads.train === ticket && !this.data.train) this.installTrain(last.key, last.data, this.settings.seed);
+    await this.emitDatasets();
+    // Last: the runs list arriving tells the UI that the restore is over.
+    this.emitRuns();
   }
 
   /**
@@ -162,6 +164,10 @@ export class Session {
         return this.resumeRun(cmd.runId);
       case 'deleteRun':
         return this.deleteRun(cmd.runId);
+      case 'deleteCheckpoint':
+        return this.deleteCheckpoint(cmd.runId);
+      case 'deleteDataset':
+        return this.deleteDataset(cmd.key);
     }
   }
 
@@ -215,7 +221,11 @@ export class Session {
     }
     const loaded = await loadData(role, { kind: 'file', file: whole.file }, this.pool(), this.settings.seed, progress);
     const { split: _s, splitSeed: _k, role: _r, key: _key, ...data } = loaded;
-    this.persist.write(`the tokenized ${loaded.name}`, (db) => (role === 'train' ? db.putTrainDataset(key, data) : db.putDataset(key, data)));
+    this.persist.write(
+      `the tokenized ${loaded.name}`,
+      (db) => (role === 'train' ? db.putTrainDataset(key, data) : db.putDataset(key, data)),
+      () => void this.emitDatasets(),
+    );
     return { ...loaded, key };
   }
 
@@ -357,6 +367,33 @@ export class Session {
     await this.persist.read('the run', (db) => db.deleteRun(id));
     this.savedRuns.delete(id);
     this.emitRuns();
+  }
+
+  private async deleteCheckpoint(id: string): Promise<void> {
+    if (this.run?.runId === id) throw new Error('This run is in progress: stop it before deleting its checkpoint.');
+    const release = await lockRun(id);
+    if (!release) throw new Error('This run is training in another tab of the app: stop it there first.');
+    try {
+      const record = await this.persist.read('the run', (db) => db.getRun(id));
+      if (!record) throw new Error('This run is no longer stored.');
+      record.checkpointStep = 0;
+      await this.persist.read('the checkpoint', (db) => db.deleteCheckpoint(record));
+      this.savedRuns.set(id, runInfo(record));
+      this.emitRuns();
+    } finally {
+      release();
+    }
+  }
+
+  /** Frees a stored tokenization; data loaded from it stays in memory, and its file can be loaded again. */
+  private async deleteDataset(key: string): Promise<void> {
+    await this.persist.read('the dataset', (db) => db.deleteDataset(key));
+    await this.emitDatasets();
+  }
+
+  private async emitDatasets(): Promise<void> {
+    const datasets = (await this.persist.read('the stored datasets', (db) => db.listDatasets())) ?? [];
+    this.emit({ type: 'storedDatasets', datasets: datasets.sort((a, b) => b.savedAt - a.savedAt) });
   }
 
   private emitRuns(): void {

@@ -1,9 +1,10 @@
 import { isRunActive } from '../../state/engineStore.ts';
 import { useEngine } from '../../state/hooks.ts';
 import type { SavedRunInfo } from '../../worker/protocol.ts';
-import { deleteSavedRun, resumeSavedRun } from '../commands.ts';
+import { deleteCheckpoint, deleteSavedRun, resumeSavedRun } from '../commands.ts';
 import { fixed, int } from '../format.ts';
 import { StorageUse } from './StorageUse.tsx';
+import { StoredDatasets } from './StoredDatasets.tsx';
 
 const STATE_TEXT: Record<SavedRunInfo['state'], string> = {
   running: 'running',
@@ -14,14 +15,15 @@ const STATE_TEXT: Record<SavedRunInfo['state'], string> = {
 
 /** The runs kept in this browser: their figures, Resume from the last checkpoint, Delete. */
 export function SavedRuns() {
-  const runs = useEngine((s) => s.savedRuns);
+  const restored = useEngine((s) => s.savedRuns);
+  const runs = restored ?? [];
   const busy = useEngine((s) => isRunActive(s.run.status.state) || s.backend === null);
   return (
     <div className="saved-runs">
       <h3>Saved runs</h3>
       <StorageUse runs={runs.length} />
       {runs.length === 0 && <p className="muted small">No run saved in this browser yet: runs are saved as they train.</p>}
-      <ul data-testid="runs">
+      <ul data-testid="runs" data-restored={restored !== null}>
         {runs.map((r) => (
           <li key={r.id} data-testid="run-item" data-run-id={r.id} data-checkpoint-step={r.checkpointStep} data-state={r.state}>
             <span className={`pill pill-${r.state}`}>{STATE_TEXT[r.state]}</span> {r.datasetName} · {r.settings.preset} · seed {r.settings.seed} · checkpoint at step{' '}
@@ -36,12 +38,22 @@ export function SavedRuns() {
             >
               Resume
             </button>{' '}
+            <button
+              type="button"
+              data-testid="run-delete-checkpoint"
+              disabled={r.state === 'running' || r.checkpointStep === 0}
+              title="Frees its storage; the run and its curves stay listed, but it can no longer be resumed"
+              onClick={() => deleteCheckpoint(r.id)}
+            >
+              Delete checkpoint
+            </button>{' '}
             <button type="button" data-testid="run-delete" disabled={r.state === 'running'} onClick={() => deleteSavedRun(r.id)}>
               Delete
             </button>
           </li>
         ))}
       </ul>
+      <StoredDatasets />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import type { RunCheckpoint } from '../../engine/train/checkpoint.ts';
 import type { TrainPoint } from '../../engine/train/loop.ts';
 import type { TrainSettings } from '../../engine/train/settings.ts';
 import type { LoadedData } from '../dataLoader.ts';
-import type { EvalReport, SavedRunState } from '../protocol.ts';
+import type { EvalReport, SavedRunState, StoredDatasetInfo } from '../protocol.ts';
 
 /** A run as kept in the browser: enough to list it with its curves and to resume it from its checkpoint. */
 export interface StoredRun {
@@ -35,6 +35,8 @@ interface Schema extends DBSchema {
   checkpoints: { key: string; value: { runId: string; checkpoint: RunCheckpoint } };
   /** By content hash, tokenizer and token cap (see datasetKey.ts). */
   datasets: { key: string; value: { key: string; data: StoredData } };
+  /** What the list of stored datasets shows, without reading the data itself. */
+  datasetInfo: { key: string; value: StoredDatasetInfo };
   meta: { key: string; value: string };
 }
 
@@ -47,12 +49,13 @@ export class StudioDb {
   /** null where the context has no IndexedDB (Node tests, some private modes): the app then keeps everything in memory. */
   static async open(name = 'eorm-studio'): Promise<StudioDb | null> {
     if (typeof indexedDB === 'undefined') return null;
-    const db = await openDB<Schema>(name, 1, {
+    const db = await openDB<Schema>(name, 2, {
       upgrade(d) {
-        d.createObjectStore('runs', { keyPath: 'id' });
-        d.createObjectStore('checkpoints', { keyPath: 'runId' });
-        d.createObjectStore('datasets', { keyPath: 'key' });
-        d.createObjectStore('meta');
+        if (!d.objectStoreNames.contains('runs')) d.createObjectStore('runs', { keyPath: 'id' });
+        if (!d.objectStoreNames.contains('checkpoints')) d.createObjectStore('checkpoints', { keyPath: 'runId' });
+        if (!d.objectStoreNames.contains('datasets')) d.createObjectStore('datasets', { keyPath: 'key' });
+        if (!d.objectStoreNames.contains('datasetInfo')) d.createObjectStore('datasetInfo', { keyPath: 'key' });
+        if (!d.objectStoreNames.contains('meta')) d.createObjectStore('meta');
       },
     });
     return new StudioDb(db);
@@ -80,6 +83,12 @@ export class StudioDb {
     return (await this.db.get('checkpoints', runId))?.checkpoint;
   }
 
+  /** Frees a run's checkpoint and keeps its record and history (it can no longer be resumed). */
+  async deleteCheckpoint(run: StoredRun): Promise<void> {
+    const tx = this.db.transaction(['runs', 'checkpoints'], 'readwrite');
+    await Promise.all([tx.objectStore('checkpoints').delete(run.id), tx.objectStore('runs').put(run), tx.done]);
+  }
+
   async deleteRun(id: string): Promise<void> {
     const tx = this.db.transaction(['runs', 'checkpoints'], 'readwrite');
     await Promise.all([tx.objectStore('runs').delete(id), tx.objectStore('checkpoints').delete(id), tx.done]);
@@ -90,7 +99,24 @@ export class StudioDb {
   }
 
   async putDataset(key: string, data: StoredData): Promise<void> {
-    await this.db.put('datasets', { key, data });
+    const tx = this.db.transaction(['datasets', 'datasetInfo'], 'readwrite');
+    await Promise.all([tx.objectStore('datasets').put({ key, data }), tx.objectStore('datasetInfo').put(datasetInfo(key, data)), tx.done]);
+  }
+
+  listDatasets(): Promise<StoredDatasetInfo[]> {
+    return this.db.getAll('datasetInfo');
+  }
+
+  async deleteDataset(key: string): Promise<void> {
+    const tx = this.db.transaction(['datasets', 'datasetInfo', 'meta'], 'readwrite');
+    const meta = tx.objectStore('meta');
+    const last = await meta.get(LAST_TRAIN);
+    await Promise.all([
+      tx.objectStore('datasets').delete(key),
+      tx.objectStore('datasetInfo').delete(key),
+      last === key ? meta.delete(LAST_TRAIN) : Promise.resolve(),
+      tx.done,
+    ]);
   }
 
   async markLastTrain(key: string): Promise<void> {
@@ -99,8 +125,13 @@ export class StudioDb {
 
   /** Stores a training file and remembers it as the one to restore after a reload. */
   async putTrainDataset(key: string, data: StoredData): Promise<void> {
-    const tx = this.db.transaction(['datasets', 'meta'], 'readwrite');
-    await Promise.all([tx.objectStore('datasets').put({ key, data }), tx.objectStore('meta').put(key, LAST_TRAIN), tx.done]);
+    const tx = this.db.transaction(['datasets', 'datasetInfo', 'meta'], 'readwrite');
+    await Promise.all([
+      tx.objectStore('datasets').put({ key, data }),
+      tx.objectStore('datasetInfo').put(datasetInfo(key, data)),
+      tx.objectStore('meta').put(key, LAST_TRAIN),
+      tx.done,
+    ]);
   }
 
   async lastTrainDataset(): Promise<{ key: string; data: StoredData } | null> {
@@ -109,4 +140,8 @@ export class StudioDb {
     const data = await this.getDataset(key);
     return data ? { key, data } : null;
   }
+}
+
+function datasetInfo(key: string, data: StoredData): StoredDatasetInfo {
+  return { key, name: data.name, bytes: data.bytes, candidates: data.dataset.candidateCount, savedAt: Date.now() };
 }
