@@ -43,7 +43,7 @@ const hasPayload = (text: string): boolean => PAYLOADS.some((p) => text.includes
 async function expectInert(page: Page, dialogs: string[]): Promise<void> {
   const injected = await page.evaluate(
     () =>
-      document.querySelectorAll('[onerror], [onload], [ontoggle], iframe, svg, a[href^="javascript:" i], img[src="x"], img[src="y"]').length +
+      document.querySelectorAll('[onerror], [onload], [ontoggle], iframe[srcdoc], a[href^="javascript:" i], img[src="x"], img[src="y"]').length +
       [...document.scripts].filter((s) => s.text.includes('__pwned')).length,
   );
   expect(injected, 'elements created from markup').toBe(0);
