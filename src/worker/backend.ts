@@ -10,6 +10,7 @@ import { registerWebGpuAdamW } from '../engine/kernels/webgpu/adamw.ts';
 
 export type { AdapterSummary, BackendInfo } from './backendInfo.ts';
 
+const START_LIMIT_MS = 30_000;
 let wasmConfigured = false;
 let adapter: AdapterSummary | null = null;
 let probes: ProbeResult[] | null = null;
@@ -48,8 +49,11 @@ async function activate(name: BackendName): Promise<void> {
   if (name === 'wasm') configureWasm();
   let ok = false;
   try {
-    ok = await tf.setBackend(name);
-    await tf.ready();
+    // A backend whose start never settles (e.g. WASM thread workers a policy blocks) must not hang the engine.
+    ok = await Promise.race([
+      tf.setBackend(name).then(async (started) => (started ? (await tf.ready(), true) : false)),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`it did not start within ${START_LIMIT_MS / 1000} s`)), START_LIMIT_MS)),
+    ]);
   } catch (e) {
     throw new Error(`the ${backendName(name)} backend failed to start: ${e instanceof Error ? e.message : String((e as { message?: string })?.message ?? e)}`);
   }
