@@ -131,3 +131,30 @@ test('a second tab lists the run the first one holds as it stands there (not int
   await expect(page.getByTestId('train-status')).toHaveAttribute('data-state', 'done');
   expect(errors).toEqual([]);
 });
+
+test('two saved runs compare side by side: their settings (differences marked), figures and loss curves', async ({ page }) => {
+  await loadSlice(page);
+  const status = page.getByTestId('train-status');
+  for (const seed of ['7', '8']) {
+    await page.getByTestId('preset').selectOption('tiny');
+    await page.getByTestId('cfg-max-len').fill('64');
+    await page.getByTestId('cfg-epochs').fill('1');
+    await page.getByTestId('cfg-groups-per-step').fill('2');
+    await page.getByTestId('cfg-seed').fill(seed);
+    await page.getByTestId('train-start').click();
+    await expect(status).toHaveAttribute('data-state', 'done', { timeout: 3 * 60_000 });
+  }
+  const items = page.getByTestId('run-item');
+  await expect(items).toHaveCount(2);
+  await expect(items.nth(0)).toHaveAttribute('data-state', 'done');
+  await items.nth(0).getByTestId('run-compare-tick').check();
+  await items.nth(1).getByTestId('run-compare-tick').check();
+  const compare = page.getByTestId('run-compare');
+  await expect(compare).toHaveCount(1);
+  const differing = await compare.locator('tr[data-differs="true"] th').allInnerTexts();
+  expect(differing).toContain('Seed');
+  expect(differing).not.toContain('Learning rate');
+  // Each curve holds the run's 7 steps (one epoch of 14 groups, two per step).
+  await expect(page.getByTestId('compare-loss-a')).toHaveAttribute('data-points', '7');
+  await expect(page.getByTestId('compare-loss-b')).toHaveAttribute('data-points', '7');
+});

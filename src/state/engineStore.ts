@@ -158,7 +158,11 @@ export interface EngineState {
   savedRuns: SavedRunInfo[] | null;
   /** Tokenized files kept in this browser, newest first. */
   storedDatasets: StoredDatasetInfo[];
+  /** Curves of saved runs asked for (to compare them), by run id. */
+  runHistories: Record<string, RunHistory>;
 }
+
+export type RunHistory = Omit<Extract<WorkerEvent, { type: 'runHistory' }>, 'type' | 'runId'>;
 
 export interface EngineActions {
   commandSent(cmd: Command): void;
@@ -211,6 +215,7 @@ export function initialEngineState(): EngineState {
     pending: {},
     savedRuns: null,
     storedDatasets: [],
+    runHistories: {},
   };
 }
 
@@ -384,6 +389,10 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
       return { savedRuns: ev.runs };
     case 'storedDatasets':
       return { storedDatasets: ev.datasets };
+    case 'runHistory': {
+      const { type: _t, runId, ...history } = ev;
+      return { runHistories: { ...s.runHistories, [runId]: history } };
+    }
   }
 }
 

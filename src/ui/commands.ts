@@ -46,6 +46,7 @@ export function rerank(question: string, candidates: string): void {
 export const resumeSavedRun = (runId: string): void => send({ type: 'resumeRun', runId });
 export const deleteSavedRun = (runId: string): void => send({ type: 'deleteRun', runId });
 export const deleteCheckpoint = (runId: string): void => send({ type: 'deleteCheckpoint', runId });
+export const requestRunHistory = (runId: string): void => send({ type: 'runHistory', runId });
 export const deleteStoredDataset = (key: string): void => send({ type: 'deleteDataset', key });
 export const selectModel = (slot: ModelSlot): void => send({ type: 'selectModel', slot });
 export const exportWeights = (): void => send({ type: 'export' });

@@ -52,7 +52,9 @@ export type Command =
   | { type: 'deleteRun'; runId: string }
   /** Frees a run's checkpoint, keeping its record and curves. */
   | { type: 'deleteCheckpoint'; runId: string }
-  | { type: 'deleteDataset'; key: string };
+  | { type: 'deleteDataset'; key: string }
+  /** A saved run's curves, for comparing runs. */
+  | { type: 'runHistory'; runId: string };
 
 export type CommandType = Command['type'];
 
@@ -199,4 +201,6 @@ export type WorkerEvent =
   /** The runs saved in this browser, sent at start and whenever one changes state or is deleted. */
   | { type: 'runs'; runs: SavedRunInfo[] }
   /** The tokenized files kept in this browser, sent at start and whenever one is stored or deleted. */
-  | { type: 'storedDatasets'; datasets: StoredDatasetInfo[] };
+  | { type: 'storedDatasets'; datasets: StoredDatasetInfo[] }
+  /** A saved run's smoothed loss ([step, value], at most a few hundred points) and validation Best-of-N by step. */
+  | { type: 'runHistory'; runId: string; loss: Array<[number, number]>; valBestOfN: Array<[number, number]> };

@@ -54,6 +54,9 @@ interface Reading {
   release(): void;
 }
 
+/** A run's loss curve is thinned to about this many points for comparisons. */
+const HISTORY_POINTS = 400;
+
 /** A command whose model or data was replaced while it ran starts over on the new ones, this many times at most. */
 const MAX_TRIES = 3;
 
@@ -168,6 +171,8 @@ export class Session {
         return this.deleteCheckpoint(cmd.runId);
       case 'deleteDataset':
         return this.deleteDataset(cmd.key);
+      case 'runHistory':
+        return this.runHistory(cmd.runId);
     }
   }
 
@@ -389,6 +394,15 @@ export class Session {
   private async deleteDataset(key: string): Promise<void> {
     await this.persist.read('the dataset', (db) => db.deleteDataset(key));
     await this.emitDatasets();
+  }
+
+  private async runHistory(id: string): Promise<void> {
+    const record = await this.persist.read('the run', (db) => db.getRun(id));
+    if (!record) throw new Error('This run is no longer stored.');
+    const every = Math.max(1, Math.ceil(record.points.length / HISTORY_POINTS));
+    const loss = record.points.filter((_, i) => i % every === 0 || i === record.points.length - 1).map((p): [number, number] => [p.step, p.smoothed]);
+    const valBestOfN = record.evaluations.map((e): [number, number] => [e.step, e.summary.bestOfN]);
+    this.emit({ type: 'runHistory', runId: id, loss, valBestOfN });
   }
 
   private async emitDatasets(): Promise<void> {

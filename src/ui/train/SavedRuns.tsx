@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import { isRunActive } from '../../state/engineStore.ts';
 import { useEngine } from '../../state/hooks.ts';
 import type { SavedRunInfo } from '../../worker/protocol.ts';
 import { deleteCheckpoint, deleteSavedRun, resumeSavedRun } from '../commands.ts';
 import { fixed, int } from '../format.ts';
+import { RunCompare } from './RunCompare.tsx';
 import { StorageUse } from './StorageUse.tsx';
 import { StoredDatasets } from './StoredDatasets.tsx';
 
@@ -17,6 +19,10 @@ const STATE_TEXT: Record<SavedRunInfo['state'], string> = {
 export function SavedRuns() {
   const restored = useEngine((s) => s.savedRuns);
   const runs = restored ?? [];
+  // Two runs ticked for comparison; the older tick goes when a third is ticked.
+  const [ticked, setTicked] = useState<string[]>([]);
+  const toggle = (id: string) => setTicked((t) => (t.includes(id) ? t.filter((x) => x !== id) : [...t, id].slice(-2)));
+  const compared = ticked.map((id) => runs.find((r) => r.id === id)).filter((r): r is SavedRunInfo => r !== undefined);
   const busy = useEngine((s) => isRunActive(s.run.status.state) || s.backend === null);
   return (
     <div className="saved-runs">
@@ -26,6 +32,7 @@ export function SavedRuns() {
       <ul data-testid="runs" data-restored={restored !== null}>
         {runs.map((r) => (
           <li key={r.id} data-testid="run-item" data-run-id={r.id} data-checkpoint-step={r.checkpointStep} data-state={r.state}>
+            <input type="checkbox" data-testid="run-compare-tick" aria-label="compare" checked={ticked.includes(r.id)} onChange={() => toggle(r.id)} />{' '}
             <span className={`pill pill-${r.state}`}>{STATE_TEXT[r.state]}</span> {r.datasetName} · {r.settings.preset} · seed {r.settings.seed} · checkpoint at step{' '}
             {int(r.checkpointStep)} / {int(r.totalSteps)} · loss {fixed(r.lastLoss)} · best val Best-of-N {fixed(r.bestValBestOfN)} ·{' '}
             <span className="muted small">{new Date(r.createdAt).toLocaleString()}</span>{' '}
@@ -53,6 +60,7 @@ export function SavedRuns() {
           </li>
         ))}
       </ul>
+      {compared.length === 2 ? <RunCompare a={compared[0]} b={compared[1]} /> : runs.length > 1 && <p className="muted small">Tick two runs to compare them.</p>}
       <StoredDatasets />
     </div>
   );
