@@ -91,6 +91,8 @@ export interface RunResult {
 }
 
 const SMOOTHING = 0.95;
+/** Steps whose loss and gradient norm are read back together on a GPU: at most one read per 10 steps. */
+export const READBACK_EVERY = 10;
 const REPORT_EVERY_MS = 250;
 
 /** This many skipped (non-finite) steps in a row pause the run. */
@@ -100,7 +102,7 @@ export const NON_FINITE_PAUSE = 3;
  * The reference recipe: epochs over the training groups, reshuffled every epoch with the run's seed,
  * `groupsPerStep` groups per step, Bradley-Terry loss, AdamW with clipping and a cosine schedule with
  * warmup, validation before training and at every epoch end (and every N steps if asked). Loss and gradient norm are read
- * back asynchronously one step behind, so the GPU is never idle waiting for the CPU.
+ * back asynchronously, on a GPU ten steps at a time, so the GPU is never idle waiting for the CPU.
  */
 export async function runTraining(inputs: RunInputs, listener: RunListener, control: RunControl): Promise<RunResult> {
   const { cfg, params, view, answers, split, settings } = inputs;
@@ -151,28 +153,48 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
     });
   };
 
-  const record = async (s: StepScalars, at: { step: number; epoch: number; lr: number }) => {
+  // On a GPU the per-step scalars stay on the device and are read in one batch every READBACK_EVERY steps
+  // (a read ends a GPU pass and maps a buffer); the curves get every step, at most that many steps late.
+  // On the CPU-memory backends a read is a copy: every step, so a run of non-finite steps pauses at once.
+  const readEvery = tf.getBackend() === 'webgpu' ? READBACK_EVERY : 1;
+  let queued: Array<{ s: StepScalars; at: { step: number; epoch: number; lr: number } }> = [];
+  let pending: Promise<void> | null = null;
+  const readQueued = async () => {
+    const batch = queued;
+    queued = [];
+    if (batch.length === 0) return;
+    const packed = tf.tidy(() => tf.concat(batch.flatMap(({ s }) => [tf.reshape(s.loss, [1]), tf.reshape(s.gradNorm, [1])])));
+    tf.dispose(batch.flatMap(({ s }) => [s.loss, s.gradNorm, s.clipCoef]));
     try {
-      const [loss, gradNorm] = await Promise.all([s.loss.data(), s.gradNorm.data()]);
-      const l = loss[0];
-      // The step skipped its update (see trainStep): counted, kept out of the curves and the epoch's mean.
-      if (!Number.isFinite(l) || !Number.isFinite(gradNorm[0])) {
-        skippedSteps++;
-        skippedInARow++;
-        if (skippedInARow >= NON_FINITE_PAUSE && !pauseReason) {
-          pauseReason = `Paused: ${skippedInARow} steps in a row (up to step ${at.step}) had a ${Number.isFinite(l) ? 'non-finite gradient norm' : 'non-finite loss'}, so their updates were skipped. Lower the learning rate (or raise warmup) and start again, or resume to try on.`;
-          control.pause();
-        }
-        return;
-      }
-      skippedInARow = 0;
-      ema = SMOOTHING * ema + (1 - SMOOTHING) * l;
-      buffered.push({ step: at.step, epoch: at.epoch, loss: l, smoothed: ema / (1 - SMOOTHING ** (at.step + 1)), lr: at.lr, gradNorm: gradNorm[0] });
-      epochLossSum += l;
-      epochLossCount++;
+      const values = await packed.data();
+      batch.forEach(({ at }, i) => record(values[2 * i], values[2 * i + 1], at));
     } finally {
-      tf.dispose([s.loss, s.gradNorm, s.clipCoef]);
+      packed.dispose();
     }
+  };
+  /** Every step read back and recorded: before pauses, validations, checkpoints and the epoch's end. */
+  const drain = async () => {
+    if (pending) await pending;
+    pending = null;
+    await readQueued();
+  };
+
+  const record = (l: number, gradNorm: number, at: { step: number; epoch: number; lr: number }) => {
+    // The step skipped its update (see trainStep): counted, kept out of the curves and the epoch's mean.
+    if (!Number.isFinite(l) || !Number.isFinite(gradNorm)) {
+      skippedSteps++;
+      skippedInARow++;
+      if (skippedInARow >= NON_FINITE_PAUSE && !pauseReason) {
+        pauseReason = `Paused: ${skippedInARow} steps in a row (up to step ${at.step}) had a ${Number.isFinite(l) ? 'non-finite gradient norm' : 'non-finite loss'}, so their updates were skipped. Lower the learning rate (or raise warmup) and start again, or resume to try on.`;
+        control.pause();
+      }
+      return;
+    }
+    skippedInARow = 0;
+    ema = SMOOTHING * ema + (1 - SMOOTHING) * l;
+    buffered.push({ step: at.step, epoch: at.epoch, loss: l, smoothed: ema / (1 - SMOOTHING ** (at.step + 1)), lr: at.lr, gradNorm });
+    epochLossSum += l;
+    epochLossCount++;
   };
 
   // Only between two steps: the weights are whole then, and the lazy embedding is brought up to date.
@@ -207,7 +229,6 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
     listener.state('compiling', step, startEpoch);
     // Epoch 0: the untrained model, so the curves start from where training starts.
     if (!resume) await validate(0, null);
-    let pending: Promise<void> | null = null;
     for (let epoch = startEpoch; epoch <= settings.epochs; epoch++) {
       const order = Uint32Array.from(split.train);
       shuffleInPlace(order, createRng(mixSeed(settings.seed, epoch)));
@@ -220,8 +241,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
         await yieldToEventLoop();
         control.serveSnapshots(take);
         if (control.pauseRequested) {
-          if (pending) await pending;
-          pending = null;
+          await drain();
           report(epoch, true);
           listener.state('paused', step, epoch, pauseReason);
           pauseReason = undefined;
@@ -240,38 +260,38 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
           microBatch,
           dropoutSeed: mixSeed(settings.seed ^ 0x5eed, step),
         });
-        const read = record(scalars, { step, epoch, lr });
-        // Awaited below; this only keeps an early rejection from being reported as unhandled meanwhile.
-        read.catch(() => undefined);
+        queued.push({ s: scalars, at: { step, epoch, lr } });
         step++;
         if (timer === null) {
           // The first step compiles every kernel: wait for it, then start the clock.
-          await read;
+          await drain();
           timer = { start: performance.now(), steps: 0, tokens: 0 };
           listener.state('training', step, epoch);
         } else {
           timer.steps++;
           timer.tokens += batch.tokenCount;
-          if (pending) await pending;
-          pending = read;
+          if (queued.length >= readEvery) {
+            // One batch read in flight at a time; the next steps run while it comes back.
+            if (pending) await pending;
+            pending = readQueued();
+            // Awaited later; this only keeps an early rejection from being reported as unhandled meanwhile.
+            pending.catch(() => undefined);
+          }
         }
         report(epoch);
         if (settings.evalEverySteps > 0 && step % settings.evalEverySteps === 0 && s + 1 < stepsPerEpoch) {
-          if (pending) await pending;
-          pending = null;
+          await drain();
           report(epoch, true);
           await validate(epoch, null);
         }
         if (settings.checkpointEverySteps > 0 && step % settings.checkpointEverySteps === 0 && s + 1 < stepsPerEpoch) {
-          if (pending) await pending;
-          pending = null;
+          await drain();
           // The listener gets every point up to the checkpoint before the checkpoint itself.
           report(epoch, true);
           checkpoint(epoch, s + 1);
         }
       }
-      if (pending) await pending;
-      pending = null;
+      await drain();
       report(epoch, true);
       if (control.stopRequested) break;
       await validate(epoch, epochLossCount > 0 ? epochLossSum / epochLossCount : null);
