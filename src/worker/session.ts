@@ -21,12 +21,13 @@ import type { BackendInfo } from './backend.ts';
 import { type LoadedData, TOKEN_CAP, loadData, readWhole, summarize } from './dataLoader.ts';
 import { exportModel } from './exportModel.ts';
 import { ModelSlots, type SlotModel } from './modelSlots.ts';
-import type { Command, DataRole, DataSource, DatasetSummary, EvalReport, EvalSet, IngestProgressEvent, InspectFilter, ModelSlot, RankedCandidate, SavedRunInfo, WorkerEvent } from './protocol.ts';
-import { RunRecorder, runInfo } from './runRecorder.ts';
+import type { Command, DataRole, DataSource, DatasetSummary, EvalReport, EvalSet, IngestProgressEvent, InspectFilter, ModelSlot, RankedCandidate, WorkerEvent } from './protocol.ts';
+import type { RunRecorder } from './runRecorder.ts';
+import { SavedRuns } from './savedRuns.ts';
 import type { StoredData, StoredRun } from './storage/db.ts';
 import { datasetKey } from './storage/datasetKey.ts';
 import { Persister } from './storage/persister.ts';
-import { lockRun, runsLockedNow } from './storage/runLocks.ts';
+import { lockRun } from './storage/runLocks.ts';
 
 type Emit = (event: WorkerEvent, transfer?: Transferable[]) => void;
 
@@ -54,9 +55,6 @@ interface Reading {
   release(): void;
 }
 
-/** A run's loss curve is thinned to about this many points for comparisons. */
-const HISTORY_POINTS = 400;
-
 /** A command whose model or data was replaced while it ran starts over on the new ones, this many times at most. */
 const MAX_TRIES = 3;
 
@@ -80,15 +78,17 @@ export class Session {
   private cache = new Map<EvalSet, CachedEvaluation>();
   /** maxLen and split seed each dataset's last summary was made with. */
   private summarized = new WeakMap<LoadedData, string>();
-  /** The runs saved in this browser, as listed. */
-  private savedRuns = new Map<string, SavedRunInfo>();
 
   constructor(
     private readonly emit: Emit,
     private readonly pool: () => TokenizePool,
     private readonly backend: () => BackendInfo | null,
     private readonly persist: Persister = new Persister(Promise.resolve(null), () => undefined),
-  ) {}
+  ) {
+    this.saved = new SavedRuns(persist, emit);
+  }
+
+  private readonly saved: SavedRuns;
 
   /**
    * At start: lists the saved runs (one still marked running or paused was cut off with its page) and
@@ -96,21 +96,12 @@ export class Session {
    */
   async restore(): Promise<void> {
     const ticket = this.loads.train;
-    const runs = (await this.persist.read('the saved runs', (db) => db.listRuns())) ?? [];
-    const elsewhere = await runsLockedNow();
-    for (const r of runs) {
-      // A run another tab is training stays as it is there.
-      if ((r.state === 'running' || r.state === 'paused') && !elsewhere.has(r.id)) {
-        r.state = 'interrupted';
-        this.persist.write('the run', (db) => db.putRun(r));
-      }
-      this.savedRuns.set(r.id, runInfo(r));
-    }
+    await this.saved.load();
     const last = await this.persist.read('the last training file', (db) => db.lastTrainDataset());
     if (last && this.loads.train === ticket && !this.data.train) this.installTrain(last.key, last.data, this.settings.seed);
-    await this.emitDatasets();
+    await this.saved.emitDatasets();
     // Last: the runs list arriving tells the UI that the restore is over.
-    this.emitRuns();
+    this.saved.emitRuns();
   }
 
   /**
@@ -166,13 +157,13 @@ export class Session {
       case 'resumeRun':
         return this.resumeRun(cmd.runId);
       case 'deleteRun':
-        return this.deleteRun(cmd.runId);
+        return this.saved.deleteRun(cmd.runId, this.run?.runId ?? null);
       case 'deleteCheckpoint':
-        return this.deleteCheckpoint(cmd.runId);
+        return this.saved.deleteCheckpoint(cmd.runId, this.run?.runId ?? null);
       case 'deleteDataset':
-        return this.deleteDataset(cmd.key);
+        return this.saved.deleteDataset(cmd.key);
       case 'runHistory':
-        return this.runHistory(cmd.runId);
+        return this.saved.history(cmd.runId);
     }
   }
 
@@ -229,7 +220,7 @@ export class Session {
     this.persist.write(
       `the tokenized ${loaded.name}`,
       (db) => (role === 'train' ? db.putTrainDataset(key, data) : db.putDataset(key, data)),
-      () => void this.emitDatasets(),
+      () => void this.saved.emitDatasets(),
     );
     return { ...loaded, key };
   }
@@ -315,29 +306,13 @@ export class Session {
     };
     this.persist.write('the run', (db) => db.putRun(record));
     const lock = lockRun(record.id);
-    this.launch(settings, cfg, params, data, this.recorder(record), null, () => void lock.then((release) => release?.()));
-  }
-
-  private recorder(record: StoredRun): RunRecorder {
-    const r = new RunRecorder(record, this.persist, (info) => {
-      this.savedRuns.set(info.id, info);
-      this.emitRuns();
-    });
-    this.savedRuns.set(r.id, r.info);
-    this.emitRuns();
-    return r;
+    this.launch(settings, cfg, params, data, this.saved.recorder(record), null, () => void lock.then((release) => release?.()));
   }
 
   /** Continues a saved run from its last checkpoint, on its own data (restored from storage when another file is loaded). */
   private async resumeRun(id: string): Promise<void> {
     if (this.run) throw new Error('Training is already running: stop it before resuming another run.');
-    const [record, checkpoint] = await Promise.all([
-      this.persist.read('the run', (db) => db.getRun(id)),
-      this.persist.read('its checkpoint', (db) => db.getCheckpoint(id)),
-    ]);
-    if (!record || !checkpoint) throw new Error('This run has no saved checkpoint to resume from (none was stored before it ended, or storage is unavailable).');
-    const release = await lockRun(id);
-    if (!release) throw new Error('This run is training in another tab of the app: resume it there, or close that tab first.');
+    const { record, checkpoint, release } = await this.saved.takeForResume(id);
     try {
       await this.resumeLocked(record, checkpoint, release);
     } catch (e) {
@@ -361,58 +336,7 @@ export class Session {
     record.evaluations = record.evaluations.filter((e) => e.step <= checkpoint.step);
     record.state = 'running';
     this.emit({ type: 'log', level: 'info', message: `Resuming the run on ${record.datasetName} from its checkpoint at step ${checkpoint.step} of ${record.totalSteps}.` });
-    this.launch(record.settings, record.cfg, paramsFromArrays(record.cfg, checkpoint.params), data, this.recorder(record), checkpoint, release);
-  }
-
-  private async deleteRun(id: string): Promise<void> {
-    if (this.run?.runId === id) throw new Error('This run is in progress: stop it before deleting it.');
-    const release = await lockRun(id);
-    if (!release) throw new Error('This run is training in another tab of the app: stop it there before deleting it.');
-    release();
-    await this.persist.read('the run', (db) => db.deleteRun(id));
-    this.savedRuns.delete(id);
-    this.emitRuns();
-  }
-
-  private async deleteCheckpoint(id: string): Promise<void> {
-    if (this.run?.runId === id) throw new Error('This run is in progress: stop it before deleting its checkpoint.');
-    const release = await lockRun(id);
-    if (!release) throw new Error('This run is training in another tab of the app: stop it there first.');
-    try {
-      const record = await this.persist.read('the run', (db) => db.getRun(id));
-      if (!record) throw new Error('This run is no longer stored.');
-      record.checkpointStep = 0;
-      await this.persist.read('the checkpoint', (db) => db.deleteCheckpoint(record));
-      this.savedRuns.set(id, runInfo(record));
-      this.emitRuns();
-    } finally {
-      release();
-    }
-  }
-
-  /** Frees a stored tokenization; data loaded from it stays in memory, and its file can be loaded again. */
-  private async deleteDataset(key: string): Promise<void> {
-    await this.persist.read('the dataset', (db) => db.deleteDataset(key));
-    await this.emitDatasets();
-  }
-
-  private async runHistory(id: string): Promise<void> {
-    const record = await this.persist.read('the run', (db) => db.getRun(id));
-    if (!record) throw new Error('This run is no longer stored.');
-    const every = Math.max(1, Math.ceil(record.points.length / HISTORY_POINTS));
-    const loss = record.points.filter((_, i) => i % every === 0 || i === record.points.length - 1).map((p): [number, number] => [p.step, p.smoothed]);
-    const valBestOfN = record.evaluations.map((e): [number, number] => [e.step, e.summary.bestOfN]);
-    this.emit({ type: 'runHistory', runId: id, loss, valBestOfN });
-  }
-
-  private async emitDatasets(): Promise<void> {
-    const datasets = (await this.persist.read('the stored datasets', (db) => db.listDatasets())) ?? [];
-    this.emit({ type: 'storedDatasets', datasets: datasets.sort((a, b) => b.savedAt - a.savedAt) });
-  }
-
-  private emitRuns(): void {
-    const runs = [...this.savedRuns.values()].sort((a, b) => b.createdAt - a.createdAt);
-    this.emit({ type: 'runs', runs });
+    this.launch(record.settings, record.cfg, paramsFromArrays(record.cfg, checkpoint.params), data, this.saved.recorder(record), checkpoint, release);
   }
 
   /** `ended` runs once the run is over, whatever the outcome (it releases the run's lock). */
