@@ -76,6 +76,9 @@ test('a run cut off by a reload is listed as interrupted with its dataset restor
   expect(await figures()).toEqual(before);
 
   await item.getByTestId('run-resume').click();
+  // The form shows the settings the run trains with (after the reload it had the defaults).
+  await expect(page.getByTestId('cfg-checkpoint-every')).toHaveValue('3');
+  await expect(page.getByTestId('cfg-seed')).toHaveValue('7');
   const status = page.getByTestId('train-status');
   await expect(status).toHaveAttribute('data-state', 'done', { timeout: 5 * 60_000 });
   await expect(status).toHaveAttribute('data-step', String(TOTAL_STEPS));

@@ -1,5 +1,5 @@
 /** What the panels can ask the engine to do; each is one typed command. */
-import type { DataRole, EvalSet, InspectFilter, ModelSlot } from '../worker/protocol.ts';
+import type { DataRole, EvalSet, InspectFilter, ModelSlot, SavedRunInfo } from '../worker/protocol.ts';
 import { settingsStore } from '../state/settingsStore.ts';
 import { send } from './workerClient.ts';
 
@@ -43,7 +43,11 @@ export function rerank(question: string, candidates: string): void {
   send({ type: 'rerank', question, candidates });
 }
 
-export const resumeSavedRun = (runId: string): void => send({ type: 'resumeRun', runId });
+/** The form takes the run's settings, so it shows what the resumed run trains with. */
+export function resumeSavedRun(run: SavedRunInfo): void {
+  settingsStore.setState({ settings: run.settings });
+  send({ type: 'resumeRun', runId: run.id });
+}
 export const deleteSavedRun = (runId: string): void => send({ type: 'deleteRun', runId });
 export const deleteCheckpoint = (runId: string): void => send({ type: 'deleteCheckpoint', runId });
 export const requestRunHistory = (runId: string): void => send({ type: 'runHistory', runId });

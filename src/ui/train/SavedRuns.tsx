@@ -41,7 +41,7 @@ export function SavedRuns() {
               data-testid="run-resume"
               disabled={busy || r.state === 'done' || r.state === 'running' || r.checkpointStep === 0}
               title={r.checkpointStep === 0 ? 'No checkpoint was saved for this run' : 'Continue from its last checkpoint'}
-              onClick={() => resumeSavedRun(r.id)}
+              onClick={() => resumeSavedRun(r)}
             >
               Resume
             </button>{' '}
