@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
+import type { TrainPoint } from '../engine/train/loop.ts';
+import { DEFAULT_TRAIN_SETTINGS } from '../engine/train/settings.ts';
+import type { SavedRunInfo } from './protocol.ts';
+import { RunRecorder } from './runRecorder.ts';
+import type { StudioDb, StoredRun } from './storage/db.ts';
+import { Persister } from './storage/persister.ts';
+
+const point = (step: number): TrainPoint => ({ step, epoch: 1, loss: 1, smoothed: 0.5 + step, lr: 0, gradNorm: 1 });
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+function record(): StoredRun {
+  return {
+    id: 'r1',
+    createdAt: 1,
+    settings: DEFAULT_TRAIN_SETTINGS,
+    cfg: {} as StoredRun['cfg'],
+    datasetKey: 'k',
+    datasetName: 'a.jsonl',
+    splitSeed: 42,
+    totalSteps: 10,
+    state: 'running',
+    checkpointStep: 0,
+    points: [],
+    evaluations: [],
+    bestValBestOfN: null,
+  };
+}
+
+describe('RunRecorder', () => {
+  it('stores a checkpoint with the history up to it, and lists its step only once the write is committed', async () => {
+    const written: Array<{ run: StoredRun; step: number }> = [];
+    let commit: () => void = () => undefined;
+    const db = {
+      putCheckpoint: (run: StoredRun, c: RunCheckpoint) => {
+        written.push({ run, step: c.step });
+        return new Promise<void>((resolve) => (commit = resolve));
+      },
+    } as unknown as StudioDb;
+    const listed: SavedRunInfo[] = [];
+    const r = new RunRecorder(record(), new Persister(Promise.resolve(db), () => undefined), (info) => listed.push(info));
+    // Points arrive before and after the checkpoint is delivered (it is read back while training goes on).
+    r.points([0, 1, 2, 3, 4, 5].map(point));
+    r.checkpoint({ step: 4 } as RunCheckpoint);
+    await settle();
+    expect(written).toHaveLength(1);
+    expect(written[0].run.points.map((p) => p.step)).toEqual([0, 1, 2, 3]);
+    expect(written[0].run.checkpointStep).toBe(4);
+    expect(listed).toEqual([]);
+    commit();
+    await settle();
+    expect(listed.map((i) => [i.checkpointStep, i.lastLoss])).toEqual([[4, 5.5]]);
+  });
+});
