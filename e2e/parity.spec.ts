@@ -20,7 +20,7 @@ for (const { name, label, tolerance } of BACKENDS) test(`TransEBM energies, loss
   const consoleErrors = collectConsoleErrors(page);
   await page.goto(`/e2e/pages/parity.html?backend=${name}`);
   const handle = await page.waitForFunction(() => (window as unknown as { __parity?: unknown }).__parity, null, { timeout: 6 * 60_000 });
-  const report = (await handle.jsonValue()) as { error?: string; backend: string; info: { adapter: unknown }; checks: Check[]; kernels: { adamw: { p: number; m: number; v: number; moved: number } }; seconds: number };
+  const report = (await handle.jsonValue()) as { error?: string; backend: string; info: { adapter: unknown }; checks: Check[]; kernels: { adamw: { p: number; m: number; v: number; moved: number }; fused: Record<string, Record<string, number> | null> }; seconds: number };
   expect(report.error, report.error).toBeUndefined();
   expect(report.backend).toBe(name);
   const worst = new Map<CheckKind, Check>();
@@ -39,6 +39,18 @@ for (const { name, label, tolerance } of BACKENDS) test(`TransEBM energies, loss
   console.log(`fused AdamW vs composition on ${label}: p ${adamw.p.toExponential(2)}, m ${adamw.m.toExponential(2)}, v ${adamw.v.toExponential(2)}`);
   for (const key of ['p', 'm', 'v'] as const) expect(adamw[key], `AdamW ${key}`).toBeLessThan(1e-5);
   expect(adamw.moved).toBeGreaterThan(1e-3);
+  // The fused WebGPU kernels against their compositions (value and every input's gradient, relative to the
+  // composition's largest entry); they exist on WebGPU only, the composition runs elsewhere.
+  for (const [kernel, errors] of Object.entries(report.kernels.fused)) {
+    console.log(`fused ${kernel} vs composition on ${label}: ${errors ? Object.entries(errors).map(([k, v]) => `${k} ${v.toExponential(2)}`).join(', ') : 'not registered'}`);
+    if (name !== 'webgpu') {
+      expect(errors, kernel).toBeNull();
+      continue;
+    }
+    expect(errors, kernel).not.toBeNull();
+    expect(Object.entries(errors!).filter(([, v]) => !(v < 1e-5)), kernel).toEqual([]);
+  }
+  expect(Object.keys(report.kernels.fused).length).toBeGreaterThan(0);
   expect(consoleErrors).toEqual([]);
 });
 

@@ -7,6 +7,7 @@ import wasmThreadedSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wa
 import { type AdapterSummary, BACKEND_NAMES, type BackendChoice, type BackendInfo, type BackendName, type ProbeResult, backendName, isSoftwareAdapter } from './backendInfo.ts';
 import { fastest, probeActiveBackend } from './backendProbe.ts';
 import { registerWebGpuAdamW } from '../engine/kernels/webgpu/adamw.ts';
+import { registerWebGpuLayerNorm } from '../engine/kernels/webgpu/layerNorm.ts';
 
 export type { AdapterSummary, BackendInfo } from './backendInfo.ts';
 
@@ -58,7 +59,10 @@ async function activate(name: BackendName): Promise<void> {
     throw new Error(`the ${backendName(name)} backend failed to start: ${e instanceof Error ? e.message : String((e as { message?: string })?.message ?? e)}`);
   }
   if (!ok) throw new Error(`the ${backendName(name)} backend failed to start`);
-  if (name === 'webgpu') registerWebGpuAdamW();
+  if (name === 'webgpu') {
+    registerWebGpuAdamW();
+    registerWebGpuLayerNorm();
+  }
 }
 
 /** Starts and times every backend once per worker (the probe), then remembers the figures. */

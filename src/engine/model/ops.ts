@@ -1,5 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { matMul } from '../kernels/matmul.ts';
+import { LAYER_NORM, fusedLayerNorm } from '../kernels/webgpu/layerNorm.ts';
+
+/** Whether the active backend has `kernel` registered: the fused WebGPU paths, registered when WebGPU runs. */
+const hasKernel = (kernel: string) => tf.getKernel(kernel, tf.getBackend()) !== undefined;
+import { gatherTableRows } from '../kernels/rowGather.ts';
 
 /** Exact (erf) GELU, as PyTorch's default; the tanh approximation is off by up to 4.7e-4. */
 export function gelu(x: tf.Tensor): tf.Tensor {
@@ -8,6 +13,11 @@ export function gelu(x: tf.Tensor): tf.Tensor {
 
 /** LayerNorm over the last axis: biased variance, eps inside the sqrt (PyTorch default eps 1e-5). */
 export function layerNorm(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor, eps = 1e-5): tf.Tensor {
+  return hasKernel(LAYER_NORM) ? fusedLayerNorm(x, weight, bias, eps) : composedLayerNorm(x, weight, bias, eps);
+}
+
+/** The plain tfjs LayerNorm: the reference the fused kernel is tested against, and the path elsewhere. */
+export function composedLayerNorm(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor, eps = 1e-5): tf.Tensor {
   return tf.tidy(() => {
     const centered = tf.sub(x, tf.mean(x, -1, true));
     const variance = tf.mean(tf.square(centered), -1, true);
@@ -46,7 +56,7 @@ export function gatherRows(table: tf.Tensor2D, ids: tf.Tensor): tf.Tensor {
     // Saving the ids keeps them alive for the backward pass, whoever created them.
     save([idx]);
     return {
-      value: tf.gather(t, idx),
+      value: gatherTableRows(t as tf.Tensor2D, idx),
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [
         tf.scatterND(tf.reshape(saved[0], [-1, 1]), tf.reshape(dy, [-1, width]), [rows, width]),
         // The ids are integers: no gradient flows to them, but the tape wants a float32 tensor.

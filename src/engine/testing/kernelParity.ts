@@ -1,6 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRng } from '../data/rng.ts';
 import { adamwUpdate, composedAdamW } from '../kernels/adamw.ts';
+import type { ParityErrors } from '../kernels/webgpu/fusedParity.ts';
+import { layerNormParity } from '../kernels/webgpu/layerNorm.parity.ts';
 
 /**
  * The fused AdamW kernel of the active backend against the tf composition: three steps with clipping
@@ -37,4 +39,12 @@ export async function adamwKernelParity(n = 1000): Promise<{ p: number; m: numbe
   }
   tf.dispose(states.flatMap((s) => [s.p, s.m, s.v]));
   return out;
+}
+
+/**
+ * Every fused WebGPU kernel against its composition (value and gradients, relative errors), by kernel;
+ * null for a kernel the active backend does not have (the composition runs there).
+ */
+export async function fusedKernelParity(): Promise<Record<string, ParityErrors | null>> {
+  return { layerNorm: await layerNormParity() };
 }
