@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { HOST_BACKENDS, hostMemory } from './hostMemory.ts';
 
 /** AdamW hyper-parameters of one update (torch 1.13, amsgrad off). */
 export interface AdamWStep {
@@ -68,44 +69,21 @@ function adamwInto(p: Float32Array, m: Float32Array, v: Float32Array, g: Float32
 export const ADAMW_KERNEL = 'EormAdamW';
 let registered = false;
 
-type Info = tf.TensorInfo;
-interface CpuLike {
-  data: { get(id: unknown): { values: Float32Array } };
-  makeTensorInfo(shape: number[], dtype: 'float32', values: Float32Array): Info;
-}
-interface WasmLike {
-  makeOutput(shape: number[], dtype: 'float32'): Info;
-  typedArrayFromHeap(t: Info): Float32Array;
-}
-
 function ensureRegistered(): void {
   if (registered) return;
   registered = true;
-  tf.registerKernel({
-    kernelName: ADAMW_KERNEL,
-    backendName: 'cpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const b = backend as unknown as CpuLike;
-      const read = (t: Info) => b.data.get(t.dataId).values;
-      const { p, m, v, g, scale } = inputs as Record<string, Info>;
-      const n = read(p).length;
-      const [P, M, V] = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
-      adamwInto(read(p), read(m), read(v), read(g), read(scale)[0], attrs as unknown as AdamWStep, P, M, V);
-      return [b.makeTensorInfo(p.shape, 'float32', P), b.makeTensorInfo(p.shape, 'float32', M), b.makeTensorInfo(p.shape, 'float32', V)];
-    },
-  });
-  tf.registerKernel({
-    kernelName: ADAMW_KERNEL,
-    backendName: 'wasm',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const b = backend as unknown as WasmLike;
-      const { p, m, v, g, scale } = inputs as Record<string, Info>;
-      // Allocate first: growing the wasm heap detaches every view taken before.
-      const outs = [b.makeOutput(p.shape, 'float32'), b.makeOutput(p.shape, 'float32'), b.makeOutput(p.shape, 'float32')];
-      const [P, M, V] = outs.map((o) => b.typedArrayFromHeap(o));
-      const view = (t: Info) => b.typedArrayFromHeap(t);
-      adamwInto(view(p), view(m), view(v), view(g), view(scale)[0], attrs as unknown as AdamWStep, P, M, V);
-      return outs;
-    },
-  });
+  for (const backendName of HOST_BACKENDS) {
+    tf.registerKernel({
+      kernelName: ADAMW_KERNEL,
+      backendName,
+      kernelFunc: ({ inputs, backend, attrs }) => {
+        const mem = hostMemory(backend, backendName);
+        const { p, m, v, g, scale } = inputs as Record<string, tf.TensorInfo>;
+        const outs = [mem.alloc(p.shape), mem.alloc(p.shape), mem.alloc(p.shape)];
+        const [P, M, V] = outs.map((o) => mem.floats(o));
+        adamwInto(mem.floats(p), mem.floats(m), mem.floats(v), mem.floats(g), mem.floats(scale)[0], attrs as unknown as AdamWStep, P, M, V);
+        return outs;
+      },
+    });
+  }
 }

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { hostMemory } from './hostMemory.ts';
 
 /**
  * Matrix product of rank-2 or rank-3 tensors, op(a)·op(b) with op = transpose of the last two axes
@@ -10,8 +11,13 @@ import * as tf from '@tensorflow/tfjs';
  */
 export function matMul(a: tf.Tensor, b: tf.Tensor, transposeA = false, transposeB = false): tf.Tensor {
   if (tf.getBackend() !== 'wasm' || tinyProduct(a, b, transposeA)) return tf.matMul(a, b, transposeA, transposeB);
+  // With no gradient being recorded (scoring), the custom-gradient wrapper is only overhead.
+  if (!transposeA && !transposeB && !tapeOn()) return plainProduct(a, b);
   return fastMatMul(a, b, transposeA, transposeB);
 }
+
+/** tfjs records a tape only inside tf.grad / variableGrads (gradientDepth > 0). */
+const tapeOn = () => (tf.engine().state as unknown as { gradientDepth: number }).gradientDepth > 0;
 
 /** Per-slice products below this many multiply-adds cost more in kernel calls than the scalar loop does. */
 const SMALL_SLICE = 4096;
@@ -67,18 +73,13 @@ function slices(x: tf.Tensor): tf.Tensor[] {
 const UNSTACK = 'EormUnstack';
 let unstackRegistered = false;
 
-interface WasmHeap {
-  makeOutput(shape: number[], dtype: 'float32'): tf.TensorInfo;
-  typedArrayFromHeap(t: tf.TensorInfo): Float32Array;
-}
-
-function unstackWasm({ inputs, backend }: { inputs: { x: tf.TensorInfo }; backend: WasmHeap }): tf.TensorInfo[] {
+function unstackWasm({ inputs, backend }: { inputs: { x: tf.TensorInfo }; backend: unknown }): tf.TensorInfo[] {
   const { x } = inputs;
   const [n, ...rest] = x.shape;
   const size = rest.reduce((a, b) => a * b, 1);
-  // Allocate every output first: growing the heap detaches the views taken before.
-  const outs = Array.from({ length: n }, () => backend.makeOutput(rest, 'float32'));
-  const src = backend.typedArrayFromHeap(x);
-  outs.forEach((o, i) => backend.typedArrayFromHeap(o).set(src.subarray(i * size, (i + 1) * size)));
+  const mem = hostMemory(backend, 'wasm');
+  const outs = Array.from({ length: n }, () => mem.alloc(rest));
+  const src = mem.floats(x);
+  outs.forEach((o, i) => mem.floats(o).set(src.subarray(i * size, (i + 1) * size)));
   return outs;
 }

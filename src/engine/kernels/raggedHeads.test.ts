@@ -34,6 +34,25 @@ describe('ragged heads: split and merge are each other’s inverse and gradient'
       const mask = tf.tensor2d(Float32Array.from({ length: n * width }, (_, i) => (i % width >= 4 && i % width < 10 ? 1 : 0)), [n, width]);
       expect(maxAbsDiff(g.dataSync(), tf.mul(w, mask).dataSync()).max).toBe(0);
     });
+
+    it(`on ${backend}: transposed and scaled blocks hold scale·entries as [dh, length], and route scale·dy back`, async () => {
+      expect(await tf.setBackend(backend)).toBe(true);
+      const layout = { lengths: [2, 4], heads: 2, dh: 3, col0: 1, transpose: true, scale: 0.5 };
+      const width = 8;
+      const x = tf.tensor2d(Float32Array.from({ length: 6 * width }, () => rng.next()), [6, width]);
+      const parts = splitHeads(x, layout);
+      expect(parts.map((p) => p.shape)).toEqual([[3, 2], [3, 2], [3, 4], [3, 4]]);
+      // Candidate 1 (rows 2..5), head 1: columns 1 + 3 … 1 + 6, transposed and halved.
+      const want = tf.mul(tf.transpose(tf.slice(x, [2, 4], [4, 3])), 0.5);
+      expect(maxAbsDiff(parts[3].dataSync(), want.dataSync()).max).toBeLessThan(1e-7);
+      // The gradient of Σ w_i·block_i is 0.5·w_i at each block entry's place in x.
+      const ws = parts.map((p) => tf.randomUniform(p.shape, -1, 1, 'float32', 5));
+      const g = tf.grad((t: tf.Tensor) => tf.addN(splitHeads(t, layout).map((p, i) => tf.sum(tf.mul(p, ws[i])))))(x);
+      const expected = tf.mul(mergeHeads(ws, { ...layout, scale: 1 }, width), 0.5);
+      expect(maxAbsDiff(g.dataSync(), expected.dataSync()).max).toBeLessThan(1e-7);
+      // Merge of the unscaled blocks puts w back transposed: block (1, 1) entry (j, t) at row 2 + t, column 4 + j.
+      expect(maxAbsDiff(tf.slice(expected, [2, 4], [4, 3]).dataSync(), tf.mul(tf.transpose(ws[3]), 0.5).dataSync()).max).toBeLessThan(1e-7);
+    });
   }
 });
 

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { HOST_BACKENDS, hostMemory } from './hostMemory.ts';
 
 /**
  * Attention over candidates of different lengths without padding. Activations are packed: one row per
@@ -12,6 +13,10 @@ export interface HeadLayout {
   col0: number;
   heads: number;
   dh: number;
+  /** Blocks as [dh, length] (keys for Q·Kᵀ as a plain product, no Transpose kernel per block). */
+  transpose?: boolean;
+  /** Multiplies the blocks (the queries' 1/√dh, applied while copying instead of per score block). */
+  scale?: number;
 }
 
 export function splitHeads(x: tf.Tensor, layout: HeadLayout): tf.Tensor[] {
@@ -38,63 +43,59 @@ function offsets(lengths: number[]): number[] {
   return out;
 }
 
+/**
+ * Block (b, h) entry (t, j) ↔ packed entry (off[b] + t, col0 + h·dh + j), times `scale` on the way to
+ * the block; a transposed block holds it at (j, t). Plain loops: a typed-array view per row costs
+ * more than copying its dh values.
+ */
 function splitInto(src: Float32Array, width: number, l: HeadLayout, outs: Float32Array[]): void {
   const off = offsets(l.lengths);
+  const scale = l.scale ?? 1;
   l.lengths.forEach((len, b) => {
     for (let h = 0; h < l.heads; h++) {
       const dst = outs[b * l.heads + h];
       const c = l.col0 + h * l.dh;
       for (let t = 0; t < len; t++) {
         const row = (off[b] + t) * width + c;
-        dst.set(src.subarray(row, row + l.dh), t * l.dh);
+        if (l.transpose) for (let j = 0; j < l.dh; j++) dst[j * len + t] = src[row + j] * scale;
+        else for (let j = 0; j < l.dh; j++) dst[t * l.dh + j] = src[row + j] * scale;
       }
     }
   });
 }
 
+/** The adjoint of splitInto: the same entries back, times the same scale (so each is the other's gradient). */
 function mergeInto(parts: Float32Array[], width: number, l: HeadLayout, dst: Float32Array): void {
   const off = offsets(l.lengths);
+  const scale = l.scale ?? 1;
   l.lengths.forEach((len, b) => {
     for (let h = 0; h < l.heads; h++) {
       const src = parts[b * l.heads + h];
       const c = l.col0 + h * l.dh;
-      for (let t = 0; t < len; t++) dst.set(src.subarray(t * l.dh, (t + 1) * l.dh), (off[b] + t) * width + c);
+      for (let t = 0; t < len; t++) {
+        const row = (off[b] + t) * width + c;
+        if (l.transpose) for (let j = 0; j < l.dh; j++) dst[row + j] = src[j * len + t] * scale;
+        else for (let j = 0; j < l.dh; j++) dst[row + j] = src[t * l.dh + j] * scale;
+      }
     }
   });
 }
 
 type Info = tf.TensorInfo;
-/** Typed-array access to a backend's tensors: allocate outputs first, then take views (a heap may grow). */
-interface Memory {
-  alloc(shape: number[]): Info;
-  view(t: Info): Float32Array;
-}
-
-function memory(backend: unknown, name: string): Memory {
-  if (name === 'wasm') {
-    const b = backend as { makeOutput(s: number[], d: 'float32'): Info; typedArrayFromHeap(t: Info): Float32Array };
-    return { alloc: (s) => b.makeOutput(s, 'float32'), view: (t) => b.typedArrayFromHeap(t) };
-  }
-  const b = backend as { data: { get(id: unknown): { values: Float32Array } }; makeTensorInfo(s: number[], d: 'float32', v: Float32Array): Info };
-  return {
-    alloc: (s) => b.makeTensorInfo(s, 'float32', new Float32Array(s.reduce((a, c) => a * c, 1))),
-    view: (t) => b.data.get(t.dataId).values,
-  };
-}
 
 function ensureRegistered(): void {
   if (registered) return;
   registered = true;
-  for (const backendName of ['cpu', 'wasm']) {
+  for (const backendName of HOST_BACKENDS) {
     tf.registerKernel({
       kernelName: SPLIT,
       backendName,
       kernelFunc: ({ inputs, backend, attrs }) => {
         const l = attrs as unknown as HeadLayout;
         const x = (inputs as { x: Info }).x;
-        const mem = memory(backend, backendName);
-        const outs = l.lengths.flatMap((len) => Array.from({ length: l.heads }, () => mem.alloc([len, l.dh])));
-        splitInto(mem.view(x), x.shape[1], l, outs.map((o) => mem.view(o)));
+        const mem = hostMemory(backend, backendName);
+        const outs = l.lengths.flatMap((len) => Array.from({ length: l.heads }, () => mem.alloc(l.transpose ? [l.dh, len] : [len, l.dh])));
+        splitInto(mem.floats(x), x.shape[1], l, outs.map((o) => mem.floats(o)));
         return outs;
       },
     });
@@ -103,12 +104,12 @@ function ensureRegistered(): void {
       backendName,
       kernelFunc: ({ inputs, backend, attrs }) => {
         const l = attrs as unknown as HeadLayout & { width: number };
-        const mem = memory(backend, backendName);
+        const mem = hostMemory(backend, backendName);
         const n = l.lengths.reduce((a, c) => a + c, 0);
         const out = mem.alloc([n, l.width]);
-        const dst = mem.view(out);
+        const dst = mem.floats(out);
         dst.fill(0);
-        const parts = Object.keys(inputs).map((_, i) => mem.view((inputs as Record<string, Info>)[`p${i}`]));
+        const parts = Object.keys(inputs).map((_, i) => mem.floats((inputs as Record<string, Info>)[`p${i}`]));
         mergeInto(parts, l.width, l, dst);
         return out;
       },

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { matMul } from '../kernels/matmul.ts';
+import { gatherTableRows } from '../kernels/rowGather.ts';
 import { LAYER_NORM, fusedLayerNorm } from '../kernels/webgpu/layerNorm.ts';
 
 /** Whether the active backend has `kernel` registered: the fused WebGPU paths, registered when WebGPU runs. */

@@ -116,22 +116,26 @@ function packedEncoderLayer(cfg: ModelConfig, get: Getter, pre: string, x: tf.Te
   const wIn = get(`${pre}self_attn.in_proj_weight`);
   const bIn = get(`${pre}self_attn.in_proj_bias`);
   const keyLayout = { lengths, heads: H, dh };
+  // Queries arrive scaled by 1/√dh and keys transposed ([dh, len]): each block's scores are one plain product.
+  const queryScale = 1 / Math.sqrt(dh);
   let q: tf.Tensor[];
-  let k: tf.Tensor[];
+  let kT: tf.Tensor[];
   let v: tf.Tensor[];
   if (clsOnly) {
     const ones = lengths.map(() => 1);
     const qCls = linear(gatherRows(h as tf.Tensor2D, cls), tf.slice(wIn, [0, 0], [d, d]), tf.slice(bIn, [0], [d]));
     const kv = linear(h, tf.slice(wIn, [d, 0], [2 * d, d]), tf.slice(bIn, [d], [2 * d]));
-    q = splitHeads(qCls, { lengths: ones, heads: H, dh, col0: 0 });
-    k = splitHeads(kv, { ...keyLayout, col0: 0 });
+    q = splitHeads(qCls, { lengths: ones, heads: H, dh, col0: 0, scale: queryScale });
+    kT = splitHeads(kv, { ...keyLayout, col0: 0, transpose: true });
     v = splitHeads(kv, { ...keyLayout, col0: d });
   } else {
     const qkv = linear(h, wIn, bIn);
-    [q, k, v] = [0, 1, 2].map((part) => splitHeads(qkv, { ...keyLayout, col0: part * d }));
+    q = splitHeads(qkv, { ...keyLayout, col0: 0, scale: queryScale });
+    kT = splitHeads(qkv, { ...keyLayout, col0: d, transpose: true });
+    v = splitHeads(qkv, { ...keyLayout, col0: 2 * d });
   }
   const context = q.map((qi, j) => {
-    let probs = tf.softmax(tf.mul(matMul(qi, k[j], false, true), 1 / Math.sqrt(dh)));
+    let probs = tf.softmax(matMul(qi, kT[j]));
     if (drop) probs = drop.apply(probs);
     return matMul(probs, v[j]);
   });
