@@ -1,14 +1,19 @@
 import * as tf from '@tensorflow/tfjs';
 import { matMul } from '../kernels/matmul.ts';
 import { gatherTableRows } from '../kernels/rowGather.ts';
+import { GELU, fusedGelu } from '../kernels/webgpu/gelu.ts';
 import { LAYER_NORM, fusedLayerNorm } from '../kernels/webgpu/layerNorm.ts';
 
 /** Whether the active backend has `kernel` registered: the fused WebGPU paths, registered when WebGPU runs. */
 const hasKernel = (kernel: string) => tf.getKernel(kernel, tf.getBackend()) !== undefined;
-import { gatherTableRows } from '../kernels/rowGather.ts';
 
 /** Exact (erf) GELU, as PyTorch's default; the tanh approximation is off by up to 4.7e-4. */
 export function gelu(x: tf.Tensor): tf.Tensor {
+  return hasKernel(GELU) ? fusedGelu(x) : composedGelu(x);
+}
+
+/** The plain tfjs GELU: the reference the fused kernel is tested against, and the path elsewhere. */
+export function composedGelu(x: tf.Tensor): tf.Tensor {
   return tf.tidy(() => tf.mul(tf.mul(x, 0.5), tf.add(1, tf.erf(tf.mul(x, Math.SQRT1_2)))));
 }
 
@@ -34,13 +39,19 @@ export function softplus(x: tf.Tensor): tf.Tensor {
   return tf.tidy(() => tf.add(tf.log1p(tf.exp(tf.neg(tf.abs(x)))), tf.relu(x)));
 }
 
-/** y = x W^T + b for a PyTorch-layout weight [out, in], on inputs of any rank. */
+/**
+ * y = x W^T + b for a PyTorch-layout weight [out, in], on inputs of any rank. On WebGPU the bias is
+ * added in the product's epilogue (tfjs's fused matMul: one dispatch instead of two).
+ */
 export function linear(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Tensor {
   return tf.tidy(() => {
     const inDim = x.shape[x.rank - 1];
     const outDim = weight.shape[0];
-    const flat = tf.reshape(x, [-1, inDim]);
-    const y = tf.add(matMul(flat, weight, false, true), bias);
+    const flat = tf.reshape(x, [-1, inDim]) as tf.Tensor2D;
+    const y =
+      tf.getBackend() === 'webgpu'
+        ? tf.fused.matMul({ a: flat, b: weight as tf.Tensor2D, transposeB: true, bias })
+        : tf.add(matMul(flat, weight, false, true), bias);
     return tf.reshape(y, [...x.shape.slice(0, -1), outDim]);
   });
 }
