@@ -7,6 +7,7 @@ import wasmThreadedSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wa
 import { type AdapterSummary, BACKEND_NAMES, type BackendChoice, type BackendInfo, type BackendName, type ProbeResult, backendName, isSoftwareAdapter } from './backendInfo.ts';
 import { fastest, probeActiveBackend } from './backendProbe.ts';
 import { registerWebGpuAdamW } from '../engine/kernels/webgpu/adamw.ts';
+import { registerWebGpuGelu } from '../engine/kernels/webgpu/gelu.ts';
 import { registerWebGpuLayerNorm } from '../engine/kernels/webgpu/layerNorm.ts';
 
 export type { AdapterSummary, BackendInfo } from './backendInfo.ts';
@@ -62,6 +63,7 @@ async function activate(name: BackendName): Promise<void> {
   if (name === 'webgpu') {
     registerWebGpuAdamW();
     registerWebGpuLayerNorm();
+    registerWebGpuGelu();
   }
 }
 

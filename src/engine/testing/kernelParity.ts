@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { createRng } from '../data/rng.ts';
 import { adamwUpdate, composedAdamW } from '../kernels/adamw.ts';
 import type { ParityErrors } from '../kernels/webgpu/fusedParity.ts';
+import { geluParity } from '../kernels/webgpu/gelu.parity.ts';
 import { layerNormParity } from '../kernels/webgpu/layerNorm.parity.ts';
 
 /**
@@ -46,5 +47,5 @@ export async function adamwKernelParity(n = 1000): Promise<{ p: number; m: numbe
  * null for a kernel the active backend does not have (the composition runs there).
  */
 export async function fusedKernelParity(): Promise<Record<string, ParityErrors | null>> {
-  return { layerNorm: await layerNormParity() };
+  return { layerNorm: await layerNormParity(), gelu: await geluParity() };
 }

@@ -1,0 +1,72 @@
+import * as tf from '@tensorflow/tfjs';
+import { WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
+
+/**
+ * Exact (erf) GELU on WebGPU: one dispatch forward and one backward, where the composition takes 5 and
+ * about 8. erf is the Abramowitz-Stegun form tfjs-backend-webgpu's Erf uses, so the values match the
+ * composition run on the same backend; the arithmetic follows the composition's order.
+ */
+export const GELU = 'EormGelu';
+const GELU_GRAD = 'EormGeluGrad';
+
+export function fusedGelu(x: tf.Tensor): tf.Tensor {
+  return tf.engine().runKernel(GELU, { x }) as tf.Tensor;
+}
+
+const ERF = `
+  fn erf(a : f32) -> f32 {
+    let t = 1.0 / (1.0 + ${tf.backend_util.ERF_P} * abs(a));
+    return sign(a) * (1.0 - (((((${tf.backend_util.ERF_A5} * t + ${tf.backend_util.ERF_A4}) * t) + ${tf.backend_util.ERF_A3}) * t + ${tf.backend_util.ERF_A2}) * t + ${tf.backend_util.ERF_A1}) * t * exp(-a * a));
+  }`;
+
+/** y = (x · 0.5) · (1 + erf(x / √2)). */
+const FORWARD = `
+  ${ERF}
+  fn main(index : i32) {
+    if (index < uniforms.n) {
+      let x = X[index];
+      setOutputAtIndex(index, (x * 0.5) * (1.0 + erf(x * ${Math.SQRT1_2})));
+    }
+  }`;
+
+/** dx = dy · (1 + erf(u)) · 0.5 + dy · (x · 0.5) · 2/√π · e^(−u²) · (1/√2), u = x/√2: the composition's chain rule. */
+const BACKWARD = `
+  ${ERF}
+  fn main(index : i32) {
+    if (index < uniforms.n) {
+      let x = X[index];
+      let dy = DY[index];
+      let u = x * ${Math.SQRT1_2};
+      let du = (dy * (x * 0.5)) * (${2 / Math.sqrt(Math.PI)} * exp(-(u * u)));
+      setOutputAtIndex(index, (dy * (1.0 + erf(u))) * 0.5 + du * ${Math.SQRT1_2});
+    }
+  }`;
+
+function elementwise(backend: unknown, key: string, names: string[], code: string, inputs: tf.TensorInfo[]): tf.TensorInfo {
+  const n = inputs[0].shape.reduce((a, b) => a * b, 1);
+  const program = new WorkgroupProgram(key, names, inputs[0].shape, Math.ceil(n / WORKGROUP), code, 'n : i32,');
+  return runProgram(backend, program, inputs, [{ type: 'int32', data: [n] }]);
+}
+
+let registered = false;
+
+/** Registers the kernels and the gradient for the WebGPU backend (the worker calls this once WebGPU runs). */
+export function registerWebGpuGelu(): void {
+  if (registered) return;
+  registered = true;
+  tf.registerKernel({
+    kernelName: GELU,
+    backendName: 'webgpu',
+    kernelFunc: ({ inputs, backend }) => elementwise(backend, 'gelu', ['X'], FORWARD, [inputs.x!]),
+  });
+  tf.registerKernel({
+    kernelName: GELU_GRAD,
+    backendName: 'webgpu',
+    kernelFunc: ({ inputs, backend }) => elementwise(backend, 'gelu_grad', ['DY', 'X'], BACKWARD, [inputs.dy!, inputs.x!]),
+  });
+  tf.registerGradient({
+    kernelName: GELU,
+    inputsToSave: ['x'],
+    gradFunc: (dy, [x]) => ({ x: () => tf.engine().runKernel(GELU_GRAD, { dy: dy as tf.Tensor, x }) as tf.Tensor }),
+  });
+}
