@@ -65,6 +65,8 @@ interface AppRun {
     uploadBytesPerStep: number;
     readbacksPerStep: number;
     pipelinesBeforeWindow: number;
+    /** Batches of the untrained model's validation that scoring peers (other cores) scored. */
+    scoringPeerBatches: number;
     pipelinesInWindow: number;
     liveTensorBytes: number;
     gpuBytesAllocated: number | null;
@@ -159,6 +161,7 @@ async function appRun(bench: Awaited<ReturnType<typeof startBenchBrowser>>, requ
           uploadBytesPerStep: per('uploadBytes'),
           readbacksPerStep: per('readbacks'),
           pipelinesBeforeWindow: c0.c.pipelines,
+          scoringPeerBatches: c0.c.peerBatches,
           pipelinesInWindow: c1.c.pipelines - c0.c.pipelines,
           liveTensorBytes: c1.c.liveTensorBytes,
           gpuBytesAllocated: c1.c.gpuBytesAllocated,
@@ -237,6 +240,8 @@ async function main() {
     const gpu = r.backend === 'webgpu' ? `, ${f1(c.dispatchesPerStep)} dispatches, ${f1(c.submitsPerStep)} submits, ${f1(c.uniformWritesPerStep)} uniform writes, ${f1(c.readbacksPerStep)} readbacks, ${f0(c.uploadBytesPerStep)} B uploaded; pipelines ${c.pipelinesBeforeWindow} before, ${c.pipelinesInWindow} during; GPU pool ${((c.gpuBytesAllocated ?? 0) / 1e6).toFixed(1)} MB vs live tensors ${(c.liveTensorBytes / 1e6).toFixed(1)} MB` : '';
     console.log(`  ${r.label} ${r.preset}: ${f1(c.kernelsPerStep)} kernels${gpu} (over ${c.windowSteps} steps)`);
   }
+  console.log('\nvalidation batches scored on other cores (scoring peers):');
+  for (const r of runs) console.log(`  ${r.label} ${r.preset}: ${r.counters.scoringPeerBatches}`);
   if (probe) {
     console.log(`\nprobe: ${probe.reason}`);
     for (const p of probe.probes) console.log(`  ${p.backend.padEnd(7)} ${p.available ? `${p.gflops!.toFixed(2)} GFLOP/s, ${p.roundsPerSec!.toFixed(1)} rounds/s, ${p.ms.toFixed(0)} ms` : p.error}`);

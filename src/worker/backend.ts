@@ -1,11 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
-import { getThreadsCount, setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import wasmPlain from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
-import wasmSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
-import wasmThreadedSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
+import { getThreadsCount } from '@tensorflow/tfjs-backend-wasm';
 import { type AdapterSummary, BACKEND_NAMES, type BackendChoice, type BackendInfo, type BackendName, type ProbeResult, backendName, isSoftwareAdapter } from './backendInfo.ts';
 import { fastest, probeActiveBackend } from './backendProbe.ts';
+import { configureWasm } from './wasmSetup.ts';
 import { registerWebGpuAdamW } from '../engine/kernels/webgpu/adamw.ts';
 import { registerWebGpuGelu } from '../engine/kernels/webgpu/gelu.ts';
 import { registerWebGpuLayerNorm } from '../engine/kernels/webgpu/layerNorm.ts';
@@ -13,18 +11,8 @@ import { registerWebGpuLayerNorm } from '../engine/kernels/webgpu/layerNorm.ts';
 export type { AdapterSummary, BackendInfo } from './backendInfo.ts';
 
 const START_LIMIT_MS = 30_000;
-let wasmConfigured = false;
 let adapter: AdapterSummary | null = null;
 let probes: ProbeResult[] | null = null;
-
-/** The .wasm files Vite serves; threads only where the page is cross-origin isolated (SharedArrayBuffer). */
-function configureWasm(): void {
-  if (wasmConfigured) return;
-  wasmConfigured = true;
-  setWasmPaths({ 'tfjs-backend-wasm.wasm': wasmPlain, 'tfjs-backend-wasm-simd.wasm': wasmSimd, 'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimd });
-  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
-  setThreadsCount(isolated ? Math.max(1, navigator.hardwareConcurrency || 1) : 1);
-}
 
 /** Makes `name` the active tfjs backend; throws a message in plain words when it cannot run here. */
 async function activate(name: BackendName): Promise<void> {
@@ -48,7 +36,7 @@ async function activate(name: BackendName): Promise<void> {
       };
     }
   }
-  if (name === 'wasm') configureWasm();
+  if (name === 'wasm') configureWasm(navigator.hardwareConcurrency || 1);
   let ok = false;
   try {
     // A backend whose start never settles (e.g. WASM thread workers a policy blocks) must not hang the engine.

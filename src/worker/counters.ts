@@ -14,12 +14,16 @@ export interface EngineCounters {
   uploadBytes: number;
   readbacks: number;
   pipelines: number;
+  /** Eval batches scored by the scoring peers (other cores), counted whether or not the counters are installed. */
+  peerBatches: number;
   liveTensorBytes: number;
   /** WebGPU only: bytes in the backend's buffer pool, live or free (null elsewhere). */
   gpuBytesAllocated: number | null;
 }
 
-const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0 };
+const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, peerBatches: 0 };
+
+export const countPeerBatch = () => void counts.peerBatches++;
 let installed = false;
 
 type Method = (...args: unknown[]) => unknown;

@@ -8,6 +8,7 @@ import type { BackendChoice } from './backendInfo.ts';
 import { installCounters, readCounters } from './counters.ts';
 import type { Command, WorkerEvent } from './protocol.ts';
 import { destroyDevice, watchDevice } from './deviceLost.ts';
+import { lazyScoringPeers } from './scoringPeers.ts';
 import { Session } from './session.ts';
 import { StudioDb } from './storage/db.ts';
 import { Persister } from './storage/persister.ts';
@@ -28,8 +29,13 @@ const persister = new Persister(
   }),
   (message) => emit({ type: 'log', level: 'warn', message }),
 );
-const session = new Session(emit, lazyTokenizePool(() => tokenizerWorkers), () => backend, persister);
-const announce = () => emit({ type: 'ready', backend: backend!, hardwareConcurrency: navigator.hardwareConcurrency || 1 });
+const scoringPeers = lazyScoringPeers(() => backend);
+const session = new Session(emit, lazyTokenizePool(() => tokenizerWorkers), () => backend, persister, scoringPeers);
+const announce = () => {
+  emit({ type: 'ready', backend: backend!, hardwareConcurrency: navigator.hardwareConcurrency || 1 });
+  // Start the scoring peers now (WASM only): they load their own engine while the user picks data.
+  scoringPeers();
+};
 
 // The backend starts on the UI's first init (it may name one); every other command waits for it.
 let resolveInit: (choice: BackendChoice) => void = () => undefined;

@@ -16,6 +16,7 @@ import { runTraining } from '../engine/train/loop.ts';
 import { bestOfNScore, rankGroup } from '../engine/train/metricsRank.ts';
 import { RunControl } from '../engine/train/runControl.ts';
 import { scoreCandidates } from '../engine/train/scoring.ts';
+import type { ScoringPeer } from '../engine/train/scoringPeer.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import type { BackendInfo } from './backend.ts';
 import { type LoadedData, TOKEN_CAP, loadData, readWhole, summarize } from './dataLoader.ts';
@@ -84,6 +85,8 @@ export class Session {
     private readonly pool: () => TokenizePool,
     private readonly backend: () => BackendInfo | null,
     private readonly persist: Persister = new Persister(Promise.resolve(null), () => undefined),
+    /** Other threads that score batches too (the WASM backend's idle cores); none in tests. */
+    private readonly scoringPeers: () => ReadonlyArray<ScoringPeer> = () => [],
   ) {
     this.saved = new SavedRuns(persist, emit);
   }
@@ -385,6 +388,7 @@ export class Session {
         // A run resumes with the embedding update it was saved with, whichever backend runs it now.
         lazyEmbedding: resume ? resume.optimizer.lazy !== null : undefined,
         resumeFrom: resume ?? undefined,
+        scoringPeers: this.scoringPeers(),
       },
       {
         state: (s, step, epoch, message) => {
@@ -539,9 +543,10 @@ export class Session {
         const data = this.requireData(role);
         const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
         if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
-        const evaluation = await evaluateModel(m.model.cfg, m.params, data.view, data.answers, groups, this.settings.seed, (done, total) =>
-          this.emit({ type: 'evalProgress', set, done, total }),
-        );
+        const evaluation = await evaluateModel(m.model.cfg, m.params, data.view, data.answers, groups, this.settings.seed, {
+          onProgress: (done, total) => this.emit({ type: 'evalProgress', set, done, total }),
+          peers: this.scoringPeers(),
+        });
         return { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation };
       },
       (result, slot) => {

@@ -4,7 +4,7 @@ import type { ParamTensors } from '../model/transebm.ts';
 import { type EnergyHistogram, energyHistogram } from './metricsHistogram.ts';
 import { type EvalSummary, type ScoredGroup, evaluateGroups } from './metrics.ts';
 import { type NCurveRow, bestOfNCurve } from './ncurve.ts';
-import { scoreCandidates } from './scoring.ts';
+import { type ScoreOptions, scoreCandidates } from './scoring.ts';
 import { candidateIds } from './stepBatch.ts';
 
 export interface Evaluation {
@@ -26,13 +26,13 @@ export async function evaluateModel(
   answers: ReadonlyArray<string | null>,
   groups: ArrayLike<number>,
   seed: number,
-  onProgress?: (done: number, total: number) => void,
+  scoring: Omit<ScoreOptions, 'budgetBytes'> = {},
 ): Promise<Evaluation> {
   const candidates: Uint16Array[] = [];
   for (let k = 0; k < groups.length; k++) {
     for (let i = view.groupStart[groups[k]]; i < view.groupStart[groups[k] + 1]; i++) candidates.push(candidateIds(view, i, cfg.maxLen));
   }
-  const e = await scoreCandidates(cfg, params, candidates, undefined, onProgress);
+  const e = await scoreCandidates(cfg, params, candidates, scoring);
   const scored: ScoredGroup[] = [];
   let offset = 0;
   for (let k = 0; k < groups.length; k++) {

@@ -10,6 +10,7 @@ import { cosineWithWarmup, warmupSteps } from '../model/schedule.ts';
 import { autoMicroBatch } from './autoMicroBatch.ts';
 import { type RunCheckpoint, captureCheckpoint } from './checkpoint.ts';
 import { type Evaluation, evaluateModel } from './evaluation.ts';
+import type { ScoringPeer } from './scoringPeer.ts';
 import type { RunControl, TakeSnapshot } from './runControl.ts';
 import type { TrainSettings } from './settings.ts';
 import { type StepScalars, trainStep } from './step.ts';
@@ -82,6 +83,8 @@ export interface RunInputs {
   lazyEmbedding?: boolean;
   /** Continue from this checkpoint of the same run (same settings and data); `params` must hold its weights. */
   resumeFrom?: RunCheckpoint;
+  /** Threads that help score the validation (see scoringPeer.ts). */
+  scoringPeers?: ReadonlyArray<ScoringPeer>;
 }
 
 export interface RunResult {
@@ -206,7 +209,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   const validate = async (epoch: number, epochTrainLoss: number | null) => {
     if (split.val.length === 0) return;
     optimizer.sync(params);
-    const evaluation = await control.holdStill(take, () => evaluateModel(cfg, params, view, answers, split.val, settings.seed, listener.evalProgress));
+    const evaluation = await control.holdStill(take, () => evaluateModel(cfg, params, view, answers, split.val, settings.seed, { onProgress: listener.evalProgress, peers: inputs.scoringPeers }));
     const bon = evaluation.summary.bestOfN;
     // The untrained model (epoch 0) is a reference point, never a checkpoint: on a small validation set it could stay best.
     const isBest = epoch >= 1 && (best === null || bon > best);

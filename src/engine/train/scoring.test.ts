@@ -5,7 +5,9 @@ import { disposeParams, initParams } from '../model/params.ts';
 import { energies } from '../model/transebm.ts';
 import { activationBytesPerCandidate } from './autoMicroBatch.ts';
 import { padBatch } from './batch.ts';
+import { peerScorer } from './peerScorer.ts';
 import { scoreCandidates } from './scoring.ts';
+import type { ScoringPeer } from './scoringPeer.ts';
 
 const cfg = makeConfig({ vocabSize: 50, dModel: 8, nHeads: 2, nLayers: 2, maxLen: 40, dropout: 0.2, clsId: 49, sepId: 49, padId: 49 });
 
@@ -21,12 +23,40 @@ describe('scoreCandidates', () => {
     const want = await all.data();
     all.dispose();
     // A budget of about two long candidates forces several batches of different sizes.
-    const small = await scoreCandidates(cfg, params, cands, 2 * activationBytesPerCandidate(cfg, 33));
+    const small = await scoreCandidates(cfg, params, cands, { budgetBytes: 2 * activationBytesPerCandidate(cfg, 33) });
     const large = await scoreCandidates(cfg, params, cands);
     for (let i = 0; i < cands.length; i++) {
       expect(small[i]).toBeCloseTo(want[i], 6);
       expect(large[i]).toBeCloseTo(want[i], 6);
     }
+    disposeParams(params);
+  });
+
+  it('shares the batches with peers, which score with the compacted embedding, and takes back what a failing peer drops', async () => {
+    const params = initParams(cfg, 4);
+    const cands = Array.from({ length: 23 }, (_, i) => [49, ...Array.from({ length: 3 + ((i * 11) % 30) }, (_, t) => 1 + ((t * 3 + i * 5) % 47))]);
+    const budgetBytes = 2 * activationBytesPerCandidate(cfg, 33);
+    const alone = await scoreCandidates(cfg, params, cands, { budgetBytes });
+    const counting = (peer: ScoringPeer, failAfter = Infinity) => {
+      const seen = { batches: 0, vocab: 0 };
+      const wrapped: ScoringPeer = {
+        load: (m) => ((seen.vocab = m.cfg.vocabSize), peer.load(m)),
+        score: (batch, length) => (++seen.batches > failAfter ? Promise.reject(new Error('peer died')) : peer.score(batch, length)),
+      };
+      return { seen, wrapped };
+    };
+    const a = counting(peerScorer());
+    const b = counting(peerScorer(), 1);
+    const broken: ScoringPeer = { load: () => Promise.reject(new Error('no backend')), score: () => Promise.reject(new Error('unreachable')) };
+    let progress = 0;
+    const shared = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [a.wrapped, b.wrapped, broken], onProgress: (done) => (progress = done) });
+    // The peers took batches (the tests' peers run on this thread, interleaving at every await).
+    expect(a.seen.batches).toBeGreaterThan(0);
+    expect(b.seen.batches).toBe(2);
+    // Their embedding holds only the ids the candidates use, plus CLS/SEP/PAD: here fewer than the vocabulary's 50.
+    expect(a.seen.vocab).toBeLessThan(cfg.vocabSize);
+    expect(progress).toBe(cands.length);
+    for (let i = 0; i < cands.length; i++) expect(shared[i]).toBeCloseTo(alone[i], 6);
     disposeParams(params);
   });
 });

@@ -4,36 +4,92 @@ import { energies } from '../model/transebm.ts';
 import type { ParamTensors } from '../model/transebm.ts';
 import { activationBytesPerCandidate, DEFAULT_PASS_BUDGET_BYTES } from './autoMicroBatch.ts';
 import { bucketLength, padBatch } from './batch.ts';
+import { type ScoringPeer, compactModel } from './scoringPeer.ts';
+import { yieldToEventLoop } from './yieldToEventLoop.ts';
 
 /** At most this many candidates per eval forward pass; long inputs get fewer (see below). */
 export const EVAL_BATCH_MAX = 64;
 
+export interface ScoreOptions {
+  budgetBytes?: number;
+  onProgress?: (done: number, total: number) => void;
+  /** Other threads that take batches too (see scoringPeer.ts). */
+  peers?: ReadonlyArray<ScoringPeer>;
+}
+
+interface Batch {
+  /** Candidate indices, longest first. */
+  idx: number[];
+  /** Padded length (bucketed). */
+  length: number;
+}
+
 /**
- * Eval-mode energies (no dropout) of any number of candidates, read back asynchronously.
- * Candidates are scored longest-first in batches so each batch pads little; a batch holds as many as
- * fit the activation budget at its longest length (64 short answers, or 1–2 at paper size and 2048
- * tokens). Results come back in input order.
+ * Candidates longest-first in batches so each batch pads little; a batch holds as many as fit the
+ * activation budget at its longest length (64 short answers, or 1–2 at paper size and 2048 tokens).
  */
-export async function scoreCandidates(
-  cfg: ModelConfig,
-  params: ParamTensors,
-  candidates: ReadonlyArray<ArrayLike<number>>,
-  budgetBytes = DEFAULT_PASS_BUDGET_BYTES,
-  onProgress?: (done: number, total: number) => void,
-): Promise<Float32Array> {
-  const out = new Float32Array(candidates.length);
+function planBatches(cfg: ModelConfig, candidates: ReadonlyArray<ArrayLike<number>>, budgetBytes: number): Batch[] {
   const order = candidates.map((_, i) => i).sort((a, b) => candidates[b].length - candidates[a].length);
+  const batches: Batch[] = [];
   for (let s = 0; s < order.length; ) {
     const fit = Math.floor(budgetBytes / activationBytesPerCandidate(cfg, candidates[order[s]].length));
     const idx = order.slice(s, s + Math.min(EVAL_BATCH_MAX, Math.max(1, fit)));
     s += idx.length;
-    // Longest first: the batch's first candidate sets its padded length.
-    const length = bucketLength(candidates[idx[0]].length, cfg.maxLen);
-    const e = tf.tidy(() => energies(cfg, params, padBatch(idx.map((i) => candidates[i]), cfg.padId, length)));
-    const values = await e.data();
-    e.dispose();
-    idx.forEach((i, k) => (out[i] = values[k]));
-    onProgress?.(s, order.length);
+    batches.push({ idx, length: bucketLength(candidates[idx[0]].length, cfg.maxLen) });
   }
+  return batches;
+}
+
+/** Eval-mode energies (no dropout) of one batch padded to `length`, read back asynchronously. */
+export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: ReadonlyArray<ArrayLike<number>>, length: number): Promise<Float32Array> {
+  const e = tf.tidy(() => energies(cfg, params, padBatch(batch, cfg.padId, length)));
+  const values = (await e.data()) as Float32Array;
+  e.dispose();
+  return values;
+}
+
+/**
+ * Eval-mode energies of any number of candidates, in input order. Batches go to whoever is free: this
+ * thread and the peers, each peer after it has loaded the weights; a batch a peer fails on is scored here.
+ */
+export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions = {}): Promise<Float32Array> {
+  const out = new Float32Array(candidates.length);
+  const batches = planBatches(cfg, candidates, opts.budgetBytes ?? DEFAULT_PASS_BUDGET_BYTES);
+  let next = 0;
+  let done = 0;
+  const deliver = (b: Batch, values: Float32Array) => {
+    b.idx.forEach((i, k) => (out[i] = values[k]));
+    done += b.idx.length;
+    opts.onProgress?.(done, candidates.length);
+  };
+  const here = async (b: Batch) => deliver(b, await scoreBatch(cfg, params, b.idx.map((i) => candidates[i]), b.length));
+  const handedBack: Batch[] = [];
+  const peers = batches.length > 1 ? (opts.peers ?? []) : [];
+  const compact = peers.length > 0 ? await compactModel(cfg, params, candidates) : null;
+  const onPeer = async (peer: ScoringPeer) => {
+    try {
+      await peer.load(compact!.model);
+    } catch {
+      return;
+    }
+    while (next < batches.length) {
+      const b = batches[next++];
+      try {
+        deliver(b, await peer.score(b.idx.map((i) => compact!.renumber(candidates[i])), b.length));
+      } catch {
+        handedBack.push(b);
+        return;
+      }
+    }
+  };
+  const onThisThread = async () => {
+    while (next < batches.length) {
+      await here(batches[next++]);
+      // The peers' replies are tasks; on the CPU-memory backends this loop's awaits never let one in.
+      if (peers.length > 0) await yieldToEventLoop();
+    }
+  };
+  await Promise.all([onThisThread(), ...peers.map(onPeer)]);
+  for (const b of handedBack) await here(b);
   return out;
 }

@@ -1,0 +1,75 @@
+import type { PeerModel, ScoringPeer } from '../engine/train/scoringPeer.ts';
+import type { BackendInfo } from './backendInfo.ts';
+import { countPeerBatch } from './counters.ts';
+
+type Request = { type: 'load'; model: PeerModel } | { type: 'score'; batch: Int32Array[]; length: number };
+export type PeerRequest = Request & { id: number };
+export type PeerReply = { id: number; energies?: Float32Array; error?: string };
+
+/** Longer than any batch takes (a paper-size batch at 2048 tokens on one slow core): then the batch is taken back. */
+const REPLY_LIMIT_MS = 120_000;
+/** Peers beyond this cost more memory (a tfjs-wasm engine and a weight copy each) than they save. */
+const MAX_PEERS = 3;
+
+/** A scoring worker as a ScoringPeer: one request at a time, each answered or failed (error, timeout, dead worker). */
+function workerPeer(worker: Worker): ScoringPeer {
+  let nextId = 0;
+  let dead: string | null = null;
+  const pending = new Map<number, { resolve: (r: PeerReply) => void; reject: (e: Error) => void }>();
+  const fail = (message: string) => {
+    dead = message;
+    for (const p of pending.values()) p.reject(new Error(message));
+    pending.clear();
+  };
+  worker.addEventListener('message', (e: MessageEvent<PeerReply>) => {
+    const p = pending.get(e.data.id);
+    pending.delete(e.data.id);
+    if (e.data.error !== undefined) p?.reject(new Error(e.data.error));
+    else p?.resolve(e.data);
+  });
+  worker.addEventListener('error', (e: ErrorEvent) => fail(`the scoring worker failed: ${e.message || 'its script could not be loaded'}`));
+  const request = (req: Request): Promise<PeerReply> => {
+    if (dead) return Promise.reject(new Error(dead));
+    const id = nextId++;
+    return new Promise<PeerReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error('the scoring worker did not answer in time'));
+      }, REPLY_LIMIT_MS);
+      const settle = <T>(f: (v: T) => void) => (v: T) => (clearTimeout(timer), f(v));
+      pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
+      worker.postMessage({ ...req, id });
+    });
+  };
+  return {
+    load: async (model) => void (await request({ type: 'load', model })),
+    score: async (batch, length) => {
+      const { energies } = await request({ type: 'score', batch, length });
+      countPeerBatch();
+      return energies!;
+    },
+  };
+}
+
+/**
+ * Scoring peers for the engine worker: on the WASM backend, one per core its own threads leave idle
+ * (at most MAX_PEERS), started on first use and kept. None on other backends or where workers cannot start.
+ */
+export function lazyScoringPeers(backend: () => BackendInfo | null): () => ScoringPeer[] {
+  let peers: ScoringPeer[] | null = null;
+  return () => {
+    const b = backend();
+    if (b?.backend !== 'wasm' || typeof Worker === 'undefined') return [];
+    if (peers) return peers;
+    const n = Math.min(MAX_PEERS, Math.max(0, (navigator.hardwareConcurrency || 1) - (b.threads ?? 1)));
+    peers = [];
+    for (let i = 0; i < n; i++) {
+      try {
+        peers.push(workerPeer(new Worker(new URL('./scoring.worker.ts', import.meta.url), { type: 'module' })));
+      } catch {
+        break;
+      }
+    }
+    return peers;
+  };
+}
