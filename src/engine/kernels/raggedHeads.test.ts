@@ -15,43 +15,42 @@ describe('ragged heads: split and merge are each other’s inverse and gradient'
   for (const backend of ['cpu', 'wasm']) {
     it(`on ${backend}: blocks hold the right entries, merge restores them, gradients route back`, async () => {
       expect(await tf.setBackend(backend)).toBe(true);
-      const lengths = [3, 1, 5];
-      const layout = { lengths, heads: 2, dh: 3, col0: 4 };
+      const layout = { lengths: [3, 1, 5], heads: 2, dh: 3 };
       const width = 12;
       const n = 9;
       const x = tf.tensor2d(Float32Array.from({ length: n * width }, () => rng.next()), [n, width]);
-      const parts = splitHeads(x, layout);
+      const [parts] = splitHeads(x, layout, [{ col0: 3 }]);
       expect(parts.map((p) => p.shape)).toEqual([[3, 3], [3, 3], [1, 3], [1, 3], [5, 3], [5, 3]]);
-      // Candidate 2 (rows 4..8), head 1: columns 4 + 3 … 4 + 6.
-      expect(Array.from(parts[5].dataSync())).toEqual(Array.from(tf.slice(x, [4, 7], [5, 3]).dataSync()));
-      const merged = mergeHeads(parts, layout, width);
-      const cols = tf.slice(x, [0, 4], [n, 6]);
-      expect(Array.from(tf.slice(merged, [0, 4], [n, 6]).dataSync())).toEqual(Array.from(cols.dataSync()));
-      expect(tf.sum(tf.abs(tf.slice(merged, [0, 0], [n, 4]))).dataSync()[0]).toBe(0);
-      // d/dx Σ w·merge(split(x)) = w on the split columns, 0 elsewhere.
-      const w = tf.tensor2d(Float32Array.from({ length: n * width }, () => rng.next()), [n, width]);
-      const g = tf.grad((t: tf.Tensor) => tf.sum(tf.mul(mergeHeads(splitHeads(t, layout), layout, width), w)))(x);
-      const mask = tf.tensor2d(Float32Array.from({ length: n * width }, (_, i) => (i % width >= 4 && i % width < 10 ? 1 : 0)), [n, width]);
-      expect(maxAbsDiff(g.dataSync(), tf.mul(w, mask).dataSync()).max).toBe(0);
+      // Candidate 2 (rows 4..8), head 1: columns 3 + 3 … 3 + 6.
+      expect(Array.from(parts[5].dataSync())).toEqual(Array.from(tf.slice(x, [4, 6], [5, 3]).dataSync()));
+      expect(Array.from(mergeHeads(parts, layout).dataSync())).toEqual(Array.from(tf.slice(x, [0, 3], [n, 6]).dataSync()));
+      // d/dx Σ w·merge(split(x)) = w on the split columns (3 … 8), 0 elsewhere.
+      const w = tf.tensor2d(Float32Array.from({ length: n * 6 }, () => rng.next()), [n, 6]);
+      const g = tf.grad((t: tf.Tensor) => tf.sum(tf.mul(mergeHeads(splitHeads(t, layout, [{ col0: 3 }])[0], layout), w)))(x);
+      expect(Array.from(g.dataSync())).toEqual(Array.from(tf.pad(w, [[0, 0], [3, 3]]).dataSync()));
     });
 
-    it(`on ${backend}: transposed and scaled blocks hold scale·entries as [dh, length], and route scale·dy back`, async () => {
+    it(`on ${backend}: several parts at once, transposed blocks as [dh, length], gradients summed where parts meet`, async () => {
       expect(await tf.setBackend(backend)).toBe(true);
-      const layout = { lengths: [2, 4], heads: 2, dh: 3, col0: 1, transpose: true, scale: 0.5 };
+      const layout = { lengths: [2, 4], heads: 2, dh: 2 };
       const width = 8;
       const x = tf.tensor2d(Float32Array.from({ length: 6 * width }, () => rng.next()), [6, width]);
-      const parts = splitHeads(x, layout);
-      expect(parts.map((p) => p.shape)).toEqual([[3, 2], [3, 2], [3, 4], [3, 4]]);
-      // Candidate 1 (rows 2..5), head 1: columns 1 + 3 … 1 + 6, transposed and halved.
-      const want = tf.mul(tf.transpose(tf.slice(x, [2, 4], [4, 3])), 0.5);
-      expect(maxAbsDiff(parts[3].dataSync(), want.dataSync()).max).toBeLessThan(1e-7);
-      // The gradient of Σ w_i·block_i is 0.5·w_i at each block entry's place in x.
-      const ws = parts.map((p) => tf.randomUniform(p.shape, -1, 1, 'float32', 5));
-      const g = tf.grad((t: tf.Tensor) => tf.addN(splitHeads(t, layout).map((p, i) => tf.sum(tf.mul(p, ws[i])))))(x);
-      const expected = tf.mul(mergeHeads(ws, { ...layout, scale: 1 }, width), 0.5);
-      expect(maxAbsDiff(g.dataSync(), expected.dataSync()).max).toBeLessThan(1e-7);
-      // Merge of the unscaled blocks puts w back transposed: block (1, 1) entry (j, t) at row 2 + t, column 4 + j.
-      expect(maxAbsDiff(tf.slice(expected, [2, 4], [4, 3]).dataSync(), tf.mul(tf.transpose(ws[3]), 0.5).dataSync()).max).toBeLessThan(1e-7);
+      // Overlapping parts: columns 0 … 3 as they are, 2 … 5 transposed.
+      const [plain, keys] = splitHeads(x, layout, [{ col0: 0 }, { col0: 2, transpose: true }]);
+      expect(keys.map((p) => p.shape)).toEqual([[2, 2], [2, 2], [2, 4], [2, 4]]);
+      // Candidate 1 (rows 2..5), head 1 of the second part: columns 2 + 2 … 2 + 4, transposed.
+      expect(Array.from(keys[3].dataSync())).toEqual(Array.from(tf.transpose(tf.slice(x, [2, 4], [4, 2])).dataSync()));
+      expect(Array.from(plain[1].dataSync())).toEqual(Array.from(tf.slice(x, [0, 2], [2, 2]).dataSync()));
+      // The gradient of Σ w·block over both parts: each block's weights at its entries' places, added where parts share columns.
+      const wp = plain.map((p) => tf.randomUniform(p.shape, -1, 1, 'float32', 5));
+      const wk = keys.map((p) => tf.randomUniform(p.shape, -1, 1, 'float32', 6));
+      const g = tf.grad((t: tf.Tensor) => {
+        const [a, b] = splitHeads(t, layout, [{ col0: 0 }, { col0: 2, transpose: true }]);
+        return tf.addN([...a.map((p, i) => tf.sum(tf.mul(p, wp[i]))), ...b.map((p, i) => tf.sum(tf.mul(p, wk[i])))]);
+      })(x);
+      const fromPlain = tf.pad(mergeHeads(wp, layout), [[0, 0], [0, 4]]);
+      const fromKeys = tf.pad(mergeHeads(wk.map((k) => tf.transpose(k)), layout), [[0, 0], [2, 2]]);
+      expect(maxAbsDiff(g.dataSync(), tf.add(fromPlain, fromKeys).dataSync()).max).toBeLessThan(1e-7);
     });
   }
 });

@@ -3,131 +3,137 @@ import { HOST_BACKENDS, hostMemory } from './hostMemory.ts';
 
 /**
  * Attention over candidates of different lengths without padding. Activations are packed: one row per
- * real token, candidates one after the other ([N, C], N = Σ lengths). splitHeads cuts columns
- * col0 … col0 + heads·dh of every candidate's rows into one [length, dh] block per (candidate, head),
- * candidate-major; mergeHeads writes such blocks back into a zero [N, width] matrix. Each is the
- * other's gradient. Registered for the CPU-memory backends (one strided copy per call).
+ * real token, candidates one after the other ([N, C], N = Σ lengths). splitHeads cuts heads·dh
+ * columns from col0 of every candidate's rows into one [length, dh] block per (candidate, head),
+ * candidate-major, or [dh, length] (`transpose`: keys, so Q·Kᵀ is a plain product); mergeHeads writes
+ * [length, dh] blocks back into [N, heads·dh]. The cut and the paste are each other's gradient.
+ *
+ * The strided work is one Transpose kernel per layout (column groups of dh to planes: [C/dh, N, dh],
+ * or [C/dh, dh, N]), shared by every part that uses it; after it each block is a contiguous run of a
+ * plane (or dh runs), copied by a kernel registered for the CPU-memory backends. Copying row by row
+ * in TypeScript, or slicing columns first, costs about as much as the attention's products.
  */
-export interface HeadLayout {
+export interface Ragged {
   lengths: number[];
-  col0: number;
   heads: number;
   dh: number;
-  /** Blocks as [dh, length] (keys for Q·Kᵀ as a plain product, no Transpose kernel per block). */
+}
+
+export interface HeadPart {
+  col0: number;
   transpose?: boolean;
-  /** Multiplies the blocks (the queries' 1/√dh, applied while copying instead of per score block). */
-  scale?: number;
 }
 
-export function splitHeads(x: tf.Tensor, layout: HeadLayout): tf.Tensor[] {
-  ensureRegistered();
-  // The width rides along as an attribute: the gradient (a merge) needs it.
-  return tf.engine().runKernel(SPLIT, { x }, { ...layout, width: x.shape[1] } as unknown as tf.NamedAttrMap) as unknown as tf.Tensor[];
+export function splitHeads(x: tf.Tensor, layout: Ragged, parts: HeadPart[]): tf.Tensor[][] {
+  const [n, width] = x.shape as number[];
+  const { lengths, heads, dh } = layout;
+  if (width % dh !== 0 || parts.some((p) => p.col0 % dh !== 0 || p.col0 + heads * dh > width)) throw new Error(`splitHeads: columns ${width} and parts ${JSON.stringify(parts)} do not fall on whole heads of ${dh}`);
+  return tf.tidy(() => {
+    const groups = tf.reshape(x, [n, width / dh, dh]);
+    const planes: Partial<Record<Mode, tf.Tensor>> = {};
+    const plane = (mode: Mode) => (planes[mode] ??= tf.transpose(groups, mode === 'rows' ? [1, 0, 2] : [1, 2, 0]));
+    return parts.map((p) => {
+      const mode = p.transpose ? 'cols' : 'rows';
+      return cutBlocks(plane(mode), { lengths, mode, first: p.col0 / dh, count: heads, planes: width / dh, width: dh });
+    });
+  });
 }
 
-export function mergeHeads(parts: tf.Tensor[], layout: HeadLayout, width: number): tf.Tensor {
-  ensureRegistered();
-  const inputs: tf.NamedTensorMap = {};
-  parts.forEach((p, i) => (inputs[`p${i}`] = p));
-  return tf.engine().runKernel(MERGE, inputs, { ...layout, width } as unknown as tf.NamedAttrMap) as tf.Tensor;
-}
-
-const SPLIT = 'EormSplitHeads';
-const MERGE = 'EormMergeHeads';
-let registered = false;
-
-/** Row offsets of the candidates in the packed matrix. */
-function offsets(lengths: number[]): number[] {
-  const out = [0];
-  for (const l of lengths) out.push(out[out.length - 1] + l);
-  return out;
+export function mergeHeads(blocks: tf.Tensor[], layout: Ragged): tf.Tensor {
+  const { lengths, heads, dh } = layout;
+  const n = lengths.reduce((a, c) => a + c, 0);
+  return tf.tidy(() => tf.reshape(tf.transpose(pasteBlocks(blocks, { lengths, mode: 'rows', first: 0, count: heads, planes: heads, width: dh }), [1, 0, 2]), [n, heads * dh]));
 }
 
 /**
- * Block (b, h) entry (t, j) ↔ packed entry (off[b] + t, col0 + h·dh + j), times `scale` on the way to
- * the block; a transposed block holds it at (j, t). Plain loops: a typed-array view per row costs
- * more than copying its dh values.
+ * Planes [P, N, w] ('rows') or [P, w, N] ('cols'). Block (b, p) for p in first … first + count is
+ * rows off_b … off_b + len_b of plane p ([len_b, w]), or those columns ([w, len_b]); candidate-major.
  */
-function splitInto(src: Float32Array, width: number, l: HeadLayout, outs: Float32Array[]): void {
-  const off = offsets(l.lengths);
-  const scale = l.scale ?? 1;
-  l.lengths.forEach((len, b) => {
-    for (let h = 0; h < l.heads; h++) {
-      const dst = outs[b * l.heads + h];
-      const c = l.col0 + h * l.dh;
-      for (let t = 0; t < len; t++) {
-        const row = (off[b] + t) * width + c;
-        if (l.transpose) for (let j = 0; j < l.dh; j++) dst[j * len + t] = src[row + j] * scale;
-        else for (let j = 0; j < l.dh; j++) dst[t * l.dh + j] = src[row + j] * scale;
-      }
-    }
-  });
+type Mode = 'rows' | 'cols';
+interface BlockAttrs {
+  lengths: number[];
+  mode: Mode;
+  first: number;
+  count: number;
+  planes: number;
+  width: number;
 }
 
-/** The adjoint of splitInto: the same entries back, times the same scale (so each is the other's gradient). */
-function mergeInto(parts: Float32Array[], width: number, l: HeadLayout, dst: Float32Array): void {
-  const off = offsets(l.lengths);
-  const scale = l.scale ?? 1;
-  l.lengths.forEach((len, b) => {
-    for (let h = 0; h < l.heads; h++) {
-      const src = parts[b * l.heads + h];
-      const c = l.col0 + h * l.dh;
-      for (let t = 0; t < len; t++) {
-        const row = (off[b] + t) * width + c;
-        if (l.transpose) for (let j = 0; j < l.dh; j++) dst[row + j] = src[j * len + t] * scale;
-        else for (let j = 0; j < l.dh; j++) dst[row + j] = src[t * l.dh + j] * scale;
-      }
-    }
-  });
+function cutBlocks(planes: tf.Tensor, a: BlockAttrs): tf.Tensor[] {
+  ensureRegistered();
+  return tf.engine().runKernel(CUT, { x: planes }, a as unknown as tf.NamedAttrMap) as unknown as tf.Tensor[];
 }
 
-type Info = tf.TensorInfo;
+function pasteBlocks(blocks: tf.Tensor[], a: BlockAttrs): tf.Tensor {
+  ensureRegistered();
+  const inputs: tf.NamedTensorMap = {};
+  blocks.forEach((p, i) => (inputs[`p${i}`] = p));
+  return tf.engine().runKernel(PASTE, inputs, a as unknown as tf.NamedAttrMap) as tf.Tensor;
+}
+
+const CUT = 'EormCutBlocks';
+const PASTE = 'EormPasteBlocks';
+let registered = false;
+
+/** Calls `run` for each contiguous run that a block shares with its plane: the block, both offsets, the length. */
+function forEachRun(a: BlockAttrs, n: number, run: (block: number, planeAt: number, blockAt: number, count: number) => void): void {
+  let off = 0;
+  a.lengths.forEach((len, b) => {
+    for (let h = 0; h < a.count; h++) {
+      const block = b * a.count + h;
+      const plane = (a.first + h) * n * a.width;
+      if (a.mode === 'rows') run(block, plane + off * a.width, 0, len * a.width);
+      else for (let j = 0; j < a.width; j++) run(block, plane + j * n + off, j * len, len);
+    }
+    off += len;
+  });
+}
 
 function ensureRegistered(): void {
   if (registered) return;
   registered = true;
   for (const backendName of HOST_BACKENDS) {
     tf.registerKernel({
-      kernelName: SPLIT,
+      kernelName: CUT,
       backendName,
       kernelFunc: ({ inputs, backend, attrs }) => {
-        const l = attrs as unknown as HeadLayout;
-        const x = (inputs as { x: Info }).x;
+        const a = attrs as unknown as BlockAttrs;
         const mem = hostMemory(backend, backendName);
-        const outs = l.lengths.flatMap((len) => Array.from({ length: l.heads }, () => mem.alloc(l.transpose ? [l.dh, len] : [len, l.dh])));
-        splitInto(mem.floats(x), x.shape[1], l, outs.map((o) => mem.floats(o)));
+        const n = a.lengths.reduce((s, c) => s + c, 0);
+        const outs = a.lengths.flatMap((len) => Array.from({ length: a.count }, () => mem.alloc(a.mode === 'rows' ? [len, a.width] : [a.width, len])));
+        const src = mem.floats((inputs as { x: tf.TensorInfo }).x);
+        const dsts = outs.map((o) => mem.floats(o));
+        forEachRun(a, n, (block, planeAt, blockAt, count) => dsts[block].set(src.subarray(planeAt, planeAt + count), blockAt));
         return outs;
       },
     });
     tf.registerKernel({
-      kernelName: MERGE,
+      kernelName: PASTE,
       backendName,
       kernelFunc: ({ inputs, backend, attrs }) => {
-        const l = attrs as unknown as HeadLayout & { width: number };
+        const a = attrs as unknown as BlockAttrs;
         const mem = hostMemory(backend, backendName);
-        const n = l.lengths.reduce((a, c) => a + c, 0);
-        const out = mem.alloc([n, l.width]);
+        const n = a.lengths.reduce((s, c) => s + c, 0);
+        const out = mem.alloc(a.mode === 'rows' ? [a.planes, n, a.width] : [a.planes, a.width, n]);
         const dst = mem.floats(out);
-        dst.fill(0);
-        const parts = Object.keys(inputs).map((_, i) => mem.floats((inputs as Record<string, Info>)[`p${i}`]));
-        mergeInto(parts, l.width, l, dst);
+        // Planes outside first … first + count get no block: zero (a gradient has nothing there).
+        if (a.count < a.planes) dst.fill(0);
+        const srcs = Array.from({ length: a.lengths.length * a.count }, (_, i) => mem.floats((inputs as Record<string, tf.TensorInfo>)[`p${i}`]));
+        forEachRun(a, n, (block, planeAt, blockAt, count) => dst.set(srcs[block].subarray(blockAt, blockAt + count), planeAt));
         return out;
       },
     });
   }
   tf.registerGradient({
-    kernelName: SPLIT,
-    gradFunc: (dys, _saved, attrs) => {
-      const l = attrs as unknown as HeadLayout & { width: number };
-      return { x: () => mergeHeads(dys as tf.Tensor[], l, l.width) };
-    },
+    kernelName: CUT,
+    gradFunc: (dys, _saved, attrs) => ({ x: () => pasteBlocks(dys as tf.Tensor[], attrs as unknown as BlockAttrs) }),
   });
   tf.registerGradient({
-    kernelName: MERGE,
+    kernelName: PASTE,
     gradFunc: (dy, _saved, attrs) => {
-      // Split once, here: the engine calls each input's function inside its own tidy, which would
+      // Cut once, here: the engine calls each input's function inside its own tidy, which would
       // dispose blocks made lazily in the first call before the others are returned.
-      const parts = splitHeads(dy as tf.Tensor, attrs as unknown as HeadLayout);
+      const parts = cutBlocks(dy as tf.Tensor, attrs as unknown as BlockAttrs);
       return Object.fromEntries(parts.map((p, i) => [`p${i}`, () => p]));
     },
   });

@@ -115,32 +115,30 @@ function packedEncoderLayer(cfg: ModelConfig, get: Getter, pre: string, x: tf.Te
   const h = layerNorm(x, get(`${pre}norm1.weight`), get(`${pre}norm1.bias`));
   const wIn = get(`${pre}self_attn.in_proj_weight`);
   const bIn = get(`${pre}self_attn.in_proj_bias`);
-  const keyLayout = { lengths, heads: H, dh };
-  // Queries arrive scaled by 1/√dh and keys transposed ([dh, len]): each block's scores are one plain product.
-  const queryScale = 1 / Math.sqrt(dh);
+  const layout = { lengths, heads: H, dh };
+  // The queries' 1/√dh is folded into their projection (a [d, d] product instead of every score
+  // block), and keys come as [dh, len] blocks: each block's scores are one plain product.
+  const s = 1 / Math.sqrt(dh);
   let q: tf.Tensor[];
   let kT: tf.Tensor[];
   let v: tf.Tensor[];
   if (clsOnly) {
-    const ones = lengths.map(() => 1);
-    const qCls = linear(gatherRows(h as tf.Tensor2D, cls), tf.slice(wIn, [0, 0], [d, d]), tf.slice(bIn, [0], [d]));
+    const qCls = linear(gatherRows(h as tf.Tensor2D, cls), tf.mul(tf.slice(wIn, [0, 0], [d, d]), s), tf.mul(tf.slice(bIn, [0], [d]), s));
     const kv = linear(h, tf.slice(wIn, [d, 0], [2 * d, d]), tf.slice(bIn, [d], [2 * d]));
-    q = splitHeads(qCls, { lengths: ones, heads: H, dh, col0: 0, scale: queryScale });
-    kT = splitHeads(kv, { ...keyLayout, col0: 0, transpose: true });
-    v = splitHeads(kv, { ...keyLayout, col0: d });
+    [q] = splitHeads(qCls, { ...layout, lengths: lengths.map(() => 1) }, [{ col0: 0 }]);
+    [kT, v] = splitHeads(kv, layout, [{ col0: 0, transpose: true }, { col0: d }]);
   } else {
-    const qkv = linear(h, wIn, bIn);
-    q = splitHeads(qkv, { ...keyLayout, col0: 0, scale: queryScale });
-    kT = splitHeads(qkv, { ...keyLayout, col0: d, transpose: true });
-    v = splitHeads(qkv, { ...keyLayout, col0: 2 * d });
+    const rowScale = tf.concat([tf.fill([d, 1], s), tf.ones([2 * d, 1])]);
+    const qkv = linear(h, tf.mul(wIn, rowScale), tf.mul(bIn, tf.reshape(rowScale, [-1])));
+    [q, kT, v] = splitHeads(qkv, layout, [{ col0: 0 }, { col0: d, transpose: true }, { col0: 2 * d }]);
   }
   const context = q.map((qi, j) => {
     let probs = tf.softmax(matMul(qi, kT[j]));
     if (drop) probs = drop.apply(probs);
     return matMul(probs, v[j]);
   });
-  const queryLayout = { lengths: clsOnly ? lengths.map(() => 1) : lengths, heads: H, dh, col0: 0 };
-  return residualTail(get, pre, clsOnly ? gatherRows(x as tf.Tensor2D, cls) : x, mergeHeads(context, queryLayout, d), drop);
+  const queries = { lengths: clsOnly ? lengths.map(() => 1) : lengths, heads: H, dh };
+  return residualTail(get, pre, clsOnly ? gatherRows(x as tf.Tensor2D, cls) : x, mergeHeads(context, queries), drop);
 }
 
 /** The rest of a layer after attention: x + Drop(out_proj(context)), then y + Drop(W2·Drop(GELU(W1·LN2(y)))). */
