@@ -12,7 +12,7 @@ import { hostMemory } from './hostMemory.ts';
 export function matMul(a: tf.Tensor, b: tf.Tensor, transposeA = false, transposeB = false): tf.Tensor {
   if (tf.getBackend() !== 'wasm' || tinyProduct(a, b, transposeA)) return tf.matMul(a, b, transposeA, transposeB);
   // With no gradient being recorded (scoring), the custom-gradient wrapper is only overhead.
-  if (!transposeA && !transposeB && !tapeOn()) return plainProduct(a, b);
+  if (!tapeOn()) return plainProduct(transposeA ? swapLast(a) : a, transposeB ? swapLast(b) : b);
   return fastMatMul(a, b, transposeA, transposeB);
 }
 
