@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DatasetSummary, EvalReport, ModelInfo, ModelSlot, TrainPoint, WorkerEvent } from '../worker/protocol.ts';
-import { createEngineStore, isStale } from './engineStore.ts';
+import { DEFAULT_TRAIN_SETTINGS } from '../engine/train/settings.ts';
+import type { BackendInfo } from '../worker/backendInfo.ts';
+import { createEngineStore, isRunActive, isStale } from './engineStore.ts';
 
 const replay = (events: WorkerEvent[]) => {
   const store = createEngineStore();
@@ -369,5 +371,68 @@ describe('engine store: results and the model they came from', () => {
     again.getState().eventReceived(models('latest', info('latest', 'training…')));
     expect(isStale(again.getState().rerank!.model, again.getState().models.available)).toBe(true);
     expect(isStale(again.getState().latestEval.test!.model, again.getState().models.available)).toBe(true);
+  });
+});
+
+describe('engine store: a dead engine worker and its restart', () => {
+  const backendInfo: BackendInfo = { backend: 'wasm', requested: 'wasm', adapter: null, threads: 1, reason: 'asked for', probes: [] };
+  const savedRun = (state: 'running' | 'interrupted') => ({
+    id: 'r1',
+    createdAt: 1,
+    datasetName: 'train.jsonl',
+    settings: DEFAULT_TRAIN_SETTINGS,
+    state,
+    checkpointStep: 6,
+    totalSteps: 20,
+    lastLoss: 0.5,
+    bestValBestOfN: null,
+  });
+
+  it('ends what the dead worker was doing: the run shows stopped, no request stays pending, a load in progress ends', () => {
+    const store = replay([{ type: 'ready', backend: backendInfo, hardwareConcurrency: 2 }, trainState('training', 7)]);
+    store.getState().commandSent({ type: 'evaluate', set: 'val' });
+    store.getState().commandSent({ type: 'loadData', role: 'test', source: { kind: 'url', url: 'x', name: 'x' } });
+    store.getState().engineStopped({ verdict: 'gone', silentMs: 25_000 });
+    const s = store.getState();
+    expect(s.engineDown).toEqual({ verdict: 'gone', silentMs: 25_000 });
+    expect(s.run.status.state).toBe('error');
+    expect(s.run.status.step).toBe(7);
+    expect(s.run.status.message).toMatch(/resumed from its last checkpoint/);
+    expect(s.pending).toEqual({});
+    expect(s.data.test.status).toBe('error');
+    expect(isRunActive(s.run.status.state)).toBe(false);
+  });
+
+  it('leaves a finished run as it was', () => {
+    const store = replay([trainState('training', 20), trainState('done', 20)]);
+    store.getState().engineStopped({ verdict: 'silent', silentMs: 30_000 });
+    expect(store.getState().run.status.state).toBe('done');
+  });
+
+  it('a restart starts from nothing, as after a reload, keeping the log; the new worker restores runs and data', () => {
+    const store = replay([
+      { type: 'ready', backend: backendInfo, hardwareConcurrency: 2 },
+      { type: 'dataset', summary: summary('train', 8), reason: 'loaded' },
+      { type: 'runs', runs: [savedRun('running')] },
+      { type: 'log', level: 'info', message: 'hello' },
+      { type: 'error', command: 'rerank', message: 'no model' },
+      trainState('training', 7),
+    ]);
+    store.getState().engineStopped({ verdict: 'gone', silentMs: 25_000 });
+    store.getState().engineRestarted();
+    let s = store.getState();
+    expect(s.engineDown).toBeNull();
+    expect(s.backend).toBeNull();
+    expect(s.run.status.state).toBe('idle');
+    expect(s.savedRuns).toBeNull();
+    expect(s.data.train.status).toBe('empty');
+    expect(s.errors).toEqual([]);
+    expect(s.log.map((l) => l.message)).toEqual(['hello']);
+    store.getState().eventReceived({ type: 'ready', backend: backendInfo, hardwareConcurrency: 2 });
+    store.getState().eventReceived({ type: 'dataset', summary: summary('train', 8), reason: 'loaded' });
+    store.getState().eventReceived({ type: 'runs', runs: [savedRun('interrupted')] });
+    s = store.getState();
+    expect(s.data.train.status).toBe('ready');
+    expect(s.savedRuns?.[0].state).toBe('interrupted');
   });
 });

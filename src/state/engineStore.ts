@@ -25,6 +25,7 @@ import type {
   WorkerEvent,
 } from '../worker/protocol.ts';
 import type { BackendInfo } from '../worker/backendInfo.ts';
+import type { EngineDown } from '../ui/heartbeat.ts';
 import {
   appendEvalReport,
   appendTrainPoints,
@@ -160,6 +161,8 @@ export interface EngineState {
   storedDatasets: StoredDatasetInfo[];
   /** Curves of saved runs asked for (to compare them), by run id. */
   runHistories: Record<string, RunHistory>;
+  /** The engine worker died or hung (see ui/heartbeat.ts): nothing more will come from it until a restart. */
+  engineDown: EngineDown | null;
 }
 
 export type RunHistory = Omit<Extract<WorkerEvent, { type: 'runHistory' }>, 'type' | 'runId'>;
@@ -170,6 +173,9 @@ export interface EngineActions {
   /** For failures outside the protocol (the worker script failing to load or crashing). */
   reportFailure(message: string): void;
   dismissError(id: number): void;
+  engineStopped(down: EngineDown): void;
+  /** A new engine worker replaces the dead one: it starts from nothing, as after a reload. */
+  engineRestarted(): void;
 }
 
 export type EngineStore = EngineState & EngineActions;
@@ -216,6 +222,7 @@ export function initialEngineState(): EngineState {
     savedRuns: null,
     storedDatasets: [],
     runHistories: {},
+    engineDown: null,
   };
 }
 
@@ -317,6 +324,8 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
       return { backend: ev.backend, hardwareConcurrency: ev.hardwareConcurrency };
     case 'counters':
       return {}; // benchmarks read them from the worker's events; the UI shows none
+    case 'pong':
+      return {}; // the heartbeat's (workerClient), never state
     case 'log':
       return { log: [...s.log, { id: nextId++, level: ev.level, message: ev.message }].slice(-LOG_LIMIT) };
     case 'error': {
@@ -396,6 +405,25 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
   }
 }
 
+/** What the dead worker was doing is over: no reply will come, and a run on it has stopped (its last checkpoint is stored). */
+export function reduceEngineDown(s: EngineState, down: EngineDown): Partial<EngineState> {
+  const stopped = 'The engine stopped.';
+  const data = { ...s.data };
+  for (const role of ['train', 'test'] as const) {
+    if (data[role].status === 'loading') data[role] = { ...data[role], status: data[role].summary ? 'ready' : 'error', progress: null, lastError: stopped };
+  }
+  const status = s.run.status;
+  const run = isRunActive(status.state)
+    ? { ...s.run, status: { ...status, state: 'error' as const, message: `${stopped} This run can be resumed from its last checkpoint once it is restarted.` } }
+    : s.run;
+  return { engineDown: down, pending: {}, evalProgress: null, data, run };
+}
+
+/** The new worker starts from nothing and restores what storage holds; the log is the user's record and stays. */
+export function reduceEngineRestarted(s: EngineState): EngineState {
+  return { ...initialEngineState(), log: s.log };
+}
+
 export function createEngineStore() {
   return createStore<EngineStore>()((set) => ({
     ...initialEngineState(),
@@ -403,6 +431,8 @@ export function createEngineStore() {
     eventReceived: (ev) => set((s) => reduceEvent(s, ev)),
     reportFailure: (message) => set((s) => ({ errors: pushBanner(s, null, message) })),
     dismissError: (id) => set((s) => ({ errors: s.errors.filter((e) => e.id !== id) })),
+    engineStopped: (down) => set((s) => reduceEngineDown(s, down)),
+    engineRestarted: () => set((s) => reduceEngineRestarted(s)),
   }));
 }
 

@@ -1,12 +1,15 @@
 import { engineStore } from '../state/engineStore.ts';
 import { useEngine } from '../state/hooks.ts';
+import { EngineDownBanner } from './EngineDownBanner.tsx';
 
-/** Worker errors, each naming the command that failed; dismissing one changes nothing else. */
+/** A dead engine first, then worker errors, each naming the command that failed; dismissing one changes nothing else. */
 export function ErrorBanners() {
   const errors = useEngine((s) => s.errors);
-  if (errors.length === 0) return null;
+  const down = useEngine((s) => s.engineDown !== null);
+  if (errors.length === 0 && !down) return null;
   return (
     <div className="banners" aria-live="polite">
+      <EngineDownBanner />
       {errors.map((e) => (
         <div key={e.id} className="notice notice-error" role="alert" data-testid="error-banner" data-command={e.command ?? ''}>
           <span>

@@ -8,6 +8,7 @@ import type { BackendChoice } from './backendInfo.ts';
 import { installCounters, readCounters } from './counters.ts';
 import type { Command, WorkerEvent } from './protocol.ts';
 import { destroyDevice, watchDevice } from './deviceLost.ts';
+import { holdLifeLock } from './lifeLock.ts';
 import { lazyScoringPeers } from './scoringPeers.ts';
 import { Session } from './session.ts';
 import { StudioDb } from './storage/db.ts';
@@ -22,6 +23,7 @@ const scope = self as unknown as {
 let backend: BackendInfo | null = null;
 let tokenizerWorkers: number | undefined;
 const emit = (event: WorkerEvent, transfer: Transferable[] = []) => scope.postMessage(event, transfer);
+const lifeLock = holdLifeLock();
 const persister = new Persister(
   StudioDb.open().catch((e: unknown) => {
     emit({ type: 'log', level: 'warn', message: `This browser's storage cannot be opened (${e instanceof Error ? e.message : String(e)}): runs and datasets are kept in memory only.` });
@@ -59,6 +61,10 @@ async function switchBackend(choice: BackendChoice): Promise<void> {
 
 scope.addEventListener('message', (e) => {
   const cmd = e.data;
+  if (cmd.type === 'ping') {
+    emit({ type: 'pong', lifeLock: lifeLock() });
+    return;
+  }
   if (cmd.type === 'counters') {
     installCounters();
     emit({ type: 'counters', ...readCounters() });

@@ -34,6 +34,8 @@ export type Command =
   | { type: 'counters' }
   /** Browser tests: destroys the WebGPU device, as a lost device (driver reset) would. */
   | { type: 'destroyDevice' }
+  /** The UI's heartbeat: answered at once with `pong`, ahead of any queued command (see ui/heartbeat.ts). */
+  | { type: 'ping' }
   | { type: 'loadData'; role: DataRole; source: DataSource }
   | { type: 'downloadErrors'; role: DataRole; format: 'text' | 'csv' | 'jsonl' }
   | { type: 'estimate'; settings: TrainSettings }
@@ -177,6 +179,8 @@ export interface RankedCandidate {
 
 export type WorkerEvent =
   | { type: 'ready'; backend: BackendInfo; hardwareConcurrency: number }
+  /** `lifeLock`: the Web Lock the worker holds while it lives (null until held, or without Web Locks). */
+  | { type: 'pong'; lifeLock: string | null }
   | ({ type: 'counters' } & EngineCounters)
   | { type: 'log'; level: 'info' | 'warn'; message: string }
   /** `role` names the data slot when a loadData failed. */
