@@ -5,7 +5,9 @@ import { type AdapterSummary, BACKEND_NAMES, type BackendChoice, type BackendInf
 import { fastest, probeActiveBackend } from './backendProbe.ts';
 import { configureWasm } from './wasmSetup.ts';
 import { registerWebGpuAdamW } from '../engine/kernels/webgpu/adamw.ts';
+import { registerWebGpuBtLoss } from '../engine/kernels/webgpu/btLoss.ts';
 import { registerWebGpuGelu } from '../engine/kernels/webgpu/gelu.ts';
+import { registerWebGpuGlobalNorm } from '../engine/kernels/webgpu/globalNorm.ts';
 import { registerWebGpuLayerNorm } from '../engine/kernels/webgpu/layerNorm.ts';
 
 export type { AdapterSummary, BackendInfo } from './backendInfo.ts';
@@ -52,6 +54,8 @@ async function activate(name: BackendName): Promise<void> {
     registerWebGpuAdamW();
     registerWebGpuLayerNorm();
     registerWebGpuGelu();
+    registerWebGpuGlobalNorm();
+    registerWebGpuBtLoss();
   }
 }
 

@@ -1,10 +1,17 @@
 import * as tf from '@tensorflow/tfjs';
+import { CLIP_COEFFICIENT, SQUARED_NORM_LINK, fusedClipCoefficient, fusedGlobalNorm } from '../kernels/webgpu/globalNorm.ts';
+import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
+
+/** Global L2 norm over every gradient, on the device (no read-back); on WebGPU a few fused dispatches. */
+export function globalNorm(grads: Iterable<tf.Tensor>): tf.Scalar {
+  return hasKernel(SQUARED_NORM_LINK) ? fusedGlobalNorm([...grads]) : composedGlobalNorm(grads);
+}
 
 /**
- * Global L2 norm over every gradient, on the device (no read-back). The partial sums are added in
+ * The plain tfjs global norm: the reference and the path elsewhere. The partial sums are added in
  * pairs: tf.addN over ~30 inputs returns wrong values on the WebGPU backend (seen: 7× the true norm).
  */
-export function globalNorm(grads: Iterable<tf.Tensor>): tf.Scalar {
+export function composedGlobalNorm(grads: Iterable<tf.Tensor>): tf.Scalar {
   return tf.tidy(() => {
     let total: tf.Tensor = tf.scalar(0);
     for (const g of grads) total = tf.add(total, tf.sum(tf.square(g)));
@@ -14,5 +21,10 @@ export function globalNorm(grads: Iterable<tf.Tensor>): tf.Scalar {
 
 /** torch 1.13 clip_grad_norm_: every gradient is scaled by min(1, max_norm / (norm + 1e-6)). */
 export function clipCoefficient(norm: tf.Scalar, maxNorm: number): tf.Scalar {
+  return hasKernel(CLIP_COEFFICIENT) ? fusedClipCoefficient(norm, maxNorm) : composedClipCoefficient(norm, maxNorm);
+}
+
+/** The plain tfjs clip coefficient: the reference and the path elsewhere. */
+export function composedClipCoefficient(norm: tf.Scalar, maxNorm: number): tf.Scalar {
   return tf.tidy(() => tf.minimum(1, tf.div(maxNorm, tf.add(norm, 1e-6))) as tf.Scalar);
 }

@@ -1,4 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
+import { BT_LOSS, fusedBtLoss, fusedBtLossGradient } from '../kernels/webgpu/btLoss.ts';
+import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
 import { softplus } from './ops.ts';
 
 /**
@@ -54,14 +56,19 @@ function lossValue(e: tf.Tensor1D, pairs: PairGroups): tf.Scalar {
 
 /**
  * The loss. Its gradient is the closed form below (no gather gradient on the tape: that is an
- * UnsortedSegmentSum, which the WASM backend lacks).
+ * UnsortedSegmentSum, which the WASM backend lacks). On WebGPU one fused dispatch each way.
  */
 export function btLoss(e: tf.Tensor1D, pairs: PairGroups): tf.Scalar {
+  return hasKernel(BT_LOSS) ? fusedBtLoss(e, pairs) : composedBtLoss(e, pairs);
+}
+
+/** The plain tfjs loss, one group at a time: the reference and the path elsewhere. */
+export function composedBtLoss(e: tf.Tensor1D, pairs: PairGroups): tf.Scalar {
   const f = tf.customGrad(((x: tf.Tensor1D, save: tf.GradSaveFunc) => {
     save([x]);
     return {
       value: lossValue(x, pairs),
-      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.mul(dy, btLossGradient(saved[0] as tf.Tensor1D, pairs)),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => tf.mul(dy, composedBtLossGradient(saved[0] as tf.Tensor1D, pairs)),
     };
   }) as unknown as Parameters<typeof tf.customGrad>[0]);
   return f(e) as tf.Scalar;
@@ -73,6 +80,11 @@ export function btLoss(e: tf.Tensor1D, pairs: PairGroups): tf.Scalar {
  * Lets the micro-batched step backpropagate Σ_k stopgrad(dL/dE_k) · E_k chunk by chunk.
  */
 export function btLossGradient(e: tf.Tensor1D, pairs: PairGroups): tf.Tensor1D {
+  return hasKernel(BT_LOSS) ? fusedBtLossGradient(e, pairs) : composedBtLossGradient(e, pairs);
+}
+
+/** The plain tfjs gradient: the reference and the path elsewhere. */
+export function composedBtLossGradient(e: tf.Tensor1D, pairs: PairGroups): tf.Tensor1D {
   const G = pairs.groups.length;
   if (G === 0) return tf.zeros([pairs.n]);
   return tf.tidy(() => {

@@ -2,10 +2,8 @@ import * as tf from '@tensorflow/tfjs';
 import { matMul } from '../kernels/matmul.ts';
 import { gatherTableRows } from '../kernels/rowGather.ts';
 import { GELU, fusedGelu } from '../kernels/webgpu/gelu.ts';
+import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
 import { LAYER_NORM, fusedLayerNorm } from '../kernels/webgpu/layerNorm.ts';
-
-/** Whether the active backend has `kernel` registered: the fused WebGPU paths, registered when WebGPU runs. */
-const hasKernel = (kernel: string) => tf.getKernel(kernel, tf.getBackend()) !== undefined;
 
 /** Exact (erf) GELU, as PyTorch's default; the tanh approximation is off by up to 4.7e-4. */
 export function gelu(x: tf.Tensor): tf.Tensor {

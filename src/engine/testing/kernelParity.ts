@@ -1,8 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRng } from '../data/rng.ts';
 import { adamwUpdate, composedAdamW } from '../kernels/adamw.ts';
+import { btLossParity } from '../kernels/webgpu/btLoss.parity.ts';
 import type { ParityErrors } from '../kernels/webgpu/fusedParity.ts';
 import { geluParity } from '../kernels/webgpu/gelu.parity.ts';
+import { globalNormParity } from '../kernels/webgpu/globalNorm.parity.ts';
 import { layerNormParity } from '../kernels/webgpu/layerNorm.parity.ts';
 
 /**
@@ -47,5 +49,5 @@ export async function adamwKernelParity(n = 1000): Promise<{ p: number; m: numbe
  * null for a kernel the active backend does not have (the composition runs there).
  */
 export async function fusedKernelParity(): Promise<Record<string, ParityErrors | null>> {
-  return { layerNorm: await layerNormParity(), gelu: await geluParity() };
+  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity() };
 }

@@ -15,7 +15,7 @@ export function randomTensor(shape: number[], seed: number, scale = 1): tf.Tenso
 }
 
 /** max|a − b| / max|b|. */
-async function relativeError(a: tf.Tensor, b: tf.Tensor): Promise<number> {
+export async function relativeError(a: tf.Tensor, b: tf.Tensor): Promise<number> {
   const [x, y] = (await Promise.all([a.data(), b.data()])) as Float32Array[];
   const scale = y.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
   return maxAbsDiff(x, y).max / scale;

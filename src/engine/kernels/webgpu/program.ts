@@ -2,10 +2,10 @@ import type * as tf from '@tensorflow/tfjs';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 
 /**
- * A tfjs-backend-webgpu program run as `groups` workgroups of `WORKGROUP` threads on a flat dispatch:
- * the shader's `main(index)` gets the global thread index, so `index / WORKGROUP` is the workgroup
- * (also when the backend folds a long dispatch into 2-D) and `localId.x` the lane. The key must name
- * everything baked into `code`: the backend adds the inputs' ranks and dtypes, not their sizes.
+ * A tfjs-backend-webgpu program run as `groups` workgroups of `size` threads (default WORKGROUP) on a
+ * flat dispatch: the shader's `main(index)` gets the global thread index, so `index / size` is the
+ * workgroup (also when the backend folds a long dispatch into 2-D) and `localId.x` the lane. The key
+ * must name everything baked into `code`: the backend adds the inputs' ranks and dtypes, not their sizes.
  */
 export const WORKGROUP = 64;
 
@@ -14,7 +14,7 @@ export class WorkgroupProgram {
   shaderKey: string;
   readonly dispatchLayout: { x: number[] };
   dispatch: [number, number, number];
-  readonly workgroupSize: [number, number, number] = [WORKGROUP, 1, 1];
+  readonly workgroupSize: [number, number, number];
   readonly uniforms: string;
 
   constructor(
@@ -24,8 +24,10 @@ export class WorkgroupProgram {
     groups: number,
     private readonly code: string,
     uniforms = '',
+    size = WORKGROUP,
   ) {
     this.outputShape = outputShape;
+    this.workgroupSize = [size, 1, 1];
     this.shaderKey = `eorm_${key}`;
     this.dispatchLayout = { x: outputShape.map((_, i) => i) };
     this.dispatch = [groups, 1, 1];
@@ -45,16 +47,16 @@ export function runProgram(backend: unknown, program: WorkgroupProgram, inputs: 
 }
 
 /**
- * WGSL: `reduceSum(v)` adds one f32 per lane over the workgroup and returns the total to every lane
- * (a tree in workgroup memory; every lane must call it, as it holds barriers).
+ * WGSL: `reduceSum(v)` adds one f32 per lane over a workgroup of `size` (a power of two) lanes and
+ * returns the total to every lane (a tree in workgroup memory; every lane must call it: it holds barriers).
  */
-export const REDUCE_SUM = `
-  var<workgroup> partials : array<f32, ${WORKGROUP}>;
+export const reduceSumSnippet = (size: number) => `
+  var<workgroup> partials : array<f32, ${size}>;
   fn reduceSum(v : f32) -> f32 {
     let lane = localId.x;
     partials[lane] = v;
     workgroupBarrier();
-    for (var half = ${WORKGROUP / 2}u; half > 0u; half = half / 2u) {
+    for (var half = ${size / 2}u; half > 0u; half = half / 2u) {
       if (lane < half) {
         partials[lane] = partials[lane] + partials[lane + half];
       }
@@ -64,3 +66,5 @@ export const REDUCE_SUM = `
     workgroupBarrier();
     return total;
   }`;
+
+export const REDUCE_SUM = reduceSumSnippet(WORKGROUP);

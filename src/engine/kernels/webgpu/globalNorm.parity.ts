@@ -1,0 +1,22 @@
+import * as tf from '@tensorflow/tfjs';
+import { composedClipCoefficient, composedGlobalNorm } from '../../model/clip.ts';
+import { type ParityErrors, randomTensor, relativeError } from './fusedParity.ts';
+import { SQUARED_NORM_LINK, fusedClipCoefficient, fusedGlobalNorm } from './globalNorm.ts';
+
+/**
+ * The fused global norm against the composition over 16 tensors (a chain of three links) of which one
+ * is large enough for the partial sums, and the clip coefficient on either side of max_norm; relative
+ * errors. Null where the backend has no fused kernel.
+ */
+export async function globalNormParity(): Promise<ParityErrors | null> {
+  if (tf.getKernel(SQUARED_NORM_LINK, tf.getBackend()) === undefined) return null;
+  const grads = [randomTensor([300, 400], 40, 0.01), ...Array.from({ length: 15 }, (_, i) => randomTensor([1 + i * 7, 3 + (i % 4)], 41 + i))];
+  const [fused, composed] = [fusedGlobalNorm(grads), composedGlobalNorm(grads)];
+  const norm = (await composed.data())[0];
+  const clip = [0.5, 2].map((k) => [fusedClipCoefficient(composed, k * norm), composedClipCoefficient(composed, k * norm)]);
+  try {
+    return { norm: await relativeError(fused, composed), clipBelow: await relativeError(clip[0][0], clip[0][1]), clipAbove: await relativeError(clip[1][0], clip[1][1]) };
+  } finally {
+    tf.dispose([...grads, fused, composed, ...clip.flat()]);
+  }
+}
