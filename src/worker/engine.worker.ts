@@ -22,6 +22,7 @@ const scope = self as unknown as {
 
 let backend: BackendInfo | null = null;
 let tokenizerWorkers: number | undefined;
+let scoringWorkers: number | undefined;
 const emit = (event: WorkerEvent, transfer: Transferable[] = []) => scope.postMessage(event, transfer);
 const lifeLock = holdLifeLock();
 const persister = new Persister(
@@ -31,7 +32,7 @@ const persister = new Persister(
   }),
   (message) => emit({ type: 'log', level: 'warn', message }),
 );
-const scoringPeers = lazyScoringPeers(() => backend);
+const scoringPeers = lazyScoringPeers(() => backend, () => scoringWorkers);
 const session = new Session(emit, lazyTokenizePool(() => tokenizerWorkers), () => backend, persister, scoringPeers);
 const announce = () => {
   emit({ type: 'ready', backend: backend!, hardwareConcurrency: navigator.hardwareConcurrency || 1 });
@@ -76,6 +77,7 @@ scope.addEventListener('message', (e) => {
   }
   if (cmd.type === 'init') {
     tokenizerWorkers = cmd.tokenizerWorkers;
+    scoringWorkers = cmd.scoringWorkers;
     resolveInit(cmd.backend ?? 'auto');
     return;
   }

@@ -55,13 +55,13 @@ function workerPeer(worker: Worker): ScoringPeer {
  * Scoring peers for the engine worker: on the WASM backend, one per core its own threads leave idle
  * (at most MAX_PEERS), started on first use and kept. None on other backends or where workers cannot start.
  */
-export function lazyScoringPeers(backend: () => BackendInfo | null): () => ScoringPeer[] {
+export function lazyScoringPeers(backend: () => BackendInfo | null, count: () => number | undefined = () => undefined): () => ScoringPeer[] {
   let peers: ScoringPeer[] | null = null;
   return () => {
     const b = backend();
     if (b?.backend !== 'wasm' || typeof Worker === 'undefined') return [];
     if (peers) return peers;
-    const n = Math.min(MAX_PEERS, Math.max(0, (navigator.hardwareConcurrency || 1) - (b.threads ?? 1)));
+    const n = count() ?? Math.min(MAX_PEERS, Math.max(0, (navigator.hardwareConcurrency || 1) - (b.threads ?? 1)));
     peers = [];
     for (let i = 0; i < n; i++) {
       try {

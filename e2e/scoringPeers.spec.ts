@@ -1,0 +1,60 @@
+import { type Browser, type Page, expect, test } from '@playwright/test';
+import { SAMPLE_DATASET_PATH } from '../src/engine/data/sample.ts';
+import { DEFAULT_TRAIN_SETTINGS, PRESETS } from '../src/engine/train/settings.ts';
+import type { Command, EvalReport, WorkerEvent } from '../src/worker/protocol.ts';
+import { collectConsoleErrors } from './helpers.ts';
+
+type Engine = { events: WorkerEvent[]; send(cmd: Command): void };
+
+async function next<T extends WorkerEvent['type']>(page: Page, type: T, pred = 'true'): Promise<Extract<WorkerEvent, { type: T }>> {
+  const handle = await page.waitForFunction(
+    ({ type, pred }) => {
+      for (const e of (window as unknown as { engine: Engine }).engine.events) {
+        if (e.type === 'error') return e;
+        if (e.type === type && new Function('e', `return ${pred}`)(e)) return e;
+      }
+      return null;
+    },
+    { type, pred },
+    { timeout: 120_000 },
+  );
+  const e = (await handle.jsonValue()) as WorkerEvent;
+  if (e.type === 'error') throw new Error(`engine error: ${e.message}`);
+  return e as Extract<WorkerEvent, { type: T }>;
+}
+
+/** The untrained model's validation on the sample (WASM, tiny), and how many of its batches the scoring workers took. */
+async function untrainedValidation(browser: Browser, errors: string[][], scoringWorkers?: number): Promise<{ report: EvalReport; peerBatches: number }> {
+  // A context of its own: nothing restored from the other run's storage.
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const page = await context.newPage();
+  errors.push(collectConsoleErrors(page));
+  await page.goto('/e2e/pages/engine.html');
+  await page.waitForFunction(() => 'engine' in window);
+  const send = (cmd: Command) => page.evaluate((c) => (window as unknown as { engine: Engine }).engine.send(c as Command), cmd as unknown as Record<string, unknown>);
+  await send({ type: 'init', backend: 'wasm', scoringWorkers });
+  expect((await next(page, 'ready')).backend.backend).toBe('wasm');
+  await send({ type: 'loadData', role: 'train', source: { kind: 'url', url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' } });
+  await next(page, 'dataset');
+  await send({ type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'tiny', model: PRESETS.tiny, epochs: 1 } });
+  const { report } = await next(page, 'evaluation', 'e.report.epoch === 0');
+  await send({ type: 'stop' });
+  await next(page, 'complete');
+  await send({ type: 'counters' });
+  const { peerBatches } = await next(page, 'counters');
+  await context.close();
+  return { report, peerBatches };
+}
+
+test('scoring workers take validation batches on WASM and give the energies the engine alone gives', async ({ browser }) => {
+  const errors: string[][] = [];
+  const alone = await untrainedValidation(browser, errors, 0);
+  expect(alone.peerBatches).toBe(0);
+  const shared = await untrainedValidation(browser, errors);
+  console.log(`validation of ${shared.report.summary.nCandidates} candidates: ${shared.peerBatches} batches on the scoring worker`);
+  expect(shared.peerBatches).toBeGreaterThan(0);
+  // Same weights (seeded init), same batches, same kernels on either thread: the same numbers.
+  expect(shared.report.summary).toEqual(alone.report.summary);
+  expect(shared.report.histogram).toEqual(alone.report.histogram);
+  expect(errors.flat()).toEqual([]);
+});
