@@ -9,6 +9,7 @@ import { registerWebGpuBtLoss } from '../engine/kernels/webgpu/btLoss.ts';
 import { registerWebGpuGelu } from '../engine/kernels/webgpu/gelu.ts';
 import { registerWebGpuGlobalNorm } from '../engine/kernels/webgpu/globalNorm.ts';
 import { registerWebGpuLayerNorm } from '../engine/kernels/webgpu/layerNorm.ts';
+import { registerWebGpuMaskedSoftmax } from '../engine/kernels/webgpu/softmax.ts';
 
 export type { AdapterSummary, BackendInfo } from './backendInfo.ts';
 
@@ -56,6 +57,7 @@ async function activate(name: BackendName): Promise<void> {
     registerWebGpuGelu();
     registerWebGpuGlobalNorm();
     registerWebGpuBtLoss();
+    registerWebGpuMaskedSoftmax();
   }
 }
 

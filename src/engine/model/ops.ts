@@ -4,6 +4,7 @@ import { gatherTableRows } from '../kernels/rowGather.ts';
 import { GELU, fusedGelu } from '../kernels/webgpu/gelu.ts';
 import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
 import { LAYER_NORM, fusedLayerNorm } from '../kernels/webgpu/layerNorm.ts';
+import { MASKED_SOFTMAX, fusedMaskedSoftmax } from '../kernels/webgpu/softmax.ts';
 
 /** Exact (erf) GELU, as PyTorch's default; the tanh approximation is off by up to 4.7e-4. */
 export function gelu(x: tf.Tensor): tf.Tensor {
@@ -27,6 +28,16 @@ export function composedLayerNorm(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tens
     const variance = tf.mean(tf.square(centered), -1, true);
     return tf.add(tf.mul(tf.mul(centered, tf.rsqrt(tf.add(variance, eps))), weight), bias);
   });
+}
+
+/** softmax(scores · scale + mask) over the last axis: scores [B, …, T], mask [B, 1, …, 1, T] broadcast over the middle axes. */
+export function maskedSoftmax(scores: tf.Tensor, scale: number, mask: tf.Tensor): tf.Tensor {
+  return hasKernel(MASKED_SOFTMAX) ? fusedMaskedSoftmax(scores, scale, mask) : composedMaskedSoftmax(scores, scale, mask);
+}
+
+/** The plain tfjs masked softmax: the reference the fused kernel is tested against, and the path elsewhere. */
+export function composedMaskedSoftmax(scores: tf.Tensor, scale: number, mask: tf.Tensor): tf.Tensor {
+  return tf.tidy(() => tf.softmax(tf.add(tf.mul(scores, scale), mask)));
 }
 
 /**

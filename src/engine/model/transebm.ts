@@ -3,7 +3,7 @@ import type { ModelConfig } from './config.ts';
 import type { SeededDropout } from './dropout.ts';
 import { matMul } from '../kernels/matmul.ts';
 import { mergeHeads, splitHeads } from '../kernels/raggedHeads.ts';
-import { gatherRows, gelu, layerNorm, linear } from './ops.ts';
+import { gatherRows, gelu, layerNorm, linear, maskedSoftmax } from './ops.ts';
 
 /** Any name → tensor map works (trainable variables, or plain tensors in tests). */
 export type ParamTensors = ReadonlyMap<string, tf.Tensor>;
@@ -163,6 +163,33 @@ function keyPaddingBias(lengths: tf.Tensor1D, T: number): tf.Tensor4D {
 
 type Getter = (name: string) => tf.Tensor;
 
+/** Queries, keys and values of the padded layer as heads [B·H, len, dh]; with `clsOnly` the queries of position 0 only. */
+type Heads = (h: tf.Tensor, wIn: tf.Tensor, bIn: tf.Tensor, H: number, clsOnly: boolean) => [tf.Tensor, tf.Tensor, tf.Tensor];
+
+/** One product and one slice of the weight per part: the reference (and the CPU path). */
+const headsPerPart: Heads = (h, wIn, bIn, H, clsOnly) => {
+  const [B, T, d] = h.shape;
+  const dh = d / H;
+  const part = (i: number, rows: tf.Tensor, len: number) => {
+    const y = linear(rows, tf.slice(wIn, [i * d, 0], [d, d]), tf.slice(bIn, [i * d], [d]));
+    return tf.reshape(tf.transpose(tf.reshape(y, [B, len, H, dh]), [0, 2, 1, 3]), [B * H, len, dh]);
+  };
+  return [part(0, clsOnly ? tf.slice(h, [0, 0, 0], [B, 1, d]) : h, clsOnly ? 1 : T), part(1, h, T), part(2, h, T)];
+};
+
+/**
+ * The same from one product and one transpose into [3, B·H, T, dh] (WebGPU: ~10 dispatches with the
+ * gradients instead of ~30; the gradients' sums run in another order, so they round differently).
+ * The last layer's CLS query is sliced from all of them: its extra product rows cost less than dispatches.
+ */
+const headsFromOneProduct: Heads = (h, wIn, bIn, H, clsOnly) => {
+  const [B, T, d] = h.shape;
+  const dh = d / H;
+  const qkv = tf.transpose(tf.reshape(linear(h, wIn, bIn), [B, T, 3, H, dh]), [2, 0, 3, 1, 4]);
+  const [q, k, v] = tf.unstack(tf.reshape(qkv, [3, B * H, T, dh]));
+  return [clsOnly ? tf.slice(q, [0, 0, 0], [B * H, 1, dh]) : q, k, v];
+};
+
 /**
  * PyTorch TransformerEncoderLayer(norm_first=True, activation=gelu):
  * x + Drop(MHA(LN1(x))), then x + Drop(W2·Drop(GELU(W1·LN2(x)))).
@@ -174,20 +201,11 @@ function encoderLayer(cfg: ModelConfig, get: Getter, pre: string, x: tf.Tensor, 
   const dh = d / H;
   const [B, T] = x.shape;
   const h = layerNorm(x, get(`${pre}norm1.weight`), get(`${pre}norm1.bias`));
-  const wIn = get(`${pre}self_attn.in_proj_weight`);
-  const bIn = get(`${pre}self_attn.in_proj_bias`);
-  const slice = (t: tf.Tensor, part: number) => tf.slice(t, [part * d], [d]);
-  const rows = (part: number) => tf.slice(wIn, [part * d, 0], [d, d]);
-  const hq = clsOnly ? tf.slice(h, [0, 0, 0], [B, 1, d]) : h;
+  const heads = tf.getBackend() === 'webgpu' ? headsFromOneProduct : headsPerPart;
+  const [q, k, v] = heads(h, get(`${pre}self_attn.in_proj_weight`), get(`${pre}self_attn.in_proj_bias`), H, clsOnly);
   const Tq = clsOnly ? 1 : T;
-  // Heads as one batch axis of B·H slices: [B·H, len, dh].
-  const heads = (t: tf.Tensor, len: number) => tf.reshape(tf.transpose(tf.reshape(t, [B, len, H, dh]), [0, 2, 1, 3]), [B * H, len, dh]);
-  const q = heads(linear(hq, rows(0), slice(bIn, 0)), Tq);
-  const k = heads(linear(h, rows(1), slice(bIn, 1)), T);
-  const v = heads(linear(h, rows(2), slice(bIn, 2)), T);
   const raw = tf.reshape(matMul(q, k, false, true), [B, H, Tq, T]);
-  const scores = tf.add(tf.mul(raw, 1 / Math.sqrt(dh)), keyMask);
-  let probs = tf.softmax(scores);
+  let probs = maskedSoftmax(raw, 1 / Math.sqrt(dh), keyMask);
   if (drop) probs = drop.apply(probs);
   const attended = tf.reshape(matMul(tf.reshape(probs, [B * H, Tq, T]), v), [B, H, Tq, dh]);
   const context = tf.reshape(tf.transpose(attended, [0, 2, 1, 3]), [B, Tq, d]);

@@ -47,8 +47,9 @@ export function runProgram(backend: unknown, program: WorkgroupProgram, inputs: 
 }
 
 /**
- * WGSL: `reduceSum(v)` adds one f32 per lane over a workgroup of `size` (a power of two) lanes and
- * returns the total to every lane (a tree in workgroup memory; every lane must call it: it holds barriers).
+ * WGSL: `reduceSum(v)` and `reduceMax(v)` combine one f32 per lane over a workgroup of `size` (a power
+ * of two) lanes and return the result to every lane (a tree in workgroup memory; every lane must call
+ * them: they hold barriers).
  */
 export const reduceSumSnippet = (size: number) => `
   var<workgroup> partials : array<f32, ${size}>;
@@ -65,6 +66,20 @@ export const reduceSumSnippet = (size: number) => `
     let total = partials[0];
     workgroupBarrier();
     return total;
+  }
+  fn reduceMax(v : f32) -> f32 {
+    let lane = localId.x;
+    partials[lane] = v;
+    workgroupBarrier();
+    for (var half = ${size / 2}u; half > 0u; half = half / 2u) {
+      if (lane < half) {
+        partials[lane] = max(partials[lane], partials[lane + half]);
+      }
+      workgroupBarrier();
+    }
+    let best = partials[0];
+    workgroupBarrier();
+    return best;
   }`;
 
 export const REDUCE_SUM = reduceSumSnippet(WORKGROUP);
