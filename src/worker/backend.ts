@@ -6,6 +6,7 @@ import { fastest, probeActiveBackend } from './backendProbe.ts';
 import { configureWasm } from './wasmSetup.ts';
 import { registerWebGpuAdamW } from '../engine/kernels/webgpu/adamw.ts';
 import { registerWebGpuBtLoss } from '../engine/kernels/webgpu/btLoss.ts';
+import { registerWebGpuColumnSum } from '../engine/kernels/webgpu/columnSum.ts';
 import { registerWebGpuGelu } from '../engine/kernels/webgpu/gelu.ts';
 import { registerWebGpuGlobalNorm } from '../engine/kernels/webgpu/globalNorm.ts';
 import { registerWebGpuLayerNorm } from '../engine/kernels/webgpu/layerNorm.ts';
@@ -58,6 +59,7 @@ async function activate(name: BackendName): Promise<void> {
     registerWebGpuGlobalNorm();
     registerWebGpuBtLoss();
     registerWebGpuMaskedSoftmax();
+    registerWebGpuColumnSum();
   }
 }
 

@@ -1,9 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
 import { matMul } from '../kernels/matmul.ts';
 import { gatherTableRows } from '../kernels/rowGather.ts';
+import { COLUMN_SUM } from '../kernels/webgpu/columnSum.ts';
 import { GELU, fusedGelu } from '../kernels/webgpu/gelu.ts';
 import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
 import { LAYER_NORM, fusedLayerNorm } from '../kernels/webgpu/layerNorm.ts';
+import { fusedLinear } from '../kernels/webgpu/linear.ts';
 import { MASKED_SOFTMAX, fusedMaskedSoftmax } from '../kernels/webgpu/softmax.ts';
 
 /** Exact (erf) GELU, as PyTorch's default; the tanh approximation is off by up to 4.7e-4. */
@@ -50,19 +52,21 @@ export function softplus(x: tf.Tensor): tf.Tensor {
 
 /**
  * y = x W^T + b for a PyTorch-layout weight [out, in], on inputs of any rank. On WebGPU the bias is
- * added in the product's epilogue (tfjs's fused matMul: one dispatch instead of two).
+ * added in the product's epilogue and its gradient is one column sum (kernels/webgpu/linear.ts).
  */
 export function linear(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Tensor {
   return tf.tidy(() => {
     const inDim = x.shape[x.rank - 1];
     const outDim = weight.shape[0];
     const flat = tf.reshape(x, [-1, inDim]) as tf.Tensor2D;
-    const y =
-      tf.getBackend() === 'webgpu'
-        ? tf.fused.matMul({ a: flat, b: weight as tf.Tensor2D, transposeB: true, bias })
-        : tf.add(matMul(flat, weight, false, true), bias);
+    const y = hasKernel(COLUMN_SUM) ? fusedLinear(flat, weight as tf.Tensor2D, bias) : composedLinear(flat, weight, bias);
     return tf.reshape(y, [...x.shape.slice(0, -1), outDim]);
   });
+}
+
+/** The plain tfjs x W^T + b on [N, in]: the reference the fused path is tested against, and the path elsewhere. */
+export function composedLinear(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Tensor {
+  return tf.add(matMul(x, weight, false, true), bias);
 }
 
 /**

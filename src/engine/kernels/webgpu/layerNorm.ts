@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { columnSum, registerWebGpuColumnSum } from './columnSum.ts';
 import { REDUCE_SUM, WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
 
 /**
@@ -9,7 +10,6 @@ import { REDUCE_SUM, WORKGROUP, WorkgroupProgram, runProgram } from './program.t
 export const LAYER_NORM = 'EormLayerNorm';
 const GRAD_X = 'EormLayerNormGradX';
 const GRAD_WEIGHT = 'EormLayerNormGradWeight';
-const GRAD_BIAS = 'EormLayerNormGradBias';
 
 /** y = (x − mean) / √(var + eps) · weight + bias, over the last axis (biased variance, as PyTorch). */
 export function fusedLayerNorm(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor, eps: number): tf.Tensor {
@@ -95,20 +95,6 @@ const GRAD_WEIGHT_CODE = `
     if (localId.x == 0u && col < d) { setOutputAtIndex(col, total); }
   }`;
 
-/** dbias[j] = Σ_rows dy: one workgroup per column. */
-const GRAD_BIAS_CODE = `
-  ${REDUCE_SUM}
-  fn main(index : i32) {
-    let col = index / ${WORKGROUP};
-    let d = uniforms.width;
-    var acc = 0.0;
-    if (col < d) {
-      for (var r = i32(localId.x); r < uniforms.rows; r += ${WORKGROUP}) { acc += DY[r * d + col]; }
-    }
-    let total = reduceSum(acc);
-    if (localId.x == 0u && col < d) { setOutputAtIndex(col, total); }
-  }`;
-
 function uniforms(x: tf.TensorInfo, eps: number) {
   const width = x.shape[x.shape.length - 1];
   const rows = x.shape.reduce((a, b) => a * b, 1) / width;
@@ -121,6 +107,7 @@ let registered = false;
 export function registerWebGpuLayerNorm(): void {
   if (registered) return;
   registered = true;
+  registerWebGpuColumnSum();
   const kernel = (kernelName: string, run: (inputs: Record<string, tf.TensorInfo>, backend: unknown, eps: number) => tf.TensorInfo) =>
     tf.registerKernel({
       kernelName,
@@ -139,10 +126,6 @@ export function registerWebGpuLayerNorm(): void {
     const u = uniforms(x, eps);
     return runProgram(backend, new WorkgroupProgram('layer_norm_dw', ['DY', 'X'], [u.width], u.width, GRAD_WEIGHT_CODE, UNIFORMS), [dy, x], u.data);
   });
-  kernel(GRAD_BIAS, ({ dy }, backend) => {
-    const u = uniforms(dy, 0);
-    return runProgram(backend, new WorkgroupProgram('layer_norm_db', ['DY'], [u.width], u.width, GRAD_BIAS_CODE, UNIFORMS), [dy], u.data);
-  });
   tf.registerGradient({
     kernelName: LAYER_NORM,
     inputsToSave: ['x', 'weight'],
@@ -152,7 +135,7 @@ export function registerWebGpuLayerNorm(): void {
       return {
         x: run(GRAD_X, { dy: dy as tf.Tensor, x, weight }),
         weight: run(GRAD_WEIGHT, { dy: dy as tf.Tensor, x }),
-        bias: run(GRAD_BIAS, { dy: dy as tf.Tensor }),
+        bias: () => columnSum(dy as tf.Tensor),
       };
     },
   });

@@ -1,0 +1,47 @@
+import * as tf from '@tensorflow/tfjs';
+import { REDUCE_SUM, WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
+
+/**
+ * Σ over every row of x [..., d] per column: a bias gradient in one dispatch (tfjs's sum over the
+ * leading axes transposes them last first: two). One workgroup per column.
+ */
+export const COLUMN_SUM = 'EormColumnSum';
+
+export function columnSum(x: tf.Tensor): tf.Tensor1D {
+  return tf.engine().runKernel(COLUMN_SUM, { x }) as tf.Tensor1D;
+}
+
+const CODE = `
+  ${REDUCE_SUM}
+  fn main(index : i32) {
+    let col = index / ${WORKGROUP};
+    let d = uniforms.width;
+    var acc = 0.0;
+    if (col < d) {
+      for (var r = i32(localId.x); r < uniforms.rows; r += ${WORKGROUP}) { acc += X[r * d + col]; }
+    }
+    let total = reduceSum(acc);
+    if (localId.x == 0u && col < d) { setOutputAtIndex(col, total); }
+  }`;
+
+let registered = false;
+
+/** Registers the kernel for the WebGPU backend (the worker calls this once WebGPU runs). */
+export function registerWebGpuColumnSum(): void {
+  if (registered) return;
+  registered = true;
+  tf.registerKernel({
+    kernelName: COLUMN_SUM,
+    backendName: 'webgpu',
+    kernelFunc: ({ inputs, backend }) => {
+      const x = inputs.x!;
+      const width = x.shape[x.shape.length - 1];
+      const rows = x.shape.reduce((a, b) => a * b, 1) / width;
+      const program = new WorkgroupProgram('column_sum', ['X'], [width], width, CODE, 'rows : i32, width : i32,');
+      return runProgram(backend, program, [x], [
+        { type: 'int32', data: [rows] },
+        { type: 'int32', data: [width] },
+      ]);
+    },
+  });
+}
