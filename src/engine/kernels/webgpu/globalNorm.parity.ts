@@ -10,7 +10,7 @@ import { SQUARED_NORM_LINK, fusedClipCoefficient, fusedGlobalNorm } from './glob
  */
 export async function globalNormParity(): Promise<ParityErrors | null> {
   if (tf.getKernel(SQUARED_NORM_LINK, tf.getBackend()) === undefined) return null;
-  const grads = [randomTensor([300, 400], 40, 0.01), ...Array.from({ length: 15 }, (_, i) => randomTensor([1 + i * 7, 3 + (i % 4)], 41 + i))];
+  const grads = [randomTensor([1100, 1000], 40, 0.01), ...Array.from({ length: 15 }, (_, i) => randomTensor([1 + i * 7, 3 + (i % 4)], 41 + i))];
   const [fused, composed] = [fusedGlobalNorm(grads), composedGlobalNorm(grads)];
   const norm = (await composed.data())[0];
   const clip = [0.5, 2].map((k) => [fusedClipCoefficient(composed, k * norm), composedClipCoefficient(composed, k * norm)]);

@@ -6,8 +6,8 @@ import { WorkgroupProgram, reduceSumSnippet, runProgram } from './program.ts';
  * six gradients plus one (the composition: square, sum and add per gradient, ~93 for the tiny model).
  * A dispatch binds at most 7 inputs (WebGPU's default of 8 storage buffers per stage, one the output),
  * so the sum of squares runs as a chain: each link adds its tensors' squares to the previous link's
- * total, and the last one takes the square root. A gradient larger than LARGE elements is first
- * reduced to per-workgroup partial sums by many workgroups, so no single workgroup walks it alone.
+ * total, and the last one takes the square root. A gradient above LARGE entries (the embedding) is
+ * first reduced to per-workgroup partial sums by many workgroups, so no single workgroup walks it alone.
  */
 export const SQUARED_NORM_LINK = 'EormSquaredNormLink';
 const SQUARED_NORM_PARTIALS = 'EormSquaredNormPartials';
@@ -15,7 +15,7 @@ export const CLIP_COEFFICIENT = 'EormClipCoefficient';
 
 const LANES = 256;
 const LINK_INPUTS = 7;
-const LARGE = 1 << 16;
+const LARGE = 1 << 20;
 /** Elements per workgroup of the partial sums. */
 const CHUNK = LANES * 64;
 
@@ -46,7 +46,7 @@ const PARTIALS = `
     var acc = 0.0;
     for (var i = start + i32(localId.x); i < end; i += ${LANES}) { let v = X[i]; acc += v * v; }
     let total = reduceSum(acc);
-    if (localId.x == 0u) { setOutputAtIndex(index / ${LANES}, total); }
+    if (localId.x == 0u && start < uniforms.n) { setOutputAtIndex(index / ${LANES}, total); }
   }`;
 
 /** min(1, maxNorm / (norm + 1e-6)), NaN kept as NaN (as tf.minimum). */
