@@ -17,9 +17,13 @@ const started = (async () => {
 
 const reply = (r: PeerReply, transfer: Transferable[] = []) => self.postMessage(r, { transfer });
 
+// One request at a time, in order: a batch sent right after the weights is scored with them.
+let queue: Promise<void> = Promise.resolve();
+
 self.addEventListener('message', (event: MessageEvent<PeerRequest>) => {
   const req = event.data;
-  void started
+  queue = queue
+    .then(() => started)
     .then(async () => {
       if (req.type === 'load') {
         await scorer.load(req.model);

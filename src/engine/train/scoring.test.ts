@@ -32,7 +32,7 @@ describe('scoreCandidates', () => {
     disposeParams(params);
   });
 
-  it('shares the batches with peers, which score with the compacted embedding, and takes back what a failing peer drops', async () => {
+  it('shares the batches with peers, which score with the compacted embedding, and scores itself what a failing or silent peer holds', async () => {
     const params = initParams(cfg, 4);
     const cands = Array.from({ length: 23 }, (_, i) => [49, ...Array.from({ length: 3 + ((i * 11) % 30) }, (_, t) => 1 + ((t * 3 + i * 5) % 47))]);
     const budgetBytes = 2 * activationBytesPerCandidate(cfg, 33);
@@ -47,9 +47,11 @@ describe('scoreCandidates', () => {
     };
     const a = counting(peerScorer());
     const b = counting(peerScorer(), 1);
-    const broken: ScoringPeer = { load: () => Promise.reject(new Error('no backend')), score: () => Promise.reject(new Error('unreachable')) };
+    const broken: ScoringPeer = { load: () => Promise.reject(new Error('no backend')), score: () => Promise.reject(new Error('no model')) };
+    // A peer that never answers: its batches are scored here once nothing else is left.
+    const hanging: ScoringPeer = { load: () => new Promise(() => undefined), score: () => new Promise(() => undefined) };
     let progress = 0;
-    const shared = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [a.wrapped, b.wrapped, broken], onProgress: (done) => (progress = done) });
+    const shared = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [a.wrapped, b.wrapped, broken, hanging], onProgress: (done) => (progress = done) });
     // The peers took batches (the tests' peers run on this thread, interleaving at every await).
     expect(a.seen.batches).toBeGreaterThan(0);
     expect(b.seen.batches).toBe(2);

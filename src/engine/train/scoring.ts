@@ -50,46 +50,53 @@ export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: 
 
 /**
  * Eval-mode energies of any number of candidates, in input order. Batches go to whoever is free: this
- * thread and the peers, each peer after it has loaded the weights; a batch a peer fails on is scored here.
+ * thread and the peers (each with two batches in flight, the weights sent first). When this thread
+ * runs out of batches it scores those still out at a peer itself, first come first served, so a slow,
+ * late or failing peer never holds the result up.
  */
 export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions = {}): Promise<Float32Array> {
   const out = new Float32Array(candidates.length);
   const batches = planBatches(cfg, candidates, opts.budgetBytes ?? DEFAULT_PASS_BUDGET_BYTES);
+  const delivered = new Uint8Array(batches.length);
   let next = 0;
   let done = 0;
-  const deliver = (b: Batch, values: Float32Array) => {
-    b.idx.forEach((i, k) => (out[i] = values[k]));
-    done += b.idx.length;
+  const deliver = (k: number, values: Float32Array) => {
+    if (delivered[k]) return;
+    delivered[k] = 1;
+    batches[k].idx.forEach((i, j) => (out[i] = values[j]));
+    done += batches[k].idx.length;
     opts.onProgress?.(done, candidates.length);
   };
-  const here = async (b: Batch) => deliver(b, await scoreBatch(cfg, params, b.idx.map((i) => candidates[i]), b.length));
-  const handedBack: Batch[] = [];
+  const here = async (k: number) => deliver(k, await scoreBatch(cfg, params, batches[k].idx.map((i) => candidates[i]), batches[k].length));
   const peers = batches.length > 1 ? (opts.peers ?? []) : [];
   const compact = peers.length > 0 ? await compactModel(cfg, params, candidates) : null;
-  const onPeer = async (peer: ScoringPeer) => {
-    try {
-      await peer.load(compact!.model);
-    } catch {
-      return;
-    }
-    while (next < batches.length) {
-      const b = batches[next++];
-      try {
-        deliver(b, await peer.score(b.idx.map((i) => compact!.renumber(candidates[i])), b.length));
-      } catch {
-        handedBack.push(b);
-        return;
+  const onPeer = (peer: ScoringPeer) => {
+    let failed = false;
+    const lane = async () => {
+      while (!failed && next < batches.length) {
+        const k = next++;
+        const b = batches[k];
+        try {
+          deliver(k, await peer.score(b.idx.map((i) => compact!.renumber(candidates[i])), b.length));
+        } catch {
+          failed = true;
+        }
       }
-    }
+    };
+    void peer.load(compact!.model).catch(() => undefined);
+    void lane();
+    void lane();
   };
-  const onThisThread = async () => {
-    while (next < batches.length) {
-      await here(batches[next++]);
-      // The peers' replies are tasks; on the CPU-memory backends this loop's awaits never let one in.
-      if (peers.length > 0) await yieldToEventLoop();
-    }
-  };
-  await Promise.all([onThisThread(), ...peers.map(onPeer)]);
-  for (const b of handedBack) await here(b);
+  // Peers first: each sends its weights and two batches before this thread's first (synchronous) batch.
+  peers.forEach(onPeer);
+  while (next < batches.length) {
+    await here(next++);
+    // The peers' replies are tasks; on the CPU-memory backends this loop's awaits never let one in.
+    if (peers.length > 0) await yieldToEventLoop();
+  }
+  for (let k = 0; k < batches.length; k++) {
+    if (!delivered[k]) await here(k);
+    if (peers.length > 0) await yieldToEventLoop();
+  }
   return out;
 }
