@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { composedBtLoss, composedBtLossGradient, pairGroups } from '../../model/loss.ts';
 import { BT_LOSS, fusedBtLoss, fusedBtLossGradient } from './btLoss.ts';
 import { type ParityErrors, compareOps, randomTensor, relativeError } from './fusedParity.ts';
+import { hasKernel } from './hasKernel.ts';
 
 /**
  * The fused Bradley-Terry loss against the composition on 14 candidates in five groups (two outside the
@@ -9,7 +10,7 @@ import { type ParityErrors, compareOps, randomTensor, relativeError } from './fu
  * micro-batched step uses. Null where the backend has no fused kernel.
  */
 export async function btLossParity(): Promise<ParityErrors | null> {
-  if (tf.getKernel(BT_LOSS, tf.getBackend()) === undefined) return null;
+  if (!hasKernel(BT_LOSS)) return null;
   const groupOf = [0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 2, 3, 3, 4];
   const labels = [1, 0, 0, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 0];
   const pairs = pairGroups(labels, groupOf);

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { composedClipCoefficient, composedGlobalNorm } from '../../model/clip.ts';
 import { type ParityErrors, randomTensor, relativeError } from './fusedParity.ts';
 import { SQUARED_NORM_LINK, fusedClipCoefficient, fusedGlobalNorm } from './globalNorm.ts';
+import { hasKernel } from './hasKernel.ts';
 
 /**
  * The fused global norm against the composition over 16 tensors (a chain of three links) of which one
@@ -9,7 +10,7 @@ import { SQUARED_NORM_LINK, fusedClipCoefficient, fusedGlobalNorm } from './glob
  * errors. Null where the backend has no fused kernel.
  */
 export async function globalNormParity(): Promise<ParityErrors | null> {
-  if (tf.getKernel(SQUARED_NORM_LINK, tf.getBackend()) === undefined) return null;
+  if (!hasKernel(SQUARED_NORM_LINK)) return null;
   const grads = [randomTensor([1100, 1000], 40, 0.01), ...Array.from({ length: 15 }, (_, i) => randomTensor([1 + i * 7, 3 + (i % 4)], 41 + i))];
   const [fused, composed] = [fusedGlobalNorm(grads), composedGlobalNorm(grads)];
   const norm = (await composed.data())[0];

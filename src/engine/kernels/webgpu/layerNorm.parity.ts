@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { composedLayerNorm } from '../../model/ops.ts';
 import { type ParityErrors, compareOps, randomTensor } from './fusedParity.ts';
+import { hasKernel } from './hasKernel.ts';
 import { LAYER_NORM, fusedLayerNorm } from './layerNorm.ts';
 
 /**
@@ -8,7 +9,7 @@ import { LAYER_NORM, fusedLayerNorm } from './layerNorm.ts';
  * than a workgroup) and on [4, 64] (the CLS rows' shape). Null where the backend has no fused kernel.
  */
 export async function layerNormParity(): Promise<ParityErrors | null> {
-  if (tf.getKernel(LAYER_NORM, tf.getBackend()) === undefined) return null;
+  if (!hasKernel(LAYER_NORM)) return null;
   const worst: ParityErrors = {};
   for (const [shape, seed] of [[[3, 5, 80], 1], [[4, 64], 2]] as const) {
     const d = shape[shape.length - 1];

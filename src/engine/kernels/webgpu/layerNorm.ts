@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { columnSum, registerWebGpuColumnSum } from './columnSum.ts';
+import { columnReduction, columnSum, registerWebGpuColumnSum } from './columnSum.ts';
 import { REDUCE_SUM, WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
 
 /**
@@ -74,26 +74,17 @@ const GRAD_X_CODE = `
   }`;
 
 /** dweight[j] = Σ_rows dy · x̂: one workgroup per column; each lane recomputes its rows' statistics alone. */
-const GRAD_WEIGHT_CODE = `
-  ${REDUCE_SUM}
-  fn main(index : i32) {
-    let col = index / ${WORKGROUP};
+const GRAD_WEIGHT_CODE = columnReduction(`
+  fn term(r : i32, col : i32) -> f32 {
     let d = uniforms.width;
-    var acc = 0.0;
-    if (col < d) {
-      for (var r = i32(localId.x); r < uniforms.rows; r += ${WORKGROUP}) {
-        let base = r * d;
-        var s = 0.0;
-        for (var j = 0; j < d; j++) { s += X[base + j]; }
-        let mean = s / f32(d);
-        var q = 0.0;
-        for (var j = 0; j < d; j++) { let c = X[base + j] - mean; q += c * c; }
-        acc += DY[base + col] * (X[base + col] - mean) * inverseSqrt(q / f32(d) + uniforms.eps);
-      }
-    }
-    let total = reduceSum(acc);
-    if (localId.x == 0u && col < d) { setOutputAtIndex(col, total); }
-  }`;
+    let base = r * d;
+    var s = 0.0;
+    for (var j = 0; j < d; j++) { s += X[base + j]; }
+    let mean = s / f32(d);
+    var q = 0.0;
+    for (var j = 0; j < d; j++) { let c = X[base + j] - mean; q += c * c; }
+    return DY[base + col] * (X[base + col] - mean) * inverseSqrt(q / f32(d) + uniforms.eps);
+  }`);
 
 function uniforms(x: tf.TensorInfo, eps: number) {
   const width = x.shape[x.shape.length - 1];

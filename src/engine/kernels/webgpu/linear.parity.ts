@@ -2,11 +2,12 @@ import * as tf from '@tensorflow/tfjs';
 import { composedLinear } from '../../model/ops.ts';
 import { COLUMN_SUM } from './columnSum.ts';
 import { type ParityErrors, compareOps, randomTensor } from './fusedParity.ts';
+import { hasKernel } from './hasKernel.ts';
 import { fusedLinear } from './linear.ts';
 
 /** The WebGPU linear against the composition on x [300, 48], W [40, 48]: value, dx, dW and db. Null where the backend lacks its kernel. */
 export async function linearParity(): Promise<ParityErrors | null> {
-  if (tf.getKernel(COLUMN_SUM, tf.getBackend()) === undefined) return null;
+  if (!hasKernel(COLUMN_SUM)) return null;
   const inputs = { x: randomTensor([300, 48], 31), weight: randomTensor([40, 48], 32, 0.2), bias: randomTensor([40], 33) };
   try {
     return await compareOps((x, w, b) => fusedLinear(x as tf.Tensor2D, w as tf.Tensor2D, b), composedLinear, inputs);

@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { composedMaskedSoftmax } from '../../model/ops.ts';
 import { type ParityErrors, compareOps, randomTensor } from './fusedParity.ts';
+import { hasKernel } from './hasKernel.ts';
 import { MASKED_SOFTMAX, fusedMaskedSoftmax } from './softmax.ts';
 
 /**
@@ -9,7 +10,7 @@ import { MASKED_SOFTMAX, fusedMaskedSoftmax } from './softmax.ts';
  * Null where the backend has no fused kernel.
  */
 export async function maskedSoftmaxParity(): Promise<ParityErrors | null> {
-  if (tf.getKernel(MASKED_SOFTMAX, tf.getBackend()) === undefined) return null;
+  if (!hasKernel(MASKED_SOFTMAX)) return null;
   const T = 70;
   const mask = tf.tensor4d(Array.from({ length: 2 * T }, (_, i) => (i >= T + 33 ? -1e9 : 0)), [2, 1, 1, T]);
   const worst: ParityErrors = {};
