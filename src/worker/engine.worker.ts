@@ -3,6 +3,7 @@
  * the data and the models. The UI talks to it only through the messages of protocol.ts; nothing here
  * touches the DOM.
  */
+import { warmUp } from '../engine/train/warmUp.ts';
 import { type BackendInfo, initBackend } from './backend.ts';
 import type { BackendChoice } from './backendInfo.ts';
 import { installCounters, readCounters } from './counters.ts';
@@ -34,10 +35,12 @@ const persister = new Persister(
 );
 const scoringPeers = lazyScoringPeers(() => backend, () => scoringWorkers);
 const session = new Session(emit, lazyTokenizePool(() => tokenizerWorkers), () => backend, persister, scoringPeers);
-const announce = () => {
+const announce = async () => {
   emit({ type: 'ready', backend: backend!, hardwareConcurrency: navigator.hardwareConcurrency || 1 });
   // Start the scoring peers now (WASM only): they load their own engine while the user picks data.
   scoringPeers();
+  // A warm-up that fails costs only the speed of the first pass.
+  if (backend!.backend === 'wasm') await warmUp().catch(() => undefined);
 };
 
 // The backend starts on the UI's first init (it may name one); every other command waits for it.
@@ -48,7 +51,7 @@ const onDeviceLost = (message: string) => session.deviceLost(message);
 const ready = firstInit.then(async (choice) => {
   backend = await initBackend(choice);
   watchDevice(onDeviceLost);
-  announce();
+  await announce();
   // Storage trouble must not keep the engine from starting: the app then works in memory.
   await session.restore().catch((e: unknown) => emit({ type: 'log', level: 'warn', message: `Saved runs could not be restored: ${e instanceof Error ? e.message : String(e)}` }));
 });
@@ -57,7 +60,7 @@ async function switchBackend(choice: BackendChoice): Promise<void> {
   if (session.isTraining()) throw new Error('Pause is not enough: stop the training run before switching the backend.');
   backend = await initBackend(choice);
   watchDevice(onDeviceLost);
-  announce();
+  await announce();
 }
 
 scope.addEventListener('message', (e) => {

@@ -6,6 +6,7 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { peerScorer } from '../engine/train/peerScorer.ts';
+import { warmUp } from '../engine/train/warmUp.ts';
 import type { PeerReply, PeerRequest } from './scoringPeers.ts';
 import { configureWasm } from './wasmSetup.ts';
 
@@ -13,6 +14,7 @@ const scorer = peerScorer();
 const started = (async () => {
   configureWasm(1);
   if (!(await tf.setBackend('wasm'))) throw new Error('the WASM backend did not start in the scoring worker');
+  await warmUp();
 })();
 
 const reply = (r: PeerReply, transfer: Transferable[] = []) => self.postMessage(r, { transfer });
