@@ -11,24 +11,17 @@ export function columnSum(x: tf.Tensor): tf.Tensor1D {
   return tf.engine().runKernel(COLUMN_SUM, { x }) as tf.Tensor1D;
 }
 
-/**
- * WGSL of a column reduction: output[col] = Σ over rows r of `term(r, col)`, a WGSL function the
- * caller defines over its inputs (uniforms rows and width). One workgroup per column, lanes over rows.
- */
-export const columnReduction = (term: string) => `
+const CODE = `
   ${REDUCE_SUM}
-  ${term}
   fn main(index : i32) {
     let col = index / ${WORKGROUP};
     var acc = 0.0;
     if (col < uniforms.width) {
-      for (var r = i32(localId.x); r < uniforms.rows; r += ${WORKGROUP}) { acc += term(r, col); }
+      for (var r = i32(localId.x); r < uniforms.rows; r += ${WORKGROUP}) { acc += X[r * uniforms.width + col]; }
     }
     let total = reduceSum(acc);
     if (localId.x == 0u && col < uniforms.width) { setOutputAtIndex(col, total); }
   }`;
-
-const CODE = columnReduction('fn term(r : i32, col : i32) -> f32 { return X[r * uniforms.width + col]; }');
 
 let registered = false;
 

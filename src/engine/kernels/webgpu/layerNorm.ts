@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { columnReduction, columnSum, registerWebGpuColumnSum } from './columnSum.ts';
+import { columnSum, registerWebGpuColumnSum } from './columnSum.ts';
 import { REDUCE_SUM, WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
 
 /**
@@ -73,18 +73,37 @@ const GRAD_X_CODE = `
     }
   }`;
 
-/** dweight[j] = Σ_rows dy · x̂: one workgroup per column; each lane recomputes its rows' statistics alone. */
-const GRAD_WEIGHT_CODE = columnReduction(`
-  fn term(r : i32, col : i32) -> f32 {
+/** Columns of dweight per workgroup: each lane's row statistics serve that many columns. */
+const COLUMNS = 16;
+
+/**
+ * dweight[j] = Σ_rows dy · x̂: a workgroup per block of COLUMNS columns, lanes over rows; a lane
+ * recomputes its rows' statistics (no second output to keep them in) and uses them for the whole block.
+ */
+const GRAD_WEIGHT_CODE = `
+  ${REDUCE_SUM}
+  fn main(index : i32) {
+    let first = (index / ${WORKGROUP}) * ${COLUMNS};
     let d = uniforms.width;
-    let base = r * d;
-    var s = 0.0;
-    for (var j = 0; j < d; j++) { s += X[base + j]; }
-    let mean = s / f32(d);
-    var q = 0.0;
-    for (var j = 0; j < d; j++) { let c = X[base + j] - mean; q += c * c; }
-    return DY[base + col] * (X[base + col] - mean) * inverseSqrt(q / f32(d) + uniforms.eps);
-  }`);
+    var acc : array<f32, ${COLUMNS}>;
+    for (var r = i32(localId.x); r < uniforms.rows; r += ${WORKGROUP}) {
+      let base = r * d;
+      var s = 0.0;
+      for (var j = 0; j < d; j++) { s += X[base + j]; }
+      let mean = s / f32(d);
+      var q = 0.0;
+      for (var j = 0; j < d; j++) { let c = X[base + j] - mean; q += c * c; }
+      let rstd = inverseSqrt(q / f32(d) + uniforms.eps);
+      for (var c = 0; c < ${COLUMNS}; c++) {
+        let col = first + c;
+        if (col < d) { acc[c] += DY[base + col] * (X[base + col] - mean) * rstd; }
+      }
+    }
+    for (var c = 0; c < ${COLUMNS}; c++) {
+      let total = reduceSum(acc[c]);
+      if (localId.x == 0u && first + c < d) { setOutputAtIndex(first + c, total); }
+    }
+  }`;
 
 function uniforms(x: tf.TensorInfo, eps: number) {
   const width = x.shape[x.shape.length - 1];
@@ -115,7 +134,8 @@ export function registerWebGpuLayerNorm(): void {
   });
   kernel(GRAD_WEIGHT, ({ dy, x }, backend, eps) => {
     const u = uniforms(x, eps);
-    return runProgram(backend, new WorkgroupProgram('layer_norm_dw', ['DY', 'X'], [u.width], u.width, GRAD_WEIGHT_CODE, UNIFORMS), [dy, x], u.data);
+    const program = new WorkgroupProgram('layer_norm_dw', ['DY', 'X'], [u.width], Math.ceil(u.width / COLUMNS), GRAD_WEIGHT_CODE, UNIFORMS);
+    return runProgram(backend, program, [dy, x], u.data);
   });
   tf.registerGradient({
     kernelName: LAYER_NORM,
