@@ -9,6 +9,7 @@ import { registerWebGpuBtLoss } from '../engine/kernels/webgpu/btLoss.ts';
 import { registerWebGpuColumnSum } from '../engine/kernels/webgpu/columnSum.ts';
 import { registerWebGpuGelu } from '../engine/kernels/webgpu/gelu.ts';
 import { registerWebGpuGlobalNorm } from '../engine/kernels/webgpu/globalNorm.ts';
+import { registerWebGpuHeads } from '../engine/kernels/webgpu/heads.ts';
 import { registerWebGpuLayerNorm } from '../engine/kernels/webgpu/layerNorm.ts';
 import { registerWebGpuMaskedSoftmax } from '../engine/kernels/webgpu/softmax.ts';
 
@@ -60,6 +61,7 @@ async function activate(name: BackendName): Promise<void> {
     registerWebGpuBtLoss();
     registerWebGpuMaskedSoftmax();
     registerWebGpuColumnSum();
+    registerWebGpuHeads();
   }
 }
 

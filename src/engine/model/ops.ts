@@ -4,6 +4,7 @@ import { gatherTableRows } from '../kernels/rowGather.ts';
 import { COLUMN_SUM } from '../kernels/webgpu/columnSum.ts';
 import { GELU, fusedGelu } from '../kernels/webgpu/gelu.ts';
 import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
+import { QKV_HEADS, fusedQkvHeads } from '../kernels/webgpu/heads.ts';
 import { LAYER_NORM, fusedLayerNorm } from '../kernels/webgpu/layerNorm.ts';
 import { fusedLinear } from '../kernels/webgpu/linear.ts';
 import { MASKED_SOFTMAX, fusedMaskedSoftmax } from '../kernels/webgpu/softmax.ts';
@@ -40,6 +41,24 @@ export function maskedSoftmax(scores: tf.Tensor, scale: number, mask: tf.Tensor)
 /** The plain tfjs masked softmax: the reference the fused kernel is tested against, and the path elsewhere. */
 export function composedMaskedSoftmax(scores: tf.Tensor, scale: number, mask: tf.Tensor): tf.Tensor {
   return tf.tidy(() => tf.softmax(tf.add(tf.mul(scores, scale), mask)));
+}
+
+/**
+ * Attention heads from one in-projection output qkv [B, T, 3d] (queries, keys, values side by side):
+ * [q, k, v] as [B·H, len, dh], len = T, or 1 for q with `clsOnly` (the queries of position 0).
+ */
+export function qkvHeads(qkv: tf.Tensor3D, heads: number, clsOnly: boolean): [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D] {
+  return hasKernel(QKV_HEADS) ? fusedQkvHeads(qkv, heads, clsOnly) : composedQkvHeads(qkv, heads, clsOnly);
+}
+
+/** The plain tfjs split: one transpose to [3, B·H, T, dh], unstacked; the reference the kernels are tested against. */
+export function composedQkvHeads(qkv: tf.Tensor3D, heads: number, clsOnly: boolean): [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D] {
+  return tf.tidy(() => {
+    const [B, T, d3] = qkv.shape;
+    const dh = d3 / 3 / heads;
+    const [q, k, v] = tf.unstack(tf.reshape(tf.transpose(tf.reshape(qkv, [B, T, 3, heads, dh]), [2, 0, 3, 1, 4]), [3, B * heads, T, dh])) as tf.Tensor3D[];
+    return [clsOnly ? tf.slice(q, [0, 0, 0], [B * heads, 1, dh]) : q, k, v];
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ModelConfig } from './config.ts';
 import type { SeededDropout } from './dropout.ts';
 import { matMul } from '../kernels/matmul.ts';
 import { mergeHeads, splitHeads } from '../kernels/raggedHeads.ts';
-import { gatherRows, gelu, layerNorm, linear, maskedSoftmax } from './ops.ts';
+import { gatherRows, gelu, layerNorm, linear, maskedSoftmax, qkvHeads } from './ops.ts';
 
 /** Any name → tensor map works (trainable variables, or plain tensors in tests). */
 export type ParamTensors = ReadonlyMap<string, tf.Tensor>;
@@ -178,17 +178,11 @@ const headsPerPart: Heads = (h, wIn, bIn, H, clsOnly) => {
 };
 
 /**
- * The same from one product and one transpose into [3, B·H, T, dh] (WebGPU: ~10 dispatches with the
+ * The same from one product, split into heads by ops.qkvHeads (WebGPU: ~7 dispatches with the
  * gradients instead of ~30; the gradients' sums run in another order, so they round differently).
- * The last layer's CLS query is sliced from all of them: its extra product rows cost less than dispatches.
+ * The last layer computes every position's query: its extra product rows cost less than dispatches.
  */
-const headsFromOneProduct: Heads = (h, wIn, bIn, H, clsOnly) => {
-  const [B, T, d] = h.shape;
-  const dh = d / H;
-  const qkv = tf.transpose(tf.reshape(linear(h, wIn, bIn), [B, T, 3, H, dh]), [2, 0, 3, 1, 4]);
-  const [q, k, v] = tf.unstack(tf.reshape(qkv, [3, B * H, T, dh]));
-  return [clsOnly ? tf.slice(q, [0, 0, 0], [B * H, 1, dh]) : q, k, v];
-};
+const headsFromOneProduct: Heads = (h, wIn, bIn, H, clsOnly) => qkvHeads(linear(h, wIn, bIn) as tf.Tensor3D, H, clsOnly);
 
 /**
  * PyTorch TransformerEncoderLayer(norm_first=True, activation=gelu):

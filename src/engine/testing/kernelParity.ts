@@ -5,6 +5,7 @@ import { btLossParity } from '../kernels/webgpu/btLoss.parity.ts';
 import type { ParityErrors } from '../kernels/webgpu/fusedParity.ts';
 import { geluParity } from '../kernels/webgpu/gelu.parity.ts';
 import { globalNormParity } from '../kernels/webgpu/globalNorm.parity.ts';
+import { qkvHeadsParity } from '../kernels/webgpu/heads.parity.ts';
 import { layerNormParity } from '../kernels/webgpu/layerNorm.parity.ts';
 import { linearParity } from '../kernels/webgpu/linear.parity.ts';
 import { maskedSoftmaxParity } from '../kernels/webgpu/softmax.parity.ts';
@@ -51,5 +52,5 @@ export async function adamwKernelParity(n = 1000): Promise<{ p: number; m: numbe
  * null for a kernel the active backend does not have (the composition runs there).
  */
 export async function fusedKernelParity(): Promise<Record<string, ParityErrors | null>> {
-  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity(), maskedSoftmax: await maskedSoftmaxParity(), linear: await linearParity() };
+  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity(), maskedSoftmax: await maskedSoftmaxParity(), linear: await linearParity(), qkvHeads: await qkvHeadsParity() };
 }
