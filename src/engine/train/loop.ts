@@ -8,6 +8,7 @@ import { mixSeed } from '../model/dropout.ts';
 import { type Params, cloneParams } from '../model/params.ts';
 import { cosineWithWarmup, warmupSteps } from '../model/schedule.ts';
 import { autoMicroBatch } from './autoMicroBatch.ts';
+import { gpuPoolTrimmer } from './gpuPool.ts';
 import { type RunCheckpoint, captureCheckpoint } from './checkpoint.ts';
 import { type Evaluation, evaluateModel } from './evaluation.ts';
 import type { ScoringPeer } from './scoringPeer.ts';
@@ -160,6 +161,8 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   // (a read ends a GPU pass and maps a buffer); the curves get every step, at most that many steps late.
   // On the CPU-memory backends a read is a copy: every step, so a run of non-finite steps pauses at once.
   const readEvery = tf.getBackend() === 'webgpu' ? READBACK_EVERY : 1;
+  // WebGPU's buffer pool keeps every freed buffer; trimmed as often as the scalars are read (see gpuPool.ts).
+  const gpuPool = gpuPoolTrimmer();
   let queued: Array<{ s: StepScalars; at: { step: number; epoch: number; lr: number } }> = [];
   let pending: Promise<void> | null = null;
   const readQueued = async () => {
@@ -279,6 +282,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
             pending = readQueued();
             // Awaited later; this only keeps an early rejection from being reported as unhandled meanwhile.
             pending.catch(() => undefined);
+            gpuPool?.trim();
           }
         }
         report(epoch);
