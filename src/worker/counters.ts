@@ -2,26 +2,32 @@ import * as tf from '@tensorflow/tfjs';
 
 /**
  * Work counters for the benchmarks: kernels run by tfjs (every backend) and, on WebGPU, compute
- * dispatches, queue submits, uniform-buffer writes, other upload bytes, buffer maps (readbacks) and
- * pipelines created; plus GPU bytes allocated by the backend's pool against the bytes of live tensors.
- * Installed on request only (the bench's `counters` command): it wraps prototypes, nothing else changes.
+ * dispatches, queue submits, uniform-buffer writes, upload bytes, buffer maps (readbacks), pipelines and
+ * buffers created; plus GPU bytes allocated by the backend's pool against the bytes of live tensors, and
+ * the pool's peak bytes in use. Installed on request only (the bench's `counters` command): it wraps
+ * prototypes and the pool's acquire, nothing else changes.
  */
 export interface EngineCounters {
   kernels: number;
   dispatches: number;
   submits: number;
   uniformWrites: number;
+  /** Bytes written into GPU buffers: queue.writeBuffer (uniforms aside) and mapped buffers (tfjs uploads tensors so). */
   uploadBytes: number;
   readbacks: number;
   pipelines: number;
+  /** GPUDevice.createBuffer calls: pool misses, plus tfjs's one-off staging buffer per upload into a reused buffer. */
+  buffersCreated: number;
   /** Eval batches scored by the scoring peers (other cores), counted whether or not the counters are installed. */
   peerBatches: number;
   liveTensorBytes: number;
   /** WebGPU only: bytes in the backend's buffer pool, live or free (null elsewhere). */
   gpuBytesAllocated: number | null;
+  /** WebGPU only: the most bytes the pool had in use at once since the previous read (a step's working set). */
+  gpuPeakBytesUsed: number | null;
 }
 
-const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, peerBatches: 0 };
+const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, buffersCreated: 0, peerBatches: 0 };
 
 export const countPeerBatch = () => void counts.peerBatches++;
 let installed = false;
@@ -38,7 +44,30 @@ function wrap(proto: object | undefined, name: string, count: (self: unknown, ar
   };
 }
 
+const MAP_READ_USAGE = 0x1;
 const UNIFORM_USAGE = 0x40;
+
+interface Pool {
+  numBytesUsed: number;
+  acquireBuffer: Method;
+}
+let pool: Pool | null = null;
+let peakUsed = 0;
+
+/** Follows the current backend's buffer pool (a backend switch brings a new one). */
+function watchPool(): void {
+  const p = (tf.backend() as unknown as { bufferManager?: Pool }).bufferManager ?? null;
+  if (p === pool) return;
+  pool = p;
+  peakUsed = p?.numBytesUsed ?? 0;
+  if (!p) return;
+  const acquire = p.acquireBuffer.bind(p);
+  p.acquireBuffer = (...args: unknown[]) => {
+    const b = acquire(...args);
+    peakUsed = Math.max(peakUsed, p.numBytesUsed);
+    return b;
+  };
+}
 
 export function installCounters(): void {
   if (installed) return;
@@ -52,12 +81,26 @@ export function installCounters(): void {
     if (buffer.usage & UNIFORM_USAGE) counts.uniformWrites++;
     else counts.uploadBytes += (args[2] as ArrayBufferView | ArrayBuffer).byteLength;
   });
+  // tfjs-webgpu 4.22 uploads tensor data by writing into a buffer mapped at creation, or into a staging
+  // buffer then copied (uploadToGPU): a mapped range of any buffer that is not for reading back.
+  wrap(g.GPUBuffer?.prototype, 'getMappedRange', (self, args) => {
+    const b = self as { usage: number; size: number };
+    if (b.usage & MAP_READ_USAGE) return;
+    const offset = (args[0] as number | undefined) ?? 0;
+    counts.uploadBytes += (args[1] as number | undefined) ?? b.size - offset;
+  });
   wrap(g.GPUBuffer?.prototype, 'mapAsync', () => counts.readbacks++);
+  wrap(g.GPUDevice?.prototype, 'createBuffer', () => counts.buffersCreated++);
   wrap(g.GPUDevice?.prototype, 'createComputePipeline', () => counts.pipelines++);
   wrap(g.GPUDevice?.prototype, 'createComputePipelineAsync', () => counts.pipelines++);
+  watchPool();
 }
 
 export function readCounters(): EngineCounters {
+  if (installed) watchPool();
   const m = tf.memory() as tf.MemoryInfo & { numBytesAllocatedInGPU?: number };
-  return { ...counts, liveTensorBytes: m.numBytes, gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null };
+  const gpuPeakBytesUsed = pool ? peakUsed : null;
+  // The next read reports the peak from here on.
+  peakUsed = pool?.numBytesUsed ?? 0;
+  return { ...counts, liveTensorBytes: m.numBytes, gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null, gpuPeakBytesUsed };
 }

@@ -1,0 +1,18 @@
+import type { AppRun } from './appRun.ts';
+
+const f0 = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
+const f1 = (x: number) => x.toFixed(1);
+const mb = (x: number | null) => `${((x ?? 0) / 1e6).toFixed(1)} MB`;
+
+/** One run's work per training step, in words: kernels everywhere; on WebGPU dispatches, uploads, pipelines and the buffer pool. */
+export function formatCounters(r: AppRun): string {
+  const c = r.counters;
+  const epochs = c.pipelinesFirstEpoch === null ? '' : `, ${c.pipelinesFirstEpoch} in the first epoch, ${c.pipelinesAfterFirstEpoch} after it`;
+  const gpu =
+    r.backend === 'webgpu'
+      ? `, ${f1(c.dispatchesPerStep)} dispatches, ${f1(c.submitsPerStep)} submits, ${f1(c.uniformWritesPerStep)} uniform writes, ${f1(c.readbacksPerStep)} readbacks, ${f0(c.uploadBytesPerStep)} B uploaded, ${f1(c.buffersCreatedPerStep)} buffers created; ` +
+        `pipelines ${c.pipelinesBeforeWindow} before the window, ${c.pipelinesInWindow} during${epochs}; ` +
+        `GPU pool ${mb(c.gpuBytesAllocated)} (peak in use ${mb(c.gpuPeakBytesUsed)}) vs live tensors ${mb(c.liveTensorBytes)}`
+      : '';
+  return `${f1(c.kernelsPerStep)} kernels${gpu} (over ${c.windowSteps} steps)`;
+}
