@@ -20,7 +20,7 @@ for (const { name, label, tolerance } of BACKENDS) test(`TransEBM energies, loss
   const consoleErrors = collectConsoleErrors(page);
   await page.goto(`/e2e/pages/parity.html?backend=${name}`);
   const handle = await page.waitForFunction(() => (window as unknown as { __parity?: unknown }).__parity, null, { timeout: 6 * 60_000 });
-  const report = (await handle.jsonValue()) as { error?: string; backend: string; info: { adapter: unknown }; checks: Check[]; kernels: { adamw: { p: number; m: number; v: number; moved: number }; fused: Record<string, Record<string, number> | null> }; seconds: number };
+  const report = (await handle.jsonValue()) as { error?: string; backend: string; info: { adapter: unknown }; checks: Check[]; kernels: { adamw: { p: number; m: number; v: number; moved: number; skipMoved: number }; fused: Record<string, Record<string, number> | null> }; seconds: number };
   expect(report.error, report.error).toBeUndefined();
   expect(report.backend).toBe(name);
   const worst = new Map<CheckKind, Check>();
@@ -39,6 +39,8 @@ for (const { name, label, tolerance } of BACKENDS) test(`TransEBM energies, loss
   console.log(`fused AdamW vs composition on ${label}: p ${adamw.p.toExponential(2)}, m ${adamw.m.toExponential(2)}, v ${adamw.v.toExponential(2)}`);
   for (const key of ['p', 'm', 'v'] as const) expect(adamw[key], `AdamW ${key}`).toBeLessThan(1e-5);
   expect(adamw.moved).toBeGreaterThan(1e-3);
+  // A step whose apply flag is false (its gradient NaN) leaves p, m and v exactly as they were.
+  expect(adamw.skipMoved, 'AdamW skipped step').toBe(0);
   // The fused WebGPU kernels against their compositions (value and every input's gradient, relative to the
   // composition's largest entry); they exist on WebGPU only, the composition runs elsewhere.
   for (const [kernel, errors] of Object.entries(report.kernels.fused)) {

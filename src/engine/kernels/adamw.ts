@@ -15,21 +15,23 @@ export interface AdamWStep {
 /**
  * One AdamW update of one parameter: g ← g·scale (the clip coefficient), m ← β1·m + (1−β1)·g,
  * v ← β2·v + (1−β2)·g², p ← p·(1 − lr·wd) − lr/(1−β1^t) · m / (√v/√(1−β2^t) + eps).
+ * Where `apply` (a boolean scalar on the device) is false, p, m and v come back unchanged: a step with a
+ * non-finite loss or gradient norm is skipped without reading anything back.
  * Returns new [p, m, v]. The tf composition below is the reference (and the fallback); on the
  * CPU-memory backends (cpu, wasm) one registered kernel does the same in a single pass over the
  * arrays instead of ~12 kernels each reading and writing the whole tensor, and on WebGPU three
  * dispatches (webgpu/adamw.ts, registered by the worker when WebGPU runs).
  */
-export function adamwUpdate(p: tf.Tensor, m: tf.Tensor, v: tf.Tensor, g: tf.Tensor, scale: tf.Scalar, s: AdamWStep): [tf.Tensor, tf.Tensor, tf.Tensor] {
+export function adamwUpdate(p: tf.Tensor, m: tf.Tensor, v: tf.Tensor, g: tf.Tensor, scale: tf.Scalar, apply: tf.Scalar, s: AdamWStep): [tf.Tensor, tf.Tensor, tf.Tensor] {
   ensureRegistered();
   if (tf.getKernel(ADAMW_KERNEL, tf.getBackend())) {
-    return tf.engine().runKernel(ADAMW_KERNEL, { p, m, v, g, scale }, { ...s }) as unknown as [tf.Tensor, tf.Tensor, tf.Tensor];
+    return tf.engine().runKernel(ADAMW_KERNEL, { p, m, v, g, scale, apply }, { ...s }) as unknown as [tf.Tensor, tf.Tensor, tf.Tensor];
   }
-  return composedAdamW(p, m, v, g, scale, s);
+  return composedAdamW(p, m, v, g, scale, apply, s);
 }
 
 /** The plain tfjs composition: the reference the fused kernel is tested against. */
-export function composedAdamW(p: tf.Tensor, m: tf.Tensor, v: tf.Tensor, g0: tf.Tensor, scale: tf.Scalar, s: AdamWStep): [tf.Tensor, tf.Tensor, tf.Tensor] {
+export function composedAdamW(p: tf.Tensor, m: tf.Tensor, v: tf.Tensor, g0: tf.Tensor, scale: tf.Scalar, apply: tf.Scalar, s: AdamWStep): [tf.Tensor, tf.Tensor, tf.Tensor] {
   return tf.tidy(() => {
     const g = tf.mul(g0, scale);
     const mNew = tf.add(tf.mul(m, s.beta1), tf.mul(g, 1 - s.beta1));
@@ -37,7 +39,8 @@ export function composedAdamW(p: tf.Tensor, m: tf.Tensor, v: tf.Tensor, g0: tf.T
     const denom = tf.add(tf.div(tf.sqrt(vNew), Math.sqrt(1 - s.beta2 ** s.t)), s.eps);
     const decayed = tf.mul(p, 1 - s.lr * s.weightDecay);
     const pNew = tf.sub(decayed, tf.mul(tf.div(mNew, denom), s.lr / (1 - s.beta1 ** s.t)));
-    return [pNew, mNew, vNew];
+    const keep = tf.broadcastTo(apply, p.shape);
+    return [tf.where(keep, pNew, p), tf.where(keep, mNew, m), tf.where(keep, vNew, v)];
   });
 }
 
@@ -78,10 +81,17 @@ function ensureRegistered(): void {
       backendName,
       kernelFunc: ({ inputs, backend, attrs }) => {
         const mem = hostMemory(backend, backendName);
-        const { p, m, v, g, scale } = inputs as Record<string, tf.TensorInfo>;
+        const { p, m, v, g, scale, apply } = inputs as Record<string, tf.TensorInfo>;
         const outs = [mem.alloc(p.shape), mem.alloc(p.shape), mem.alloc(p.shape)];
         const [P, M, V] = outs.map((o) => mem.floats(o));
-        adamwInto(mem.floats(p), mem.floats(m), mem.floats(v), mem.floats(g), mem.floats(scale)[0], attrs as unknown as AdamWStep, P, M, V);
+        // A bool tensor is one byte per entry on both backends; `ints` reads its first entry all the same.
+        if (mem.ints(apply)[0] !== 0) {
+          adamwInto(mem.floats(p), mem.floats(m), mem.floats(v), mem.floats(g), mem.floats(scale)[0], attrs as unknown as AdamWStep, P, M, V);
+        } else {
+          P.set(mem.floats(p));
+          M.set(mem.floats(m));
+          V.set(mem.floats(v));
+        }
         return outs;
       },
     });

@@ -54,23 +54,24 @@ export class AdamW {
   /**
    * One update of the parameters held on the device; each gradient is multiplied by `gradScale`
    * first (the clip coefficient). With the lazy embedding, its rows are updated by stepEmbedding.
-   * Where `apply` (a boolean scalar) is false, every parameter and moment keeps its value: a step
-   * with a non-finite gradient is skipped on the device without reading anything back.
+   * Where `apply` (a boolean scalar; true when left out) is false, every parameter and moment keeps its
+   * value: a step with a non-finite gradient is skipped on the device without reading anything back
+   * (the update kernel takes the flag, so skipping costs no extra pass).
    */
   step(params: Params, grads: ReadonlyMap<string, tf.Tensor>, lr: number, gradScale: tf.Scalar, apply?: tf.Scalar): void {
     this.t += 1;
     const s = { ...this.opts, lr, t: this.t };
     tf.tidy(() => {
+      const applied = apply ?? tf.scalar(true);
       for (const [name, m] of this.m) {
         const g = grads.get(name);
         if (!g) throw new Error(`no gradient for parameter "${name}"`);
         const p = params.get(name)!;
         const v = this.v.get(name)!;
-        const [pNew, mNew, vNew] = adamwUpdate(p, m, v, g, gradScale, s);
-        const keep = apply ? tf.broadcastTo(apply, p.shape) : null;
-        p.assign(keep ? tf.where(keep, pNew, p) : pNew);
-        m.assign(keep ? tf.where(keep, mNew, m) : mNew);
-        v.assign(keep ? tf.where(keep, vNew, v) : vNew);
+        const [pNew, mNew, vNew] = adamwUpdate(p, m, v, g, gradScale, applied, s);
+        p.assign(pNew);
+        m.assign(mNew);
+        v.assign(vNew);
       }
     });
   }

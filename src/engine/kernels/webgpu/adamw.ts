@@ -4,7 +4,8 @@ import { ADAMW_KERNEL, type AdamWStep } from '../adamw.ts';
 
 /**
  * AdamW on WebGPU in three element-wise dispatches per parameter (new m, new v, then new p from
- * them) instead of the ~12 of the composition; the clip coefficient stays on the device (input S).
+ * them) instead of the ~12 of the composition; the clip coefficient (input S) and the apply flag
+ * (input A, a bool stored as i32: where 0, each dispatch writes its input back unchanged) stay on the device.
  * Hyper-parameters travel as uniforms, so one pipeline per program serves every parameter and step.
  */
 class AdamWProgram {
@@ -38,10 +39,10 @@ class AdamWProgram {
   }
 }
 
-const M_BODY = 'setOutputAtIndex(index, uniforms.beta1 * M[index] + (1.0 - uniforms.beta1) * (G[index] * S[0]));';
-const V_BODY = 'let g = G[index] * S[0]; setOutputAtIndex(index, uniforms.beta2 * V[index] + (1.0 - uniforms.beta2) * g * g);';
+const M_BODY = 'let m = M[index]; setOutputAtIndex(index, select(m, uniforms.beta1 * m + (1.0 - uniforms.beta1) * (G[index] * S[0]), A[0] != 0));';
+const V_BODY = 'let v = V[index]; let g = G[index] * S[0]; setOutputAtIndex(index, select(v, uniforms.beta2 * v + (1.0 - uniforms.beta2) * g * g, A[0] != 0));';
 const P_BODY =
-  'setOutputAtIndex(index, P[index] * uniforms.decay - uniforms.stepSize * (M[index] / (sqrt(V[index]) * uniforms.invSqrtBias2 + uniforms.eps)));';
+  'let p = P[index]; setOutputAtIndex(index, select(p, p * uniforms.decay - uniforms.stepSize * (M[index] / (sqrt(V[index]) * uniforms.invSqrtBias2 + uniforms.eps)), A[0] != 0));';
 
 let registered = false;
 
@@ -54,7 +55,7 @@ export function registerWebGpuAdamW(): void {
     backendName: 'webgpu',
     kernelFunc: ({ inputs, backend, attrs }) => {
       const b = backend as unknown as WebGPUBackend;
-      const { p, m, v, g, scale } = inputs as Record<string, tf.TensorInfo>;
+      const { p, m, v, g, scale, apply } = inputs as Record<string, tf.TensorInfo>;
       const s = attrs as unknown as AdamWStep;
       const uniforms = [s.beta1, s.beta2, 1 - s.lr * s.weightDecay, s.lr / (1 - s.beta1 ** s.t), 1 / Math.sqrt(1 - s.beta2 ** s.t), s.eps].map((x) => ({
         type: 'float32',
@@ -62,9 +63,9 @@ export function registerWebGpuAdamW(): void {
       }));
       const run = (names: string[], body: string, ins: tf.TensorInfo[], key: string) =>
         b.runWebGPUProgram(new AdamWProgram(names, body, p.shape, key) as never, ins, 'float32', uniforms);
-      const mNew = run(['M', 'G', 'S'], M_BODY, [m, g, scale], 'm');
-      const vNew = run(['V', 'G', 'S'], V_BODY, [v, g, scale], 'v');
-      const pNew = run(['P', 'M', 'V'], P_BODY, [p, mNew, vNew], 'p');
+      const mNew = run(['M', 'G', 'S', 'A'], M_BODY, [m, g, scale, apply], 'm');
+      const vNew = run(['V', 'G', 'S', 'A'], V_BODY, [v, g, scale, apply], 'v');
+      const pNew = run(['P', 'M', 'V', 'A'], P_BODY, [p, mNew, vNew, apply], 'p');
       return [pNew, mNew, vNew];
     },
   });
