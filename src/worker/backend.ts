@@ -7,6 +7,7 @@ import { configureWasm } from './wasmSetup.ts';
 import { registerWebGpuAdamW } from '../engine/kernels/webgpu/adamw.ts';
 import { registerWebGpuBtLoss } from '../engine/kernels/webgpu/btLoss.ts';
 import { registerWebGpuColumnSum } from '../engine/kernels/webgpu/columnSum.ts';
+import { registerWebGpuDropout } from '../engine/kernels/webgpu/dropout.ts';
 import { registerWebGpuGelu } from '../engine/kernels/webgpu/gelu.ts';
 import { registerWebGpuGlobalNorm } from '../engine/kernels/webgpu/globalNorm.ts';
 import { registerWebGpuHeads } from '../engine/kernels/webgpu/heads.ts';
@@ -62,6 +63,7 @@ async function activate(name: BackendName): Promise<void> {
     registerWebGpuMaskedSoftmax();
     registerWebGpuColumnSum();
     registerWebGpuHeads();
+    registerWebGpuDropout();
   }
 }
 

@@ -1,4 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
+import { DROPOUT, fusedDropout } from '../kernels/webgpu/dropout.ts';
+import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
 
 /**
  * Seeded dropout. Every call draws the mask from (seed, call counter), so replaying the same
@@ -15,7 +17,9 @@ export class SeededDropout {
   apply(x: tf.Tensor): tf.Tensor {
     if (this.rate <= 0) return x;
     const callSeed = mixSeed(this.seed, this.calls++);
-    return tf.dropout(x, this.rate, undefined, callSeed);
+    if (!hasKernel(DROPOUT)) return tf.dropout(x, this.rate, undefined, callSeed);
+    // The draws tf.dropout makes for this seed, so the fused kernel applies the composition's mask.
+    return fusedDropout(x, tf.randomUniform(x.shape, 0, 1, 'float32', callSeed), this.rate);
   }
 }
 
