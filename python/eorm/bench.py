@@ -1,6 +1,7 @@
-"""Speed of the app's training step and scoring in PyTorch on this machine's CPU, for `npm run bench`.
+"""Speed of the app's training step and scoring in PyTorch on this machine's CPU (or GPU), for `npm run bench`.
 
     python3 -m eorm.bench --data FILE.jsonl --preset tiny --threads 2 --steps 40
+    python3 -m eorm.bench --data FILE.jsonl --preset paper --max-len 512 --device cuda
 
 Trains the same model on the same data with the same step as the app (one group per step in the order of
 the app's first epoch, dropout, BT loss, global-norm clipping, AdamW), times the steps after a warm-up, then
@@ -32,6 +33,7 @@ def main() -> None:
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--seconds", type=float, default=60.0, help="stop timing steps after this long")
     p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--device", default="cpu", help="torch device: cpu, cuda, cuda:1, …")
     args = p.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -43,15 +45,22 @@ def main() -> None:
     train, val = split_groups(data.group_labels(), seed=args.seed)
     order = list(train)
     shuffle_in_place(order, Rng(mix_seed(args.seed, 1)))
-    model = TransEBM(cfg)
+    device = torch.device(args.device)
+    model = TransEBM(cfg).to(device)
     model.train()
     opt = make_optimizer(model, 1e-4, 0.01)
-    device = torch.device("cpu")
+
+    def sync() -> None:
+        # CUDA runs asynchronously: a clock is read only once the device has finished its queue.
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+
     tokens = 0
     timed = 0
     t0 = 0.0
     for s in range(args.warmup + args.steps):
         if s == args.warmup:
+            sync()
             t0 = time.perf_counter()
         g = order[s % len(order)]
         opt.zero_grad(set_to_none=True)
@@ -62,15 +71,19 @@ def main() -> None:
             tokens += sum(len(data.ids[i]) for i in data.candidates([g]))
             if time.perf_counter() - t0 > args.seconds:
                 break
+    sync()
     train_s = time.perf_counter() - t0
     cands = [data.ids[i] for i in data.candidates(val)]
     with torch.no_grad():
         t1 = time.perf_counter()
         score_candidates(model, cands, device)
+        sync()
         score_s = time.perf_counter() - t1
     print(json.dumps({
         "torch": torch.__version__,
         "threads": torch.get_num_threads(),
+        "device": str(device),
+        "deviceName": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu",
         "preset": args.preset,
         "maxLen": cfg.maxLen,
         "dModel": cfg.dModel,

@@ -16,12 +16,13 @@ export interface BenchBrowser {
   close(): Promise<void>;
 }
 
-export async function startBenchBrowser(): Promise<BenchBrowser> {
+/** `extraArgs`: more Chromium flags, e.g. those that give headless Chromium a real GPU (see gpu.bench.ts). */
+export async function startBenchBrowser(extraArgs: readonly string[] = []): Promise<BenchBrowser> {
   // No HMR: an edit elsewhere in the tree must not reload a page in the middle of a measurement.
   const server: ViteDevServer = await createServer({ logLevel: 'warn', server: { host: '127.0.0.1', port: 0, hmr: false, watch: { ignored: ['**/*'] } } });
   await server.listen();
   const base = server.resolvedUrls!.local[0];
-  const browser = await chromium.launch({ executablePath: resolveChromium(), args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: resolveChromium(), args: [...CHROMIUM_ARGS, ...extraArgs] });
   return {
     browser,
     base,

@@ -1,0 +1,122 @@
+/**
+ * The engine's WebGPU training step on this machine's GPU, headless (figures, no pass/fail): the real
+ * engine worker in headless Chromium on the built-in sample, for tiny, small and the paper architecture
+ * (d 768) at maxLen 256 and 512 where the adapter's buffer limits allow. Prints the adapter, tokens/s,
+ * steps/s and the work counters per step; pipelines are told apart by epoch (the window lies after
+ * the first epoch). When a Python with torch sees CUDA, PyTorch trains the same model with the same step on
+ * the same GPU (`python -m eorm.bench --device cuda`) and the ratio is printed. Writes bench/results/gpu.json.
+ *
+ * A software adapter (SwiftShader, llvmpipe, …) is labelled so, runs the tiny preset only, on the sample's
+ * first questions (`--all-presets` runs every one), and its figures are never GPU speed. Headless Chromium
+ * needs flags to reach a real GPU: `--chromium-args "…"` or EORM_CHROMIUM_ARGS (see README, "Tests and
+ * benchmarks").
+ *
+ *   npm run bench -- gpu
+ *   npm run bench -- gpu --presets tiny,paper@512 --seconds 30 --chromium-args "--use-angle=vulkan --enable-features=Vulkan"
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GPT2_VOCAB } from '../engine/model/config.ts';
+import { findPython, runPython } from '../engine/testing/pythonNode.ts';
+import { PRESETS, type ModelSettings } from '../engine/train/settings.ts';
+import type { AdapterSummary } from '../worker/backendInfo.ts';
+import { type AppRun, SAMPLE_PATH, appRun, sampleSlice } from './appRun.ts';
+import { startBenchBrowser } from './enginePage.ts';
+import { formatCounters } from './formatCounters.ts';
+
+const argv = process.argv.slice(2);
+const opt = (name: string, dflt: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : dflt;
+};
+const PRESET_LIST = opt('presets', 'tiny,small,paper@256,paper@512').split(',');
+const SECONDS = Number(opt('seconds', '20'));
+const ALL_PRESETS = argv.includes('--all-presets');
+const WITH_PYTHON = !argv.includes('--no-python');
+const SLICE_QUESTIONS = Number(opt('slice', '40'));
+const CHROMIUM_EXTRA = opt('chromium-args', process.env.EORM_CHROMIUM_ARGS ?? '').split(/\s+/).filter(Boolean);
+
+/** "paper@512" → the paper architecture at maxLen 512; "tiny" → the preset as it is. */
+function presetModel(name: string): ModelSettings {
+  const [base, len] = name.split('@');
+  const model = PRESETS[base as keyof typeof PRESETS];
+  if (!model) throw new Error(`unknown preset "${base}"; have ${Object.keys(PRESETS).join(', ')} (optionally @maxLen)`);
+  return len ? { ...model, maxLen: Number(len) } : model;
+}
+
+/** The largest buffer a step needs is the token embedding (or its gradient or AdamW moments). */
+function fits(model: ModelSettings, a: AdapterSummary): string | null {
+  const bytes = GPT2_VOCAB * model.dModel * 4;
+  const limit = Math.min(a.maxBufferSize, a.maxStorageBufferBindingSize);
+  return bytes <= limit ? null : `the ${(bytes / 2 ** 20).toFixed(0)} MiB embedding exceeds the adapter's ${(limit / 2 ** 20).toFixed(0)} MiB buffer limit`;
+}
+
+interface TorchCuda {
+  device: string;
+  deviceName: string;
+  torch: string;
+  train: { steps: number; stepsPerSec: number; tokensPerSec: number };
+}
+
+/** PyTorch's same step on the CUDA device, or why not. */
+function pytorchCuda(name: string, model: ModelSettings): TorchCuda | string {
+  const { python } = findPython();
+  if (!python) return 'no Python with torch';
+  const probe = spawnSync(python, ['-c', 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)']);
+  if (probe.status !== 0) return 'torch sees no CUDA device';
+  const preset = name.split('@')[0];
+  const out = runPython(python, ['-m', 'eorm.bench', '--data', join('..', SAMPLE_PATH), '--preset', preset, '--max-len', String(model.maxLen), '--device', 'cuda', '--steps', '1000000', '--seconds', String(SECONDS)]);
+  return JSON.parse(out.trim().split('\n').pop()!) as TorchCuda;
+}
+
+const f0 = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
+
+async function main() {
+  const slice = sampleSlice(SLICE_QUESTIONS);
+  const bench = await startBenchBrowser(CHROMIUM_EXTRA);
+  const chromium = bench.browser.version();
+  const runs: AppRun[] = [];
+  const skipped: Record<string, string> = {};
+  let adapter: AdapterSummary | null = null;
+  try {
+    for (const name of PRESET_LIST) {
+      const model = presetModel(name);
+      const why = adapter && fits(model, adapter);
+      if (why) {
+        skipped[name] = why;
+        continue;
+      }
+      process.stdout.write(`app: webgpu ${name}… `);
+      const { run, info } = await appRun(bench, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, pastFirstEpoch: true });
+      if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter in this Chromium (${info.reason}); see README for the flags a real GPU needs`);
+      adapter = info.adapter;
+      console.log(`${f0(run.train.window.tokensPerSec)} tok/s training${run.software ? ' (software adapter)' : ''}`);
+      runs.push(run);
+      if (run.software && !ALL_PRESETS) break; // a software adapter: the tiny preset only
+    }
+  } finally {
+    await bench.close();
+  }
+  const a = adapter!;
+  const software = a.software || a.isFallbackAdapter;
+  const torch: Record<string, TorchCuda | string> = {};
+  if (WITH_PYTHON && !software) for (const r of runs) torch[r.preset] = pytorchCuda(r.preset, presetModel(r.preset));
+
+  console.log(`\nadapter: ${[a.vendor, a.architecture, a.description].filter(Boolean).join(' · ') || 'unknown'}${software ? ' — SOFTWARE adapter (a CPU renderer): these figures are not GPU speed' : ''}`);
+  console.log(`limits: maxBufferSize ${f0(a.maxBufferSize / 2 ** 20)} MiB, maxStorageBufferBindingSize ${f0(a.maxStorageBufferBindingSize / 2 ** 20)} MiB`);
+  for (const r of runs) {
+    const t = torch[r.preset];
+    const w = r.train.window;
+    const vs = typeof t === 'object' ? `; PyTorch CUDA (${t.deviceName}) ${f0(t.train.tokensPerSec)} tok/s, app ${(w.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×` : t ? `; PyTorch CUDA: ${t}` : '';
+    console.log(`  ${r.preset} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps after the first epoch${vs}`);
+    console.log(`    ${formatCounters(r)}`);
+  }
+  for (const [name, why] of Object.entries(skipped)) console.log(`  ${name}: not run, ${why}`);
+  mkdirSync('bench/results', { recursive: true });
+  const report = { date: new Date().toISOString(), chromium, chromiumArgs: CHROMIUM_EXTRA, adapter: a, software, seconds: SECONDS, app: runs, skipped, pytorchCuda: torch };
+  writeFileSync('bench/results/gpu.json', `${JSON.stringify(report, null, 2)}\n`);
+  console.log('\nwritten: bench/results/gpu.json');
+}
+
+await main();
