@@ -5,6 +5,7 @@ import { type AdapterSummary, BACKEND_NAMES, type BackendChoice, type BackendInf
 import { fastest, probeActiveBackend } from './backendProbe.ts';
 import { configureWasm } from './wasmSetup.ts';
 import { registerWebGpuAdamW } from '../engine/kernels/webgpu/adamw.ts';
+import { registerWebGpuAdamWFlat } from '../engine/kernels/webgpu/adamwFlat.ts';
 import { registerWebGpuBtLoss } from '../engine/kernels/webgpu/btLoss.ts';
 import { registerWebGpuColumnSum } from '../engine/kernels/webgpu/columnSum.ts';
 import { registerWebGpuDropout } from '../engine/kernels/webgpu/dropout.ts';
@@ -64,6 +65,7 @@ async function activate(name: BackendName): Promise<void> {
     registerWebGpuColumnSum();
     registerWebGpuHeads();
     registerWebGpuDropout();
+    registerWebGpuAdamWFlat();
   }
 }
 

@@ -1,5 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { adamwUpdate } from '../kernels/adamw.ts';
+import { ADAMW_PARAM, FlatMoments, flatMomentsFit } from '../kernels/webgpu/adamwFlat.ts';
+import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
 import { type AdamWHyper, LazyEmbeddingAdam, type LazyEmbeddingState } from './lazyEmbedding.ts';
 import type { Params } from './params.ts';
 
@@ -33,6 +35,8 @@ export class AdamW {
   readonly m = new Map<string, tf.Variable>();
   readonly v = new Map<string, tf.Variable>();
   readonly lazy: LazyEmbeddingAdam | null;
+  /** On WebGPU every moment lives in one flat buffer, updated a few gradients per dispatch (the maps stay empty), where the device can bind it whole. */
+  readonly flat: FlatMoments | null;
   /** Steps taken so far (torch's `step` state). */
   t = 0;
 
@@ -43,8 +47,10 @@ export class AdamW {
   ) {
     const emb = params.get(EMBEDDING);
     this.lazy = lazyEmbedding && emb ? new LazyEmbeddingAdam(emb.dataSync().slice() as Float32Array, emb.shape[0]!, emb.shape[1]!, opts) : null;
+    const entries = [...params.values()].reduce((a, p) => a + p.size, 0);
+    this.flat = !this.lazy && hasKernel(ADAMW_PARAM) && flatMomentsFit(entries) ? new FlatMoments([...params].map(([name, p]) => [name, p.shape])) : null;
     for (const [name, p] of params) {
-      if (this.lazy && name === EMBEDDING) continue;
+      if (this.flat || (this.lazy && name === EMBEDDING)) continue;
       // Inside tidy so the zero tensors the variables are made from do not linger.
       this.m.set(name, tf.tidy(() => tf.variable(tf.zerosLike(p), false)));
       this.v.set(name, tf.tidy(() => tf.variable(tf.zerosLike(p), false)));
@@ -63,6 +69,7 @@ export class AdamW {
     const s = { ...this.opts, lr, t: this.t };
     tf.tidy(() => {
       const applied = apply ?? tf.scalar(true);
+      if (this.flat) return this.flat.step(params, grads, gradScale, applied, s);
       for (const [name, m] of this.m) {
         const g = grads.get(name);
         if (!g) throw new Error(`no gradient for parameter "${name}"`);
@@ -97,6 +104,7 @@ export class AdamW {
    * only their read-back is awaited, so the caller may go on stepping meanwhile.
    */
   async exportState(): Promise<AdamWState> {
+    if (this.flat) return { t: this.t, ...(await this.flat.read()), lazy: null };
     const names = [...this.m.keys()];
     const copies = tf.tidy(() => names.flatMap((n) => [tf.mul(this.m.get(n)!, 1), tf.mul(this.v.get(n)!, 1)]));
     const t = this.t;
@@ -117,6 +125,7 @@ export class AdamW {
   /** Takes up a state from exportState() for the same parameters (which must hold the weights saved with it). */
   restore(state: AdamWState): void {
     if ((state.lazy === null) !== (this.lazy === null)) throw new Error('optimizer state: lazy embedding on one side only');
+    this.flat?.write(state.m, state.v);
     for (const [name, m] of this.m) {
       const mv = state.m.get(name);
       const vv = state.v.get(name);
@@ -132,6 +141,7 @@ export class AdamW {
 
   dispose(): void {
     for (const t of [...this.m.values(), ...this.v.values()]) t.dispose();
+    this.flat?.dispose();
     this.m.clear();
     this.v.clear();
   }

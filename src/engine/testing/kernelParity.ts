@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRng } from '../data/rng.ts';
 import { adamwUpdate, composedAdamW } from '../kernels/adamw.ts';
+import { adamwFlatParity } from '../kernels/webgpu/adamwFlat.parity.ts';
 import { btLossParity } from '../kernels/webgpu/btLoss.parity.ts';
 import { dropoutParity } from '../kernels/webgpu/dropout.parity.ts';
 import type { ParityErrors } from '../kernels/webgpu/fusedParity.ts';
@@ -62,5 +63,5 @@ export async function adamwKernelParity(n = 1000): Promise<{ p: number; m: numbe
  * null for a kernel the active backend does not have (the composition runs there).
  */
 export async function fusedKernelParity(): Promise<Record<string, ParityErrors | null>> {
-  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity(), maskedSoftmax: await maskedSoftmaxParity(), linear: await linearParity(), qkvHeads: await qkvHeadsParity(), dropout: await dropoutParity() };
+  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity(), maskedSoftmax: await maskedSoftmaxParity(), linear: await linearParity(), qkvHeads: await qkvHeadsParity(), dropout: await dropoutParity(), adamwFlat: await adamwFlatParity() };
 }
