@@ -10,6 +10,7 @@ import { installCounters, readCounters } from './counters.ts';
 import type { Command, WorkerEvent } from './protocol.ts';
 import { destroyDevice, watchDevice } from './deviceLost.ts';
 import { holdLifeLock } from './lifeLock.ts';
+import { startMatMulPeer } from './matmulPeerWorker.ts';
 import { lazyScoringPeers } from './scoringPeers.ts';
 import { Session } from './session.ts';
 import { StudioDb } from './storage/db.ts';
@@ -24,6 +25,7 @@ const scope = self as unknown as {
 let backend: BackendInfo | null = null;
 let tokenizerWorkers: number | undefined;
 let scoringWorkers: number | undefined;
+let matmulWorker: boolean | undefined;
 const emit = (event: WorkerEvent, transfer: Transferable[] = []) => scope.postMessage(event, transfer);
 const lifeLock = holdLifeLock();
 const persister = new Persister(
@@ -39,6 +41,7 @@ const announce = async () => {
   emit({ type: 'ready', backend: backend!, hardwareConcurrency: navigator.hardwareConcurrency || 1 });
   // Start the scoring peers now (WASM only): they load their own engine while the user picks data.
   scoringPeers();
+  startMatMulPeer(backend!, matmulWorker);
   // A warm-up that fails costs only the speed of the first pass.
   if (backend!.backend === 'wasm') await warmUp().catch(() => undefined);
 };
@@ -81,6 +84,7 @@ scope.addEventListener('message', (e) => {
   if (cmd.type === 'init') {
     tokenizerWorkers = cmd.tokenizerWorkers;
     scoringWorkers = cmd.scoringWorkers;
+    matmulWorker = cmd.matmulWorker;
     resolveInit(cmd.backend ?? 'auto');
     return;
   }
