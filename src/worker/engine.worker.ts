@@ -10,7 +10,6 @@ import { installCounters, readCounters } from './counters.ts';
 import type { Command, WorkerEvent } from './protocol.ts';
 import { destroyDevice, watchDevice } from './deviceLost.ts';
 import { holdLifeLock } from './lifeLock.ts';
-import { startMatMulPeer } from './matmulPeerWorker.ts';
 import { lazyScoringPeers } from './scoringPeers.ts';
 import { Session } from './session.ts';
 import { StudioDb } from './storage/db.ts';
@@ -35,13 +34,12 @@ const persister = new Persister(
   }),
   (message) => emit({ type: 'log', level: 'warn', message }),
 );
-const scoringPeers = lazyScoringPeers(() => backend, () => scoringWorkers);
+const scoringPeers = lazyScoringPeers(() => backend, () => scoringWorkers, () => matmulWorker !== false);
 const session = new Session(emit, lazyTokenizePool(() => tokenizerWorkers), () => backend, persister, scoringPeers);
 const announce = async () => {
   emit({ type: 'ready', backend: backend!, hardwareConcurrency: navigator.hardwareConcurrency || 1 });
   // Start the scoring peers now (WASM only): they load their own engine while the user picks data.
   scoringPeers();
-  startMatMulPeer(backend!, matmulWorker);
   // A warm-up that fails costs only the speed of the first pass.
   if (backend!.backend === 'wasm') await warmUp().catch(() => undefined);
 };

@@ -107,28 +107,37 @@ export class MatMulPeer {
   }
 }
 
-/**
- * The peer's side: serves jobs as they come, with `product` (tfjs-wasm in the peer worker). With
- * `once`, serves the job already posted and returns (Node tests, on the engine's own thread).
- */
-export function serveMatMuls(link: MatMulLink, product: ProductFn, once = false): void {
+/** The peer's side: serves the job posted, if one is; true when it served one. */
+export function serveMatMul(link: MatMulLink, product: ProductFn): boolean {
   const control = new Int32Array(link.control);
+  if (Atomics.load(control, STATE) !== JOB) return false;
+  const [m, k, n] = control.subarray(DIMS, DIMS + 3);
+  try {
+    const floats = new Float32Array(link.data, 0, floatsOf(m, k, n));
+    product(floats.subarray(0, m * k), floats.subarray(m * k, m * k + k * n), m, k, n, floats.subarray(m * k + k * n));
+    Atomics.store(control, STATE, DONE);
+  } catch {
+    Atomics.store(control, STATE, FAILED);
+  }
+  Atomics.notify(control, STATE);
+  return true;
+}
+
+type WaitAsync = (a: Int32Array, index: number, value: number) => { async: boolean; value: Promise<unknown> | string };
+
+/**
+ * The peer's loop: serves jobs as they come, waiting with Atomics.waitAsync in between, so the
+ * worker's own messages (scoring batches) still get through.
+ */
+export async function serveMatMuls(link: MatMulLink, product: ProductFn): Promise<never> {
+  const control = new Int32Array(link.control);
+  const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
   for (;;) {
     const state = Atomics.load(control, STATE);
-    if (state !== JOB) {
-      if (once) return;
-      Atomics.wait(control, STATE, state);
-      continue;
+    if (state === JOB) serveMatMul(link, product);
+    else {
+      const w = waitAsync(control, STATE, state);
+      if (w.async) await w.value;
     }
-    const [m, k, n] = control.subarray(DIMS, DIMS + 3);
-    try {
-      const floats = new Float32Array(link.data, 0, floatsOf(m, k, n));
-      product(floats.subarray(0, m * k), floats.subarray(m * k, m * k + k * n), m, k, n, floats.subarray(m * k + k * n));
-      Atomics.store(control, STATE, DONE);
-    } catch {
-      Atomics.store(control, STATE, FAILED);
-    }
-    Atomics.notify(control, STATE);
-    if (once) return;
   }
 }

@@ -6,7 +6,7 @@ import { makeConfig } from '../model/config.ts';
 import { initParams } from '../model/params.ts';
 import { lossAndGradients } from '../train/gradients.ts';
 import { matMul } from './matmul.ts';
-import { MatMulPeer, type ProductFn, createMatMulLink, serveMatMuls } from './matmulPeer.ts';
+import { MatMulPeer, type ProductFn, createMatMulLink, serveMatMul } from './matmulPeer.ts';
 import { peerProduct, setMatMulPeer, withoutMatMulPeer } from './splitProduct.ts';
 
 // The peer is served on this thread right after each job is posted (the same serve loop and product
@@ -18,7 +18,7 @@ const random = (shape: number[]) => tf.tensor(Float32Array.from({ length: shape.
 function installPeer(product: ProductFn = peerProduct): { splits: () => number; peer: MatMulPeer } {
   const link = createMatMulLink()!;
   let splits = 0;
-  const peer = new MatMulPeer(link, () => serveMatMuls(link, product, true));
+  const peer = new MatMulPeer(link, () => serveMatMul(link, product));
   setMatMulPeer(peer, () => splits++);
   return { splits: () => splits, peer };
 }
