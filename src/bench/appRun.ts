@@ -16,13 +16,14 @@ import { bytesStream } from '../engine/data/testing/node.ts';
 import { tokenizeDataset, trainingView } from '../engine/data/tokenizeDataset.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { GPT2_EOT } from '../engine/model/config.ts';
-import type { RunProgress } from '../engine/train/loop.ts';
 import { DEFAULT_TRAIN_SETTINGS, type ModelSettings } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from '../worker/backendInfo.ts';
 import { backendLabel } from '../worker/backendInfo.ts';
 import { type BenchBrowser, eventCount, newEnginePage, now, send, waitFor } from './enginePage.ts';
 
 export const SAMPLE_PATH = join('public', SAMPLE_DATASET_PATH);
+/** Steps the training loop may queue on a GPU between two progress reports (READBACK_EVERY in train/loop.ts). */
+const QUEUED_AHEAD = 10;
 const sampleText = readFileSync(SAMPLE_PATH, 'utf8');
 const SEED = DEFAULT_TRAIN_SETTINGS.seed;
 
@@ -65,8 +66,12 @@ export interface AppRun {
   data: string;
   startToFirstStepSec: number;
   score: Rate & { candidates: number; tokens: number };
-  /** Since the first step (validations and pauses included), and over the counters' window alone. */
-  train: { steps: number; stepsPerSec: number; tokensPerSec: number; window: { steps: number; seconds: number; stepsPerSec: number; tokensPerSec: number } };
+  /**
+   * Since the first step (validations and pauses included, steps counted when queued), and over the
+   * counters' window alone (from a resume to a pause, every step in it finished; `validations` that still
+   * fell in it, normally 0: their time is taken out, their work is in the counters).
+   */
+  train: { steps: number; stepsPerSec: number; tokensPerSec: number; window: { steps: number; seconds: number; stepsPerSec: number; tokensPerSec: number; validations: number } };
   /** Per training step over a window of whole steps after the first ones (WebGPU figures are 0 elsewhere). */
   counters: RunCounters;
 }
@@ -143,24 +148,36 @@ export async function appRun(bench: BenchBrowser, spec: RunSpec): Promise<{ run:
     const compiling = await waitFor(page, 'trainState', from, "e.state === 'compiling'");
     const untrained = await waitFor(page, 'evaluation', compiling.index);
     const first = await waitFor(page, 'trainState', untrained.index, "e.state === 'training'");
-    // Work counters over a window of whole steps: pause (the step count is exact there), read, resume.
+    // Work counters and speed over a window of whole steps, between two pauses. Before it pauses, the loop
+    // reads every queued step back (on a GPU: waits until the device has finished them) and reports the
+    // step count and its cumulative tokens, so the window's steps, tokens and time are all exact there;
+    // progress reports in between count steps when they are queued, not when the GPU has run them.
     const counted = async (from: number) => {
       await send(page, { type: 'pause' });
       const paused = await waitFor(page, 'trainState', from, "e.state === 'paused'");
+      const report = await waitFor(page, 'progress', from, `e.step === ${paused.step}`);
       await send(page, { type: 'counters' });
       const c = await waitFor(page, 'counters', paused.index);
-      return { step: paused.step, c, index: c.index };
+      return { step: paused.step, at: paused.at, tokens: Math.round(report.tokensPerSec * report.elapsedSeconds), c, index: c.index };
     };
-    // The window starts a few steps into the run, or into the second epoch (past the first validation).
-    const start = spec.pastFirstEpoch ? await waitFor(page, 'progress', first.index, 'e.epoch >= 2') : first;
-    const warm = await waitFor(page, 'progress', start.index, `e.step >= ${spec.pastFirstEpoch ? start.step + 2 : 3}`);
-    const c0 = await counted(warm.index);
+    // The window starts a few steps into the run, or as the second epoch starts (past the first validation,
+    // with as much of that epoch ahead as can be).
+    const start = spec.pastFirstEpoch ? await waitFor(page, 'progress', first.index, 'e.epoch >= 2') : await waitFor(page, 'progress', first.index, 'e.step >= 3');
+    const c0 = await counted(start.index);
     await send(page, { type: 'resume' });
-    const resumed = await waitFor(page, 'progress', c0.index);
+    const resumed = await waitFor(page, 'trainState', c0.index, "e.state === 'training'");
+    const moving = await waitFor(page, 'progress', resumed.index);
     // Past the first epoch the window lasts `seconds`; in it, training lasts `seconds` from the first step.
-    const until = spec.pastFirstEpoch ? resumed.elapsedSeconds + spec.seconds : spec.seconds;
-    const steady = await waitFor(page, 'progress', resumed.index, `e.step >= ${c0.step + 2} && (e.elapsedSeconds >= ${until} || e.step >= e.totalSteps - 2)`);
+    // It ends short of the epoch's end, so that no validation falls in it: on a GPU the loop queues steps
+    // faster than the device runs them, reports at most every 250 ms and then waits for a read-back, so
+    // the page may see a step count QUEUED_AHEAD steps late; `margin` covers that and the time it takes to ask.
+    const until = spec.pastFirstEpoch ? moving.elapsedSeconds + spec.seconds : spec.seconds;
+    const perEpoch = resumed.totalSteps / resumed.totalEpochs;
+    const margin = 2 + QUEUED_AHEAD + Math.floor(perEpoch / 50);
+    const epochEnd = `Math.min(e.epoch * ${perEpoch}, e.totalSteps) - ${margin}`;
+    const steady = await waitFor(page, 'progress', moving.index, `e.step >= ${c0.step + 2} && (e.elapsedSeconds >= ${until} || e.step >= ${epochEnd})`);
     const c1 = await counted(steady.index);
+    const validation = await validationTime(page, c0.index, c1.index);
     await send(page, { type: 'stop' });
     await waitFor(page, 'complete', c1.index);
     const epoch1 = spec.pastFirstEpoch ? await firstEpochCounters(page, first.index) : null;
@@ -182,7 +199,7 @@ export async function appRun(bench: BenchBrowser, spec: RunSpec): Promise<{ run:
         data: software ? `sample, first ${spec.slice.questions} questions` : 'sample',
         startToFirstStepSec: (first.at - t0) / 1000,
         score: { seconds: scoreSeconds, candidates, tokens, perSec: candidates / scoreSeconds, tokensPerSec: tokens / scoreSeconds },
-        train: { steps: steady.step, stepsPerSec: steady.stepsPerSec, tokensPerSec: steady.tokensPerSec, window: windowRate(resumed, steady) },
+        train: { steps: steady.step, stepsPerSec: steady.stepsPerSec, tokensPerSec: steady.tokensPerSec, window: windowRate(c0, c1, resumed.at, validation) },
         counters: {
           windowSteps: steps,
           kernelsPerStep: per('kernels'),
@@ -208,11 +225,35 @@ export async function appRun(bench: BenchBrowser, spec: RunSpec): Promise<{ run:
   }
 }
 
-/** Training speed between two progress reports (their figures are cumulative since the first step). */
-function windowRate(a: RunProgress, b: RunProgress) {
-  const seconds = b.elapsedSeconds - a.elapsedSeconds;
-  const tokens = b.tokensPerSec * b.elapsedSeconds - a.tokensPerSec * a.elapsedSeconds;
-  return { steps: b.step - a.step, seconds, stepsPerSec: (b.step - a.step) / seconds, tokensPerSec: tokens / seconds };
+/** Training speed over the window: from the resume to the second pause (every step in it finished), validations taken out. */
+function windowRate(c0: { step: number; tokens: number }, c1: { step: number; at: number; tokens: number }, resumedAt: number, validation: { count: number; ms: number }) {
+  const seconds = (c1.at - resumedAt - validation.ms) / 1000;
+  const steps = c1.step - c0.step;
+  return { steps, seconds, stepsPerSec: steps / seconds, tokensPerSec: (c1.tokens - c0.tokens) / seconds, validations: validation.count };
+}
+
+/**
+ * Validations between two events and the time they took: from the progress report the loop makes once
+ * the epoch's steps are read back to the evaluation's report. The loop queues steps ahead of a GPU (up
+ * to READBACK_EVERY), so a pause asked for near an epoch's end can land after its validation.
+ */
+async function validationTime(page: Page, from: number, to: number): Promise<{ count: number; ms: number }> {
+  return page.evaluate(
+    ([a, b]) => {
+      const events = (window as unknown as { engine: { events: Array<{ type: string; at: number }> } }).engine.events;
+      let count = 0;
+      let ms = 0;
+      for (let i = a; i < b; i++) {
+        if (events[i].type !== 'evaluation') continue;
+        let j = i - 1;
+        while (j > a && events[j].type !== 'progress') j--;
+        count++;
+        ms += events[i].at - events[j].at;
+      }
+      return { count, ms };
+    },
+    [from, to],
+  );
 }
 
 /** The counters the page asked for when the first epoch's validation came (null if the run stopped before it). */

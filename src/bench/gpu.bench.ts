@@ -109,7 +109,8 @@ async function main() {
     const t = torch[r.preset];
     const w = r.train.window;
     const vs = typeof t === 'object' ? `; PyTorch CUDA (${t.deviceName}) ${f0(t.train.tokensPerSec)} tok/s, app ${(w.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×` : t ? `; PyTorch CUDA: ${t}` : '';
-    console.log(`  ${r.preset} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps after the first epoch${vs}`);
+    const validated = w.validations > 0 ? ` (a validation fell in it: ${w.validations})` : '';
+    console.log(`  ${r.preset} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps (${w.seconds.toFixed(1)} s) after the first epoch${validated}${vs}`);
     console.log(`    ${formatCounters(r)}`);
   }
   for (const [name, why] of Object.entries(skipped)) console.log(`  ${name}: not run, ${why}`);
