@@ -16,6 +16,7 @@ const FLOPS_PER_ROUND = 3 * 2 * TOKENS * WIDTH * 4 * WIDTH + 2 * 2 * 16 * 64 * 6
  * Times a kernel mix like a training step's (plain and transposed products, batched attention-shaped
  * products, an elementwise chain and a reduction read back) on the backend that is active now.
  * The first round compiles kernels and is not timed; rounds then run until the budget is spent.
+ * A backend whose first round does not finish in FIRST_ROUND_LIMIT_MS is only bounded.
  */
 export async function probeActiveBackend(): Promise<Omit<ProbeResult, 'backend' | 'available'>> {
   const sleep = (ms: number) => new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms));
@@ -38,8 +39,14 @@ export async function probeActiveBackend(): Promise<Omit<ProbeResult, 'backend' 
     // The kernels are queued by now: the inputs may go even if this read has not come back yet.
     return s.data().then(() => s.dispose());
   };
+  // One product first: a software GPU is too slow already there, and then it is left with one kernel
+  // to compile instead of the whole mix (seconds of a busy GPU process that the chosen backend would lack).
+  const first = () => {
+    const s = tf.tidy(() => tf.sum(matMul(x, w, false, true)));
+    return s.data().then(() => s.dispose());
+  };
   try {
-    if ((await Promise.race([round().then(() => 'done' as const), sleep(FIRST_ROUND_LIMIT_MS)])) === 'late') {
+    if ((await Promise.race([first().then(round).then(() => 'done' as const), sleep(FIRST_ROUND_LIMIT_MS)])) === 'late') {
       // A software GPU compiling its kernels: slower than one round per limit, whatever comes after.
       const ms = performance.now() - t0;
       return { roundsPerSec: 1000 / ms, gflops: FLOPS_PER_ROUND / ms / 1e6, ms, bounded: true };
