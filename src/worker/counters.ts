@@ -20,8 +20,6 @@ export interface EngineCounters {
   buffersCreated: number;
   /** Eval batches scored by the scoring peers (other cores), counted whether or not the counters are installed. */
   peerBatches: number;
-  /** Products whose lower rows the matmul peer multiplied (another core), counted likewise. */
-  peerProducts: number;
   liveTensorBytes: number;
   /** WebGPU only: bytes in the backend's buffer pool, live or free (null elsewhere). */
   gpuBytesAllocated: number | null;
@@ -29,10 +27,9 @@ export interface EngineCounters {
   gpuPeakBytesUsed: number | null;
 }
 
-const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, buffersCreated: 0, peerBatches: 0, peerProducts: 0 };
+const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, buffersCreated: 0, peerBatches: 0 };
 
 export const countPeerBatch = () => void counts.peerBatches++;
-export const countPeerProduct = () => void counts.peerProducts++;
 let installed = false;
 
 type Method = (...args: unknown[]) => unknown;

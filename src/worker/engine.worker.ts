@@ -24,7 +24,6 @@ const scope = self as unknown as {
 let backend: BackendInfo | null = null;
 let tokenizerWorkers: number | undefined;
 let scoringWorkers: number | undefined;
-let matmulWorker: boolean | undefined;
 const emit = (event: WorkerEvent, transfer: Transferable[] = []) => scope.postMessage(event, transfer);
 const lifeLock = holdLifeLock();
 const persister = new Persister(
@@ -34,7 +33,7 @@ const persister = new Persister(
   }),
   (message) => emit({ type: 'log', level: 'warn', message }),
 );
-const scoringPeers = lazyScoringPeers(() => backend, () => scoringWorkers, () => matmulWorker !== false);
+const scoringPeers = lazyScoringPeers(() => backend, () => scoringWorkers);
 const session = new Session(emit, lazyTokenizePool(() => tokenizerWorkers), () => backend, persister, scoringPeers);
 const announce = async () => {
   emit({ type: 'ready', backend: backend!, hardwareConcurrency: navigator.hardwareConcurrency || 1 });
@@ -82,7 +81,6 @@ scope.addEventListener('message', (e) => {
   if (cmd.type === 'init') {
     tokenizerWorkers = cmd.tokenizerWorkers;
     scoringWorkers = cmd.scoringWorkers;
-    matmulWorker = cmd.matmulWorker;
     resolveInit(cmd.backend ?? 'auto');
     return;
   }

@@ -27,10 +27,8 @@ export type Command =
    * `backend`: 'auto' (default) probes the browser's backends and takes the fastest; a name asks for one.
    * `tokenizerWorkers` overrides the pool size (default: spare cores, at most 4); benchmarks compare sizes.
    * `scoringWorkers` overrides the number of scoring workers on WASM (default: idle cores, at most 3; 0: none).
-   * `matmulWorker: false` keeps the training step's products on the engine's thread (default: the first
-   * scoring worker multiplies the lower rows of the big ones).
    */
-  | { type: 'init'; backend?: BackendChoice; tokenizerWorkers?: number; scoringWorkers?: number; matmulWorker?: boolean }
+  | { type: 'init'; backend?: BackendChoice; tokenizerWorkers?: number; scoringWorkers?: number }
   /** Switches the engine's backend between commands (refused while training). */
   | { type: 'setBackend'; backend: BackendChoice }
   /** Benchmarks: installs the work counters (first time) and answers with their totals. */

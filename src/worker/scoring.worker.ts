@@ -1,14 +1,10 @@
 /**
  * A scoring peer (see src/engine/train/scoringPeer.ts): a second tfjs-wasm engine on another core that
  * scores the batches the engine worker hands it, with the weights it was last given. One thread: it
- * exists to use a core the engine's own products leave idle. The first one also serves as the matmul
- * peer during training (src/engine/kernels/matmulPeer.ts): it multiplies the lower rows of the
- * engine's big products, handed over in shared memory.
+ * exists to use a core the engine's own products leave idle.
  */
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
-import { serveMatMuls } from '../engine/kernels/matmulPeer.ts';
-import { peerProduct } from '../engine/kernels/splitProduct.ts';
 import { peerScorer } from '../engine/train/peerScorer.ts';
 import { warmUp } from '../engine/train/warmUp.ts';
 import type { PeerReply, PeerRequest } from './scoringPeers.ts';
@@ -31,10 +27,7 @@ self.addEventListener('message', (event: MessageEvent<PeerRequest>) => {
   queue = queue
     .then(() => started)
     .then(async () => {
-      if (req.type === 'products') {
-        void serveMatMuls(req.link, peerProduct);
-        reply({ id: req.id });
-      } else if (req.type === 'load') {
+      if (req.type === 'load') {
         await scorer.load(req.model);
         reply({ id: req.id });
       } else {

@@ -1,10 +1,8 @@
-import { type MatMulLink, MatMulPeer, createMatMulLink } from '../engine/kernels/matmulPeer.ts';
-import { setMatMulPeer } from '../engine/kernels/splitProduct.ts';
 import type { PeerModel, ScoringPeer } from '../engine/train/scoringPeer.ts';
 import type { BackendInfo } from './backendInfo.ts';
-import { countPeerBatch, countPeerProduct } from './counters.ts';
+import { countPeerBatch } from './counters.ts';
 
-type Request = { type: 'load'; model: PeerModel } | { type: 'score'; batch: Int32Array[]; length: number } | { type: 'products'; link: MatMulLink };
+type Request = { type: 'load'; model: PeerModel } | { type: 'score'; batch: Int32Array[]; length: number };
 export type PeerRequest = Request & { id: number };
 export type PeerReply = { id: number; energies?: Float32Array; error?: string };
 
@@ -14,7 +12,7 @@ const REPLY_LIMIT_MS = 120_000;
 const MAX_PEERS = 3;
 
 /** A scoring worker as a ScoringPeer: one request at a time, each answered or failed (error, timeout, dead worker). */
-function workerPeer(worker: Worker): ScoringPeer & { serveProducts(link: MatMulLink): Promise<void> } {
+function workerPeer(worker: Worker): ScoringPeer {
   let nextId = 0;
   let dead: string | null = null;
   const pending = new Map<number, { resolve: (r: PeerReply) => void; reject: (e: Error) => void }>();
@@ -29,10 +27,7 @@ function workerPeer(worker: Worker): ScoringPeer & { serveProducts(link: MatMulL
     if (e.data.error !== undefined) p?.reject(new Error(e.data.error));
     else p?.resolve(e.data);
   });
-  worker.addEventListener('error', (e: ErrorEvent) => {
-    setMatMulPeer(null);
-    fail(`the scoring worker failed: ${e.message || 'its script could not be loaded'}`);
-  });
+  worker.addEventListener('error', (e: ErrorEvent) => fail(`the scoring worker failed: ${e.message || 'its script could not be loaded'}`));
   const request = (req: Request): Promise<PeerReply> => {
     if (dead) return Promise.reject(new Error(dead));
     const id = nextId++;
@@ -47,7 +42,6 @@ function workerPeer(worker: Worker): ScoringPeer & { serveProducts(link: MatMulL
     });
   };
   return {
-    serveProducts: async (link) => void (await request({ type: 'products', link })),
     load: async (model) => void (await request({ type: 'load', model })),
     score: async (batch, length) => {
       const { energies } = await request({ type: 'score', batch, length });
@@ -60,10 +54,8 @@ function workerPeer(worker: Worker): ScoringPeer & { serveProducts(link: MatMulL
 /**
  * Scoring peers for the engine worker: on the WASM backend, one per core its own threads leave idle
  * (at most MAX_PEERS), started on first use and kept. None on other backends or where workers cannot start.
- * The first also becomes the matmul peer of training steps where shared memory exists (unless
- * `products()` says no): from its answer on, big products are split with it.
  */
-export function lazyScoringPeers(backend: () => BackendInfo | null, count: () => number | undefined = () => undefined, products: () => boolean = () => true): () => ScoringPeer[] {
+export function lazyScoringPeers(backend: () => BackendInfo | null, count: () => number | undefined = () => undefined): () => ScoringPeer[] {
   let peers: ScoringPeer[] | null = null;
   return () => {
     const b = backend();
@@ -73,10 +65,7 @@ export function lazyScoringPeers(backend: () => BackendInfo | null, count: () =>
     peers = [];
     for (let i = 0; i < n; i++) {
       try {
-        const peer = workerPeer(new Worker(new URL('./scoring.worker.ts', import.meta.url), { type: 'module' }));
-        const link = i === 0 && products() ? createMatMulLink() : null;
-        if (link) void peer.serveProducts(link).then(() => setMatMulPeer(new MatMulPeer(link), countPeerProduct), () => undefined);
-        peers.push(peer);
+        peers.push(workerPeer(new Worker(new URL('./scoring.worker.ts', import.meta.url), { type: 'module' })));
       } catch {
         break;
       }

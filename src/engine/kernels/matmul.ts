@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
 import { hostMemory } from './hostMemory.ts';
-import { splitProduct } from './splitProduct.ts';
 
 /**
  * Matrix product of rank-2 or rank-3 tensors, op(a)·op(b) with op = transpose of the last two axes
@@ -52,7 +51,7 @@ function fastMatMul(a: tf.Tensor, b: tf.Tensor, transposeA: boolean, transposeB:
 
 /** a [.., M, K] · b [.., K, N] with no transposes: one XNNPACK product per batch slice. */
 function plainProduct(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
-  if (a.rank === 2) return splitProduct(a, b) ?? tf.matMul(a, b);
+  if (a.rank === 2) return tf.matMul(a, b);
   if (a.shape[0] === 1) return tf.expandDims(tf.matMul(tf.squeeze(a, [0]), tf.squeeze(b, [0])), 0);
   const as = slices(a);
   const bs = slices(b);

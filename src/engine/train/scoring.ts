@@ -2,7 +2,6 @@ import * as tf from '@tensorflow/tfjs';
 import type { ModelConfig } from '../model/config.ts';
 import { energies } from '../model/transebm.ts';
 import type { ParamTensors } from '../model/transebm.ts';
-import { withoutMatMulPeer } from '../kernels/splitProduct.ts';
 import { activationBytesPerCandidate, DEFAULT_PASS_BUDGET_BYTES } from './autoMicroBatch.ts';
 import { bucketLength, padBatch } from './batch.ts';
 import { type ScoringPeer, compactModel } from './scoringPeer.ts';
@@ -56,12 +55,6 @@ export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: 
  * late or failing peer never holds the result up.
  */
 export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions = {}): Promise<Float32Array> {
-  // The scoring peers keep the other cores busy: products are not split with the matmul peer meanwhile.
-  const run = () => scoreShared(cfg, params, candidates, opts);
-  return (opts.peers?.length ?? 0) > 0 ? withoutMatMulPeer(run) : run();
-}
-
-async function scoreShared(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions): Promise<Float32Array> {
   const out = new Float32Array(candidates.length);
   const batches = planBatches(cfg, candidates, opts.budgetBytes ?? DEFAULT_PASS_BUDGET_BYTES);
   const delivered = new Uint8Array(batches.length);
