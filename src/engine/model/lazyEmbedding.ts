@@ -5,6 +5,11 @@ export type AdamWHyper = Omit<AdamWStep, 'lr' | 't'>;
 /** Everything but the table itself (that is the `emb.weight` parameter), every row current at step t. */
 export interface LazyEmbeddingState {
   t: number;
+  /**
+   * The moments of the touched rows only, in row order: the others are 0 (a run touches a small part
+   * of the vocabulary, so a checkpoint shrinks by ~2 × vocabulary × d floats). States saved before
+   * this hold every row, and are taken up too.
+   */
   m: Float32Array;
   v: Float32Array;
   touched: Uint8Array;
@@ -92,22 +97,35 @@ export class LazyEmbeddingAdam {
   /** A copy of the state, every row brought current first (the table's values are the caller's to save). */
   exportState(): LazyEmbeddingState {
     this.flush();
-    return {
-      t: this.t,
-      m: this.m.slice(),
-      v: this.v.slice(),
-      touched: this.touched.slice(),
-      lrs: Float64Array.from(this.lrs),
-      decayProduct: Float64Array.from(this.decayProduct),
-    };
+    const w = this.width;
+    const rows = touchedRows(this.touched);
+    const m = new Float32Array(rows.length * w);
+    const v = new Float32Array(rows.length * w);
+    rows.forEach((r, k) => {
+      m.set(this.m.subarray(r * w, (r + 1) * w), k * w);
+      v.set(this.v.subarray(r * w, (r + 1) * w), k * w);
+    });
+    return { t: this.t, m, v, touched: this.touched.slice(), lrs: Float64Array.from(this.lrs), decayProduct: Float64Array.from(this.decayProduct) };
   }
 
   /** Takes up a state from exportState(); the table `p` must hold the weights saved with it. */
   restore(s: LazyEmbeddingState): void {
-    if (s.m.length !== this.m.length || s.touched.length !== this.rows) throw new Error('embedding optimizer state does not fit this table');
+    const w = this.width;
+    const rows = s.touched.length === this.rows ? touchedRows(s.touched) : null;
+    const whole = s.m.length === this.m.length && s.v.length === this.v.length;
+    if (!rows || (!whole && (s.m.length !== rows.length * w || s.v.length !== rows.length * w))) throw new Error('embedding optimizer state does not fit this table');
     if (s.lrs.length !== s.t + 1 || s.decayProduct.length !== s.t + 1) throw new Error('embedding optimizer state: schedule history does not match its step');
-    this.m.set(s.m);
-    this.v.set(s.v);
+    if (whole) {
+      this.m.set(s.m);
+      this.v.set(s.v);
+    } else {
+      this.m.fill(0);
+      this.v.fill(0);
+      rows.forEach((r, k) => {
+        this.m.set(s.m.subarray(k * w, (k + 1) * w), r * w);
+        this.v.set(s.v.subarray(k * w, (k + 1) * w), r * w);
+      });
+    }
     this.touched.set(s.touched);
     this.current.fill(s.t);
     this.lrs.length = 0;
@@ -149,4 +167,10 @@ export class LazyEmbeddingAdam {
     }
     this.current[r] = t;
   }
+}
+
+function touchedRows(touched: Uint8Array): number[] {
+  const rows: number[] = [];
+  for (let r = 0; r < touched.length; r++) if (touched[r]) rows.push(r);
+  return rows;
 }
