@@ -7,6 +7,10 @@ import { bucketLength, padBatch } from './batch.ts';
 import { type ScoringPeer, compactModel } from './scoringPeer.ts';
 import { yieldToEventLoop } from './yieldToEventLoop.ts';
 
+/** Slack on top of the wait for a peer's running batch (message hops, a busy event loop). */
+const SETTLE_MS = 20;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** At most this many candidates per eval forward pass; long inputs get fewer (see below). */
 export const EVAL_BATCH_MAX = 64;
 
@@ -51,8 +55,8 @@ export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: 
 /**
  * Eval-mode energies of any number of candidates, in input order. Batches go to whoever is free: this
  * thread and the peers (each with two batches in flight, the weights sent first). When this thread
- * runs out of batches it scores those still out at a peer itself, first come first served, so a slow,
- * late or failing peer never holds the result up.
+ * runs out of batches it scores those still queued at a peer itself, and those a peer is running once
+ * they take twice as long as this thread would, so a slow, late or failing peer never holds the result up.
  */
 export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions = {}): Promise<Float32Array> {
   const out = new Float32Array(candidates.length);
@@ -67,19 +71,37 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
     done += batches[k].idx.length;
     opts.onProgress?.(done, candidates.length);
   };
-  const here = async (k: number) => deliver(k, await scoreBatch(cfg, params, batches[k].idx.map((i) => candidates[i]), batches[k].length));
+  // This thread's pace (ms per padded token), to tell a peer that is still at work from one that hangs.
+  let hereMs = 0;
+  let hereTokens = 0;
+  const padded = (k: number) => batches[k].idx.length * batches[k].length;
+  const here = async (k: number) => {
+    const t0 = performance.now();
+    const values = await scoreBatch(cfg, params, batches[k].idx.map((i) => candidates[i]), batches[k].length);
+    hereMs += performance.now() - t0;
+    hereTokens += padded(k);
+    deliver(k, values);
+  };
   const peers = batches.length > 1 ? (opts.peers ?? []) : [];
   const compact = peers.length > 0 ? await compactModel(cfg, params, candidates) : null;
-  const onPeer = (peer: ScoringPeer) => {
+  // Per peer, the batches sent and not answered, in order: a peer scores them in that order.
+  const inFlight = peers.map(() => [] as number[]);
+  const replies = new Map<number, Promise<unknown>>();
+  const onPeer = (peer: ScoringPeer, p: number) => {
     let failed = false;
     const lane = async () => {
       while (!failed && next < batches.length) {
         const k = next++;
         const b = batches[k];
+        inFlight[p].push(k);
+        const reply = peer.score(b.idx.map((i) => compact!.renumber(candidates[i])), b.length).then((values) => deliver(k, values));
+        replies.set(k, reply.catch(() => undefined));
         try {
-          deliver(k, await peer.score(b.idx.map((i) => compact!.renumber(candidates[i])), b.length));
+          await reply;
         } catch {
           failed = true;
+        } finally {
+          inFlight[p].splice(inFlight[p].indexOf(k), 1);
         }
       }
     };
@@ -94,9 +116,19 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
     // The peers' replies are tasks; on the CPU-memory backends this loop's awaits never let one in.
     if (peers.length > 0) await yieldToEventLoop();
   }
-  for (let k = 0; k < batches.length; k++) {
-    if (!delivered[k]) await here(k);
+  // Out of batches: take over those a peer has not started (queued behind its running one), the last
+  // sent first. A running one is waited for, as long as this thread would take for it twice over, and
+  // taken over only then: its reply cannot come in while this thread computes, so taking it at once
+  // would mostly duplicate it.
+  const running = (k: number) => inFlight.some((f) => f[0] === k);
+  for (let k = batches.length - 1; k >= 0; k--) {
     if (peers.length > 0) await yieldToEventLoop();
+    if (!delivered[k] && !running(k)) await here(k);
+  }
+  for (let k = 0; k < batches.length; k++) {
+    if (delivered[k]) continue;
+    if (hereTokens > 0) await Promise.race([replies.get(k), sleep(2 * (hereMs / hereTokens) * padded(k) + SETTLE_MS)]);
+    if (!delivered[k]) await here(k);
   }
   return out;
 }
