@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { adamwUpdate } from '../kernels/adamw.ts';
-import { ADAMW_PARAM, FlatMoments, flatMomentsFit } from '../kernels/webgpu/adamwFlat.ts';
+import { ADAMW_LINK, FlatMoments, type RowGradient, flatMomentsFit } from '../kernels/webgpu/adamwFlat.ts';
 import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
 import { type AdamWHyper, LazyEmbeddingAdam, type LazyEmbeddingState } from './lazyEmbedding.ts';
 import type { Params } from './params.ts';
@@ -35,7 +35,10 @@ export class AdamW {
   readonly m = new Map<string, tf.Variable>();
   readonly v = new Map<string, tf.Variable>();
   readonly lazy: LazyEmbeddingAdam | null;
-  /** On WebGPU every moment lives in one flat buffer, updated a few gradients per dispatch (the maps stay empty), where the device can bind it whole. */
+  /**
+   * On WebGPU every moment lives in one flat buffer and parameters and moments are updated in place, a
+   * few parameters per dispatch (the maps stay empty), where the device can bind the buffer whole.
+   */
   readonly flat: FlatMoments | null;
   /** Steps taken so far (torch's `step` state). */
   t = 0;
@@ -48,7 +51,7 @@ export class AdamW {
     const emb = params.get(EMBEDDING);
     this.lazy = lazyEmbedding && emb ? new LazyEmbeddingAdam(emb.dataSync().slice() as Float32Array, emb.shape[0]!, emb.shape[1]!, opts) : null;
     const entries = [...params.values()].reduce((a, p) => a + p.size, 0);
-    this.flat = !this.lazy && hasKernel(ADAMW_PARAM) && flatMomentsFit(entries) ? new FlatMoments([...params].map(([name, p]) => [name, p.shape])) : null;
+    this.flat = !this.lazy && hasKernel(ADAMW_LINK) && flatMomentsFit(entries) ? new FlatMoments([...params].map(([name, p]) => [name, p.shape])) : null;
     for (const [name, p] of params) {
       if (this.flat || (this.lazy && name === EMBEDDING)) continue;
       // Inside tidy so the zero tensors the variables are made from do not linger.
@@ -63,15 +66,20 @@ export class AdamW {
    * Where `apply` (a boolean scalar; true when left out) is false, every parameter and moment keeps its
    * value: a step with a non-finite gradient is skipped on the device without reading anything back
    * (the update kernel takes the flag, so skipping costs no extra pass).
+   * `embeddingRows`: the embedding's gradient in `grads` holds only these ascending rows (a step's
+   * compact table); every other row's gradient is 0 and the update is still full AdamW over every row.
    */
-  step(params: Params, grads: ReadonlyMap<string, tf.Tensor>, lr: number, gradScale: tf.Scalar, apply?: tf.Scalar): void {
+  step(params: Params, grads: ReadonlyMap<string, tf.Tensor>, lr: number, gradScale: tf.Scalar, apply?: tf.Scalar, embeddingRows?: tf.Tensor1D): void {
     this.t += 1;
     const s = { ...this.opts, lr, t: this.t };
     tf.tidy(() => {
       const applied = apply ?? tf.scalar(true);
-      if (this.flat) return this.flat.step(params, grads, gradScale, applied, s);
+      const rowGrad: RowGradient | null = embeddingRows ? { rows: embeddingRows, grad: grads.get(EMBEDDING) as tf.Tensor2D } : null;
+      if (this.flat) return this.flat.step(params, grads, gradScale, applied, s, rowGrad ? new Map([[EMBEDDING, rowGrad]]) : undefined);
       for (const [name, m] of this.m) {
-        const g = grads.get(name);
+        let g = grads.get(name);
+        // The composition takes the rows' gradient as the dense one it stands for.
+        if (rowGrad && name === EMBEDDING) g = tf.scatterND(tf.reshape(rowGrad.rows, [-1, 1]), rowGrad.grad, m.shape);
         if (!g) throw new Error(`no gradient for parameter "${name}"`);
         const p = params.get(name)!;
         const v = this.v.get(name)!;

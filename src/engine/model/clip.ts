@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { CLIP_COEFFICIENT, SQUARED_NORM_LINK, fusedClipCoefficient, fusedGlobalNorm } from '../kernels/webgpu/globalNorm.ts';
+import { BOTH_FINITE, CLIP_COEFFICIENT, SQUARED_NORM_LINK, fusedBothFinite, fusedClipCoefficient, fusedGlobalNorm } from '../kernels/webgpu/globalNorm.ts';
 import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
 
 /** Global L2 norm over every gradient, on the device (no read-back); on WebGPU a few fused dispatches. */
@@ -27,4 +27,14 @@ export function clipCoefficient(norm: tf.Scalar, maxNorm: number): tf.Scalar {
 /** The plain tfjs clip coefficient: the reference and the path elsewhere. */
 export function composedClipCoefficient(norm: tf.Scalar, maxNorm: number): tf.Scalar {
   return tf.tidy(() => tf.minimum(1, tf.div(maxNorm, tf.add(norm, 1e-6))) as tf.Scalar);
+}
+
+/** Whether a step applies its update: its loss and gradient norm both finite (a boolean scalar on the device). */
+export function bothFinite(loss: tf.Scalar, norm: tf.Scalar): tf.Scalar {
+  return hasKernel(BOTH_FINITE) ? fusedBothFinite(loss, norm) : composedBothFinite(loss, norm);
+}
+
+/** The plain tfjs check: the reference and the path elsewhere. */
+export function composedBothFinite(loss: tf.Scalar, norm: tf.Scalar): tf.Scalar {
+  return tf.logicalAnd(tf.isFinite(loss), tf.isFinite(norm)) as tf.Scalar;
 }

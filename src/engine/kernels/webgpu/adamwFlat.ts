@@ -1,64 +1,103 @@
 import * as tf from '@tensorflow/tfjs';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import type { AdamWStep } from '../adamw.ts';
-import { WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
+import { type Binding, ownsBuffer, runInPlace } from './inPlace.ts';
+import { WORKGROUP } from './program.ts';
 
 /**
- * AdamW on WebGPU over every parameter with the moments of all of them in one flat buffer (every m,
- * then every v): the moments of up to LINK gradients are updated in place by one dispatch, then each
- * parameter by one dispatch reading its moments there. The tiny model's 31 parameters take 7 + 31
- * dispatches instead of 3 each. As in the per-parameter kernel, the clip coefficient S and the apply
- * flag A (a bool stored as i32) stay on the device; where A is 0 nothing changes.
+ * AdamW on WebGPU over every parameter, in place: the moments of all parameters live in one flat buffer
+ * (every m, then every v, then the step's clip coefficient S and apply flag A), and each dispatch updates
+ * the moments and the parameters themselves of up to LINK parameters (tfjs programs write one new tensor
+ * per dispatch, so this goes through inPlace.ts). One dispatch first copies S and A into the buffer:
+ * with them there, a dispatch binds the moments, and a parameter and its gradient for each of the
+ * LINK parameters (7 of WebGPU's default 8 storage buffers). The tiny model's 31 parameters take 12
+ * dispatches (the composition ~12 per parameter, three fused per-parameter kernels 3). Where A is 0
+ * nothing changes.
+ *
+ * A parameter whose gradient comes as rows (`sparse`: the token embedding, trained as a compact table of
+ * the rows a step uses) is still updated whole, as full AdamW does: a row absent from the step has
+ * gradient 0 (its moments decay and keep moving it). Each entry finds its row among the step's rows by
+ * binary search (they are ascending), so no [vocabulary × d] gradient is ever made.
  */
-export const ADAMW_PARAM = 'EormAdamWParam';
+export const ADAMW_LINK = 'EormAdamWLink';
 
-/** Gradients per moments dispatch: 7 inputs at most (8 storage buffers, one the output), two are S and A. */
-const LINK = 5;
+const LINK = 3;
 
 /** 1 − β1 and 1 − β2 come in computed in double, as the composition's scalars (1.0 − f32(0.999) is off by 1.3e-5). */
-const HYPER = 'beta1 : f32, beta2 : f32, c1 : f32, c2 : f32, decay : f32, stepSize : f32, invSqrtBias2 : f32, eps : f32,';
+const HYPER = 'beta1 : f32, beta2 : f32, c1 : f32, c2 : f32, decay : f32, stepSize : f32, invSqrtBias2 : f32, eps : f32, total : i32,';
 
-function hyper(s: AdamWStep): Array<{ type: 'float32'; data: number[] }> {
-  return [s.beta1, s.beta2, 1 - s.beta1, 1 - s.beta2, 1 - s.lr * s.weightDecay, s.lr / (1 - s.beta1 ** s.t), 1 / Math.sqrt(1 - s.beta2 ** s.t), s.eps].map((x) => ({ type: 'float32', data: [x] }));
+function hyper(s: AdamWStep, total: number): Array<{ type: 'float32' | 'int32'; data: number[] }> {
+  return [
+    ...[s.beta1, s.beta2, 1 - s.beta1, 1 - s.beta2, 1 - s.lr * s.weightDecay, s.lr / (1 - s.beta1 ** s.t), 1 / Math.sqrt(1 - s.beta2 ** s.t), s.eps].map((x) => ({ type: 'float32' as const, data: [x] })),
+    { type: 'int32', data: [total] },
+  ];
 }
 
-/** One link: thread i finds its gradient by the sizes n0, n1, … and updates m and v at that gradient's offset in `result`. */
-function momentsLink(k: number): string {
+/** The update of one entry: m and v at `at` in the flat buffer, the new parameter value returned. */
+const ADAM = `
+  fn adam(at : i32, g0 : f32, p : f32) -> f32 {
+    let g = g0 * MV[2 * uniforms.total];
+    let m = MV[at] * uniforms.beta1 + g * uniforms.c1;
+    let v = MV[uniforms.total + at] * uniforms.beta2 + (g * g) * uniforms.c2;
+    MV[at] = m;
+    MV[uniforms.total + at] = v;
+    return p * uniforms.decay - uniforms.stepSize * (m / (sqrt(v) * uniforms.invSqrtBias2 + uniforms.eps));
+  }
+  fn applied() -> bool { return MV[2 * uniforms.total + 1] != 0.0; }`;
+
+/** S and A into the buffer's last two entries. */
+const GATE = `
+  fn main(index : i32) {
+    if (index == 0) {
+      MV[2 * uniforms.total] = S[0];
+      MV[2 * uniforms.total + 1] = select(0.0, 1.0, A[0] != 0);
+    }
+  }`;
+
+/** Thread i finds its parameter by the sizes n0, n1, … and updates it at offset o_j of the moments. */
+function denseLink(k: number): string {
   const branches = Array.from(
     { length: k },
-    (_, j) => `if (i < uniforms.n${j}) { update(uniforms.o${j} + i, G${j}[i]); return; }
+    (_, j) => `if (i < uniforms.n${j}) { P${j}[i] = adam(uniforms.o${j} + i, G${j}[i], P${j}[i]); return; }
       i = i - uniforms.n${j};`,
   );
-  return `
-    fn update(at : i32, g0 : f32) {
-      let g = g0 * S[0];
-      let m = result[at];
-      let v = result[uniforms.total + at];
-      let keep = A[0] != 0;
-      result[at] = select(m, m * uniforms.beta1 + g * uniforms.c1, keep);
-      result[uniforms.total + at] = select(v, v * uniforms.beta2 + (g * g) * uniforms.c2, keep);
-    }
+  return `${ADAM}
     fn main(index : i32) {
+      if (!applied()) { return; }
       var i = index;
       ${branches.join('\n      ')}
     }`;
 }
 
-const PARAM = `
+/** Every entry of a [rows × width] parameter whose gradient G holds only the ascending rows R. */
+const SPARSE = `${ADAM}
   fn main(index : i32) {
-    if (index < uniforms.n) {
-      let p = P[index];
-      let m = MV[uniforms.offset + index];
-      let v = MV[uniforms.total + uniforms.offset + index];
-      setOutputAtIndex(index, select(p, p * uniforms.decay - uniforms.stepSize * (m / (sqrt(v) * uniforms.invSqrtBias2 + uniforms.eps)), A[0] != 0));
+    if (index >= uniforms.n || !applied()) { return; }
+    let row = index / uniforms.width;
+    var lo = 0;
+    var hi = uniforms.used;
+    while (lo < hi) {
+      let mid = (lo + hi) / 2;
+      if (R[mid] < row) { lo = mid + 1; } else { hi = mid; }
     }
+    var g = 0.0;
+    if (lo < uniforms.used && R[lo] == row) { g = G[lo * uniforms.width + index % uniforms.width]; }
+    P[index] = adam(uniforms.o + index, g, P[index]);
   }`;
 
 const size = (shape: readonly number[]) => shape.reduce((a, b) => a * b, 1);
+const groups = (n: number) => Math.ceil(n / WORKGROUP);
+const int = (x: number) => ({ type: 'int32' as const, data: [x] });
 
 /** Whether the moments of `entries` parameter entries fit in one storage binding of the device in use. */
 export function flatMomentsFit(entries: number): boolean {
-  return 2 * entries * 4 <= (tf.backend() as unknown as WebGPUBackend).device.limits.maxStorageBufferBindingSize;
+  return (2 * entries + 2) * 4 <= (tf.backend() as unknown as WebGPUBackend).device.limits.maxStorageBufferBindingSize;
+}
+
+/** A gradient given as rows: `grad` [rows.length × width] holds the gradient of the ascending `rows`, every other row's is 0. */
+export interface RowGradient {
+  rows: tf.Tensor1D;
+  grad: tf.Tensor2D;
 }
 
 /** The moments of named parameters in one flat variable, and the update that uses it. */
@@ -76,37 +115,41 @@ export class FlatMoments {
       total += size(shape);
     }
     this.total = total;
-    this.buffer = tf.tidy(() => tf.variable(tf.zeros([2 * total]), false));
+    this.buffer = tf.tidy(() => tf.variable(tf.zeros([2 * total + 2]), false));
   }
 
-  /** One AdamW step of every parameter: the moments in place, then each parameter assigned its new value. */
-  step(params: ReadonlyMap<string, tf.Variable>, grads: ReadonlyMap<string, tf.Tensor>, scale: tf.Scalar, apply: tf.Scalar, s: AdamWStep): void {
-    const names = [...this.offsets.keys()];
+  /**
+   * One AdamW step of every parameter, in place. `grads` holds a dense gradient per parameter but for
+   * those in `sparse` (by name).
+   */
+  step(params: ReadonlyMap<string, tf.Variable>, grads: ReadonlyMap<string, tf.Tensor>, scale: tf.Scalar, apply: tf.Scalar, s: AdamWStep, sparse: ReadonlyMap<string, RowGradient> = new Map()): void {
+    const backend = tf.backend() as unknown as WebGPUBackend;
+    const param = (name: string) => {
+      const p = params.get(name)!;
+      // Written in place: a parameter sharing its buffer with another tensor gets a buffer of its own first.
+      if (!ownsBuffer(backend, p)) tf.tidy(() => p.assign(tf.add(p, tf.zerosLike(p))));
+      return p;
+    };
     const gradOf = (name: string) => {
       const g = grads.get(name);
       if (!g) throw new Error(`no gradient for parameter "${name}"`);
       return g;
     };
-    const backend = tf.backend() as unknown as WebGPUBackend;
-    const out = { dataId: this.buffer.dataId, shape: this.buffer.shape, dtype: 'float32' } as tf.TensorInfo;
-    for (let at = 0; at < names.length; at += LINK) {
-      const link = names.slice(at, at + LINK);
-      const count = link.reduce((a, n) => a + this.sizes.get(n)!, 0);
-      const program = new WorkgroupProgram(
-        `adamw_moments_${link.length}`,
-        ['S', 'A', ...link.map((_, j) => `G${j}`)],
-        this.buffer.shape,
-        Math.ceil(count / WORKGROUP),
-        momentsLink(link.length),
-        `${HYPER} total : i32, ${link.map((_, j) => `n${j} : i32, o${j} : i32,`).join(' ')}`,
-      );
-      const uniforms = [...hyper(s), { type: 'int32', data: [this.total] }, ...link.flatMap((n) => [{ type: 'int32', data: [this.sizes.get(n)!] }, { type: 'int32', data: [this.offsets.get(n)!] }])];
-      // Written in place (the output is the moments' own buffer), outside the engine: no new tensor comes of it.
-      backend.runWebGPUProgram(program as never, [scale, apply, ...link.map(gradOf)], 'float32', uniforms as never, out);
+    tf.engine().runKernel(ADAMW_LINK, { mv: this.buffer, s: scale, a: apply }, { code: 'gate', total: this.total });
+    const dense = [...this.offsets.keys()].filter((n) => !sparse.has(n));
+    for (let at = 0; at < dense.length; at += LINK) {
+      const link = dense.slice(at, at + LINK);
+      const inputs: Record<string, tf.Tensor> = { mv: this.buffer };
+      link.forEach((n, j) => {
+        inputs[`p${j}`] = param(n);
+        inputs[`g${j}`] = gradOf(n);
+      });
+      tf.engine().runKernel(ADAMW_LINK, inputs, { ...s, code: 'dense', total: this.total, sizes: link.map((n) => this.sizes.get(n)!), offsets: link.map((n) => this.offsets.get(n)!) });
     }
-    for (const name of names) {
-      const p = params.get(name)!;
-      tf.tidy(() => p.assign(tf.engine().runKernel(ADAMW_PARAM, { p, mv: this.buffer, apply }, { ...s, offset: this.offsets.get(name)!, total: this.total }) as tf.Tensor));
+    for (const [name, { rows, grad }] of sparse) {
+      const p = param(name);
+      if (p.rank !== 2 || grad.shape[1] !== p.shape[1] || grad.shape[0] !== rows.shape[0]) throw new Error(`row gradient of "${name}" does not fit its [${p.shape.join(', ')}] parameter`);
+      tf.engine().runKernel(ADAMW_LINK, { mv: this.buffer, p, g: grad, r: rows }, { ...s, code: 'sparse', total: this.total, offset: this.offsets.get(name)! });
     }
   }
 
@@ -124,7 +167,7 @@ export class FlatMoments {
 
   /** Takes up m and v (every parameter's, sized as the parameter). */
   write(m: ReadonlyMap<string, Float32Array>, v: ReadonlyMap<string, Float32Array>): void {
-    const flat = new Float32Array(2 * this.total);
+    const flat = new Float32Array(2 * this.total + 2);
     for (const [name, o] of this.offsets) {
       const mv = m.get(name);
       const vv = v.get(name);
@@ -140,21 +183,47 @@ export class FlatMoments {
   }
 }
 
+type LinkAttrs = AdamWStep & { code: 'gate' | 'dense' | 'sparse'; total: number; sizes?: number[]; offsets?: number[]; offset?: number };
+
 let registered = false;
 
-/** Registers the per-parameter kernel for the WebGPU backend (the worker calls this once WebGPU runs). */
+/**
+ * Registers the kernel for the WebGPU backend (the worker calls this once WebGPU runs). It writes into
+ * its inputs and returns no tensor; a kernel rather than a bare dispatch, so profiles and counters see it.
+ */
 export function registerWebGpuAdamWFlat(): void {
   if (registered) return;
   registered = true;
   tf.registerKernel({
-    kernelName: ADAMW_PARAM,
+    kernelName: ADAMW_LINK,
     backendName: 'webgpu',
     kernelFunc: ({ inputs, backend, attrs }) => {
-      const { p, mv, apply } = inputs as Record<string, tf.TensorInfo>;
-      const s = attrs as unknown as AdamWStep & { offset: number; total: number };
-      const n = size(p.shape);
-      const program = new WorkgroupProgram('adamw_param', ['P', 'MV', 'A'], p.shape, Math.ceil(n / WORKGROUP), PARAM, `${HYPER} n : i32, offset : i32, total : i32,`);
-      return runProgram(backend, program, [p, mv, apply], [...hyper(s), ...[n, s.offset, s.total].map((x) => ({ type: 'int32' as const, data: [x] }))]);
+      const a = attrs as unknown as LinkAttrs;
+      const b = backend as unknown as WebGPUBackend;
+      const mv: Binding = { name: 'MV', t: inputs.mv!, write: true };
+      if (a.code === 'gate') {
+        runInPlace(b, 'eorm_adamw_gate', GATE, [mv, { name: 'S', t: inputs.s! }, { name: 'A', t: inputs.a!, type: 'i32' }], 'total : i32,', [int(a.total)], 1, 1);
+      } else if (a.code === 'dense') {
+        const k = a.sizes!.length;
+        const bindings: Binding[] = [mv];
+        for (let j = 0; j < k; j++) bindings.push({ name: `P${j}`, t: inputs[`p${j}`]!, write: true }, { name: `G${j}`, t: inputs[`g${j}`]! });
+        const count = a.sizes!.reduce((x, y) => x + y, 0);
+        const decl = `${HYPER} ${a.sizes!.map((_, j) => `n${j} : i32, o${j} : i32,`).join(' ')}`;
+        runInPlace(b, `eorm_adamw_dense_${k}`, denseLink(k), bindings, decl, [...hyper(a, a.total), ...a.sizes!.flatMap((n, j) => [int(n), int(a.offsets![j])])], groups(count));
+      } else {
+        const p = inputs.p!;
+        const n = size(p.shape);
+        runInPlace(
+          b,
+          'eorm_adamw_sparse',
+          SPARSE,
+          [mv, { name: 'P', t: p, write: true }, { name: 'G', t: inputs.g! }, { name: 'R', t: inputs.r!, type: 'i32' }],
+          `${HYPER} n : i32, o : i32, width : i32, used : i32,`,
+          [...hyper(a, a.total), int(n), int(a.offset!), int(p.shape[1]), int(inputs.r!.shape[0])],
+          groups(n),
+        );
+      }
+      return [];
     },
   });
 }

@@ -1,9 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
+import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import { WorkgroupProgram, reduceSumSnippet, runProgram } from './program.ts';
 
 /**
- * The global L2 norm of every gradient and the clip coefficient on WebGPU, in about one dispatch per
- * six gradients plus one (the composition: square, sum and add per gradient, ~93 for the tiny model).
+ * The global L2 norm of every gradient, the clip coefficient and whether the step applies on WebGPU, in
+ * about one dispatch per six gradients plus two (the composition: square, sum and add per gradient, ~93 for the tiny model).
  * A dispatch binds at most 7 inputs (WebGPU's default of 8 storage buffers per stage, one the output),
  * so the sum of squares runs as a chain: each link adds its tensors' squares to the previous link's
  * total, and the last one takes the square root. A gradient above LARGE entries (the embedding) is
@@ -12,6 +13,7 @@ import { WorkgroupProgram, reduceSumSnippet, runProgram } from './program.ts';
 export const SQUARED_NORM_LINK = 'EormSquaredNormLink';
 const SQUARED_NORM_PARTIALS = 'EormSquaredNormPartials';
 export const CLIP_COEFFICIENT = 'EormClipCoefficient';
+export const BOTH_FINITE = 'EormBothFinite';
 
 const LANES = 256;
 const LINK_INPUTS = 7;
@@ -58,6 +60,16 @@ const CLIP = `
     }
   }`;
 
+/** Whether a step applies: its loss and gradient norm both finite (tf: isFinite twice and logicalAnd, three dispatches). */
+const FINITE = `
+  fn main(index : i32) {
+    if (index == 0) {
+      let a = L[0];
+      let b = N[0];
+      setOutputAtIndex(0, select(0.0, 1.0, !isnan(a) && !isinf(a) && !isnan(b) && !isinf(b)));
+    }
+  }`;
+
 const size = (t: tf.TensorInfo) => t.shape.reduce((a, b) => a * b, 1);
 
 /** ‖grads‖₂ over every entry of every tensor: a scalar on the device. */
@@ -81,6 +93,11 @@ export function fusedGlobalNorm(grads: tf.Tensor[]): tf.Scalar {
 
 export function fusedClipCoefficient(norm: tf.Scalar, maxNorm: number): tf.Scalar {
   return tf.tidy(() => tf.reshape(tf.engine().runKernel(CLIP_COEFFICIENT, { norm }, { maxNorm }) as tf.Tensor, []) as tf.Scalar);
+}
+
+/** A boolean scalar: both scalars finite. */
+export function fusedBothFinite(a: tf.Scalar, b: tf.Scalar): tf.Scalar {
+  return tf.tidy(() => tf.reshape(tf.engine().runKernel(BOTH_FINITE, { a, b }) as tf.Tensor, []) as tf.Scalar);
 }
 
 let registered = false;
@@ -108,6 +125,12 @@ export function registerWebGpuGlobalNorm(): void {
       const groups = Math.ceil(n / CHUNK);
       return runProgram(backend, new WorkgroupProgram('norm_partials', ['X'], [groups], groups, PARTIALS, 'n : i32,', LANES), [inputs.x!], [{ type: 'int32', data: [n] }]);
     },
+  });
+  tf.registerKernel({
+    kernelName: BOTH_FINITE,
+    backendName: 'webgpu',
+    kernelFunc: ({ inputs, backend }) =>
+      (backend as unknown as WebGPUBackend).runWebGPUProgram(new WorkgroupProgram('both_finite', ['L', 'N'], [1], 1, FINITE, '', 1) as never, [inputs.a!, inputs.b!], 'bool'),
   });
   tf.registerKernel({
     kernelName: CLIP_COEFFICIENT,

@@ -1,19 +1,32 @@
 import * as tf from '@tensorflow/tfjs';
-import { columnSum, registerWebGpuColumnSum } from './columnSum.ts';
+import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
+import { runInPlace } from './inPlace.ts';
 import { REDUCE_SUM, WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
 
 /**
- * LayerNorm over the last axis on WebGPU: one dispatch forward (the composition takes ~9) and three
- * backward (dx, dweight, dbias; the composition's gradient takes ~20). One workgroup per row; the
- * row statistics are recomputed where needed instead of saved, as a program has a single output.
+ * LayerNorm over the last axis on WebGPU: one dispatch forward (the composition takes ~9) and two
+ * backward (dx, then dweight and dbias together; the composition's gradient takes ~20). One workgroup
+ * per row; the row statistics are recomputed where needed instead of saved, as a program has a single output.
  */
 export const LAYER_NORM = 'EormLayerNorm';
 const GRAD_X = 'EormLayerNormGradX';
-const GRAD_WEIGHT = 'EormLayerNormGradWeight';
+const GRAD_WEIGHT_BIAS = 'EormLayerNormGradWeightBias';
 
 /** y = (x − mean) / √(var + eps) · weight + bias, over the last axis (biased variance, as PyTorch). */
 export function fusedLayerNorm(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor, eps: number): tf.Tensor {
-  return tf.engine().runKernel(LAYER_NORM, { x, weight, bias }, { eps }) as tf.Tensor;
+  // customGrad: its gradient function returns every input's gradient from one call, so dweight and
+  // dbias can come from one two-output dispatch (a registered gradient computes each input's apart).
+  const f = tf.customGrad(((x: tf.Tensor, w: tf.Tensor, b: tf.Tensor, save: tf.GradSaveFunc) => {
+    save([x, w]);
+    return {
+      value: tf.engine().runKernel(LAYER_NORM, { x, weight: w, bias: b }, { eps }) as tf.Tensor,
+      gradFunc: (dy: tf.Tensor, [xs, ws]: tf.Tensor[]) => {
+        const [dw, db] = tf.engine().runKernel(GRAD_WEIGHT_BIAS, { dy, x: xs }, { eps }) as tf.Tensor[];
+        return [tf.engine().runKernel(GRAD_X, { dy, x: xs, weight: ws }, { eps }) as tf.Tensor, dw, db];
+      },
+    };
+  }) as unknown as Parameters<typeof tf.customGrad>[0]);
+  return f(x, weight, bias);
 }
 
 const UNIFORMS = 'rows : i32, width : i32, eps : f32,';
@@ -77,15 +90,17 @@ const GRAD_X_CODE = `
 const COLUMNS = 16;
 
 /**
- * dweight[j] = Σ_rows dy · x̂: a workgroup per block of COLUMNS columns, lanes over rows; a lane
- * recomputes its rows' statistics (no second output to keep them in) and uses them for the whole block.
+ * dweight[j] = Σ_rows dy · x̂ and dbias[j] = Σ_rows dy: a workgroup per block of COLUMNS columns, lanes
+ * over rows; a lane recomputes its rows' statistics (not saved by the forward) and uses them for the
+ * whole block. Written to two outputs (inPlace.ts), where a tfjs program has one.
  */
-const GRAD_WEIGHT_CODE = `
+const GRAD_WEIGHT_BIAS_CODE = `
   ${REDUCE_SUM}
   fn main(index : i32) {
     let first = (index / ${WORKGROUP}) * ${COLUMNS};
     let d = uniforms.width;
     var acc : array<f32, ${COLUMNS}>;
+    var accB : array<f32, ${COLUMNS}>;
     for (var r = i32(localId.x); r < uniforms.rows; r += ${WORKGROUP}) {
       let base = r * d;
       var s = 0.0;
@@ -96,12 +111,19 @@ const GRAD_WEIGHT_CODE = `
       let rstd = inverseSqrt(q / f32(d) + uniforms.eps);
       for (var c = 0; c < ${COLUMNS}; c++) {
         let col = first + c;
-        if (col < d) { acc[c] += DY[base + col] * (X[base + col] - mean) * rstd; }
+        if (col < d) {
+          acc[c] += DY[base + col] * (X[base + col] - mean) * rstd;
+          accB[c] += DY[base + col];
+        }
       }
     }
     for (var c = 0; c < ${COLUMNS}; c++) {
       let total = reduceSum(acc[c]);
-      if (localId.x == 0u && first + c < d) { setOutputAtIndex(first + c, total); }
+      let totalB = reduceSum(accB[c]);
+      if (localId.x == 0u && first + c < d) {
+        DW[first + c] = total;
+        DB[first + c] = totalB;
+      }
     }
   }`;
 
@@ -113,11 +135,10 @@ function uniforms(x: tf.TensorInfo, eps: number) {
 
 let registered = false;
 
-/** Registers the kernels and the gradient for the WebGPU backend (the worker calls this once WebGPU runs). */
+/** Registers the kernels for the WebGPU backend (the worker calls this once WebGPU runs). */
 export function registerWebGpuLayerNorm(): void {
   if (registered) return;
   registered = true;
-  registerWebGpuColumnSum();
   const kernel = (kernelName: string, run: (inputs: Record<string, tf.TensorInfo>, backend: unknown, eps: number) => tf.TensorInfo) =>
     tf.registerKernel({
       kernelName,
@@ -132,22 +153,17 @@ export function registerWebGpuLayerNorm(): void {
     const u = uniforms(x, eps);
     return runProgram(backend, new WorkgroupProgram('layer_norm_dx', ['DY', 'X', 'W'], x.shape, u.rows, GRAD_X_CODE, UNIFORMS), [dy, x, weight], u.data);
   });
-  kernel(GRAD_WEIGHT, ({ dy, x }, backend, eps) => {
-    const u = uniforms(x, eps);
-    const program = new WorkgroupProgram('layer_norm_dw', ['DY', 'X'], [u.width], Math.ceil(u.width / COLUMNS), GRAD_WEIGHT_CODE, UNIFORMS);
-    return runProgram(backend, program, [dy, x], u.data);
-  });
-  tf.registerGradient({
-    kernelName: LAYER_NORM,
-    inputsToSave: ['x', 'weight'],
-    gradFunc: (dy, saved, attrs) => {
-      const [x, weight] = saved;
-      const run = (name: string, inputs: tf.NamedTensorMap) => () => tf.engine().runKernel(name, inputs, attrs) as tf.Tensor;
-      return {
-        x: run(GRAD_X, { dy: dy as tf.Tensor, x, weight }),
-        weight: run(GRAD_WEIGHT, { dy: dy as tf.Tensor, x }),
-        bias: () => columnSum(dy as tf.Tensor),
-      };
+  tf.registerKernel({
+    kernelName: GRAD_WEIGHT_BIAS,
+    backendName: 'webgpu',
+    kernelFunc: ({ inputs, backend, attrs }) => {
+      const { dy, x } = inputs as Record<string, tf.TensorInfo>;
+      const u = uniforms(x, (attrs as { eps: number }).eps);
+      const b = backend as unknown as WebGPUBackend;
+      const [dw, db] = [0, 1].map(() => b.makeTensorInfo([u.width], 'float32'));
+      const bindings = [{ name: 'DY', t: dy }, { name: 'X', t: x }, { name: 'DW', t: dw, write: true }, { name: 'DB', t: db, write: true }];
+      runInPlace(b, 'eorm_layer_norm_dwb', GRAD_WEIGHT_BIAS_CODE, bindings, UNIFORMS, u.data, Math.ceil(u.width / COLUMNS));
+      return [dw, db];
     },
   });
 }
