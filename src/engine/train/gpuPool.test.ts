@@ -1,6 +1,6 @@
 import { BufferManager } from '@tensorflow/tfjs-backend-webgpu/dist/buffer_manager.js';
 import { describe, expect, it } from 'vitest';
-import { type BufferPool, GpuPoolTrimmer } from './gpuPool.ts';
+import { type BufferPool, GpuPoolTrimmer, POOL_FACTOR } from './gpuPool.ts';
 
 /** tfjs-webgpu's own BufferManager on a fake device that records what is created and destroyed. */
 function fakePool() {
@@ -27,30 +27,35 @@ function step(manager: BufferManager, sizes: number[]) {
 }
 
 describe('GpuPoolTrimmer', () => {
-  it('destroys the free buffers of sizes no step acquired since the last trim, and keeps the count of allocated bytes true', () => {
+  it('destroys free buffers down to POOL_FACTOR × the bytes in use, least recently acquired sizes first, and keeps the count of allocated bytes true', () => {
     const { manager, pool, created, alive } = fakePool();
     const trimmer = new GpuPoolTrimmer(pool);
+    const weights = manager.acquireBuffer(6144, STORAGE); // in use throughout: the budget is 12288
     step(manager, [1024, 2048]); // length A
     trimmer.trim();
-    step(manager, [4096, 2048]); // length B: 1024 is now stale
+    step(manager, [4096, 2048]); // length B: 4096 + 2048 free, and A's 1024, 1024 over the budget
+    expect(manager.numBytesAllocated).toBe(6144 + 1024 + 2048 + 4096);
     const r = trimmer.trim();
     expect(r).toEqual({ destroyedBuffers: 1, destroyedBytes: 1024 });
     expect(created.filter((b) => b.destroyed).map((b) => b.size)).toEqual([1024]);
     expect(manager.numBytesAllocated).toBe(alive());
-    expect(manager.numBytesAllocated).toBe(4096 + 2048);
+    expect(manager.numBytesAllocated).toBeLessThanOrEqual(POOL_FACTOR * manager.numBytesUsed);
     expect(manager.getNumFreeBuffers()).toBe(2);
+    manager.releaseBuffer(weights);
   });
 
-  it('creates nothing new in a steady run: the sizes each step uses keep their buffers', () => {
+  it('creates nothing new in a steady run whose working set fits the budget', () => {
     const { manager, pool, created } = fakePool();
     const trimmer = new GpuPoolTrimmer(pool);
+    const weights = manager.acquireBuffer(1 << 17, STORAGE);
     const sizes = [256, 256, 8192, 65536];
     for (let s = 0; s < 30; s++) {
       step(manager, sizes);
-      if (s % 10 === 9) trimmer.trim();
+      trimmer.trim();
     }
-    expect(created.length).toBe(sizes.length);
+    expect(created.length).toBe(sizes.length + 1);
     expect(created.some((b) => b.destroyed)).toBe(false);
+    manager.releaseBuffer(weights);
   });
 
   it('never destroys a buffer in use, and a trimmed size is created again and pooled when it comes back', () => {
@@ -58,13 +63,13 @@ describe('GpuPoolTrimmer', () => {
     const trimmer = new GpuPoolTrimmer(pool);
     const weights = manager.acquireBuffer(512, STORAGE);
     step(manager, [512, 1000]);
-    trimmer.trim();
-    trimmer.trim(); // nothing acquired in between: every free buffer goes
+    trimmer.trim(); // budget 1024: the least recently acquired of 512 and 1000 goes
+    manager.releaseBuffer(manager.acquireBuffer(4096, STORAGE));
+    trimmer.trim(); // 4096 alone is over the budget: every free buffer goes
     expect(weights).toBe(created[0]);
     expect(created[0].destroyed).toBe(false);
     expect(manager.numBytesAllocated).toBe(512);
     step(manager, [1000]);
-    expect(created.length).toBe(4);
     expect(manager.getNumFreeBuffers()).toBe(1);
     expect(manager.numBytesAllocated).toBe(alive());
     manager.releaseBuffer(weights);

@@ -4,10 +4,12 @@ import * as tf from '@tensorflow/tfjs';
  * Keeps tfjs-backend-webgpu's buffer pool bounded. Its BufferManager (4.22) never frees a released
  * buffer: it keeps it in `freeBuffers` under its size and usage. Every padded length has its own
  * activation sizes, so the pool grows to hold a working set for every length ever trained (hundreds of
- * MB for the tiny preset) while the live tensors stay flat. Between steps, `trim()` destroys the free
- * buffers of sizes that no step acquired since the previous trim: sizes still in use keep theirs, so a
- * steady run allocates nothing new.
+ * MB for the tiny preset) while the live tensors stay flat. Between steps, `trim()` destroys free
+ * buffers until the pool holds at most POOL_FACTOR times the bytes in use, the sizes least recently
+ * acquired first: the last steps' sizes keep theirs, so a run whose working set fits allocates nothing
+ * new, and one whose lengths vary re-creates only what did not fit.
  */
+export const POOL_FACTOR = 2;
 
 /** The parts of tfjs-backend-webgpu 4.22's BufferManager read and changed here. */
 export interface PooledBuffer {
@@ -29,33 +31,36 @@ export interface TrimResult {
 }
 
 export class GpuPoolTrimmer {
-  /** Pool keys acquired since the last trim (the pool's own key: size and usage). */
-  private acquired = new Set<string>();
+  /** The trim count when each pool key (size and usage) was last acquired. */
+  private readonly lastAcquired = new Map<string, number>();
+  private trims = 0;
 
   constructor(private readonly pool: BufferPool) {
     const acquire = pool.acquireBuffer.bind(pool);
     pool.acquireBuffer = (size, usage, mappedAtCreation, reuse) => {
-      this.acquired.add(`${size}_${usage}`);
+      this.lastAcquired.set(`${size}_${usage}`, this.trims);
       return acquire(size, usage, mappedAtCreation, reuse);
     };
   }
 
-  /** Destroys the free buffers of every key not acquired since the last trim. Call between steps only. */
+  /** Destroys free buffers, least recently acquired sizes first, down to POOL_FACTOR × the bytes in use. Call between steps only. */
   trim(): TrimResult {
     let destroyedBuffers = 0;
     let destroyedBytes = 0;
-    for (const [key, free] of this.pool.freeBuffers) {
-      if (this.acquired.has(key) || free.length === 0) continue;
-      for (const b of free) {
+    const budget = POOL_FACTOR * this.pool.numBytesUsed;
+    const keys = [...this.pool.freeBuffers.keys()].sort((a, b) => (this.lastAcquired.get(a) ?? -1) - (this.lastAcquired.get(b) ?? -1));
+    for (const key of keys) {
+      const free = this.pool.freeBuffers.get(key)!;
+      while (free.length > 0 && this.pool.numBytesAllocated - destroyedBytes > budget) {
+        const b = free.pop()!;
         b.destroy();
         destroyedBytes += b.size;
+        destroyedBuffers++;
       }
-      destroyedBuffers += free.length;
-      free.length = 0;
     }
     this.pool.numBytesAllocated -= destroyedBytes;
     this.pool.numFreeBuffers -= destroyedBuffers;
-    this.acquired.clear();
+    this.trims++;
     return { destroyedBuffers, destroyedBytes };
   }
 }

@@ -161,7 +161,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   // (a read ends a GPU pass and maps a buffer); the curves get every step, at most that many steps late.
   // On the CPU-memory backends a read is a copy: every step, so a run of non-finite steps pauses at once.
   const readEvery = tf.getBackend() === 'webgpu' ? READBACK_EVERY : 1;
-  // WebGPU's buffer pool keeps every freed buffer; trimmed as often as the scalars are read (see gpuPool.ts).
+  // WebGPU's buffer pool keeps every freed buffer; trimmed after every step to a multiple of the bytes in use (see gpuPool.ts).
   const gpuPool = gpuPoolTrimmer();
   let queued: Array<{ s: StepScalars; at: { step: number; epoch: number; lr: number } }> = [];
   let pending: Promise<void> | null = null;
@@ -282,9 +282,9 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
             pending = readQueued();
             // Awaited later; this only keeps an early rejection from being reported as unhandled meanwhile.
             pending.catch(() => undefined);
-            gpuPool?.trim();
           }
         }
+        gpuPool?.trim();
         report(epoch);
         if (settings.evalEverySteps > 0 && step % settings.evalEverySteps === 0 && s + 1 < stepsPerEpoch) {
           await drain();
