@@ -141,9 +141,10 @@ export async function appRun(bench: BenchBrowser, spec: RunSpec): Promise<{ run:
     });
     const from = await eventCount(page);
     const t0 = await now(page);
-    // Past the first epoch: enough epochs that the window ends long before the run (a pause asked for in its
-    // last steps may come too late).
-    const epochs = spec.pastFirstEpoch ? 10 : 1;
+    // Enough epochs that the window ends long before the run: a pause asked for in an epoch's last steps
+    // lands after its validation, and one asked for in the run's last steps never lands (on a GPU the loop
+    // queues the steps of a short epoch faster than the page sees them).
+    const epochs = spec.pastFirstEpoch ? 10 : 2;
     await send(page, { type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'custom', model: spec.model, epochs } });
     const compiling = await waitFor(page, 'trainState', from, "e.state === 'compiling'");
     const untrained = await waitFor(page, 'evaluation', compiling.index);
@@ -154,15 +155,16 @@ export async function appRun(bench: BenchBrowser, spec: RunSpec): Promise<{ run:
     // progress reports in between count steps when they are queued, not when the GPU has run them.
     const counted = async (from: number) => {
       await send(page, { type: 'pause' });
-      const paused = await waitFor(page, 'trainState', from, "e.state === 'paused'");
+      const paused = await waitFor(page, 'trainState', from, "e.state === 'paused' || e.state === 'done'");
+      if (paused.state !== 'paused') throw new Error(`the run ended at step ${paused.step} before the pause for the counters' window (too few steps: a larger --slice?)`);
       const report = await waitFor(page, 'progress', from, `e.step === ${paused.step}`);
       await send(page, { type: 'counters' });
       const c = await waitFor(page, 'counters', paused.index);
       return { step: paused.step, at: paused.at, tokens: Math.round(report.tokensPerSec * report.elapsedSeconds), c, index: c.index };
     };
-    // The window starts a few steps into the run, or as the second epoch starts (past the first validation,
-    // with as much of that epoch ahead as can be).
-    const start = spec.pastFirstEpoch ? await waitFor(page, 'progress', first.index, 'e.epoch >= 2') : await waitFor(page, 'progress', first.index, 'e.step >= 3');
+    // The window starts as the first step is done (the pause lands a few queued steps later), or as the
+    // second epoch starts (past the first validation), with as much of the epoch ahead as can be.
+    const start = spec.pastFirstEpoch ? await waitFor(page, 'progress', first.index, 'e.epoch >= 2') : first;
     const c0 = await counted(start.index);
     await send(page, { type: 'resume' });
     const resumed = await waitFor(page, 'trainState', c0.index, "e.state === 'training'");
@@ -171,11 +173,12 @@ export async function appRun(bench: BenchBrowser, spec: RunSpec): Promise<{ run:
     // It ends short of the epoch's end, so that no validation falls in it: on a GPU the loop queues steps
     // faster than the device runs them, reports at most every 250 ms and then waits for a read-back, so
     // the page may see a step count QUEUED_AHEAD steps late; `margin` covers that and the time it takes to ask.
+    // Its last report ends the wait too: a run that ends first makes `counted` fail instead of waiting on.
     const until = spec.pastFirstEpoch ? moving.elapsedSeconds + spec.seconds : spec.seconds;
     const perEpoch = resumed.totalSteps / resumed.totalEpochs;
     const margin = 2 + QUEUED_AHEAD + Math.floor(perEpoch / 50);
     const epochEnd = `Math.min(e.epoch * ${perEpoch}, e.totalSteps) - ${margin}`;
-    const steady = await waitFor(page, 'progress', moving.index, `e.step >= ${c0.step + 2} && (e.elapsedSeconds >= ${until} || e.step >= ${epochEnd})`);
+    const steady = await waitFor(page, 'progress', moving.index, `(e.step >= ${c0.step + 2} || e.step >= e.totalSteps) && (e.elapsedSeconds >= ${until} || e.step >= ${epochEnd})`);
     const c1 = await counted(steady.index);
     const validation = await validationTime(page, c0.index, c1.index);
     await send(page, { type: 'stop' });

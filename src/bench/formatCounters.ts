@@ -14,5 +14,7 @@ export function formatCounters(r: AppRun): string {
         `pipelines ${c.pipelinesBeforeWindow} before the window, ${c.pipelinesInWindow} during${epochs}; ` +
         `GPU pool ${mb(c.gpuBytesAllocated)} (peak in use ${mb(c.gpuPeakBytesUsed)}) vs live tensors ${mb(c.liveTensorBytes)}`
       : '';
-  return `${f1(c.kernelsPerStep)} kernels${gpu} (over ${c.windowSteps} steps)`;
+  // A validation in the window (an epoch too short for the page to pause before its end) adds its work here.
+  const validated = r.train.window.validations > 0 ? `; the work of ${r.train.window.validations} validation included` : '';
+  return `${f1(c.kernelsPerStep)} kernels${gpu} (over ${c.windowSteps} steps${validated})`;
 }

@@ -3,7 +3,8 @@
  * run (figures, no pass/fail). The app side is the real engine worker in headless Chromium on the built-in
  * sample: the start-up probe's figures and choice; time from Start to the first training step (the
  * validation of the untrained model included); scoring of the validation split (candidates/s, tokens/s);
- * steady training (steps/s, real tokens/s, no padding counted). The PyTorch side runs the same model, data
+ * training over a window of whole steps between two pauses, every step in it finished (steps/s, real
+ * tokens/s, no padding counted; see appRun.ts). The PyTorch side runs the same model, data
  * and step (`python -m eorm.bench`) when a Python with torch is found. Writes bench/results/latest.json.
  * Software GPU adapters (SwiftShader, llvmpipe) and the CPU backend are far slower: they run the tiny
  * preset on the sample's first 40 questions only, and are labelled so. Their timings are not GPU speed.
@@ -66,7 +67,7 @@ async function main() {
         process.stdout.write(`app: ${requested} ${preset}… `);
         const { run, info } = await appRun(bench, { requested, preset, model: PRESETS[preset], seconds: SECONDS, slice });
         if (requested === 'auto') probe ??= info;
-        console.log(`${f0(run.train.tokensPerSec)} tok/s training`);
+        console.log(`${f0(run.train.window.tokensPerSec)} tok/s training`);
         runs.push(run);
         if (run.software) break; // slow backends: the tiny preset only
       }
@@ -86,15 +87,15 @@ async function main() {
   const rows: string[][] = [['backend', 'preset', 'data', 'Start→1st step', 'score tok/s (cand/s)', 'train tok/s', 'steps/s', '× PyTorch (train, score)']];
   for (const r of runs) {
     const t = torch[r.preset];
-    const vs = typeof t === 'object' && !r.software ? `${(r.train.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×, ${(r.score.tokensPerSec / t.score.tokensPerSec).toFixed(2)}×` : r.software ? 'n/a (software)' : '–';
-    rows.push([r.label, r.preset, r.data, `${f1(r.startToFirstStepSec)} s`, `${f0(r.score.tokensPerSec)} (${f0(r.score.perSec)})`, f0(r.train.tokensPerSec), r.train.stepsPerSec.toFixed(2), vs]);
+    const vs = typeof t === 'object' && !r.software ? `${(r.train.window.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×, ${(r.score.tokensPerSec / t.score.tokensPerSec).toFixed(2)}×` : r.software ? 'n/a (software)' : '–';
+    rows.push([r.label, r.preset, r.data, `${f1(r.startToFirstStepSec)} s`, `${f0(r.score.tokensPerSec)} (${f0(r.score.perSec)})`, f0(r.train.window.tokensPerSec), r.train.window.stepsPerSec.toFixed(2), vs]);
   }
   for (const [preset, t] of Object.entries(torch)) {
     if (typeof t === 'string') continue;
     rows.push([`PyTorch ${t.torch} CPU, ${t.threads} threads`, preset, 'sample', '–', `${f0(t.score.tokensPerSec)} (${f0(t.score.candidatesPerSec)})`, f0(t.train.tokensPerSec), t.train.stepsPerSec.toFixed(2), '1.00×, 1.00×']);
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  console.log(`\n${cores} cores, ${chromium}; steady training over ≥ ${SECONDS} s after the first step\n`);
+  console.log(`\n${cores} cores, ${chromium}; training over a window of whole steps between two pauses (up to ${SECONDS} s after the first step)\n`);
   for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join('  '));
   console.log('\nwork per training step (window of whole steps after the first ones):');
   for (const r of runs) console.log(`  ${r.label} ${r.preset}: ${formatCounters(r)}`);
