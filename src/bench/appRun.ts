@@ -162,9 +162,14 @@ export async function appRun(bench: BenchBrowser, spec: RunSpec): Promise<{ run:
       const c = await waitFor(page, 'counters', paused.index);
       return { step: paused.step, at: paused.at, tokens: Math.round(report.tokensPerSec * report.elapsedSeconds), c, index: c.index };
     };
-    // The window starts as the first step is done (the pause lands a few queued steps later), or as the
-    // second epoch starts (past the first validation), with as much of the epoch ahead as can be.
-    const start = spec.pastFirstEpoch ? await waitFor(page, 'progress', first.index, 'e.epoch >= 2') : first;
+    // The window starts a few steps into the run (steady state), as the first step is done where epochs are
+    // short (software adapters, the CPU backend: the pause lands a few queued steps later), or as the second
+    // epoch starts (past the first validation), with as much of the epoch ahead as can be.
+    const start = spec.pastFirstEpoch
+      ? await waitFor(page, 'progress', first.index, 'e.epoch >= 2')
+      : software
+        ? first
+        : await waitFor(page, 'progress', first.index, 'e.step >= 3');
     const c0 = await counted(start.index);
     await send(page, { type: 'resume' });
     const resumed = await waitFor(page, 'trainState', c0.index, "e.state === 'training'");
