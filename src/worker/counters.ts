@@ -1,11 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
+import { gpuPoolTrimmer } from '../engine/train/gpuPool.ts';
 
 /**
  * Work counters for the benchmarks: kernels run by tfjs (every backend) and, on WebGPU, compute
  * dispatches, queue submits, uniform-buffer writes, upload bytes, buffer maps (readbacks), pipelines and
  * buffers created; plus GPU bytes allocated by the backend's pool against the bytes of live tensors, and
  * the pool's peak bytes in use. Installed on request only (the bench's `counters` command): it wraps
- * prototypes and the pool's acquire, nothing else changes.
+ * prototypes (the pool's peak comes from its trimmer, train/gpuPool.ts), nothing else changes.
  */
 export interface EngineCounters {
   kernels: number;
@@ -47,28 +48,6 @@ function wrap(proto: object | undefined, name: string, count: (self: unknown, ar
 const MAP_READ_USAGE = 0x1;
 const UNIFORM_USAGE = 0x40;
 
-interface Pool {
-  numBytesUsed: number;
-  acquireBuffer: Method;
-}
-let pool: Pool | null = null;
-let peakUsed = 0;
-
-/** Follows the current backend's buffer pool (a backend switch brings a new one). */
-function watchPool(): void {
-  const p = (tf.backend() as unknown as { bufferManager?: Pool }).bufferManager ?? null;
-  if (p === pool) return;
-  pool = p;
-  peakUsed = p?.numBytesUsed ?? 0;
-  if (!p) return;
-  const acquire = p.acquireBuffer.bind(p);
-  p.acquireBuffer = (...args: unknown[]) => {
-    const b = acquire(...args);
-    peakUsed = Math.max(peakUsed, p.numBytesUsed);
-    return b;
-  };
-}
-
 export function installCounters(): void {
   if (installed) return;
   installed = true;
@@ -93,14 +72,13 @@ export function installCounters(): void {
   wrap(g.GPUDevice?.prototype, 'createBuffer', () => counts.buffersCreated++);
   wrap(g.GPUDevice?.prototype, 'createComputePipeline', () => counts.pipelines++);
   wrap(g.GPUDevice?.prototype, 'createComputePipelineAsync', () => counts.pipelines++);
-  watchPool();
+  // The pool's peak in use is followed by its trimmer, made here if training has not made it yet.
+  gpuPoolTrimmer()?.takePeak();
 }
 
 export function readCounters(): EngineCounters {
-  if (installed) watchPool();
   const m = tf.memory() as tf.MemoryInfo & { numBytesAllocatedInGPU?: number };
-  const gpuPeakBytesUsed = pool ? peakUsed : null;
-  // The next read reports the peak from here on.
-  peakUsed = pool?.numBytesUsed ?? 0;
+  // The current backend's trimmer: a backend switch brings a new pool and a new trimmer.
+  const gpuPeakBytesUsed = installed ? (gpuPoolTrimmer()?.takePeak() ?? null) : null;
   return { ...counts, liveTensorBytes: m.numBytes, gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null, gpuPeakBytesUsed };
 }

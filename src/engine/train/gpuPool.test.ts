@@ -55,6 +55,9 @@ describe('GpuPoolTrimmer', () => {
     }
     expect(created.length).toBe(sizes.length + 1);
     expect(created.some((b) => b.destroyed)).toBe(false);
+    // The peak in use is a step's working set on top of the weights, then starts again from what is in use.
+    expect(trimmer.takePeak()).toBe((1 << 17) + sizes.reduce((a, b) => a + b, 0));
+    expect(trimmer.takePeak()).toBe(1 << 17);
     manager.releaseBuffer(weights);
   });
 

@@ -34,13 +34,25 @@ export class GpuPoolTrimmer {
   /** The trim count when each pool key (size and usage) was last acquired. */
   private readonly lastAcquired = new Map<string, number>();
   private trims = 0;
+  /** The most bytes in use at once since the last takePeak() (a step's working set, for the bench's counters). */
+  private peak: number;
 
   constructor(private readonly pool: BufferPool) {
+    this.peak = pool.numBytesUsed;
     const acquire = pool.acquireBuffer.bind(pool);
     pool.acquireBuffer = (size, usage, mappedAtCreation, reuse) => {
       this.lastAcquired.set(`${size}_${usage}`, this.trims);
-      return acquire(size, usage, mappedAtCreation, reuse);
+      const b = acquire(size, usage, mappedAtCreation, reuse);
+      this.peak = Math.max(this.peak, pool.numBytesUsed);
+      return b;
     };
+  }
+
+  /** The peak bytes in use since the previous call (or since this trimmer was made). */
+  takePeak(): number {
+    const p = this.peak;
+    this.peak = this.pool.numBytesUsed;
+    return p;
   }
 
   /** Destroys free buffers, least recently acquired sizes first, down to POOL_FACTOR × the bytes in use. Call between steps only. */
