@@ -173,7 +173,10 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
       const parts = batch.flatMap(({ s }) => [tf.reshape(s.loss, [1]), tf.reshape(s.gradNorm, [1])]);
       // Always as many parts: a shorter read (a drain before a pause, a validation, a checkpoint) would
       // otherwise compile a concat of its own on a GPU, late in the run.
-      while (parts.length < 2 * readEvery) parts.push(tf.zeros([1]));
+      if (parts.length < 2 * readEvery) {
+        const zero = tf.zeros([1]);
+        while (parts.length < 2 * readEvery) parts.push(zero);
+      }
       return tf.concat(parts);
     });
     tf.dispose(batch.flatMap(({ s }) => [s.loss, s.gradNorm, s.clipCoef]));
