@@ -122,7 +122,9 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
   // would mostly duplicate it.
   const running = (k: number) => inFlight.some((f) => f[0] === k);
   for (let k = batches.length - 1; k >= 0; k--) {
-    if (peers.length > 0) await yieldToEventLoop();
+    if (delivered[k]) continue;
+    // Replies that came in while this thread computed are taken first.
+    await yieldToEventLoop();
     if (!delivered[k] && !running(k)) await here(k);
   }
   for (let k = 0; k < batches.length; k++) {
