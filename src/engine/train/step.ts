@@ -32,25 +32,18 @@ export async function trainStep(cfg: ModelConfig, params: Params, optimizer: Ada
   if (optimizer.flat && params.has(EMBEDDING)) return compactTableStep(cfg, params, optimizer, batch, opts);
   if (!optimizer.lazy) {
     return tf.tidy(() => {
-      const { loss, grads } = lossAndGradients(cfg, params, batch, opts);
-      const gradNorm = globalNorm(grads.values());
-      const clipCoef = clipCoefficient(gradNorm, opts.maxGradNorm);
+      const { loss, grads, gradNorm, clipCoef } = clippedGradients(cfg, params, batch, opts);
       optimizer.step(params, grads, opts.lr, clipCoef, bothFinite(loss, gradNorm));
       return { loss, gradNorm, clipCoef };
     });
   }
   const compact = compactBatch(batch, cfg.padId, optimizer.lazy.rows);
   const rows = optimizer.lazy.gather(compact.rows);
-  const width = optimizer.lazy.width;
-  const table = tf.tidy(() => tf.variable(tf.tensor2d(rows, [compact.rows.length, width]), true, `${EMBEDDING}.compact#${compactCounter++}`));
-  const stepParams: Params = new Map(params);
-  stepParams.set(EMBEDDING, table);
+  const { stepParams, table } = withCompactTable(params, () => tf.tensor2d(rows, [compact.rows.length, optimizer.lazy!.width]));
   try {
     // A plain object: tidy keeps the tensors it returns only in arrays and objects, not in a Map.
     const { scalars, grads } = tf.tidy(() => {
-      const { loss, grads } = lossAndGradients({ ...cfg, padId: compact.padId }, stepParams, compact.batch, opts);
-      const gradNorm = globalNorm(grads.values());
-      const clipCoef = clipCoefficient(gradNorm, opts.maxGradNorm);
+      const { loss, grads, gradNorm, clipCoef } = clippedGradients({ ...cfg, padId: compact.padId }, stepParams, compact.batch, opts);
       return { scalars: { loss, gradNorm, clipCoef }, grads: Object.fromEntries(grads) };
     });
     try {
@@ -79,20 +72,31 @@ function compactTableStep(cfg: ModelConfig, params: Params, optimizer: AdamW, ba
   const emb = params.get(EMBEDDING)!;
   const compact = compactBatch(batch, cfg.padId, emb.shape[0]!);
   const rows = tf.tensor1d(compact.rows, 'int32');
-  const table = tf.tidy(() => tf.variable(tf.gather(emb, rows), true, `${EMBEDDING}.compact#${compactCounter++}`));
-  const stepParams: Params = new Map(params);
-  stepParams.set(EMBEDDING, table);
+  const { stepParams, table } = withCompactTable(params, () => tf.gather(emb, rows));
   try {
     return tf.tidy(() => {
-      const { loss, grads } = lossAndGradients({ ...cfg, padId: compact.padId }, stepParams, compact.batch, opts);
-      const gradNorm = globalNorm(grads.values());
-      const clipCoef = clipCoefficient(gradNorm, opts.maxGradNorm);
+      const { loss, grads, gradNorm, clipCoef } = clippedGradients({ ...cfg, padId: compact.padId }, stepParams, compact.batch, opts);
       optimizer.step(params, grads, opts.lr, clipCoef, bothFinite(loss, gradNorm), rows);
       return { loss, gradNorm, clipCoef };
     });
   } finally {
     tf.dispose([table, rows]);
   }
+}
+
+/** Loss and gradients with their global norm and clip coefficient, all left on the device. */
+function clippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: StepOptions) {
+  const { loss, grads } = lossAndGradients(cfg, params, batch, opts);
+  const gradNorm = globalNorm(grads.values());
+  return { loss, grads, gradNorm, clipCoef: clipCoefficient(gradNorm, opts.maxGradNorm) };
+}
+
+/** The step's parameters with the embedding swapped for a trainable compact table of the rows it uses. */
+function withCompactTable(params: Params, rows: () => tf.Tensor): { stepParams: Params; table: tf.Variable } {
+  const table = tf.tidy(() => tf.variable(rows(), true, `${EMBEDDING}.compact#${compactCounter++}`));
+  const stepParams: Params = new Map(params);
+  stepParams.set(EMBEDDING, table);
+  return { stepParams, table };
 }
 
 let compactCounter = 0;
