@@ -1,12 +1,12 @@
 /**
- * One benchmark run of the app's real engine worker in headless Chromium: a backend, a model, the
+ * One benchmark run of the app's engine (the real worker in headless Chromium, or the same engine
+ * in-process in Node: engineHost.ts): a backend, a model, the
  * built-in sample (or its first questions on slow backends). Measures the time from Start to the first
  * training step, scoring of the validation split, steady training, and the work counters per step
  * (src/worker/counters.ts) over a window of whole steps; with `pastFirstEpoch`, the run has ten epochs
  * and the window lies past the first one, so pipelines compiled during the first epoch and after it are
  * told apart and the window holds no validation.
  */
-import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingestJsonl } from '../engine/data/ingest.ts';
@@ -19,12 +19,13 @@ import { GPT2_EOT } from '../engine/model/config.ts';
 import { DEFAULT_TRAIN_SETTINGS, type ModelSettings } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from '../worker/backendInfo.ts';
 import { backendLabel } from '../worker/backendInfo.ts';
-import { type BenchBrowser, eventCount, newEnginePage, now, send, waitFor } from './enginePage.ts';
+import type { EngineHost, EngineRuntime } from './engineHost.ts';
 
 export const SAMPLE_PATH = join('public', SAMPLE_DATASET_PATH);
 /** Steps the training loop may queue on a GPU between two progress reports (READBACK_EVERY in train/loop.ts). */
 const QUEUED_AHEAD = 10;
-const sampleText = readFileSync(SAMPLE_PATH, 'utf8');
+const sampleBytes = readFileSync(SAMPLE_PATH);
+const sampleText = sampleBytes.toString('utf8');
 const SEED = DEFAULT_TRAIN_SETTINGS.seed;
 
 export interface Rate {
@@ -114,66 +115,57 @@ async function valTokens(text: Buffer | string, maxLen: number): Promise<number>
   return n;
 }
 
-type PageEngine = { events: Array<{ type: string; report?: { epoch: number; set: string } }>; send(cmd: { type: string }): void };
-
-export async function appRun(bench: BenchBrowser, spec: RunSpec): Promise<{ run: AppRun; info: BackendInfo }> {
-  const page = await newEnginePage(bench, { '/__bench__/slice.jsonl': spec.slice.bytes });
+export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ run: AppRun; info: BackendInfo }> {
+  const host = await runtime.newHost({ slice: spec.slice.bytes, sample: sampleBytes });
+  const { send, waitFor } = host;
   try {
-    await send(page, { type: 'init', backend: spec.requested });
-    const ready = await waitFor(page, 'ready');
+    await send({ type: 'init', backend: spec.requested });
+    const ready = await waitFor('ready');
     const info = ready.backend;
     // Counters from here on, so pipelines compiled by the validation and the first steps are counted too.
-    await send(page, { type: 'counters' });
-    await waitFor(page, 'counters', ready.index);
+    await send({ type: 'counters' });
+    await waitFor('counters', ready.index);
     const software = info.backend === 'cpu' || (info.backend === 'webgpu' && !!info.adapter?.software);
-    const source = software ? { kind: 'url' as const, url: '/__bench__/slice.jsonl', name: 'slice' } : { kind: 'url' as const, url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' };
-    await send(page, { type: 'loadData', role: 'train', source });
-    await waitFor(page, 'dataset', ready.index);
-    // The counters at the end of the first epoch's validation: asked for by the page the moment that
-    // validation's report arrives, so the worker answers before (or within) the second epoch's first step.
-    await page.evaluate(() => {
-      const engine = (window as unknown as { engine: PageEngine }).engine;
-      const push = engine.events.push.bind(engine.events);
-      engine.events.push = (...evs) => {
-        if (evs.some((e) => e.type === 'evaluation' && e.report?.set === 'val' && e.report.epoch === 1)) engine.send({ type: 'counters' });
-        return push(...evs);
-      };
-    });
-    const from = await eventCount(page);
-    const t0 = await now(page);
+    await send({ type: 'loadData', role: 'train', source: host.source(software ? 'slice' : 'sample') });
+    await waitFor('dataset', ready.index);
+    // The counters at the end of the first epoch's validation: asked for the moment that validation's
+    // report arrives, so the engine answers before (or within) the second epoch's first step.
+    await host.countersOn("e.type === 'evaluation' && e.report.set === 'val' && e.report.epoch === 1");
+    const from = await host.eventCount();
+    const t0 = await host.now();
     // Enough epochs that the window ends long before the run: a pause asked for in an epoch's last steps
     // lands after its validation, and one asked for in the run's last steps never lands (on a GPU the loop
     // queues the steps of a short epoch faster than the page sees them).
     const epochs = spec.pastFirstEpoch ? 10 : 2;
-    await send(page, { type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'custom', model: spec.model, epochs } });
-    const compiling = await waitFor(page, 'trainState', from, "e.state === 'compiling'");
-    const untrained = await waitFor(page, 'evaluation', compiling.index);
-    const first = await waitFor(page, 'trainState', untrained.index, "e.state === 'training'");
+    await send({ type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'custom', model: spec.model, epochs } });
+    const compiling = await waitFor('trainState', from, "e.state === 'compiling'");
+    const untrained = await waitFor('evaluation', compiling.index);
+    const first = await waitFor('trainState', untrained.index, "e.state === 'training'");
     // Work counters and speed over a window of whole steps, between two pauses. Before it pauses, the loop
     // reads every queued step back (on a GPU: waits until the device has finished them) and reports the
     // step count and its cumulative tokens, so the window's steps, tokens and time are all exact there;
     // progress reports in between count steps when they are queued, not when the GPU has run them.
     const counted = async (from: number) => {
-      await send(page, { type: 'pause' });
-      const paused = await waitFor(page, 'trainState', from, "e.state === 'paused' || e.state === 'done'");
+      await send({ type: 'pause' });
+      const paused = await waitFor('trainState', from, "e.state === 'paused' || e.state === 'done'");
       if (paused.state !== 'paused') throw new Error(`the run ended at step ${paused.step} before the pause for the counters' window (too few steps: a larger --slice?)`);
-      const report = await waitFor(page, 'progress', from, `e.step === ${paused.step}`);
-      await send(page, { type: 'counters' });
-      const c = await waitFor(page, 'counters', paused.index);
+      const report = await waitFor('progress', from, `e.step === ${paused.step}`);
+      await send({ type: 'counters' });
+      const c = await waitFor('counters', paused.index);
       return { step: paused.step, at: paused.at, tokens: Math.round(report.tokensPerSec * report.elapsedSeconds), c, index: c.index };
     };
     // The window starts a few steps into the run (steady state), as the first step is done where epochs are
     // short (software adapters, the CPU backend: the pause lands a few queued steps later), or as the second
     // epoch starts (past the first validation), with as much of the epoch ahead as can be.
     const start = spec.pastFirstEpoch
-      ? await waitFor(page, 'progress', first.index, 'e.epoch >= 2')
+      ? await waitFor('progress', first.index, 'e.epoch >= 2')
       : software
         ? first
-        : await waitFor(page, 'progress', first.index, 'e.step >= 3');
+        : await waitFor('progress', first.index, 'e.step >= 3');
     const c0 = await counted(start.index);
-    await send(page, { type: 'resume' });
-    const resumed = await waitFor(page, 'trainState', c0.index, "e.state === 'training'");
-    const moving = await waitFor(page, 'progress', resumed.index);
+    await send({ type: 'resume' });
+    const resumed = await waitFor('trainState', c0.index, "e.state === 'training'");
+    const moving = await waitFor('progress', resumed.index);
     // Past the first epoch the window lasts `seconds`; in it, training lasts `seconds` from the first step.
     // It ends short of the epoch's end, so that no validation falls in it: on a GPU the loop queues steps
     // faster than the device runs them, reports at most every 250 ms and then waits for a read-back, so
@@ -183,12 +175,12 @@ export async function appRun(bench: BenchBrowser, spec: RunSpec): Promise<{ run:
     const perEpoch = resumed.totalSteps / resumed.totalEpochs;
     const margin = 2 + QUEUED_AHEAD + Math.floor(perEpoch / 50);
     const epochEnd = `Math.min(e.epoch * ${perEpoch}, e.totalSteps) - ${margin}`;
-    const steady = await waitFor(page, 'progress', moving.index, `(e.step >= ${c0.step + 2} || e.step >= e.totalSteps) && (e.elapsedSeconds >= ${until} || e.step >= ${epochEnd})`);
+    const steady = await waitFor('progress', moving.index, `(e.step >= ${c0.step + 2} || e.step >= e.totalSteps) && (e.elapsedSeconds >= ${until} || e.step >= ${epochEnd})`);
     const c1 = await counted(steady.index);
-    const validation = await validationTime(page, c0.index, c1.index);
-    await send(page, { type: 'stop' });
-    await waitFor(page, 'complete', c1.index);
-    const epoch1 = spec.pastFirstEpoch ? await firstEpochCounters(page, first.index) : null;
+    const validation = await validationTime(host, c0.index, c1.index);
+    await send({ type: 'stop' });
+    await waitFor('complete', c1.index);
+    const epoch1 = spec.pastFirstEpoch ? await firstEpochCounters(host, first.index) : null;
     const steps = c1.step - c0.step;
     const per = (k: 'kernels' | 'dispatches' | 'submits' | 'uniformWrites' | 'uploadBytes' | 'readbacks' | 'buffersCreated') => (c1.c[k] - c0.c[k]) / steps;
     const scoreSeconds = (untrained.at - compiling.at) / 1000;
@@ -229,7 +221,7 @@ export async function appRun(bench: BenchBrowser, spec: RunSpec): Promise<{ run:
       },
     };
   } finally {
-    await page.close();
+    await host.close();
   }
 }
 
@@ -245,27 +237,22 @@ function windowRate(c0: { step: number; tokens: number }, c1: { step: number; at
  * the epoch's steps are read back to the evaluation's report. The loop queues steps ahead of a GPU (up
  * to READBACK_EVERY), so a pause asked for near an epoch's end can land after its validation.
  */
-async function validationTime(page: Page, from: number, to: number): Promise<{ count: number; ms: number }> {
-  return page.evaluate(
-    ([a, b]) => {
-      const events = (window as unknown as { engine: { events: Array<{ type: string; at: number }> } }).engine.events;
-      let count = 0;
-      let ms = 0;
-      for (let i = a; i < b; i++) {
-        if (events[i].type !== 'evaluation') continue;
-        let j = i - 1;
-        while (j > a && events[j].type !== 'progress') j--;
-        count++;
-        ms += events[i].at - events[j].at;
-      }
-      return { count, ms };
-    },
-    [from, to],
-  );
+async function validationTime(host: EngineHost, from: number, to: number): Promise<{ count: number; ms: number }> {
+  const events = await host.events(from, to);
+  let count = 0;
+  let ms = 0;
+  for (let i = 0; i < events.length; i++) {
+    if (events[i].type !== 'evaluation') continue;
+    let j = i - 1;
+    while (j > 0 && events[j].type !== 'progress') j--;
+    count++;
+    ms += events[i].at - events[Math.max(j, 0)].at;
+  }
+  return { count, ms };
 }
 
 /** The counters the page asked for when the first epoch's validation came (null if the run stopped before it). */
-async function firstEpochCounters(page: Page, from: number) {
-  const evaluation = await waitFor(page, 'evaluation', from, "e.report.epoch === 1 && e.report.set === 'val'", 1_000).catch(() => null);
-  return evaluation ? waitFor(page, 'counters', evaluation.index) : null;
+async function firstEpochCounters(host: EngineHost, from: number) {
+  const evaluation = await host.waitFor('evaluation', from, "e.report.epoch === 1 && e.report.set === 'val'", 1_000).catch(() => null);
+  return evaluation ? host.waitFor('counters', evaluation.index) : null;
 }

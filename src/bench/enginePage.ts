@@ -6,11 +6,12 @@ import { type Browser, type Page, chromium } from '@playwright/test';
 import { type ViteDevServer, createServer } from 'vite';
 import { CHROMIUM_ARGS, resolveChromium } from '../../e2e/chromium.ts';
 import type { Command, WorkerEvent } from '../worker/protocol.ts';
+import type { EngineHost, EngineRuntime, Timed } from './engineHost.ts';
 
 type Engine = { events: Array<WorkerEvent & { at: number }>; send(cmd: Command): void; now(): number };
-export type Timed<T extends WorkerEvent['type']> = Extract<WorkerEvent, { type: T }> & { at: number; index: number };
+export type { Timed } from './engineHost.ts';
 
-export interface BenchBrowser {
+export interface BenchBrowser extends EngineRuntime {
   browser: Browser;
   base: string;
   close(): Promise<void>;
@@ -23,14 +24,19 @@ export async function startBenchBrowser(extraArgs: readonly string[] = []): Prom
   await server.listen();
   const base = server.resolvedUrls!.local[0];
   const browser = await chromium.launch({ executablePath: resolveChromium(), args: [...CHROMIUM_ARGS, ...extraArgs] });
-  return {
+  const b: BenchBrowser = {
     browser,
     base,
+    newHost: async (files) => {
+      const routes = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [`/__bench__/${name}.jsonl`, bytes]));
+      return pageHost(await newEnginePage(b, routes));
+    },
     close: async () => {
       await browser.close();
       await server.close();
     },
   };
+  return b;
 }
 
 /** A fresh page with its own engine worker; `routes` serves extra files (e.g. generated data). */
@@ -74,4 +80,28 @@ export async function waitFor<T extends WorkerEvent['type']>(page: Page, type: T
   const e = (await handle.jsonValue()) as WorkerEvent & { at: number; index: number };
   if (e.type === 'error') throw new Error(`engine error: ${e.message}`);
   return e as Timed<T>;
+}
+
+/** The engine worker of a page (newEnginePage) as an EngineHost; closing it closes the page. */
+export function pageHost(page: Page): EngineHost {
+  return {
+    send: (cmd) => send(page, cmd),
+    now: () => now(page),
+    eventCount: () => eventCount(page),
+    waitFor: (type, from, pred, timeoutMs) => waitFor(page, type, from, pred, timeoutMs),
+    events: (from, to) => page.evaluate(([a, b]) => (window as unknown as { engine: Engine }).engine.events.slice(a, b), [from, to]),
+    countersOn: (pred) =>
+      page.evaluate((pred) => {
+        const engine = (window as unknown as { engine: Engine }).engine;
+        const push = engine.events.push.bind(engine.events);
+        // eslint-disable-next-line no-new-func
+        const hit = new Function('e', `return ${pred}`) as (e: WorkerEvent) => boolean;
+        engine.events.push = (...evs) => {
+          if (evs.some(hit)) engine.send({ type: 'counters' });
+          return push(...evs);
+        };
+      }, pred),
+    source: (name) => ({ kind: 'url', url: `/__bench__/${name}.jsonl`, name }),
+    close: () => page.close(),
+  };
 }

@@ -9,21 +9,25 @@
  * A software adapter (SwiftShader, llvmpipe, …) is labelled so, runs the tiny preset only, on the sample's
  * first questions (`--all-presets` runs every one), and its figures are never GPU speed. Headless Chromium
  * needs flags to reach a real GPU: `--chromium-args "…"` or EORM_CHROMIUM_ARGS (see README, "Tests and
- * benchmarks").
+ * benchmarks"). `--node` runs the same engine in-process in Node on Dawn's WebGPU instead of Chromium
+ * (`--dawn DIR`: the `webgpu` package's folder; `--dawn-flags "backend=vulkan …"`):
+ * the route of the GPU kit (bench/gpu-kit/) to machines with a GPU but no Chromium or Node.
  *
  *   npm run bench -- gpu
  *   npm run bench -- gpu --presets tiny,paper@512 --seconds 30 --chromium-args "--use-angle=vulkan --enable-features=Vulkan"
+ *   bash src/bench/gpuKit/run.sh          (the GPU kit: --node, with its own Node and Dawn)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { GPT2_VOCAB } from '../engine/model/config.ts';
 import { findPython, runPython } from '../engine/testing/pythonNode.ts';
 import { PRESETS, type ModelSettings } from '../engine/train/settings.ts';
 import type { AdapterSummary } from '../worker/backendInfo.ts';
 import { type AppRun, SAMPLE_PATH, appRun, sampleSlice } from './appRun.ts';
-import { startBenchBrowser } from './enginePage.ts';
+import type { EngineRuntime } from './engineHost.ts';
 import { formatCounters } from './formatCounters.ts';
+import { installDawn, nodeRuntime } from './nodeEngine.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: string) => {
@@ -36,6 +40,10 @@ const ALL_PRESETS = argv.includes('--all-presets');
 const WITH_PYTHON = !argv.includes('--no-python');
 const SLICE_QUESTIONS = Number(opt('slice', '40'));
 const CHROMIUM_EXTRA = opt('chromium-args', process.env.EORM_CHROMIUM_ARGS ?? '').split(/\s+/).filter(Boolean);
+const IN_NODE = argv.includes('--node');
+const DAWN_DIR = opt('dawn', process.env.EORM_DAWN ?? '');
+const DAWN_FLAGS = opt('dawn-flags', '').split(/\s+/).filter(Boolean);
+const RESULTS = opt('out', 'bench/results/gpu.json');
 
 /** "paper@512" → the paper architecture at maxLen 512; "tiny" → the preset as it is. */
 function presetModel(name: string): ModelSettings {
@@ -74,8 +82,23 @@ const f0 = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 }
 
 async function main() {
   const slice = sampleSlice(SLICE_QUESTIONS);
-  const bench = await startBenchBrowser(CHROMIUM_EXTRA);
-  const chromium = bench.browser.version();
+  let runtime: EngineRuntime;
+  let host: string;
+  let close = async (): Promise<void> => undefined;
+  if (IN_NODE) {
+    if (!DAWN_DIR) throw new Error('--node needs --dawn DIR (the folder of the npm package webgpu): bash src/bench/gpuKit/run.sh sets it up from the GPU kit');
+    await installDawn(DAWN_DIR, DAWN_FLAGS);
+    runtime = nodeRuntime();
+    host = `Node ${process.version}, Dawn from ${DAWN_DIR}${DAWN_FLAGS.length ? ` (${DAWN_FLAGS.join(' ')})` : ''}`;
+  } else {
+    // Imported only here: the GPU kit's bundle leaves Chromium's driver (Playwright) and Vite out.
+    const { startBenchBrowser } = await import('./enginePage.ts');
+    const bench = await startBenchBrowser(CHROMIUM_EXTRA);
+    runtime = bench;
+    host = `Chromium ${bench.browser.version()}${CHROMIUM_EXTRA.length ? ` (${CHROMIUM_EXTRA.join(' ')})` : ''}`;
+    close = bench.close;
+  }
+  console.log(`engine: ${host}`);
   const runs: AppRun[] = [];
   const skipped: Record<string, string> = {};
   let adapter: AdapterSummary | null = null;
@@ -88,15 +111,15 @@ async function main() {
         continue;
       }
       process.stdout.write(`app: webgpu ${name}… `);
-      const { run, info } = await appRun(bench, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, pastFirstEpoch: true });
-      if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter in this Chromium (${info.reason}); see README for the flags a real GPU needs`);
+      const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, pastFirstEpoch: true });
+      if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see README for what a real GPU needs`);
       adapter = info.adapter;
       console.log(`${f0(run.train.window.tokensPerSec)} tok/s training${run.software ? ' (software adapter)' : ''}`);
       runs.push(run);
       if (run.software && !ALL_PRESETS) break; // a software adapter: the tiny preset only
     }
   } finally {
-    await bench.close();
+    await close();
   }
   const a = adapter!;
   const software = a.software || a.isFallbackAdapter;
@@ -114,10 +137,10 @@ async function main() {
     console.log(`    ${formatCounters(r)}`);
   }
   for (const [name, why] of Object.entries(skipped)) console.log(`  ${name}: not run, ${why}`);
-  mkdirSync('bench/results', { recursive: true });
-  const report = { date: new Date().toISOString(), chromium, chromiumArgs: CHROMIUM_EXTRA, adapter: a, software, seconds: SECONDS, app: runs, skipped, pytorchCuda: torch };
-  writeFileSync('bench/results/gpu.json', `${JSON.stringify(report, null, 2)}\n`);
-  console.log('\nwritten: bench/results/gpu.json');
+  mkdirSync(dirname(RESULTS), { recursive: true });
+  const report = { date: new Date().toISOString(), engine: host, chromiumArgs: IN_NODE ? null : CHROMIUM_EXTRA, adapter: a, software, seconds: SECONDS, app: runs, skipped, pytorchCuda: torch };
+  writeFileSync(RESULTS, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwritten: ${RESULTS}`);
 }
 
 await main();

@@ -70,10 +70,10 @@ async function activate(name: BackendName): Promise<void> {
 }
 
 /** Starts and times every backend once per worker (the probe), then remembers the figures. */
-async function probeAll(): Promise<ProbeResult[]> {
+async function probeAll(names: readonly BackendName[]): Promise<ProbeResult[]> {
   if (probes) return probes;
   const out: ProbeResult[] = [];
-  for (const name of BACKEND_NAMES) {
+  for (const name of names) {
     const t0 = performance.now();
     try {
       await activate(name);
@@ -125,11 +125,12 @@ function info(backend: BackendName, requested: BackendChoice, reason: string, al
  * Picks the engine's backend. 'auto' probes WebGPU (noting software adapters), WASM and the CPU and
  * takes the fastest; a named backend is used when it runs here, else the probe decides and the
  * reason says why the request could not be met. Can be called again to switch (tensors move lazily).
+ * `names`: the backends the probe tries (all of them in the app).
  */
-export async function initBackend(choice: BackendChoice = 'auto'): Promise<BackendInfo> {
-  const all = await probeAll();
+export async function initBackend(choice: BackendChoice = 'auto', names: readonly BackendName[] = BACKEND_NAMES): Promise<BackendInfo> {
+  const all = await probeAll(names);
   if (choice !== 'auto') {
-    const asked = all.find((p) => p.backend === choice)!;
+    const asked = all.find((p) => p.backend === choice) ?? { available: false, error: 'it is not among the backends tried here' };
     if (asked.available) {
       await activate(choice);
       return info(choice, choice, `${headline(choice)} — chosen by you (auto would take ${backendName(fastest(all) ?? choice)})`, all);

@@ -76,6 +76,11 @@ export function installCounters(): void {
   gpuPoolTrimmer()?.takePeak();
 }
 
+/** Back to zero, as in a fresh worker (the Node bench runs one engine after another in one process). */
+export function resetCounters(): void {
+  for (const k of Object.keys(counts) as Array<keyof typeof counts>) counts[k] = 0;
+}
+
 export function readCounters(): EngineCounters {
   const m = tf.memory() as tf.MemoryInfo & { numBytesAllocatedInGPU?: number };
   // The current backend's trimmer: a backend switch brings a new pool and a new trimmer.

@@ -1,0 +1,39 @@
+/**
+ * What a benchmark run needs of an engine, wherever it runs: the real worker in headless Chromium
+ * (enginePage.ts) or the same engine in-process in Node on Dawn's WebGPU (nodeEngine.ts).
+ * Predicates are JavaScript expressions of `e` (an event), so the page can evaluate them where the events are.
+ */
+import type { Command, DataSource, WorkerEvent } from '../worker/protocol.ts';
+
+export type Timed<T extends WorkerEvent['type']> = Extract<WorkerEvent, { type: T }> & { at: number; index: number };
+
+export interface EngineHost {
+  send(cmd: Command): Promise<void>;
+  /** The engine's clock in ms (the events' `at`). */
+  now(): Promise<number>;
+  eventCount(): Promise<number>;
+  /** The first event of `type` at or after index `from` for which `pred` holds; an error event throws. */
+  waitFor<T extends WorkerEvent['type']>(type: T, from?: number, pred?: string, timeoutMs?: number): Promise<Timed<T>>;
+  /** Events [from, to), each with its `at`. */
+  events(from: number, to: number): Promise<Array<WorkerEvent & { at: number }>>;
+  /** From now on, asks for the counters the moment an event for which `pred` holds is emitted. */
+  countersOn(pred: string): Promise<void>;
+  /** The data source that loads `name`, one of the files the host was made with. */
+  source(name: string): DataSource;
+  close(): Promise<void>;
+}
+
+/** Where hosts come from: one fresh engine per host, with these files to load (name → bytes). */
+export interface EngineRuntime {
+  newHost(files: Record<string, Buffer>): Promise<EngineHost>;
+}
+
+/** The first event of `type` from `from` on for which `pred` holds, or an error event (returned as it is). */
+export function findEvent(events: ReadonlyArray<WorkerEvent & { at: number }>, type: string, from: number, pred: (e: WorkerEvent) => boolean) {
+  for (let i = from; i < events.length; i++) {
+    const e = events[i];
+    if (e.type === 'error') return { ...e, index: i };
+    if (e.type === type && pred(e)) return { ...e, index: i };
+  }
+  return null;
+}

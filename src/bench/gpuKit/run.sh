@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the GPU bench from the kit (.gpukit, made by pack.sh) on this machine's GPU, with no Node, Chromium
+# or network needed here: the engine in-process in the kit's Node on Dawn's WebGPU (Vulkan), then PyTorch's
+# same step on CUDA when python3 has a torch that sees the GPU. Arguments go to the bench (gpu.bench.ts):
+#   bash src/bench/gpuKit/run.sh --presets tiny,small,paper@256,paper@512 --seconds 20
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+kit=$PWD/.gpukit
+if [ ! -f "$kit/runtime.tar.xz" ]; then
+  echo "No GPU kit in $kit: make it with 'npm run gpu-kit' on a machine with npm, then bring .gpukit along." >&2
+  exit 2
+fi
+rt=${TMPDIR:-/tmp}/eorm-gpukit
+rm -rf "$rt" && mkdir -p "$rt"
+if command -v xz >/dev/null; then
+  xz -dc "$kit/runtime.tar.xz" | tar xf - -C "$rt"
+else
+  python3 -c 'import lzma, sys, tarfile; tarfile.open(fileobj=lzma.open(sys.argv[1])).extractall(sys.argv[2])' "$kit/runtime.tar.xz" "$rt"
+fi
+# The Vulkan loader: the system's, else the kit's (unpacked beside the runtime, not into /).
+if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1'; then
+  for deb in "$kit"/debs/*.deb; do [ -f "$deb" ] && dpkg-deb -x "$deb" "$rt/sys"; done
+  export LD_LIBRARY_PATH="$rt/sys/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+# Containers often mount NVIDIA's driver under /usr/local/nvidia, where the loader does not look.
+nv=/usr/local/nvidia
+if [ -z "${VK_DRIVER_FILES:-}${VK_ICD_FILENAMES:-}" ] && [ -f "$nv/share/vulkan/icd.d/nvidia_icd.json" ]; then
+  export VK_DRIVER_FILES="$nv/share/vulkan/icd.d/nvidia_icd.json"
+  export LD_LIBRARY_PATH="$nv/lib64:$nv/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$rt}
+export EORM_PYTHON_DIR=$PWD/python
+echo "gpu-kit: $(tr '\n' ' ' <"$kit/VERSION")"
+exec "$rt/bin/node" "$kit/bench/gpu.bench.mjs" --node --dawn "$rt/webgpu" "$@"

@@ -1,0 +1,88 @@
+/**
+ * The engine in-process in Node, on Dawn's WebGPU: the route to a GPU where there is no Chromium (the GPU
+ * kit, bench/gpu-kit/). Dawn's Node bindings (the npm package `webgpu`) are loaded from a folder, so a
+ * bundled bench runs without node_modules. Each host is a fresh engine, as a fresh worker would be: the
+ * previous one's backend is torn down and the counters start from zero.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { inProcessPool } from '../engine/data/tokenizePool.ts';
+import { resetCounters } from '../worker/counters.ts';
+import type { Command, WorkerEvent } from '../worker/protocol.ts';
+import { Persister } from '../worker/storage/persister.ts';
+import { type EngineHost, type EngineRuntime, type Timed, findEvent } from './engineHost.ts';
+
+interface DawnModule {
+  create(flags: string[]): GPU;
+  globals: Record<string, unknown>;
+}
+
+/**
+ * Gives this process `navigator.gpu` from Dawn (`dir`: the `webgpu` package's folder) before any
+ * backend starts. `flags`: Dawn's own switches, e.g. "backend=vulkan" or "adapter=NVIDIA".
+ */
+export async function installDawn(dir: string, flags: string[] = []): Promise<void> {
+  const entry = join(resolve(dir), 'index.js');
+  let dawn: DawnModule;
+  try {
+    dawn = (await import(/* @vite-ignore */ pathToFileURL(entry).href)) as DawnModule;
+  } catch (e) {
+    throw new Error(`Dawn's WebGPU for Node could not be loaded from ${entry} (${e instanceof Error ? e.message : String(e)}). Build the GPU kit first: bash bench/gpu-kit/pack.sh`);
+  }
+  Object.assign(globalThis, dawn.globals);
+  // Node 20 has no navigator; later versions have one without `gpu`.
+  Object.defineProperty(globalThis, 'navigator', { value: { gpu: dawn.create(flags), hardwareConcurrency: availableParallelism() }, configurable: true });
+}
+
+/** Fresh engines in this process, on WebGPU or the CPU backend (no WASM: its files are the page's). Call after installDawn. */
+export function nodeRuntime(): EngineRuntime {
+  return { newHost: async (files) => newNodeHost(files) };
+}
+
+async function newNodeHost(files: Record<string, Buffer>): Promise<EngineHost> {
+  // Imported only now: tfjs-backend-webgpu registers itself at import only where navigator.gpu exists.
+  const { createEngine } = await import('../worker/engineCore.ts');
+  tf.engine().reset(); // the previous engine's backend, device and tensors
+  resetCounters();
+  const events: Array<WorkerEvent & { at: number }> = [];
+  let countersWhen: ((e: WorkerEvent) => boolean) | null = null;
+  const emit = (e: WorkerEvent) => {
+    events.push({ ...e, at: performance.now() });
+    if (countersWhen?.(e)) handle({ type: 'counters' });
+  };
+  const pool = inProcessPool();
+  const handle = createEngine(emit, {
+    tokenizePool: () => () => pool,
+    scoringPeers: () => () => [],
+    persister: new Persister(Promise.resolve(null), (message) => emit({ type: 'log', level: 'warn', message })),
+    backends: ['webgpu', 'cpu'],
+  });
+  const predicate = (pred: string) => new Function('e', `return ${pred}`) as (e: WorkerEvent) => boolean;
+  return {
+    send: async (cmd: Command) => handle(cmd),
+    now: async () => performance.now(),
+    eventCount: async () => events.length,
+    waitFor: async <T extends WorkerEvent['type']>(type: T, from = 0, pred = 'true', timeoutMs = 30 * 60_000) => {
+      const test = predicate(pred);
+      const deadline = performance.now() + timeoutMs;
+      for (;;) {
+        const hit = findEvent(events, type, from, test);
+        if (hit?.type === 'error') throw new Error(`engine error: ${hit.message}`);
+        if (hit) return hit as Timed<T>;
+        if (performance.now() > deadline) throw new Error(`no ${type} event (${pred}) within ${timeoutMs / 1000} s`);
+        // The engine runs on this thread: waiting is what lets it go on.
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    events: async (from, to) => events.slice(from, to),
+    countersOn: async (pred) => void (countersWhen = predicate(pred)),
+    source: (name) => {
+      const bytes = files[name];
+      if (!bytes) throw new Error(`no file "${name}" given to this host`);
+      return { kind: 'file', file: new File([new Uint8Array(bytes)], `${name}.jsonl`) };
+    },
+    close: async () => undefined,
+  };
+}

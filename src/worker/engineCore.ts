@@ -1,0 +1,94 @@
+/**
+ * The engine behind the worker's message port: the backend started on the first `init`, the session,
+ * the bench's counters. engine.worker.ts gives it the browser's port, storage and helper threads; the
+ * Node GPU bench (bench/nodeEngine.ts) runs it in-process with none of them.
+ */
+import { warmUp } from '../engine/train/warmUp.ts';
+import type { TokenizePool } from '../engine/data/tokenizePool.ts';
+import type { ScoringPeer } from '../engine/train/scoringPeer.ts';
+import { type BackendInfo, initBackend } from './backend.ts';
+import type { BackendChoice, BackendName } from './backendInfo.ts';
+import { installCounters, readCounters } from './counters.ts';
+import type { Command, WorkerEvent } from './protocol.ts';
+import { destroyDevice, watchDevice } from './deviceLost.ts';
+import { holdLifeLock } from './lifeLock.ts';
+import { Session } from './session.ts';
+import type { Persister } from './storage/persister.ts';
+
+export interface EngineDeps {
+  /** The tokenizer threads, `size` as the UI's `init` asks (undefined: the default). */
+  tokenizePool(size: () => number | undefined): () => TokenizePool;
+  /** The scoring threads (WASM only), `size` likewise; `backend` is the one running. */
+  scoringPeers(backend: () => BackendInfo | null, size: () => number | undefined): () => ReadonlyArray<ScoringPeer>;
+  persister: Persister;
+  /** The backends the start-up probe tries (default: every one). */
+  backends?: readonly BackendName[];
+}
+
+export type Emit = (event: WorkerEvent, transfer?: Transferable[]) => void;
+
+/** Returns the handler of every command; events go out through `emit`. */
+export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => void {
+  let backend: BackendInfo | null = null;
+  let tokenizerWorkers: number | undefined;
+  let scoringWorkers: number | undefined;
+  const lifeLock = holdLifeLock();
+  const scoringPeers = deps.scoringPeers(() => backend, () => scoringWorkers);
+  const session = new Session(emit, deps.tokenizePool(() => tokenizerWorkers), () => backend, deps.persister, scoringPeers);
+  const announce = async () => {
+    emit({ type: 'ready', backend: backend!, hardwareConcurrency: globalThis.navigator?.hardwareConcurrency || 1 });
+    // Start the scoring peers now (WASM only): they load their own engine while the user picks data.
+    scoringPeers();
+    // A warm-up that fails costs only the speed of the first pass.
+    if (backend!.backend === 'wasm') await warmUp().catch(() => undefined);
+  };
+
+  // The backend starts on the UI's first init (it may name one); every other command waits for it.
+  let resolveInit: (choice: BackendChoice) => void = () => undefined;
+  const firstInit = new Promise<BackendChoice>((resolve) => (resolveInit = resolve));
+  const onDeviceLost = (message: string) => session.deviceLost(message);
+
+  const ready = firstInit.then(async (choice) => {
+    backend = await initBackend(choice, deps.backends);
+    watchDevice(onDeviceLost);
+    await announce();
+    // Storage trouble must not keep the engine from starting: the app then works in memory.
+    await session.restore().catch((e: unknown) => emit({ type: 'log', level: 'warn', message: `Saved runs could not be restored: ${e instanceof Error ? e.message : String(e)}` }));
+  });
+
+  async function switchBackend(choice: BackendChoice): Promise<void> {
+    if (session.isTraining()) throw new Error('Pause is not enough: stop the training run before switching the backend.');
+    backend = await initBackend(choice, deps.backends);
+    watchDevice(onDeviceLost);
+    await announce();
+  }
+
+  return (cmd) => {
+    if (cmd.type === 'ping') {
+      emit({ type: 'pong', lifeLock: lifeLock() });
+      return;
+    }
+    if (cmd.type === 'counters') {
+      installCounters();
+      emit({ type: 'counters', ...readCounters() });
+      return;
+    }
+    if (cmd.type === 'destroyDevice') {
+      void ready.then(destroyDevice).catch((err: unknown) => emit({ type: 'error', command: cmd.type, message: err instanceof Error ? err.message : String(err) }));
+      return;
+    }
+    if (cmd.type === 'init') {
+      tokenizerWorkers = cmd.tokenizerWorkers;
+      scoringWorkers = cmd.scoringWorkers;
+      resolveInit(cmd.backend ?? 'auto');
+      return;
+    }
+    // Commands wait for the backend; pause/resume/stop must not queue behind a long command, and they don't:
+    // each command runs as its own task, interleaving at every await.
+    void ready
+      .then(() => (cmd.type === 'setBackend' ? switchBackend(cmd.backend) : session.handle(cmd)))
+      .catch((err: unknown) =>
+        emit({ type: 'error', command: cmd.type, message: err instanceof Error ? err.message : String(err), ...(cmd.type === 'loadData' ? { role: cmd.role } : {}) }),
+      );
+  };
+}
