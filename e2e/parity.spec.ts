@@ -20,7 +20,7 @@ for (const { name, label, tolerance } of BACKENDS) test(`TransEBM energies, loss
   const consoleErrors = collectConsoleErrors(page);
   await page.goto(`/e2e/pages/parity.html?backend=${name}`);
   const handle = await page.waitForFunction(() => (window as unknown as { __parity?: unknown }).__parity, null, { timeout: 6 * 60_000 });
-  const report = (await handle.jsonValue()) as { error?: string; backend: string; info: { adapter: unknown }; checks: Check[]; kernels: { adamw: { p: number; m: number; v: number; moved: number; skipMoved: number }; fused: Record<string, Record<string, number> | null> }; seconds: number };
+  const report = (await handle.jsonValue()) as { error?: string; backend: string; info: { adapter: unknown }; checks: Check[]; kernels: { adamw: { p: number; m: number; v: number; moved: number; skipMoved: number }; fused: Record<string, Record<string, number> | null>; dropoutMask: { rate: number; dropped: number; pairsDropped: number; seedsAgree: number } | null }; seconds: number };
   expect(report.error, report.error).toBeUndefined();
   expect(report.backend).toBe(name);
   const worst = new Map<CheckKind, Check>();
@@ -53,6 +53,16 @@ for (const { name, label, tolerance } of BACKENDS) test(`TransEBM energies, loss
     expect(Object.entries(errors!).filter(([, v]) => !(v < 1e-5)), kernel).toEqual([]);
   }
   expect(Object.keys(report.kernels.fused).length).toBeGreaterThan(0);
+  // WebGPU draws dropout masks on the device (a keyed hash per element): they must look like independent
+  // draws at the rate asked for. Each bound is about 10 standard deviations of 2^20 draws.
+  const mask = report.kernels.dropoutMask;
+  if (name !== 'webgpu') expect(mask).toBeNull();
+  else {
+    console.log(`WebGPU dropout mask at rate ${mask!.rate}: dropped ${mask!.dropped.toFixed(4)}, neighbours both dropped ${mask!.pairsDropped.toFixed(4)}, two seeds agree ${mask!.seedsAgree.toFixed(4)}`);
+    expect(Math.abs(mask!.dropped - mask!.rate)).toBeLessThan(0.003);
+    expect(Math.abs(mask!.pairsDropped - mask!.rate ** 2)).toBeLessThan(0.001);
+    expect(Math.abs(mask!.seedsAgree - (1 - 2 * mask!.rate * (1 - mask!.rate)))).toBeLessThan(0.004);
+  }
   expect(consoleErrors).toEqual([]);
 });
 

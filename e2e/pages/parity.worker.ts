@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { parseFixture } from '../../src/engine/testing/loadFixture.ts';
 import { runParity } from '../../src/engine/testing/parity.ts';
+import { dropoutStatistics } from '../../src/engine/kernels/webgpu/dropout.parity.ts';
 import { adamwKernelParity, fusedKernelParity } from '../../src/engine/testing/kernelParity.ts';
 import { initBackend } from '../../src/worker/backend.ts';
 import type { BackendName } from '../../src/worker/backendInfo.ts';
@@ -18,7 +19,7 @@ async function main(asked: BackendName) {
   const fx = parseFixture({ configJson: await text('config.json'), caseJson: await text('case.json'), weights: await fetchBytes('weights.safetensors'), expected: await fetchBytes('expected.safetensors') });
   const t0 = performance.now();
   const checks = await runParity(fx, { microBatches: [1, 3, 1000] });
-  const kernels = { adamw: await adamwKernelParity(), fused: await fusedKernelParity() };
+  const kernels = { adamw: await adamwKernelParity(), fused: await fusedKernelParity(), dropoutMask: await dropoutStatistics() };
   self.postMessage({ backend: tf.getBackend(), info: backend, checks, kernels, seconds: (performance.now() - t0) / 1000 });
 }
 

@@ -17,9 +17,8 @@ export class SeededDropout {
   apply(x: tf.Tensor): tf.Tensor {
     if (this.rate <= 0) return x;
     const callSeed = mixSeed(this.seed, this.calls++);
-    if (!hasKernel(DROPOUT)) return tf.dropout(x, this.rate, undefined, callSeed);
-    // The draws tf.dropout makes for this seed, so the fused kernel applies the composition's mask.
-    return fusedDropout(x, tf.randomUniform(x.shape, 0, 1, 'float32', callSeed), this.rate);
+    // On WebGPU the mask is drawn on the device from the same seed (kernels/webgpu/dropout.ts).
+    return hasKernel(DROPOUT) ? fusedDropout(x, callSeed, this.rate) : tf.dropout(x, this.rate, undefined, callSeed);
   }
 }
 
