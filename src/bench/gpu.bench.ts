@@ -11,7 +11,7 @@
  * needs flags to reach a real GPU: `--chromium-args "…"` or EORM_CHROMIUM_ARGS (see README, "Tests and
  * benchmarks"). `--node` runs the same engine in-process in Node on Dawn's WebGPU instead of Chromium
  * (`--dawn DIR`: the `webgpu` package's folder; `--dawn-flags "backend=vulkan …"`):
- * the route of the GPU kit (bench/gpu-kit/) to machines with a GPU but no Chromium or Node.
+ * the route of the GPU kit (src/bench/gpuKit/) to machines with a GPU but no Chromium or Node.
  *
  *   npm run bench -- gpu
  *   npm run bench -- gpu --presets tiny,paper@512 --seconds 30 --chromium-args "--use-angle=vulkan --enable-features=Vulkan"

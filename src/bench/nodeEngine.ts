@@ -1,6 +1,6 @@
 /**
  * The engine in-process in Node, on Dawn's WebGPU: the route to a GPU where there is no Chromium (the GPU
- * kit, bench/gpu-kit/). Dawn's Node bindings (the npm package `webgpu`) are loaded from a folder, so a
+ * kit, src/bench/gpuKit/). Dawn's Node bindings (the npm package `webgpu`) are loaded from a folder, so a
  * bundled bench runs without node_modules. Each host is a fresh engine, as a fresh worker would be: the
  * previous one's backend is torn down and the counters start from zero.
  */
@@ -29,14 +29,14 @@ export async function installDawn(dir: string, flags: string[] = []): Promise<vo
   try {
     dawn = (await import(/* @vite-ignore */ pathToFileURL(entry).href)) as DawnModule;
   } catch (e) {
-    throw new Error(`Dawn's WebGPU for Node could not be loaded from ${entry} (${e instanceof Error ? e.message : String(e)}). Build the GPU kit first: bash bench/gpu-kit/pack.sh`);
+    throw new Error(`Dawn's WebGPU for Node could not be loaded from ${entry} (${e instanceof Error ? e.message : String(e)}). Make the GPU kit (npm run gpu-kit) and run the bench with bash src/bench/gpuKit/run.sh`);
   }
   Object.assign(globalThis, dawn.globals);
   // Node 20 has no navigator; later versions have one without `gpu`.
   Object.defineProperty(globalThis, 'navigator', { value: { gpu: dawn.create(flags), hardwareConcurrency: availableParallelism() }, configurable: true });
 }
 
-/** Fresh engines in this process, on WebGPU or the CPU backend (no WASM: its files are the page's). Call after installDawn. */
+/** Fresh engines in this process, on WebGPU (once installDawn has run) or else the CPU backend; no WASM: its files are the page's. */
 export function nodeRuntime(): EngineRuntime {
   return { newHost: async (files) => newNodeHost(files) };
 }

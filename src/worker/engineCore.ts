@@ -1,7 +1,7 @@
 /**
  * The engine behind the worker's message port: the backend started on the first `init`, the session,
  * the bench's counters. engine.worker.ts gives it the browser's port, storage and helper threads; the
- * Node GPU bench (bench/nodeEngine.ts) runs it in-process with none of them.
+ * Node GPU bench (src/bench/nodeEngine.ts) runs it in-process with none of them.
  */
 import { warmUp } from '../engine/train/warmUp.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
