@@ -84,8 +84,10 @@ export interface RunSpec {
   model: ModelSettings;
   /** Steady training lasts at least this long (or to the run's last steps). */
   seconds: number;
-  /** Used instead of the whole sample on software adapters and the CPU backend. */
+  /** Used instead of the whole sample on software adapters and the CPU backend, and wherever `sliced`. */
   slice: { questions: number; bytes: Buffer };
+  /** Train on the slice on any backend (a short first epoch on a real GPU too). */
+  sliced?: boolean;
   /** The window lies after the first epoch (and its validation). */
   pastFirstEpoch?: boolean;
 }
@@ -126,7 +128,8 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     await send({ type: 'counters' });
     await waitFor('counters', ready.index);
     const software = info.backend === 'cpu' || (info.backend === 'webgpu' && !!info.adapter?.software);
-    await send({ type: 'loadData', role: 'train', source: host.source(software ? 'slice' : 'sample') });
+    const sliced = software || !!spec.sliced;
+    await send({ type: 'loadData', role: 'train', source: host.source(sliced ? 'slice' : 'sample') });
     await waitFor('dataset', ready.index);
     // The counters at the end of the first epoch's validation: asked for the moment that validation's
     // report arrives, so the engine answers before (or within) the second epoch's first step.
@@ -185,7 +188,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     const per = (k: 'kernels' | 'dispatches' | 'submits' | 'uniformWrites' | 'uploadBytes' | 'readbacks' | 'buffersCreated') => (c1.c[k] - c0.c[k]) / steps;
     const scoreSeconds = (untrained.at - compiling.at) / 1000;
     const candidates = untrained.report.summary.nCandidates;
-    const tokens = await valTokens(software ? spec.slice.bytes : sampleText, spec.model.maxLen);
+    const tokens = await valTokens(sliced ? spec.slice.bytes : sampleText, spec.model.maxLen);
     return {
       info,
       run: {
@@ -196,7 +199,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
         preset: spec.preset,
         dModel: spec.model.dModel,
         maxLen: spec.model.maxLen,
-        data: software ? `sample, first ${spec.slice.questions} questions` : 'sample',
+        data: sliced ? `sample, first ${spec.slice.questions} questions` : 'sample',
         startToFirstStepSec: (first.at - t0) / 1000,
         score: { seconds: scoreSeconds, candidates, tokens, perSec: candidates / scoreSeconds, tokensPerSec: tokens / scoreSeconds },
         train: { steps: steady.step, stepsPerSec: steady.stepsPerSec, tokensPerSec: steady.tokensPerSec, window: windowRate(c0, c1, resumed.at, validation) },

@@ -16,10 +16,12 @@
  *   npm run bench -- gpu
  *   npm run bench -- gpu --presets tiny,paper@512 --seconds 30 --chromium-args "--use-angle=vulkan --enable-features=Vulkan"
  *   bash src/bench/gpuKit/run.sh          (the GPU kit: --node, with its own Node and Dawn)
+ *   … --slice 200                         (the sample's first 200 questions on every adapter: a shorter first epoch)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { GPT2_VOCAB } from '../engine/model/config.ts';
 import { findPython, runPython } from '../engine/testing/pythonNode.ts';
 import { PRESETS, type ModelSettings } from '../engine/train/settings.ts';
@@ -39,6 +41,8 @@ const SECONDS = Number(opt('seconds', '20'));
 const ALL_PRESETS = argv.includes('--all-presets');
 const WITH_PYTHON = !argv.includes('--no-python');
 const SLICE_QUESTIONS = Number(opt('slice', '40'));
+// Named, the slice is used on a real GPU too: a first epoch of N·0.8 steps instead of the sample's ~1,000.
+const SLICE_ALWAYS = argv.includes('--slice');
 const CHROMIUM_EXTRA = opt('chromium-args', process.env.EORM_CHROMIUM_ARGS ?? '').split(/\s+/).filter(Boolean);
 const IN_NODE = argv.includes('--node');
 const DAWN_DIR = opt('dawn', process.env.EORM_DAWN ?? '');
@@ -68,13 +72,13 @@ interface TorchCuda {
 }
 
 /** PyTorch's same step on the CUDA device, or why not. */
-function pytorchCuda(name: string, model: ModelSettings): TorchCuda | string {
+function pytorchCuda(name: string, model: ModelSettings, data: string): TorchCuda | string {
   const { python } = findPython();
   if (!python) return 'no Python with torch';
   const probe = spawnSync(python, ['-c', 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)']);
   if (probe.status !== 0) return 'torch sees no CUDA device';
   const preset = name.split('@')[0];
-  const out = runPython(python, ['-m', 'eorm.bench', '--data', join('..', SAMPLE_PATH), '--preset', preset, '--max-len', String(model.maxLen), '--device', 'cuda', '--steps', '1000000', '--seconds', String(SECONDS)]);
+  const out = runPython(python, ['-m', 'eorm.bench', '--data', data, '--preset', preset, '--max-len', String(model.maxLen), '--device', 'cuda', '--steps', '1000000', '--seconds', String(SECONDS)]);
   return JSON.parse(out.trim().split('\n').pop()!) as TorchCuda;
 }
 
@@ -111,7 +115,7 @@ async function main() {
         continue;
       }
       process.stdout.write(`app: webgpu ${name}… `);
-      const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, pastFirstEpoch: true });
+      const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, sliced: SLICE_ALWAYS, pastFirstEpoch: true });
       if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see README for what a real GPU needs`);
       adapter = info.adapter;
       console.log(`${f0(run.train.window.tokensPerSec)} tok/s training${run.software ? ' (software adapter)' : ''}`);
@@ -124,7 +128,10 @@ async function main() {
   const a = adapter!;
   const software = a.software || a.isFallbackAdapter;
   const torch: Record<string, TorchCuda | string> = {};
-  if (WITH_PYTHON && !software) for (const r of runs) torch[r.preset] = pytorchCuda(r.preset, presetModel(r.preset));
+  // PyTorch trains on the app's data: the sample, or the slice where the app had it.
+  let data = resolve(SAMPLE_PATH);
+  if (SLICE_ALWAYS) writeFileSync((data = join(tmpdir(), `eorm-gpu-slice-${process.pid}.jsonl`)), slice.bytes);
+  if (WITH_PYTHON && !software) for (const r of runs) torch[r.preset] = pytorchCuda(r.preset, presetModel(r.preset), data);
 
   console.log(`\nadapter: ${[a.vendor, a.architecture, a.description].filter(Boolean).join(' · ') || 'unknown'}${software ? ' — SOFTWARE adapter (a CPU renderer): these figures are not GPU speed' : ''}`);
   console.log(`limits: maxBufferSize ${f0(a.maxBufferSize / 2 ** 20)} MiB, maxStorageBufferBindingSize ${f0(a.maxStorageBufferBindingSize / 2 ** 20)} MiB`);
