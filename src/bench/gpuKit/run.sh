@@ -31,4 +31,8 @@ fi
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$rt}
 export EORM_PYTHON_DIR=$PWD/python
 echo "gpu-kit: $(tr '\n' ' ' <"$kit/VERSION")"
+# What Dawn will find, for when it finds no adapter.
+loader=$(ldconfig -p 2>/dev/null | grep -o '/[^ ]*libvulkan\.so\.1$' | head -1 || true)
+echo "gpu-kit: Vulkan loader ${loader:-from the kit}; drivers ${VK_DRIVER_FILES:-${VK_ICD_FILENAMES:-$(ls /usr/share/vulkan/icd.d /etc/vulkan/icd.d 2>/dev/null | grep json | tr '\n' ' ')}}"
+command -v nvidia-smi >/dev/null && nvidia-smi -L || true
 exec "$rt/bin/node" "$kit/bench/gpu.bench.mjs" --node --dawn "$rt/webgpu" "$@"
