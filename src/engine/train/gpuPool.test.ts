@@ -30,11 +30,12 @@ describe('GpuPoolTrimmer', () => {
   it('destroys free buffers down to POOL_FACTOR × the bytes in use, least recently acquired sizes first, and keeps the count of allocated bytes true', () => {
     const { manager, pool, created, alive } = fakePool();
     const trimmer = new GpuPoolTrimmer(pool);
-    const weights = manager.acquireBuffer(6144, STORAGE); // in use throughout: the budget is 12288
+    const weights = manager.acquireBuffer(6912, STORAGE); // in use throughout: the budget is 1.9 × 6912 = 13132.8
     step(manager, [1024, 2048]); // length A
     trimmer.trim();
-    step(manager, [4096, 2048]); // length B: 4096 + 2048 free, and A's 1024, 1024 over the budget
-    expect(manager.numBytesAllocated).toBe(6144 + 1024 + 2048 + 4096);
+    step(manager, [4096, 2048]); // length B: 4096 + 2048 free, and A's 1024, 947.2 over the budget
+    expect(POOL_FACTOR * 6912).toBeCloseTo(13132.8, 6);
+    expect(manager.numBytesAllocated).toBe(6912 + 1024 + 2048 + 4096);
     const r = trimmer.trim();
     expect(r).toEqual({ destroyedBuffers: 1, destroyedBytes: 1024 });
     expect(created.filter((b) => b.destroyed).map((b) => b.size)).toEqual([1024]);
