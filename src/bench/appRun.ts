@@ -54,6 +54,8 @@ export interface RunCounters {
   gpuBytesAllocated: number | null;
   /** The most bytes the GPU pool had in use at once during the window (null off WebGPU). */
   gpuPeakBytesUsed: number | null;
+  /** Wall ms per step on the engine's thread inside tfjs kernels (EngineCounters.kernelMs). */
+  kernelMsPerStep: number;
 }
 
 export interface AppRun {
@@ -185,7 +187,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     await waitFor('complete', c1.index);
     const epoch1 = spec.pastFirstEpoch ? await firstEpochCounters(host, first.index) : null;
     const steps = c1.step - c0.step;
-    const per = (k: 'kernels' | 'dispatches' | 'submits' | 'uniformWrites' | 'uploadBytes' | 'readbacks' | 'buffersCreated') => (c1.c[k] - c0.c[k]) / steps;
+    const per = (k: 'kernels' | 'dispatches' | 'submits' | 'uniformWrites' | 'uploadBytes' | 'readbacks' | 'buffersCreated' | 'kernelMs') => (c1.c[k] - c0.c[k]) / steps;
     const scoreSeconds = (untrained.at - compiling.at) / 1000;
     const candidates = untrained.report.summary.nCandidates;
     const tokens = await valTokens(sliced ? spec.slice.bytes : sampleText, spec.model.maxLen);
@@ -220,6 +222,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
           liveTensorBytes: c1.c.liveTensorBytes,
           gpuBytesAllocated: c1.c.gpuBytesAllocated,
           gpuPeakBytesUsed: c1.c.gpuPeakBytesUsed,
+          kernelMsPerStep: per('kernelMs'),
         },
       },
     };

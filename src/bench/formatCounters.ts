@@ -16,5 +16,5 @@ export function formatCounters(r: AppRun): string {
       : '';
   // A validation in the window (an epoch too short for the page to pause before its end) adds its work here.
   const validated = r.train.window.validations > 0 ? `; the work of ${r.train.window.validations} validation included` : '';
-  return `${f1(c.kernelsPerStep)} kernels${gpu} (over ${c.windowSteps} steps${validated})`;
+  return `${f1(c.kernelsPerStep)} kernels (${f1(c.kernelMsPerStep)} ms in them on the engine thread)${gpu} (over ${c.windowSteps} steps${validated})`;
 }

@@ -19,6 +19,9 @@ describe('the bench in-process in Node', () => {
     expect(first.run.train.window.tokensPerSec).toBeGreaterThan(0);
     expect(c.kernelsPerStep).toBeGreaterThan(100); // a Transformer step is hundreds of tfjs kernels
     expect(c.dispatchesPerStep).toBe(0); // no GPU
+    // The engine thread's time in kernels is part of each step's time (on the CPU backend, most of it).
+    expect(c.kernelMsPerStep).toBeGreaterThan(0);
+    expect(c.kernelMsPerStep).toBeLessThanOrEqual(1000 / first.run.train.window.stepsPerSec);
     expect(first.run.score.candidates).toBeGreaterThan(0);
 
     // A second host: the first one's tensors are gone and its counters do not carry over.

@@ -21,6 +21,12 @@ export interface EngineCounters {
   buffersCreated: number;
   /** Eval batches scored by the scoring peers (other cores), counted whether or not the counters are installed. */
   peerBatches: number;
+  /**
+   * Wall ms on the engine's thread inside tfjs kernels (the outermost ones): the CPU side of the work, on
+   * WebGPU recording and submitting it, which bounds steps/s however fast the GPU is. Counts time the
+   * thread is descheduled too: on a busy machine (a software GPU's threads) it reads high.
+   */
+  kernelMs: number;
   liveTensorBytes: number;
   /** WebGPU only: bytes in the backend's buffer pool, live or free (null elsewhere). */
   gpuBytesAllocated: number | null;
@@ -28,7 +34,7 @@ export interface EngineCounters {
   gpuPeakBytesUsed: number | null;
 }
 
-const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, buffersCreated: 0, peerBatches: 0 };
+const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, buffersCreated: 0, peerBatches: 0, kernelMs: 0 };
 
 export const countPeerBatch = () => void counts.peerBatches++;
 let installed = false;
@@ -45,13 +51,31 @@ function wrap(proto: object | undefined, name: string, count: (self: unknown, ar
   };
 }
 
+/** Counts each call and times the outermost ones (kernels run kernels). */
+function timeOutermost(proto: object, name: string): void {
+  const original = (proto as Record<string, Method>)[name];
+  let depth = 0;
+  (proto as Record<string, Method>)[name] = function (this: unknown, ...args: unknown[]) {
+    counts.kernels++;
+    if (depth > 0) return original.apply(this, args);
+    const t0 = performance.now();
+    depth++;
+    try {
+      return original.apply(this, args);
+    } finally {
+      depth--;
+      counts.kernelMs += performance.now() - t0;
+    }
+  };
+}
+
 const MAP_READ_USAGE = 0x1;
 const UNIFORM_USAGE = 0x40;
 
 export function installCounters(): void {
   if (installed) return;
   installed = true;
-  wrap(Object.getPrototypeOf(tf.engine()), 'runKernelFunc', () => counts.kernels++);
+  timeOutermost(Object.getPrototypeOf(tf.engine()), 'runKernelFunc');
   const g = globalThis as unknown as Record<string, { prototype: object } | undefined>;
   wrap(g.GPUComputePassEncoder?.prototype, 'dispatchWorkgroups', () => counts.dispatches++);
   wrap(g.GPUQueue?.prototype, 'submit', () => counts.submits++);
