@@ -1,8 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { parseFixture } from '../../src/engine/testing/loadFixture.ts';
-import { runParity } from '../../src/engine/testing/parity.ts';
-import { dropoutStatistics } from '../../src/engine/kernels/webgpu/dropout.parity.ts';
-import { adamwKernelParity, fusedKernelParity } from '../../src/engine/testing/kernelParity.ts';
+import { parityReport } from '../../src/engine/testing/parityReport.ts';
 import { initBackend } from '../../src/worker/backend.ts';
 import type { BackendName } from '../../src/worker/backendInfo.ts';
 
@@ -18,9 +16,8 @@ async function main(asked: BackendName) {
   const text = async (n: string) => new TextDecoder().decode(await fetchBytes(n));
   const fx = parseFixture({ configJson: await text('config.json'), caseJson: await text('case.json'), weights: await fetchBytes('weights.safetensors'), expected: await fetchBytes('expected.safetensors') });
   const t0 = performance.now();
-  const checks = await runParity(fx, { microBatches: [1, 3, 1000] });
-  const kernels = { adamw: await adamwKernelParity(), fused: await fusedKernelParity(), dropoutMask: await dropoutStatistics() };
-  self.postMessage({ backend: tf.getBackend(), info: backend, checks, kernels, seconds: (performance.now() - t0) / 1000 });
+  const report = await parityReport(fx);
+  self.postMessage({ backend: tf.getBackend(), info: backend, ...report, seconds: (performance.now() - t0) / 1000 });
 }
 
 self.addEventListener('message', (e: MessageEvent<{ backend: BackendName }>) => {

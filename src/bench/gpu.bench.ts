@@ -11,7 +11,9 @@
  * needs flags to reach a real GPU: `--chromium-args "…"` or EORM_CHROMIUM_ARGS (see README, "Tests and
  * benchmarks"). `--node` runs the same engine in-process in Node on Dawn's WebGPU instead of Chromium
  * (`--dawn DIR`: the `webgpu` package's folder; `--dawn-flags "backend=vulkan …"`):
- * the route of the GPU kit (src/bench/gpuKit/) to machines with a GPU but no Chromium or Node.
+ * the route of the GPU kit (src/bench/gpuKit/) to machines with a GPU but no Chromium or Node. There it
+ * first runs the numeric checks of the browser parity test on the adapter (`--no-parity`: not), prints
+ * them and exits 1 after the figures if one fails.
  *
  *   npm run bench -- gpu
  *   npm run bench -- gpu --presets tiny,paper@512 --seconds 30 --chromium-args "--use-angle=vulkan --enable-features=Vulkan"
@@ -29,7 +31,7 @@ import type { AdapterSummary } from '../worker/backendInfo.ts';
 import { type AppRun, SAMPLE_PATH, appRun, sampleSlice } from './appRun.ts';
 import type { EngineRuntime } from './engineHost.ts';
 import { formatCounters } from './formatCounters.ts';
-import { installDawn, nodeRuntime } from './nodeEngine.ts';
+import { type NodeParity, installDawn, nodeParity, nodeRuntime } from './nodeEngine.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: string) => {
@@ -48,6 +50,8 @@ const IN_NODE = argv.includes('--node');
 const DAWN_DIR = opt('dawn', process.env.EORM_DAWN ?? '');
 const DAWN_FLAGS = opt('dawn-flags', '').split(/\s+/).filter(Boolean);
 const RESULTS = opt('out', 'bench/results/gpu.json');
+const WITH_PARITY = IN_NODE && !argv.includes('--no-parity');
+const FIXTURES = process.env.EORM_FIXTURES ?? resolve('src/engine/testdata/transebm');
 
 /** "paper@512" → the paper architecture at maxLen 512; "tiny" → the preset as it is. */
 function presetModel(name: string): ModelSettings {
@@ -82,6 +86,15 @@ function pytorchCuda(name: string, model: ModelSettings, data: string): TorchCud
   return JSON.parse(out.trim().split('\n').pop()!) as TorchCuda;
 }
 
+/** The PyTorch-fixture parity on Dawn's adapter, printed before the figures (a real GPU's first check). */
+async function checkNumerics(): Promise<NodeParity> {
+  process.stdout.write('parity with the PyTorch fixtures on WebGPU… ');
+  const p = await nodeParity(FIXTURES);
+  console.log(`${p.failures.length === 0 ? 'every check within tolerance' : `${p.failures.length} FAILED`} (${p.seconds.toFixed(1)} s)`);
+  for (const line of [...p.summary, ...p.failures.map((f) => `FAILED: ${f}`)]) console.log(`  ${line}`);
+  return p;
+}
+
 const f0 = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
 
 async function main() {
@@ -89,10 +102,12 @@ async function main() {
   let runtime: EngineRuntime;
   let host: string;
   let close = async (): Promise<void> => undefined;
+  let parity: NodeParity | null = null;
   if (IN_NODE) {
     if (!DAWN_DIR) throw new Error('--node needs --dawn DIR (the folder of the npm package webgpu): bash src/bench/gpuKit/run.sh sets it up from the GPU kit');
     await installDawn(DAWN_DIR, DAWN_FLAGS);
     runtime = nodeRuntime();
+    if (WITH_PARITY) parity = await checkNumerics();
     host = `Node ${process.version}, Dawn from ${DAWN_DIR}${DAWN_FLAGS.length ? ` (${DAWN_FLAGS.join(' ')})` : ''}`;
   } else {
     // Imported only here: the GPU kit's bundle leaves Chromium's driver (Playwright) and Vite out.
@@ -145,9 +160,13 @@ async function main() {
   }
   for (const [name, why] of Object.entries(skipped)) console.log(`  ${name}: not run, ${why}`);
   mkdirSync(dirname(RESULTS), { recursive: true });
-  const report = { date: new Date().toISOString(), engine: host, chromiumArgs: IN_NODE ? null : CHROMIUM_EXTRA, adapter: a, software, seconds: SECONDS, app: runs, skipped, pytorchCuda: torch };
+  const report = { date: new Date().toISOString(), engine: host, chromiumArgs: IN_NODE ? null : CHROMIUM_EXTRA, adapter: a, software, parity, seconds: SECONDS, app: runs, skipped, pytorchCuda: torch };
   writeFileSync(RESULTS, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nwritten: ${RESULTS}`);
+  if (parity && parity.failures.length > 0) {
+    console.log(`\nNUMERICS FAILED on this adapter (${parity.failures.length}): see the parity lines above`);
+    process.exitCode = 1;
+  }
 }
 
 await main();

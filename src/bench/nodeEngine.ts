@@ -9,6 +9,9 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
+import { parityFailures, paritySummary } from '../engine/testing/parityVerdict.ts';
+import { readFixture } from '../engine/testing/readFixtureNode.ts';
+import { FLOAT32_TOLERANCE, WEBGPU_TOLERANCE } from '../engine/testing/tolerances.ts';
 import { resetCounters } from '../worker/counters.ts';
 import type { Command, WorkerEvent } from '../worker/protocol.ts';
 import { Persister } from '../worker/storage/persister.ts';
@@ -36,6 +39,39 @@ export async function installDawn(dir: string, flags: string[] = []): Promise<vo
   Object.defineProperty(globalThis, 'navigator', { value: { gpu: dawn.create(flags), hardwareConcurrency: availableParallelism() }, configurable: true });
 }
 
+/** The probe's backends in Node: no WASM (its files are the page's). */
+const NODE_BACKENDS = ['webgpu', 'cpu'] as const;
+
+export interface NodeParity {
+  backend: string;
+  seconds: number;
+  /** The largest error per kind and the kernels' figures (parityVerdict.ts's paritySummary). */
+  summary: string[];
+  /** Every check that missed its tolerance; empty when all hold. */
+  failures: string[];
+}
+
+/**
+ * The numeric checks the browser parity test makes (fixture parity, fused kernels, the device-drawn
+ * dropout mask), on WebGPU from Dawn: on a real GPU, the first time they run on it. `fixtures`: the
+ * PyTorch fixtures' folder.
+ */
+export async function nodeParity(fixtures: string): Promise<NodeParity> {
+  tf.engine().reset();
+  const { initBackend } = await import('../worker/backend.ts');
+  const { parityReport } = await import('../engine/testing/parityReport.ts');
+  const info = await initBackend('webgpu', NODE_BACKENDS);
+  const t0 = performance.now();
+  const report = await parityReport(readFixture(fixtures));
+  const webgpu = info.backend === 'webgpu';
+  return {
+    backend: info.backend,
+    seconds: (performance.now() - t0) / 1000,
+    summary: paritySummary(report),
+    failures: [...(webgpu ? [] : [`not on WebGPU: ${info.reason}`]), ...parityFailures(report, webgpu, webgpu ? WEBGPU_TOLERANCE : FLOAT32_TOLERANCE)],
+  };
+}
+
 /** Fresh engines in this process, on WebGPU (once installDawn has run) or else the CPU backend; no WASM: its files are the page's. */
 export function nodeRuntime(): EngineRuntime {
   return { newHost: async (files) => newNodeHost(files) };
@@ -57,7 +93,7 @@ async function newNodeHost(files: Record<string, Buffer>): Promise<EngineHost> {
     tokenizePool: () => () => pool,
     scoringPeers: () => () => [],
     persister: new Persister(Promise.resolve(null), (message) => emit({ type: 'log', level: 'warn', message })),
-    backends: ['webgpu', 'cpu'],
+    backends: NODE_BACKENDS,
   });
   const predicate = (pred: string) => new Function('e', `return ${pred}`) as (e: WorkerEvent) => boolean;
   return {

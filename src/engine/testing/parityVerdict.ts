@@ -1,0 +1,70 @@
+import type { ParityErrors } from '../kernels/webgpu/fusedParity.ts';
+import type { Check, CheckKind } from './parity.ts';
+
+/**
+ * A backend's numeric report (parityReport.ts) and every way it misses its tolerances. The browser
+ * parity test asserts there is none; the GPU kit prints them for a real GPU.
+ */
+export interface ParityReport {
+  checks: Check[];
+  kernels: {
+    /** kernelParity.ts's adamwKernelParity. */
+    adamw: { p: number; m: number; v: number; moved: number; skipMoved: number };
+    /** Each fused WebGPU kernel against its composition; null where it is not registered. */
+    fused: Record<string, ParityErrors | null>;
+    /** The device-drawn dropout mask's statistics (dropout.parity.ts); null off WebGPU. */
+    dropoutMask: { rate: number; dropped: number; pairsDropped: number; seedsAgree: number } | null;
+  };
+}
+
+/** Relative error of a fused kernel (value, each gradient) against its composition. */
+export const FUSED_TOLERANCE = 1e-5;
+
+/** The report's failures in words; empty when every check holds. `webgpu`: the backend has the fused kernels. */
+export function parityFailures(report: ParityReport, webgpu: boolean, tolerance: Record<CheckKind, number>): string[] {
+  const out: string[] = [];
+  for (const [kind, tol] of Object.entries(tolerance) as Array<[CheckKind, number]>) {
+    const mine = report.checks.filter((c) => c.kind === kind);
+    if (mine.length === 0) out.push(`no ${kind} check ran`);
+    for (const c of mine) if (!(c.error <= tol)) out.push(`${c.name}: ${c.error} > ${tol}`);
+  }
+  const { adamw, fused, dropoutMask: mask } = report.kernels;
+  for (const key of ['p', 'm', 'v'] as const) if (!(adamw[key] < FUSED_TOLERANCE)) out.push(`fused AdamW ${key}: ${adamw[key]}`);
+  if (!(adamw.moved > 1e-3)) out.push(`fused AdamW moved the parameters by only ${adamw.moved}`);
+  // A step whose apply flag is false (its gradient NaN) leaves p, m and v exactly as they were.
+  if (adamw.skipMoved !== 0) out.push(`fused AdamW's skipped step moved p, m or v by ${adamw.skipMoved}`);
+  if (Object.keys(fused).length === 0) out.push('no fused kernel was checked');
+  for (const [kernel, errors] of Object.entries(fused)) {
+    // They exist on WebGPU only: the composition runs elsewhere.
+    if (!webgpu) {
+      if (errors !== null) out.push(`fused ${kernel} registered off WebGPU`);
+    } else if (errors === null) out.push(`fused ${kernel} not registered on WebGPU`);
+    else for (const [k, v] of Object.entries(errors)) if (!(v < FUSED_TOLERANCE)) out.push(`fused ${kernel} ${k}: ${v}`);
+  }
+  // WebGPU draws dropout masks on the device (a keyed hash per element): they must look like independent
+  // draws at the rate asked for. Each bound is about 10 standard deviations of 2^20 draws.
+  if (!webgpu) {
+    if (mask !== null) out.push('a device-drawn dropout mask off WebGPU');
+  } else if (mask === null) out.push('no device-drawn dropout mask on WebGPU');
+  else {
+    if (!(Math.abs(mask.dropped - mask.rate) < 0.003)) out.push(`dropout mask: ${mask.dropped} dropped at rate ${mask.rate}`);
+    if (!(Math.abs(mask.pairsDropped - mask.rate ** 2) < 0.001)) out.push(`dropout mask: neighbours both dropped ${mask.pairsDropped}, not ${mask.rate ** 2}`);
+    const independent = 1 - 2 * mask.rate * (1 - mask.rate);
+    if (!(Math.abs(mask.seedsAgree - independent) < 0.004)) out.push(`dropout mask: two seeds agree on ${mask.seedsAgree}, not ${independent}`);
+  }
+  return out;
+}
+
+/** The largest error per kind, one line each, and the kernels' figures: what a person reads. */
+export function paritySummary(report: ParityReport): string[] {
+  const worst = new Map<CheckKind, Check>();
+  for (const c of report.checks) if (!worst.has(c.kind) || c.error > worst.get(c.kind)!.error) worst.set(c.kind, c);
+  const lines = [...worst.values()].map((c) => `${c.kind.padEnd(14)} ${c.error.toExponential(2)}  (${c.name})`);
+  const { adamw, fused, dropoutMask: mask } = report.kernels;
+  lines.push(`fused AdamW vs composition: p ${adamw.p.toExponential(2)}, m ${adamw.m.toExponential(2)}, v ${adamw.v.toExponential(2)}`);
+  for (const [kernel, errors] of Object.entries(fused)) {
+    lines.push(`fused ${kernel} vs composition: ${errors ? Object.entries(errors).map(([k, v]) => `${k} ${v.toExponential(2)}`).join(', ') : 'not registered'}`);
+  }
+  if (mask) lines.push(`dropout mask at rate ${mask.rate}: dropped ${mask.dropped.toFixed(4)}, neighbours both dropped ${mask.pairsDropped.toFixed(4)}, two seeds agree ${mask.seedsAgree.toFixed(4)}`);
+  return lines;
+}
