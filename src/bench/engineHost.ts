@@ -27,13 +27,3 @@ export interface EngineHost {
 export interface EngineRuntime {
   newHost(files: Record<string, Buffer>): Promise<EngineHost>;
 }
-
-/** The first event of `type` from `from` on for which `pred` holds, or an error event (returned as it is). */
-export function findEvent(events: ReadonlyArray<WorkerEvent & { at: number }>, type: string, from: number, pred: (e: WorkerEvent) => boolean) {
-  for (let i = from; i < events.length; i++) {
-    const e = events[i];
-    if (e.type === 'error') return { ...e, index: i };
-    if (e.type === type && pred(e)) return { ...e, index: i };
-  }
-  return null;
-}

@@ -15,7 +15,7 @@ import { FLOAT32_TOLERANCE, WEBGPU_TOLERANCE } from '../engine/testing/tolerance
 import { resetCounters } from '../worker/counters.ts';
 import type { Command, WorkerEvent } from '../worker/protocol.ts';
 import { Persister } from '../worker/storage/persister.ts';
-import { type EngineHost, type EngineRuntime, type Timed, findEvent } from './engineHost.ts';
+import type { EngineHost, EngineRuntime, Timed } from './engineHost.ts';
 
 interface DawnModule {
   create(flags: string[]): GPU;
@@ -121,4 +121,14 @@ async function newNodeHost(files: Record<string, Buffer>): Promise<EngineHost> {
     },
     close: async () => undefined,
   };
+}
+
+/** The first event of `type` from `from` on for which `pred` holds, or an error event (returned as it is). */
+function findEvent(events: ReadonlyArray<WorkerEvent & { at: number }>, type: string, from: number, pred: (e: WorkerEvent) => boolean) {
+  for (let i = from; i < events.length; i++) {
+    const e = events[i];
+    if (e.type === 'error') return { ...e, index: i };
+    if (e.type === type && pred(e)) return { ...e, index: i };
+  }
+  return null;
 }

@@ -13,7 +13,7 @@ export async function dropoutParity(): Promise<ParityErrors | null> {
   const rate = 0.1;
   const seed = 12345;
   const x = randomTensor([7, 300], 5, 2);
-  const scale = fusedDropout(tf.onesLike(x), seed, rate); // mask / keep
+  const scale = tf.tidy(() => fusedDropout(tf.onesLike(x), seed, rate)); // mask / keep
   try {
     const errors = await compareOps((xi) => fusedDropout(xi, seed, rate), (xi) => tf.mul(xi, scale), { x });
     const [a, b] = [fusedDropout(x, seed, rate), fusedDropout(x, seed, rate)];
