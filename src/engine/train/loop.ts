@@ -222,6 +222,8 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
     if (split.val.length === 0) return;
     optimizer.sync(params);
     const evaluation = await control.holdStill(take, () => evaluateModel(cfg, params, view, answers, split.val, settings.seed, { onProgress: listener.evalProgress, peers: inputs.scoringPeers }));
+    // Scoring's batches leave their own sizes in WebGPU's pool: back to the budget before the next step.
+    gpuPool?.trim();
     const bon = evaluation.summary.bestOfN;
     // The untrained model (epoch 0) is a reference point, never a checkpoint: on a small validation set it could stay best.
     const isBest = epoch >= 1 && (best === null || bon > best);
