@@ -29,10 +29,13 @@ echo "gpu-kit: compressing the runtime (about 30 s)…"
 tar cf - -C "$tmp/rt" . | xz -T0 -6 >"$kit/runtime.tar.xz"
 echo "gpu-kit: bundling the bench…"
 node "$root/src/bench/gpuKit/bundle.mjs" "$kit/bench" >/dev/null
-if command -v apt-get >/dev/null && (cd "$kit/debs" && apt-get download -qq libvulkan1 2>/dev/null); then
+# The Vulkan loader, and what NVIDIA's Vulkan driver (libGLX_nvidia.so.0) links against: GPU containers
+# often mount the driver without them, and the loader then says "Found no drivers".
+debs="libvulkan1 libglvnd0 libx11-6 libx11-data libxext6 libxcb1 libxau6 libxdmcp6 libbsd0 libmd0"
+if command -v apt-get >/dev/null && (cd "$kit/debs" && apt-get download -qq $debs 2>/dev/null); then
   :
 else
-  echo "gpu-kit: apt-get could not download libvulkan1: the GPU machine must have the Vulkan loader (libvulkan.so.1) itself" >&2
+  echo "gpu-kit: apt-get could not download $debs: the GPU machine must have the Vulkan loader (libvulkan.so.1) and libglvnd itself" >&2
 fi
 printf 'node %s\nwebgpu %s\nmade %s from %s\n' "$NODE_VERSION" "$WEBGPU_VERSION" "$(date -u +%FT%TZ)" "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')" >"$kit/VERSION"
 echo "gpu-kit: $(du -sh "$kit" | cut -f1) in $kit — on the GPU machine, from the repository root: bash src/bench/gpuKit/run.sh"

@@ -17,10 +17,20 @@ if command -v xz >/dev/null; then
 else
   python3 -c 'import lzma, sys, tarfile; tarfile.open(fileobj=lzma.open(sys.argv[1])).extractall(sys.argv[2])' "$kit/runtime.tar.xz" "$rt"
 fi
-# The Vulkan loader: the system's, else the kit's (unpacked beside the runtime, not into /).
-if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1'; then
-  for deb in "$kit"/debs/*.deb; do [ -f "$deb" ] && dpkg-deb -x "$deb" "$rt/sys"; done
-  export LD_LIBRARY_PATH="$rt/sys/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The Vulkan loader and the driver's own needs: the system's, else the kit's, unpacked beside the runtime
+# (not into /); only the libraries the system lacks are put on the library path.
+mkdir -p "$rt/sys" "$rt/lib"
+for deb in "$kit"/debs/*.deb; do
+  [ -f "$deb" ] || continue
+  if command -v dpkg-deb >/dev/null; then dpkg-deb -x "$deb" "$rt/sys"; else (cd "$rt/sys" && ar p "$deb" data.tar.xz | xz -dc | tar xf -); fi
+done
+for so in "$rt"/sys/usr/lib/x86_64-linux-gnu/*.so.[0-9]; do
+  [ -e "$so" ] || continue
+  ldconfig -p 2>/dev/null | grep -q "^[[:space:]]$(basename "$so") " || ln -sf "$so" "$rt/lib/"
+done
+if [ -n "$(ls "$rt/lib")" ]; then
+  echo "gpu-kit: from the kit: $(ls "$rt/lib" | tr '\n' ' ')"
+  export LD_LIBRARY_PATH="$rt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
 # Containers often mount NVIDIA's driver under /usr/local/nvidia, where the loader does not look.
 nv=/usr/local/nvidia
@@ -35,4 +45,20 @@ echo "gpu-kit: $(tr '\n' ' ' <"$kit/VERSION")"
 loader=$(ldconfig -p 2>/dev/null | grep -o '/[^ ]*libvulkan\.so\.1$' | head -1 || true)
 echo "gpu-kit: Vulkan loader ${loader:-from the kit}; drivers ${VK_DRIVER_FILES:-${VK_ICD_FILENAMES:-$(ls /usr/share/vulkan/icd.d /etc/vulkan/icd.d 2>/dev/null | grep json | tr '\n' ' ')}}"
 command -v nvidia-smi >/dev/null && nvidia-smi -L || true
+# A driver whose library cannot be loaded is the usual cause of "Found no drivers": show what it lacks.
+for icd in $(echo "${VK_DRIVER_FILES:-${VK_ICD_FILENAMES:-}}" | tr : " "); do
+  lib=$(grep -o '"library_path"[^,]*' "$icd" 2>/dev/null | sed 's/.*: *"\(.*\)"/\1/' || true)
+  [ -n "$lib" ] || continue
+  case $lib in
+    /*) path=$lib ;;
+    */*) path=$(dirname "$icd")/$lib ;; # relative to the driver's json
+    *)
+      path=$(ldconfig -p 2>/dev/null | grep -o "/[^ ]*/$lib\$" | head -1 || true)
+      for d in ${LD_LIBRARY_PATH//:/ }; do [ -z "$path" ] && [ -e "$d/$lib" ] && path=$d/$lib; done
+      ;;
+  esac
+  [ -e "$path" ] || path=
+  missing=$( [ -n "$path" ] && ldd "$path" 2>/dev/null | grep 'not found' | tr -s ' \t\n' ' ' || true)
+  echo "gpu-kit: driver library $lib: ${path:-not found}${missing:+; lacks$missing}"
+done
 exec "$rt/bin/node" "$kit/bench/gpu.bench.mjs" --node --dawn "$rt/webgpu" "$@"
