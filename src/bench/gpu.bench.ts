@@ -111,6 +111,8 @@ async function main() {
   if (IN_NODE) {
     if (!DAWN_DIR) throw new Error('--node needs --dawn DIR (the folder of the npm package webgpu): bash src/bench/gpuKit/run.sh sets it up from the GPU kit');
     await installDawn(DAWN_DIR, DAWN_FLAGS);
+    // Before minutes of training on the CPU backend that the engine would fall back to.
+    if (!(await navigator.gpu.requestAdapter())) throw new Error(`Dawn found no adapter (see the Vulkan loader's warnings above); see README for what a real GPU needs`);
     runtime = nodeRuntime();
     if (WITH_PARITY) parity = await checkNumerics();
     host = `Node ${process.version}, Dawn from ${DAWN_DIR}${DAWN_FLAGS.length ? ` (${DAWN_FLAGS.join(' ')})` : ''}`;
