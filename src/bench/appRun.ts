@@ -54,6 +54,8 @@ export interface RunCounters {
   gpuBytesAllocated: number | null;
   /** The most bytes the GPU pool had in use at once during the window (null off WebGPU). */
   gpuPeakBytesUsed: number | null;
+  /** The most bytes the GPU pool held at once during the window, in use and free (null off WebGPU). */
+  gpuPeakBytesAllocated: number | null;
   /** Wall ms per step on the engine's thread inside tfjs kernels (EngineCounters.kernelMs). */
   kernelMsPerStep: number;
 }
@@ -222,6 +224,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
           liveTensorBytes: c1.c.liveTensorBytes,
           gpuBytesAllocated: c1.c.gpuBytesAllocated,
           gpuPeakBytesUsed: c1.c.gpuPeakBytesUsed,
+          gpuPeakBytesAllocated: c1.c.gpuPeakBytesAllocated,
           kernelMsPerStep: per('kernelMs'),
         },
       },

@@ -12,7 +12,7 @@ export function formatCounters(r: AppRun): string {
     r.backend === 'webgpu'
       ? `, ${f1(c.dispatchesPerStep)} dispatches, ${f1(c.submitsPerStep)} submits, ${f1(c.uniformWritesPerStep)} uniform writes, ${f1(c.readbacksPerStep)} readbacks, ${f0(c.uploadBytesPerStep)} B uploaded, ${f1(c.buffersCreatedPerStep)} buffers created; ` +
         `pipelines ${c.pipelinesBeforeWindow} before the window, ${c.pipelinesInWindow} during${epochs}; ` +
-        `GPU pool ${mb(c.gpuBytesAllocated)} (peak in use ${mb(c.gpuPeakBytesUsed)}) vs live tensors ${mb(c.liveTensorBytes)}`
+        `GPU pool ${mb(c.gpuBytesAllocated)} at the pause, at most ${mb(c.gpuPeakBytesAllocated)} while training (peak in use ${mb(c.gpuPeakBytesUsed)}), vs live tensors ${mb(c.liveTensorBytes)}`
       : '';
   // A validation in the window (an epoch too short for the page to pause before its end) adds its work here.
   const validated = r.train.window.validations > 0 ? `; the work of ${r.train.window.validations} validation included` : '';

@@ -19,6 +19,7 @@
  *   npm run bench -- gpu --presets tiny,paper@512 --seconds 30 --chromium-args "--use-angle=vulkan --enable-features=Vulkan"
  *   bash src/bench/gpuKit/run.sh          (the GPU kit: --node, with its own Node and Dawn)
  *   … --slice 200                         (the sample's first 200 questions on every adapter: a shorter first epoch)
+ *   … --submit-every 15                   (WebGPU dispatches per submit instead of the app's 64; --node only)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -51,6 +52,8 @@ const DAWN_DIR = opt('dawn', process.env.EORM_DAWN ?? '');
 const DAWN_FLAGS = opt('dawn-flags', '').split(/\s+/).filter(Boolean);
 const RESULTS = opt('out', 'bench/results/gpu.json');
 const WITH_PARITY = IN_NODE && !argv.includes('--no-parity');
+/** WebGPU dispatches per submit, to compare with the app's default (Node route only). */
+const SUBMIT_EVERY = opt('submit-every', '');
 const FIXTURES = process.env.EORM_FIXTURES ?? resolve('src/engine/testdata/transebm');
 
 /** "paper@512" → the paper architecture at maxLen 512; "tiny" → the preset as it is. */
@@ -113,9 +116,11 @@ async function main() {
     await installDawn(DAWN_DIR, DAWN_FLAGS);
     // Before minutes of training on the CPU backend that the engine would fall back to.
     if (!(await navigator.gpu.requestAdapter())) throw new Error(`Dawn found no adapter (see the Vulkan loader's warnings above); see README for what a real GPU needs`);
+    // Imported only now, as the engine is: tfjs-backend-webgpu registers itself at import where navigator.gpu exists.
+    if (SUBMIT_EVERY) (await import('../worker/backend.ts')).setSubmitEvery(Number(SUBMIT_EVERY));
     runtime = nodeRuntime();
     if (WITH_PARITY) parity = await checkNumerics();
-    host = `Node ${process.version}, Dawn from ${DAWN_DIR}${DAWN_FLAGS.length ? ` (${DAWN_FLAGS.join(' ')})` : ''}`;
+    host = `Node ${process.version}, Dawn from ${DAWN_DIR}${DAWN_FLAGS.length ? ` (${DAWN_FLAGS.join(' ')})` : ''}${SUBMIT_EVERY ? `, ${SUBMIT_EVERY} dispatches per submit` : ''}`;
   } else {
     // Imported only here: the GPU kit's bundle leaves Chromium's driver (Playwright) and Vite out.
     const { startBenchBrowser } = await import('./enginePage.ts');

@@ -18,6 +18,16 @@ import { registerWebGpuMaskedSoftmax } from '../engine/kernels/webgpu/softmax.ts
 export type { AdapterSummary, BackendInfo } from './backendInfo.ts';
 
 const START_LIMIT_MS = 30_000;
+/**
+ * WebGPU dispatches recorded before tfjs submits them (its default is 15, about 10 submits a training
+ * step). On an H100 through Dawn a submit took 0.6 ms of the engine thread, its largest single cost;
+ * the buffers a pass frees return to the pool at its submit, so a longer batch holds a few more.
+ */
+let submitEvery = 64;
+/** For the GPU bench's comparison of batch sizes (Node route); the app keeps the default. */
+export function setSubmitEvery(n: number): void {
+  submitEvery = n;
+}
 let adapter: AdapterSummary | null = null;
 let probes: ProbeResult[] | null = null;
 
@@ -56,6 +66,7 @@ async function activate(name: BackendName): Promise<void> {
   }
   if (!ok) throw new Error(`the ${backendName(name)} backend failed to start`);
   if (name === 'webgpu') {
+    tf.env().set('WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE', submitEvery);
     registerWebGpuAdamW();
     registerWebGpuLayerNorm();
     registerWebGpuGelu();

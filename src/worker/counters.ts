@@ -32,6 +32,8 @@ export interface EngineCounters {
   gpuBytesAllocated: number | null;
   /** WebGPU only: the most bytes the pool had in use at once since the previous read (a step's working set). */
   gpuPeakBytesUsed: number | null;
+  /** WebGPU only: the most bytes the pool held (in use and free) at once since the previous read. */
+  gpuPeakBytesAllocated: number | null;
 }
 
 const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, buffersCreated: 0, peerBatches: 0, kernelMs: 0 };
@@ -108,6 +110,6 @@ export function resetCounters(): void {
 export function readCounters(): EngineCounters {
   const m = tf.memory() as tf.MemoryInfo & { numBytesAllocatedInGPU?: number };
   // The current backend's trimmer: a backend switch brings a new pool and a new trimmer.
-  const gpuPeakBytesUsed = installed ? (gpuPoolTrimmer()?.takePeak() ?? null) : null;
-  return { ...counts, liveTensorBytes: m.numBytes, gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null, gpuPeakBytesUsed };
+  const peak = installed ? (gpuPoolTrimmer()?.takePeak() ?? null) : null;
+  return { ...counts, liveTensorBytes: m.numBytes, gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null, gpuPeakBytesUsed: peak?.used ?? null, gpuPeakBytesAllocated: peak?.allocated ?? null };
 }

@@ -90,4 +90,5 @@ if [ -z "$chosen" ]; then
   exit 2
 fi
 use "$chosen"
-exec "$rt/bin/node" "$kit/bench/gpu.bench.mjs" --node --dawn "$rt/webgpu" "$@"
+# EORM_NODE_FLAGS: flags for the bench's Node only (e.g. --cpu-prof; Node refuses those in NODE_OPTIONS).
+exec "$rt/bin/node" ${EORM_NODE_FLAGS:-} "$kit/bench/gpu.bench.mjs" --node --dawn "$rt/webgpu" "$@"
