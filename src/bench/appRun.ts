@@ -69,6 +69,8 @@ export interface AppRun {
   dModel: number;
   maxLen: number;
   data: string;
+  /** The run's checkpoint interval in steps (0: none but at epoch ends); a checkpoint reads every weight and moment back. */
+  checkpointEverySteps: number;
   startToFirstStepSec: number;
   score: Rate & { candidates: number; tokens: number };
   /**
@@ -94,6 +96,8 @@ export interface RunSpec {
   sliced?: boolean;
   /** The window lies after the first epoch (and its validation). */
   pastFirstEpoch?: boolean;
+  /** Instead of the app's default checkpoint interval (0: none; PyTorch's step takes none). */
+  checkpointEverySteps?: number;
 }
 
 /** The first n questions of the sample (4 lines each, grouped by question_id). */
@@ -144,7 +148,8 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     // lands after its validation, and one asked for in the run's last steps never lands (on a GPU the loop
     // queues the steps of a short epoch faster than the page sees them).
     const epochs = spec.pastFirstEpoch ? 10 : 2;
-    await send({ type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'custom', model: spec.model, epochs } });
+    const checkpoints = spec.checkpointEverySteps === undefined ? {} : { checkpointEverySteps: spec.checkpointEverySteps };
+    await send({ type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'custom', model: spec.model, epochs, ...checkpoints } });
     const compiling = await waitFor('trainState', from, "e.state === 'compiling'");
     const untrained = await waitFor('evaluation', compiling.index);
     const first = await waitFor('trainState', untrained.index, "e.state === 'training'");
@@ -204,6 +209,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
         dModel: spec.model.dModel,
         maxLen: spec.model.maxLen,
         data: sliced ? `sample, first ${spec.slice.questions} questions` : 'sample',
+        checkpointEverySteps: spec.checkpointEverySteps ?? DEFAULT_TRAIN_SETTINGS.checkpointEverySteps,
         startToFirstStepSec: (first.at - t0) / 1000,
         score: { seconds: scoreSeconds, candidates, tokens, perSec: candidates / scoreSeconds, tokensPerSec: tokens / scoreSeconds },
         train: { steps: steady.step, stepsPerSec: steady.stepsPerSec, tokensPerSec: steady.tokensPerSec, window: windowRate(c0, c1, resumed.at, validation) },

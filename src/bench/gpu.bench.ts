@@ -19,6 +19,7 @@
  *   npm run bench -- gpu --presets tiny,paper@512 --seconds 30 --chromium-args "--use-angle=vulkan --enable-features=Vulkan"
  *   bash src/bench/gpuKit/run.sh          (the GPU kit: --node, with its own Node and Dawn)
  *   … --slice 200                         (the sample's first 200 questions on every adapter: a shorter first epoch)
+ *   … --checkpoint-every 0                (no checkpoint in the window, as PyTorch's step; the app's default is 50)
  *   … --submit-every 15                   (WebGPU dispatches per submit instead of the app's 64; --node only)
  */
 import { spawnSync } from 'node:child_process';
@@ -54,6 +55,8 @@ const RESULTS = opt('out', 'bench/results/gpu.json');
 const WITH_PARITY = IN_NODE && !argv.includes('--no-parity');
 /** WebGPU dispatches per submit, to compare with the app's default (Node route only). */
 const SUBMIT_EVERY = opt('submit-every', '');
+/** The app's checkpoint interval unless given (0: none in the window, as PyTorch's step takes none). */
+const CHECKPOINT_EVERY = opt('checkpoint-every', '');
 const FIXTURES = process.env.EORM_FIXTURES ?? resolve('src/engine/testdata/transebm');
 
 /** "paper@512" → the paper architecture at maxLen 512; "tiny" → the preset as it is. */
@@ -142,7 +145,7 @@ async function main() {
         continue;
       }
       process.stdout.write(`app: webgpu ${name}… `);
-      const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, sliced: SLICE_ALWAYS, pastFirstEpoch: true });
+      const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, sliced: SLICE_ALWAYS, pastFirstEpoch: true, ...(CHECKPOINT_EVERY ? { checkpointEverySteps: Number(CHECKPOINT_EVERY) } : {}) });
       if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see README for what a real GPU needs`);
       adapter = info.adapter;
       console.log(`${f0(run.train.window.tokensPerSec)} tok/s training${run.software ? ' (software adapter)' : ''}`);
@@ -167,7 +170,7 @@ async function main() {
     const w = r.train.window;
     const vs = typeof t === 'object' ? `; PyTorch CUDA (${t.deviceName}) ${f0(t.train.tokensPerSec)} tok/s, app ${(w.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×` : t ? `; PyTorch CUDA: ${t}` : '';
     const validated = w.validations > 0 ? ` (a validation fell in it: ${w.validations})` : '';
-    console.log(`  ${r.preset} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps (${w.seconds.toFixed(1)} s) after the first epoch${validated}${vs}`);
+    console.log(`  ${r.preset} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps (${w.seconds.toFixed(1)} s) after the first epoch, ${r.checkpointEverySteps ? `a checkpoint every ${r.checkpointEverySteps} steps` : 'no checkpoints'}${validated}${vs}`);
     console.log(`    ${formatCounters(r)}`);
   }
   for (const [name, why] of Object.entries(skipped)) console.log(`  ${name}: not run, ${why}`);
