@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { readTogether } from './readTogether.ts';
 import { adamwUpdate } from '../kernels/adamw.ts';
 import { ADAMW_LINK, FlatMoments, type RowGradient, flatMomentsFit } from '../kernels/webgpu/adamwFlat.ts';
 import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
@@ -112,22 +113,32 @@ export class AdamW {
    * only their read-back is awaited, so the caller may go on stepping meanwhile.
    */
   async exportState(): Promise<AdamWState> {
-    if (this.flat) return { t: this.t, ...(await this.flat.read()), lazy: null };
-    const names = [...this.m.keys()];
-    const copies = tf.tidy(() => names.flatMap((n) => [tf.mul(this.m.get(n)!, 1), tf.mul(this.v.get(n)!, 1)]));
+    const s = this.stateTensors();
+    return s.finish(await readTogether(s.tensors));
+  }
+
+  /**
+   * The tensors that hold the state now, and how to make the state of their values: for a caller that
+   * reads them together with others (a checkpoint reads the weights and the state in one map on WebGPU).
+   * The step count and the lazy embedding's state (CPU arrays) are taken when called.
+   */
+  stateTensors(): { tensors: tf.Tensor[]; finish(values: Float32Array[]): AdamWState } {
     const t = this.t;
+    if (this.flat) {
+      const flat = this.flat;
+      return { tensors: [flat.buffer], finish: ([values]) => ({ t, ...flat.split(values), lazy: null }) };
+    }
+    const names = [...this.m.keys()];
     const lazy = this.lazy ? this.lazy.exportState() : null;
-    try {
-      const values = (await Promise.all(copies.map((c) => c.data()))) as Float32Array[];
-      return {
+    return {
+      tensors: names.flatMap((n) => [this.m.get(n)!, this.v.get(n)!]),
+      finish: (values) => ({
         t,
         m: new Map(names.map((n, i) => [n, values[2 * i]])),
         v: new Map(names.map((n, i) => [n, values[2 * i + 1]])),
         lazy,
-      };
-    } finally {
-      tf.dispose(copies);
-    }
+      }),
+    };
   }
 
   /** Takes up a state from exportState() for the same parameters (which must hold the weights saved with it). */

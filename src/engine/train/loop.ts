@@ -260,7 +260,9 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
         control.serveSnapshots(take);
         if (control.pauseRequested) {
           await drain();
-          gpuPool?.trim(); // paused: down to the budget of what is in use
+          // Paused: down to the budget of what is in use, once the checkpoints' read-backs have given theirs back.
+          await Promise.allSettled(checkpointsInFlight);
+          gpuPool?.trim();
           report(epoch, true);
           listener.state('paused', step, epoch, pauseReason);
           pauseReason = undefined;

@@ -4,6 +4,7 @@ import { ADAMW_LINK, FlatMoments, type RowGradient } from './adamwFlat.ts';
 import { randomTensor, relativeError } from './fusedParity.ts';
 import type { ParityErrors } from './fusedParity.ts';
 import { hasKernel } from './hasKernel.ts';
+import { readTogether } from '../../model/readTogether.ts';
 
 /** Dense parameters (three links of gradients), then a table whose gradient comes as rows. */
 const SHAPES: number[][] = [[3, 5], [17], [64, 33], [1], [200], [7, 7], [1000], [2, 300], [50, 6]];
@@ -24,9 +25,14 @@ export async function adamwFlatParity(): Promise<ParityErrors | null> {
   const params = new Map(names.map((n, i) => [n, tf.variable(randomTensor(SHAPES[i], 20 + i), false)]));
   const reference: Array<Record<'p' | 'm' | 'v', tf.Tensor>> = names.map((n, i) => ({ p: tf.mul(params.get(n)!, 1), m: tf.zeros(SHAPES[i]), v: tf.zeros(SHAPES[i]) }));
   const flat = new FlatMoments(names.map((n, i) => [n, SHAPES[i]]));
+  // As a checkpoint reads them: the weights and the moments in one read-back (readTogether's one map on WebGPU).
+  const read = async () => {
+    const values = await readTogether([...names.map((n) => params.get(n)!), flat.buffer]);
+    return { p: values.slice(0, names.length), ...flat.split(values[names.length]) };
+  };
   const snapshot = async () => {
-    const { m, v } = await flat.read();
-    return [...((await Promise.all(names.map((n) => params.get(n)!.data()))) as Float32Array[]), ...m.values(), ...v.values()];
+    const { p, m, v } = await read();
+    return [...p, ...m.values(), ...v.values()];
   };
   let skipMoved = 0;
   try {
@@ -52,7 +58,7 @@ export async function adamwFlatParity(): Promise<ParityErrors | null> {
       tf.dispose([...grads.values(), sparse.rows, dense, scale, apply]);
       if (skip) (await snapshot()).forEach((a, k) => a.forEach((x, j) => (skipMoved = Math.max(skipMoved, Number.isNaN(x) ? Infinity : Math.abs(x - before[k][j])))));
     }
-    const { m, v } = await flat.read();
+    const { m, v } = await read();
     const errors = { p: 0, m: 0, v: 0, skipMoved };
     for (const [i, n] of names.entries()) {
       const mine = { p: params.get(n)!, m: tf.tensor(m.get(n)!, SHAPES[i]), v: tf.tensor(v.get(n)!, SHAPES[i]) };
