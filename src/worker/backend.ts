@@ -20,8 +20,9 @@ export type { AdapterSummary, BackendInfo } from './backendInfo.ts';
 const START_LIMIT_MS = 30_000;
 /**
  * WebGPU dispatches recorded before tfjs submits them (its default is 15, about 10 submits a training
- * step). On an H100 through Dawn a submit took 0.6 ms of the engine thread, its largest single cost;
- * the buffers a pass frees return to the pool at its submit, so a longer batch holds a few more.
+ * step). On an H100 through Dawn a submit took about 0.5 ms of the engine thread, its largest single
+ * cost; at 64, paper@512 trained 25.1 steps/s against 22.5 at 15 (tiny: 24.5 and 25.2, one run each).
+ * The buffers a pass frees return to the pool at its submit, so a longer batch holds a few more.
  */
 let submitEvery = 64;
 /** For the GPU bench's comparison of batch sizes (Node route); the app keeps the default. */

@@ -161,8 +161,8 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   // (a read ends a GPU pass and maps a buffer); the curves get every step, at most that many steps late.
   // On the CPU-memory backends a read is a copy: every step, so a run of non-finite steps pauses at once.
   const readEvery = tf.getBackend() === 'webgpu' ? READBACK_EVERY : 1;
-  // WebGPU's buffer pool keeps every freed buffer: trimmed between steps to the recent steps' working set,
-  // and to a multiple of the bytes in use at pauses, validations and the end (see gpuPool.ts).
+  // WebGPU's buffer pool keeps every freed buffer: trimmed to a multiple of the bytes in use after every
+  // step, at pauses, after validations and at the end (see gpuPool.ts).
   const gpuPool = gpuPoolTrimmer();
   let queued: Array<{ s: StepScalars; at: { step: number; epoch: number; lr: number } }> = [];
   let pending: Promise<void> | null = null;
@@ -299,7 +299,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
             pending.catch(() => undefined);
           }
         }
-        gpuPool?.trim({ keepWorkingSet: true });
+        gpuPool?.trim();
         report(epoch);
         if (settings.evalEverySteps > 0 && step % settings.evalEverySteps === 0 && s + 1 < stepsPerEpoch) {
           await drain();
