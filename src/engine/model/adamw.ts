@@ -1,5 +1,4 @@
 import * as tf from '@tensorflow/tfjs';
-import { readTogether } from './readTogether.ts';
 import { adamwUpdate } from '../kernels/adamw.ts';
 import { ADAMW_LINK, FlatMoments, type RowGradient, flatMomentsFit } from '../kernels/webgpu/adamwFlat.ts';
 import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
@@ -109,18 +108,9 @@ export class AdamW {
   }
 
   /**
-   * The state as it stands now: the copies are taken synchronously when called (between two steps),
-   * only their read-back is awaited, so the caller may go on stepping meanwhile.
-   */
-  async exportState(): Promise<AdamWState> {
-    const s = this.stateTensors();
-    return s.finish(await readTogether(s.tensors));
-  }
-
-  /**
-   * The tensors that hold the state now, and how to make the state of their values: for a caller that
-   * reads them together with others (a checkpoint reads the weights and the state in one map on WebGPU).
-   * The step count and the lazy embedding's state (CPU arrays) are taken when called.
+   * The tensors that hold the state now, and how to make the state of their values once read back
+   * (with readTogether, which copies them when called: a checkpoint reads them with the weights, in
+   * one map on WebGPU). The step count and the lazy embedding's state (CPU arrays) are taken when called.
    */
   stateTensors(): { tensors: tf.Tensor[]; finish(values: Float32Array[]): AdamWState } {
     const t = this.t;
@@ -141,7 +131,7 @@ export class AdamW {
     };
   }
 
-  /** Takes up a state from exportState() for the same parameters (which must hold the weights saved with it). */
+  /** Takes up a state made by stateTensors() for the same parameters (which must hold the weights saved with it). */
   restore(state: AdamWState): void {
     if ((state.lazy === null) !== (this.lazy === null)) throw new Error('optimizer state: lazy embedding on one side only');
     this.flat?.write(state.m, state.v);

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { type ModelConfig, paramShapes } from './config.ts';
+import { readTogether } from './readTogether.ts';
 
 /** Model parameters by PyTorch `state_dict` name. Variables are trained in place. */
 export type Params = Map<string, tf.Variable>;
@@ -25,14 +26,11 @@ export function paramsFromArrays(cfg: ModelConfig, arrays: ParamArrays): Params 
   return params;
 }
 
-/**
- * Reads every parameter back to the CPU (asynchronously: no dataSync), all reads started at once.
- * The weights must not change until it resolves: pass a snapshot, never the variables being trained.
- */
+/** Reads every parameter back to the CPU as it is when called (readTogether: one map on WebGPU). */
 export async function paramsToArrays(params: Params): Promise<ParamArrays> {
-  const entries = [...params];
-  const values = await Promise.all(entries.map(([, v]) => v.data() as Promise<Float32Array>));
-  return new Map(entries.map(([name], i) => [name, values[i]]));
+  const names = [...params.keys()];
+  const values = await readTogether([...params.values()]);
+  return new Map(names.map((name, i) => [name, values[i]]));
 }
 
 /**
