@@ -2,6 +2,7 @@
 their model inputs, labels and canonical answers; the app's TrainingView plus the answers list."""
 from __future__ import annotations
 
+import hashlib
 import sys
 from dataclasses import dataclass
 from typing import List, Optional, Sequence
@@ -45,6 +46,15 @@ class TrainingData:
             out.append(ScoredGroup(list(energies[k : k + e - s]), self.labels[s:e], self.answers[s:e]))
             k += e - s
         return out
+
+
+def file_identity(path: str, chunk: int = 1 << 20) -> str:
+    """The dataset identity both sides record: SHA-256 of the file's raw bytes, "sha256:<64 lowercase hex>"."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(chunk), b""):
+            h.update(block)
+    return "sha256:" + h.hexdigest()
 
 
 def load_training_data(path: str, max_len: int, workers: Optional[int] = None, quiet: bool = False) -> TrainingData:
