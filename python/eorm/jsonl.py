@@ -4,15 +4,17 @@ record.ts, ingest.ts). One candidate per line:
 `gold`, `source`. Bad lines are reported with line number, field, kind and reason; the rest still loads.
 Groups: by `question_id` when given (non-blank), else by question text, in order of first appearance.
 
+Any nesting depth parses, as with V8's JSON.parse (eorm.jsonparse): a deeply nested ignored field does not
+reject its line.
 Known difference: for `invalid_json` the reason quotes Python's JSON error, not V8's (field and kind agree)."""
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
 from typing import BinaryIO, Dict, List, Optional, Union
 
+from . import jsonparse
 from .answers import candidate_answer_key
 from .js import has_non_ws, json_stringify, number_to_string, trim, utf16_len, utf16_slice
 
@@ -204,8 +206,8 @@ def parse_candidate_line(text: str, line: int) -> Union[dict, LineError]:
     """One line → a record dict, or the LineError saying why it is rejected."""
     try:
         # Numbers are doubles as in JS (1e400 → inf), each keeping its text; NaN/Infinity literals are refused.
-        value = json.loads(text, parse_constant=_no_constants, parse_int=Num, parse_float=Num)
-    except (ValueError, RecursionError) as e:
+        value = jsonparse.loads(text, parse_constant=_no_constants, parse_int=Num, parse_float=Num)
+    except ValueError as e:
         msg = str(e)
         short = msg[:157] + "..." if len(msg) > 160 else msg
         bom = text.find("\ufeff")

@@ -22,7 +22,7 @@ from .dataset import load_training_data
 from .metrics import best_of_n_curve, evaluate_groups, rank_key
 from .model import score_candidates
 from .split import split_groups
-from .weights import load_model_file
+from .weights import load_model_file_or_exit
 
 
 def _finite(v):
@@ -49,7 +49,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     if args.threads > 0:
         torch.set_num_threads(args.threads)
 
-    model, loaded = load_model_file(args.weights)
+    model, loaded = load_model_file_or_exit(args.weights, "--weights")
     for w in loaded.warnings:
         print(f"{args.weights}: {w}", file=sys.stderr)
     device = torch.device(args.device)

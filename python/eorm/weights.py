@@ -2,18 +2,21 @@
 PyTorch `state_dict` names, F32 (F16 read too), `__metadata__` first with the config as JSON strings, header
 padded with spaces to a multiple of 8. The writer's bytes equal the app's for the same tensors and metadata,
 so files go both ways: the app imports what `eorm.train` writes, and `eorm.score` / `--init` read app exports.
-No dependency on the `safetensors` package."""
+The format itself: eorm.safetensors_file."""
 from __future__ import annotations
 
 import json
-import struct
+import math
+import re
 from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 import torch
 
+from . import jsonparse
 from .config import CONFIG_KEYS, GPT2_EOT, ModelConfig, param_shapes, validate_config
+from .safetensors_file import RawFile, SafetensorsError, not_json_constant, parse_safetensors, read_safetensors, tensor_array, write_safetensors  # noqa: F401 (re-exported)
 
 FORMAT_VERSION = 1
 META_FORMAT = "format"
@@ -25,15 +28,9 @@ META_SPECIAL = "eorm_special_ids"
 META_TRAINING = "eorm_training"
 RESERVED = (META_FORMAT, META_VERSION, META_CONFIG, META_REFERENCE, META_TOKENIZER, META_SPECIAL, META_TRAINING)
 TOKENIZER_NAME = "r50k_base (GPT-2 BPE, eorm python)"
-
-_DTYPES = {"F32": (np.dtype("<f4"), 4), "F16": (np.dtype("<f2"), 2), "F64": (np.dtype("<f8"), 8)}
-_ITEM = {"BOOL": 1, "U8": 1, "I8": 1, "F8_E5M2": 1, "F8_E4M3": 1, "I16": 2, "U16": 2, "F16": 2, "BF16": 2, "I32": 4, "U32": 4, "F32": 4, "I64": 8, "U64": 8, "F64": 8}
-
-
-class SafetensorsError(ValueError):
-    def __init__(self, message: str, tensor: Optional[str] = None) -> None:
-        super().__init__(message)
-        self.tensor = tensor
+# The app's CONFIG_LIMITS (src/engine/model/config.ts): beyond them a config is a damaged file.
+CONFIG_LIMITS = {"vocabSize": 1 << 20, "dModel": 16_384, "nHeads": 1_024, "nLayers": 1_024, "ffnDim": 65_536, "maxLen": 65_536}
+MAX_PARAMETERS = 1e9
 
 
 def _js(obj) -> str:
@@ -49,89 +46,6 @@ def _js(obj) -> str:
         return v
 
     return json.dumps(norm(obj), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
-
-def write_safetensors(tensors: List[Tuple[str, np.ndarray]], metadata: Optional[Dict[str, str]] = None) -> bytes:
-    """Tensors (name, float32 array) in the given order; F32 little endian; `__metadata__` first."""
-    parts: List[str] = []
-    if metadata is not None:
-        for k, v in metadata.items():
-            if not isinstance(v, str):
-                raise SafetensorsError(f'Metadata "{k}" must be a string (got {type(v).__name__}); JSON-encode it first.')
-        parts.append('"__metadata__":{' + ",".join(f"{json.dumps(k, ensure_ascii=False)}:{json.dumps(v, ensure_ascii=False)}" for k, v in metadata.items()) + "}")
-    payloads: List[bytes] = []
-    offset = 0
-    seen = set()
-    for name, arr in tensors:
-        if name == "__metadata__" or name in seen:
-            raise SafetensorsError(f'Tensor "{name}" is reserved or given twice.', name)
-        seen.add(name)
-        data = np.ascontiguousarray(arr, dtype="<f4").tobytes()
-        shape = ",".join(str(int(s)) for s in np.shape(arr))
-        parts.append(f'{json.dumps(name, ensure_ascii=False)}:{{"dtype":"F32","shape":[{shape}],"data_offsets":[{offset},{offset + len(data)}]}}')
-        payloads.append(data)
-        offset += len(data)
-    header = ("{" + ",".join(parts) + "}").encode("utf-8")
-    padded = len(header) + (-len(header)) % 8
-    return struct.pack("<Q", padded) + header + b" " * (padded - len(header)) + b"".join(payloads)
-
-
-@dataclass
-class RawFile:
-    header: Dict[str, Dict]
-    metadata: Optional[Dict[str, str]]
-    data: memoryview
-    order: List[str]
-
-
-def parse_safetensors(buf: bytes) -> RawFile:
-    not_st = "Is this a .safetensors file (and was it downloaded completely)?"
-    if len(buf) < 8:
-        raise SafetensorsError(f"The file is {len(buf)} bytes long, shorter than the 8-byte header length of a safetensors file. {not_st}")
-    (n,) = struct.unpack("<Q", buf[:8])
-    if n > 100_000_000 or 8 + n > len(buf):
-        raise SafetensorsError(f"The header length field says {n} bytes but only {len(buf) - 8} follow it. {not_st}")
-    try:
-        head = json.loads(bytes(buf[8 : 8 + n]).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        raise SafetensorsError(f"The header is not JSON ({e}). {not_st}") from None
-    if not isinstance(head, dict):
-        raise SafetensorsError(f"The header is JSON but not an object of tensors. {not_st}")
-    meta = head.pop("__metadata__", None)
-    if meta is not None and (not isinstance(meta, dict) or not all(isinstance(v, str) for v in meta.values())):
-        raise SafetensorsError('The header\'s "__metadata__" is not an object of strings; the file is malformed (re-save it).')
-    data = memoryview(buf)[8 + n :]
-    for name, e in head.items():
-        if not isinstance(e, dict) or "dtype" not in e or "shape" not in e or "data_offsets" not in e:
-            raise SafetensorsError(f'Tensor "{name}": malformed header entry. The file is malformed; re-export it.', name)
-        b, end = e["data_offsets"]
-        size = _ITEM.get(e["dtype"])
-        count = int(np.prod(e["shape"], dtype=np.int64)) if e["shape"] else 1
-        if end < b or end > len(data) or (size is not None and count * size != end - b):
-            raise SafetensorsError(f'Tensor "{name}": data_offsets [{b}, {end}] do not fit shape {e["shape"]} ({e["dtype"]}). The file is malformed; re-export it.', name)
-    order = sorted(head, key=lambda k: tuple(head[k]["data_offsets"]))
-    return RawFile(head, meta, data, order)
-
-
-def tensor_array(f: RawFile, name: str) -> np.ndarray:
-    """float32 copy of one F32 / F16 / F64 / BF16 tensor."""
-    e = f.header[name]
-    b, end = e["data_offsets"]
-    raw = f.data[b:end]
-    dt = e["dtype"]
-    if dt == "BF16":
-        u = np.frombuffer(raw, dtype="<u2").astype(np.uint32) << 16
-        arr = u.view(np.float32)
-    elif dt in _DTYPES:
-        arr = np.frombuffer(raw, dtype=_DTYPES[dt][0]).astype(np.float32)
-    else:
-        raise SafetensorsError(f'Tensor "{name}" is stored as {dt}; only F32, F16, BF16 and F64 are read here. Convert the checkpoint to float32 before saving.', name)
-    return arr.reshape(e["shape"]).copy()
-
-
-def read_safetensors(buf: bytes) -> Tuple[Dict[str, np.ndarray], Optional[Dict[str, str]]]:
-    f = parse_safetensors(buf)
-    return {n: tensor_array(f, n) for n in f.order}, f.metadata
 
 
 # ---- model files -------------------------------------------------------------------------------------
@@ -185,12 +99,47 @@ class LoadedModel:
 _REFERENCE_MAP = [("vocab_size", "vocabSize"), ("d_model", "dModel"), ("n_heads", "nHeads"), ("n_layers", "nLayers"), ("ffn", "ffnDim"), ("max_len", "maxLen"), ("cls_id", "clsId"), ("sep_id", "sepId"), ("pad_id", "padId")]
 
 
+def _js_value(text: str):
+    """JSON.parse of a metadata string; integers stay exact (int() cannot take over 4,300 digits: a double then,
+    as in JS). Raises ValueError when the text is not JSON (NaN and Infinity are not)."""
+    return jsonparse.loads(text, parse_int=lambda s: int(s) if len(s) < 4000 else float(s), parse_float=float, parse_constant=not_json_constant)
+
+
 def _object(text: str) -> Optional[Dict]:
     try:
-        v = json.loads(text)
+        v = _js_value(text)
     except ValueError:
         return None
     return v if isinstance(v, dict) else None
+
+
+_LAYER = re.compile(r"enc\.layers\.([0-9]+)\.")
+
+
+def _layer_index(name: str) -> Optional[int]:
+    """The layer index in "enc.layers.<ASCII digits>.…", as the app's regex reads it; a huge index reads as 10**9."""
+    m = _LAYER.match(name)
+    if m is None:
+        return None
+    digits = m.group(1).lstrip("0") or "0"
+    return int(digits) if len(digits) < 10 else 10**9
+
+
+def _limit_problems(cfg: ModelConfig) -> List[str]:
+    """The app's limits on a config read from a file (CONFIG_LIMITS and the parameter count)."""
+    out = []
+    for k, limit in CONFIG_LIMITS.items():
+        v = getattr(cfg, k)
+        if isinstance(v, int) and v > limit:
+            out.append(f"{k} must be at most {limit} (got {v})")
+    if out or any(not isinstance(getattr(cfg, k), int) or getattr(cfg, k) <= 0 for k in CONFIG_LIMITS):
+        return out
+    v, d, f, l = cfg.vocabSize, cfg.dModel, cfg.ffnDim, cfg.nLayers
+    layer = 3 * d * d + 3 * d + d * d + d + f * d + f + d * f + d + 4 * d
+    count = v * d + (cfg.maxLen * d if cfg.positional == "learned" else 0) + l * layer + 2 * d + d * d + d + d + 1
+    if count > MAX_PARAMETERS:
+        out.append(f"the model would have {count} parameters, more than the {MAX_PARAMETERS:.0f} a browser tab can hold")
+    return out
 
 
 def config_from_file(f: RawFile, caller: Dict, warnings: List[str]) -> Tuple[ModelConfig, str]:
@@ -244,9 +193,9 @@ def config_from_file(f: RawFile, caller: Dict, warnings: List[str]) -> Tuple[Mod
     emb = f.header.get("emb.weight")
     if emb and len(emb["shape"]) == 2:
         shapes["vocabSize"], shapes["dModel"] = emb["shape"]
-    layers = [int(n.split(".")[2]) for n in f.header if n.startswith("enc.layers.") and n.split(".")[2].isdigit()]
+    layers = [i for i in map(_layer_index, f.header) if i is not None]
     if layers:
-        if max(layers) >= 1024:
+        if max(layers) >= CONFIG_LIMITS["nLayers"]:
             raise SafetensorsError(f"Tensor names go up to layer {max(layers)}, which is not a plausible model. The file is damaged.")
         shapes["nLayers"] = max(layers) + 1
     l1 = f.header.get("enc.layers.0.linear1.weight")
@@ -270,7 +219,7 @@ def config_from_file(f: RawFile, caller: Dict, warnings: List[str]) -> Tuple[Mod
         if k != "dropout" and isinstance(values[k], float) and values[k].is_integer():
             values[k] = int(values[k])
     cfg = ModelConfig(**values)
-    problems = validate_config(cfg)
+    problems = validate_config(cfg) + _limit_problems(cfg)
     if problems:
         raise SafetensorsError(f"The model config for this file is invalid ({'; '.join(problems)}). Load it with a valid explicit config.")
     return cfg, ("caller" if caller_complete else (source or "shapes"))
@@ -279,7 +228,7 @@ def config_from_file(f: RawFile, caller: Dict, warnings: List[str]) -> Tuple[Mod
 def read_model(buf: bytes, config: Optional[Dict] = None) -> LoadedModel:
     """Parses, validates every tensor against the config, then converts (float32 torch tensors)."""
     f = parse_safetensors(buf)
-    warnings: List[str] = []
+    warnings: List[str] = list(f.warnings)
     cfg, source = config_from_file(f, config or {}, warnings)
     problems = []
     for name, shape in param_shapes(cfg):
@@ -288,6 +237,8 @@ def read_model(buf: bytes, config: Optional[Dict] = None) -> LoadedModel:
             problems.append((name, f'Tensor "{name}" (shape {list(shape)}) is missing. The file holds a different model or is incomplete: load it with the config it was trained with.'))
         elif tuple(e["shape"]) != tuple(shape):
             problems.append((name, f'Tensor "{name}" has shape {e["shape"]} but the config needs {list(shape)}. The file holds a different model or is incomplete: load it with the config it was trained with.'))
+        elif e["dtype"] not in ("F32", "F16"):
+            problems.append((name, f'Tensor "{name}" is stored as {e["dtype"]}; only F32 and F16 are supported. Convert the checkpoint to float32 before saving.'))
     if problems:
         raise SafetensorsError(problems[0][1], problems[0][0])
     expected = {n for n, _ in param_shapes(cfg)}
@@ -297,17 +248,43 @@ def read_model(buf: bytes, config: Optional[Dict] = None) -> LoadedModel:
     tensors = {}
     for name, _ in param_shapes(cfg):
         arr = tensor_array(f, name)
-        bad = int((~np.isfinite(arr)).sum())
-        if bad:
-            warnings.append(f'Tensor "{name}" has {bad} NaN/infinite value(s): the model will score NaN (was training diverging?).')
+        _refuse_non_finite(name, arr)
         tensors[name] = torch.from_numpy(arr)
     meta = dict(f.metadata or {})
     training = None
     if META_TRAINING in meta:
-        training = _object(meta[META_TRAINING])
-        if training is None:
+        try:
+            value = _js_value(meta[META_TRAINING])
+            training = value if isinstance(value, dict) else None
+        except ValueError:
             warnings.append("The training summary in the metadata is not JSON; ignored.")
     return LoadedModel(cfg, source, tensors, meta, training, warnings)
+
+
+def _refuse_non_finite(name: str, arr: np.ndarray) -> None:
+    """NaN or ±Infinity weights make every energy NaN: such a file is refused, naming the tensor (as the app does)."""
+    bad = ~np.isfinite(arr.reshape(-1))
+    n = int(bad.sum())
+    if n:
+        first = int(np.argmax(bad))
+        v = float(arr.reshape(-1)[first])
+        shown = "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")
+        raise SafetensorsError(
+            f'Tensor "{name}" has {n} NaN/infinite value(s) (the first at index {first}: {shown}): the model would score every answer NaN. '
+            "Training probably diverged; export the model from an earlier checkpoint (or with a lower learning rate).",
+            name,
+        )
+
+
+def load_model_file_or_exit(path: str, option: str):
+    """load_model_file for the command lines: a file that cannot be read ends the program with the reason
+    (exit status 1, no traceback)."""
+    try:
+        return load_model_file(path)
+    except SafetensorsError as e:
+        raise SystemExit(f"{option} {path}: cannot use this model file: {e}") from None
+    except OSError as e:
+        raise SystemExit(f"{option} {path}: cannot read the file ({e.strerror or e}).") from None
 
 
 def load_model_file(path: str, config: Optional[Dict] = None, dropout: Optional[float] = None):

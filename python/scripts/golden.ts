@@ -66,6 +66,32 @@ const LINES = [
   '[1,2]', '"text"', '42', 'null', 'true', '{"question":"Q","gen_text":"A","label":1,"gen_text":5}', '{"__proto__":1,"question":"Q","gen_text":"A","label":1}',
 ];
 
+// Nesting depth: JSON.parse reads any depth (V8's parser is iterative), so a deeply nested field the rules
+// ignore does not reject its line. [template, open, inner, close]: the line is the template with "%" replaced
+// by open × depth + inner + close × depth (the Python test builds the same lines).
+const DEEP: Array<[string, string, string, string]> = [
+  ['{"question":"Q","gen_text":"A","label":1,"x":%}', '[', '', ']'],
+  ['{"question":"Q","gen_text":"A","label":1,"meta":%}', '{"a":', '1', '}'],
+  ['{"question":%,"gen_text":"A","label":1}', '[', '', ']'],
+  ['{"question":"Q","gen_text":"A","label":%}', '{"a":', 'null', '}'],
+  ['{"question":"Q","gen_text":"A","label":1,"source":%}', '[', '"s"', ']'],
+  ['%', '[', '', ']'],
+  ['{"question":"Q","gen_text":"A","label":1,"x":%', '[', '', ']'],
+  ['{"question":"Q","gen_text":"A","label":1,"x":%}', '[', '1,', ']'],
+  ['{"question":"Q","gen_text":"A","label":1,"x":%}', '[', 'NaN', ']'],
+];
+const DEPTHS = [3_000, 100_000];
+const deepLine = ([template, open, inner, close]: readonly string[], depth: number) => template.replace('%', () => open.repeat(depth) + inner + close.repeat(depth));
+// A file mixing deep lines with plain ones, each line as [template, open, inner, close, depth]: the same
+// lines accepted on both sides, so the same groups and the same split.
+const DEEP_FILE: Array<[string, string, string, string, number]> = Array.from({ length: 12 }, (_, i) => {
+  const q = `Q${i % 5}`;
+  if (i % 4 === 1) return [`{"question":"${q}","gen_text":"a${i}","label":${i % 2},"x":%}`, '[', '', ']', DEPTHS[(i >> 2) % 2]];
+  if (i % 4 === 3) return [`{"question":%,"gen_text":"a${i}","label":1}`, '{"q":', '"x"', '}', 3_000];
+  return [`{"question":"${q}","gen_text":"a${i}","label":${(i >> 1) % 2}}`, '', '', '', 0];
+});
+const deepFile = DEEP_FILE.map(([t, o, inner, c, depth]) => deepLine([t, o, inner, c], depth)).join('\n') + '\n';
+
 const sampleText = readFileSync(samplePath, 'utf8');
 const sampleLines = sampleText.split('\n').filter((l) => l.length > 0);
 const sample = sampleLines.map((l) => JSON.parse(l) as { question: string; gen_text: string; answer?: string });
@@ -83,6 +109,11 @@ async function main() {
   const messyDataset = await ingestJsonl(streamOf(messy), { maxLineBytes: 200 });
   const longLine = await ingestJsonl(streamOf(`{"question":"Q","gen_text":"${'x'.repeat(300)}","label":1}\n{"question":"Q","gen_text":"y","label":0}\n`), { maxLineBytes: 200 });
   const sampleDataset = await ingestJsonl(streamOf(sampleText, 1 << 16));
+  const deepDataset = await ingestJsonl(streamOf(deepFile, 1 << 16));
+  const deepLabels = deepDataset.groups.flatMap((g) => g.candidates.map((c) => c.label));
+  const deepStart = [0];
+  for (const g of deepDataset.groups) deepStart.push(deepStart[deepStart.length - 1] + g.candidates.length);
+  const deepSplit = splitGroups({ labels: Uint8Array.from(deepLabels), groupStart: Uint32Array.from(deepStart) }, { seed: 7 });
   const labels = sampleDataset.groups.flatMap((g) => g.candidates.map((c) => c.label));
   const groupStart = [0];
   for (const g of sampleDataset.groups) groupStart.push(groupStart[groupStart.length - 1] + g.candidates.length);
@@ -127,6 +158,8 @@ async function main() {
     extractAnswer: ANSWER_TEXTS.map((t) => [t, extractAnswer(t)]),
     answerKey: KEY_TEXTS.map((t) => [t, answerKey(t)]),
     lines: LINES.map((l, i) => [l, parseCandidateLine(l, i + 1)]),
+    deepLines: DEEP.flatMap((d) => DEPTHS.map((depth) => [...d, depth, parseCandidateLine(deepLine(d, depth), 1)])),
+    deepFile: { lines: DEEP_FILE, dataset: deepDataset, split: { seed: 7, train: Array.from(deepSplit.train), val: Array.from(deepSplit.val) } },
     messy: { bytes: Array.from(messy), dataset: messyDataset },
     longLine: longLine.report,
     sampleGroups: { count: sampleDataset.groups.length, sizes: sampleDataset.groups.map((g) => g.candidates.length), labels },

@@ -76,24 +76,48 @@ class Answers(Close):
         self.assertEqual(js.number_to_string(-0.0), "0")
 
 
+def deep_line(template, open_, inner, close, depth):
+    """The golden's deep lines (scripts/golden.ts deepLine): "%" → open × depth + inner + close × depth."""
+    return template.replace("%", open_ * depth + inner + close * depth, 1)
+
+
 class Lines(Close):
     def test_validation_rules_and_messages(self):
         for text, want in G["lines"]:
-            got = jsonl.parse_candidate_line(text, 1 + [l for l, _ in G["lines"]].index(text))
-            if want["ok"]:
-                self.assertIsInstance(got, dict, text)
-                r = want["record"]
-                self.assertEqual(
-                    got,
-                    {"question": r["question"], "gen_text": r["genText"], "label": r["label"], "question_id": r["questionId"], "answer": r["answer"], "gold": r["gold"], "source": r["source"]},
-                    text,
-                )
-            else:
-                e = want["error"]
-                self.assertIsInstance(got, jsonl.LineError, text)
-                self.assertEqual((got.line, got.field, got.kind), (e["line"], e["field"], e["kind"]), text)
-                if e["kind"] != "invalid_json":  # V8's JSON messages are not Python's
-                    self.assertEqual(got.reason, e["reason"], text)
+            self.check_line(text, 1 + [l for l, _ in G["lines"]].index(text), want)
+
+    def test_any_nesting_depth_as_json_parse(self):
+        """A field nested 3,000 or 100,000 levels deep: accepted where the rules ignore it, rejected as the app
+        rejects it elsewhere; never a RecursionError turned into invalid_json."""
+        for template, open_, inner, close, depth, want in G["deepLines"]:
+            self.check_line(deep_line(template, open_, inner, close, depth), 1, want, f"{template} at depth {depth}")
+
+    def test_deep_lines_give_the_same_groups_and_split(self):
+        want = G["deepFile"]
+        text = "".join(deep_line(*spec) + "\n" for spec in want["lines"])
+        ds = jsonl.ingest_jsonl(text.encode("utf-8"))
+        self.assertSame(self._dataset(ds), want["dataset"])
+        train, val = split.split_groups([g.labels for g in ds.groups], want["split"]["seed"])
+        self.assertEqual((train, val), (want["split"]["train"], want["split"]["val"]))
+
+    def check_line(self, text, line, want, label=None):
+        """One line's verdict against the app's; `label` names it in failures (deep lines are too long to print)."""
+        label = label or text
+        got = jsonl.parse_candidate_line(text, line)
+        if want["ok"]:
+            self.assertIsInstance(got, dict, f"{label}: {got}")
+            r = want["record"]
+            self.assertEqual(
+                got,
+                {"question": r["question"], "gen_text": r["genText"], "label": r["label"], "question_id": r["questionId"], "answer": r["answer"], "gold": r["gold"], "source": r["source"]},
+                label,
+            )
+        else:
+            e = want["error"]
+            self.assertIsInstance(got, jsonl.LineError, label)
+            self.assertEqual((got.line, got.field, got.kind), (e["line"], e["field"], e["kind"]), label)
+            if e["kind"] != "invalid_json":  # V8's JSON messages are not Python's
+                self.assertEqual(got.reason, e["reason"], label)
 
     def _dataset(self, ds):
         return {
