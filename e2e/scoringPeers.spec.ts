@@ -23,8 +23,17 @@ async function next<T extends WorkerEvent['type']>(page: Page, type: T, pred = '
   return e as Extract<WorkerEvent, { type: T }>;
 }
 
-/** The untrained model's validation on the sample (WASM, tiny), and how many of its batches the scoring workers took. */
-async function untrainedValidation(browser: Browser, errors: string[][], scoringWorkers?: number): Promise<{ report: EvalReport; peerBatches: number }> {
+/**
+ * The untrained model's validation on the sample (WASM, tiny), and how many of its batches the scoring
+ * workers took. With `testWhileValidating`, the sample is also the test set, evaluated (by the model at
+ * step 0, held still) while the run validates: two scoring calls at once at the same workers.
+ */
+async function untrainedValidation(
+  browser: Browser,
+  errors: string[][],
+  scoringWorkers?: number,
+  testWhileValidating = false,
+): Promise<{ report: EvalReport; testReport: EvalReport | null; peerBatches: number }> {
   // A context of its own: nothing restored from the other run's storage.
   const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
   const page = await context.newPage();
@@ -36,14 +45,23 @@ async function untrainedValidation(browser: Browser, errors: string[][], scoring
   expect((await next(page, 'ready')).backend.backend).toBe('wasm');
   await send({ type: 'loadData', role: 'train', source: { kind: 'url', url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' } });
   await next(page, 'dataset');
+  if (testWhileValidating) {
+    await send({ type: 'loadData', role: 'test', source: { kind: 'url', url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' } });
+    await next(page, 'dataset', "e.summary.role === 'test'");
+  }
   await send({ type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'tiny', model: PRESETS.tiny, epochs: 1 } });
-  const { report } = await next(page, 'evaluation', 'e.report.epoch === 0');
+  if (testWhileValidating) {
+    await next(page, 'evalProgress', "e.set === 'val'");
+    await send({ type: 'evaluate', set: 'test' });
+  }
+  const { report } = await next(page, 'evaluation', "e.report.set === 'val' && e.report.epoch === 0");
+  const testReport = testWhileValidating ? (await next(page, 'evaluation', "e.report.set === 'test'")).report : null;
   await send({ type: 'stop' });
   await next(page, 'complete');
   await send({ type: 'counters' });
   const { peerBatches } = await next(page, 'counters');
   await context.close();
-  return { report, peerBatches };
+  return { report, testReport, peerBatches };
 }
 
 test('scoring workers take validation batches on WASM and give the energies the engine alone gives', async ({ browser }) => {
@@ -56,5 +74,20 @@ test('scoring workers take validation batches on WASM and give the energies the 
   // Same weights (seeded init), same batches, same kernels on either thread: the same numbers.
   expect(shared.report.summary).toEqual(alone.report.summary);
   expect(shared.report.histogram).toEqual(alone.report.histogram);
+  expect(errors.flat()).toEqual([]);
+});
+
+test('a test-set evaluation while the run validates gives each scoring call the energies it gives alone', async ({ browser }) => {
+  const errors: string[][] = [];
+  const alone = await untrainedValidation(browser, errors, 0, true);
+  const shared = await untrainedValidation(browser, errors, undefined, true);
+  console.log(`validation and test at once: ${shared.peerBatches} batches on the scoring workers`);
+  expect(shared.peerBatches).toBeGreaterThan(0);
+  // The test set was scored by the model the validation scores (step 0), in both pages.
+  expect([alone.testReport!.step, shared.testReport!.step]).toEqual([0, 0]);
+  expect(shared.report.summary).toEqual(alone.report.summary);
+  expect(shared.report.histogram).toEqual(alone.report.histogram);
+  expect(shared.testReport!.summary).toEqual(alone.testReport!.summary);
+  expect(shared.testReport!.histogram).toEqual(alone.testReport!.histogram);
   expect(errors.flat()).toEqual([]);
 });

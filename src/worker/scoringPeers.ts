@@ -2,8 +2,10 @@ import type { PeerModel, ScoringPeer } from '../engine/train/scoringPeer.ts';
 import type { BackendInfo } from './backendInfo.ts';
 import { countPeerBatch } from './counters.ts';
 
-type Request = { type: 'load'; model: PeerModel } | { type: 'score'; batch: Int32Array[]; length: number };
-export type PeerRequest = Request & { id: number };
+/** `call` names the scoring call, whose weights the peer keeps until that call's release (see scoringPeer.ts). */
+type Request = { type: 'load'; call: number; model: PeerModel } | { type: 'score'; call: number; batch: Int32Array[]; length: number };
+/** Requests are answered by `id`; a release is not answered. */
+export type PeerRequest = (Request & { id: number }) | { type: 'release'; call: number };
 export type PeerReply = { id: number; energies?: Float32Array; error?: string };
 
 /** Longer than any batch takes (a paper-size batch at 2048 tokens on one slow core): then the batch is taken back. */
@@ -42,11 +44,14 @@ function workerPeer(worker: Worker): ScoringPeer {
     });
   };
   return {
-    load: async (model) => void (await request({ type: 'load', model })),
-    score: async (batch, length) => {
-      const { energies } = await request({ type: 'score', batch, length });
+    load: async (call, model) => void (await request({ type: 'load', call, model })),
+    score: async (call, batch, length) => {
+      const { energies } = await request({ type: 'score', call, batch, length });
       countPeerBatch();
       return energies!;
+    },
+    release: (call) => {
+      if (!dead) worker.postMessage({ type: 'release', call } satisfies PeerRequest);
     },
   };
 }

@@ -40,16 +40,17 @@ describe('scoreCandidates', () => {
     const counting = (peer: ScoringPeer, failAfter = Infinity) => {
       const seen = { batches: 0, vocab: 0 };
       const wrapped: ScoringPeer = {
-        load: (m) => ((seen.vocab = m.cfg.vocabSize), peer.load(m)),
-        score: (batch, length) => (++seen.batches > failAfter ? Promise.reject(new Error('peer died')) : peer.score(batch, length)),
+        load: (call, m) => ((seen.vocab = m.cfg.vocabSize), peer.load(call, m)),
+        score: (call, batch, length) => (++seen.batches > failAfter ? Promise.reject(new Error('peer died')) : peer.score(call, batch, length)),
+        release: (call) => peer.release(call),
       };
       return { seen, wrapped };
     };
     const a = counting(peerScorer());
     const b = counting(peerScorer(), 1);
-    const broken: ScoringPeer = { load: () => Promise.reject(new Error('no backend')), score: () => Promise.reject(new Error('no model')) };
+    const broken: ScoringPeer = { load: () => Promise.reject(new Error('no backend')), score: () => Promise.reject(new Error('no model')), release: () => undefined };
     // A peer that never answers: its batches are scored here once nothing else is left.
-    const hanging: ScoringPeer = { load: () => new Promise(() => undefined), score: () => new Promise(() => undefined) };
+    const hanging: ScoringPeer = { load: () => new Promise(() => undefined), score: () => new Promise(() => undefined), release: () => undefined };
     let progress = 0;
     const shared = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [a.wrapped, b.wrapped, broken, hanging], onProgress: (done) => (progress = done) });
     // The peers took batches (the tests' peers run on this thread, interleaving at every await).

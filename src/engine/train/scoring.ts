@@ -11,6 +11,9 @@ import { yieldToEventLoop } from './yieldToEventLoop.ts';
 const SETTLE_MS = 20;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Names each call's weights at the peers (see scoringPeer.ts): unique in this thread, which owns its peers. */
+let lastCall = 0;
+
 /** At most this many candidates per eval forward pass; long inputs get fewer (see below). */
 export const EVAL_BATCH_MAX = 64;
 
@@ -54,7 +57,7 @@ export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: 
 
 /**
  * Eval-mode energies of any number of candidates, in input order. Batches go to whoever is free: this
- * thread and the peers (each with two batches in flight, the weights sent first). When this thread
+ * thread and the peers (each with two batches in flight, this call's weights sent first). When this thread
  * runs out of batches it scores those still queued at a peer itself, and those a peer is running once
  * they take twice as long as this thread would, so a slow, late or failing peer never holds the result up.
  */
@@ -83,18 +86,25 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
     deliver(k, values);
   };
   const peers = batches.length > 1 ? (opts.peers ?? []) : [];
-  const compact = peers.length > 0 ? await compactModel(cfg, params, candidates) : null;
+  if (peers.length === 0) {
+    for (let k = 0; k < batches.length; k++) await here(k);
+    return out;
+  }
+  const compact = await compactModel(cfg, params, candidates);
+  // Every request names this call: another call may load its own weights at the same peers meanwhile.
+  const call = ++lastCall;
+  let over = false;
   // Per peer, the batches sent and not answered, in order: a peer scores them in that order.
   const inFlight = peers.map(() => [] as number[]);
   const replies = new Map<number, Promise<unknown>>();
   const onPeer = (peer: ScoringPeer, p: number) => {
     let failed = false;
     const lane = async () => {
-      while (!failed && next < batches.length) {
+      while (!failed && !over && next < batches.length) {
         const k = next++;
         const b = batches[k];
         inFlight[p].push(k);
-        const reply = peer.score(b.idx.map((i) => compact!.renumber(candidates[i])), b.length).then((values) => deliver(k, values));
+        const reply = peer.score(call, b.idx.map((i) => compact.renumber(candidates[i])), b.length).then((values) => deliver(k, values));
         replies.set(k, reply.catch(() => undefined));
         try {
           await reply;
@@ -105,32 +115,38 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
         }
       }
     };
-    void peer.load(compact!.model).catch(() => undefined);
+    void peer.load(call, compact.model).catch(() => undefined);
     void lane();
     void lane();
   };
-  // Peers first: each sends its weights and two batches before this thread's first (synchronous) batch.
-  peers.forEach(onPeer);
-  while (next < batches.length) {
-    await here(next++);
-    // The peers' replies are tasks; on the CPU-memory backends this loop's awaits never let one in.
-    if (peers.length > 0) await yieldToEventLoop();
-  }
-  // Out of batches: take over those a peer has not started (queued behind its running one), the last
-  // sent first. A running one is waited for, as long as this thread would take for it twice over, and
-  // taken over only then: its reply cannot come in while this thread computes, so taking it at once
-  // would mostly duplicate it.
-  const running = (k: number) => inFlight.some((f) => f[0] === k);
-  for (let k = batches.length - 1; k >= 0; k--) {
-    if (delivered[k]) continue;
-    // Replies that came in while this thread computed are taken first.
-    await yieldToEventLoop();
-    if (!delivered[k] && !running(k)) await here(k);
-  }
-  for (let k = 0; k < batches.length; k++) {
-    if (delivered[k]) continue;
-    if (hereTokens > 0) await Promise.race([replies.get(k), sleep(2 * (hereMs / hereTokens) * padded(k) + SETTLE_MS)]);
-    if (!delivered[k]) await here(k);
+  try {
+    // Peers first: each gets its weights and two batches before this thread's first (synchronous) batch.
+    peers.forEach(onPeer);
+    while (next < batches.length) {
+      await here(next++);
+      // The peers' replies are tasks; on the CPU-memory backends this loop's awaits never let one in.
+      await yieldToEventLoop();
+    }
+    // Out of batches: take over those a peer has not started (queued behind its running one), the last
+    // sent first. A running one is waited for, as long as this thread would take for it twice over, and
+    // taken over only then: its reply cannot come in while this thread computes, so taking it at once
+    // would mostly duplicate it.
+    const running = (k: number) => inFlight.some((f) => f[0] === k);
+    for (let k = batches.length - 1; k >= 0; k--) {
+      if (delivered[k]) continue;
+      // Replies that came in while this thread computed are taken first.
+      await yieldToEventLoop();
+      if (!delivered[k] && !running(k)) await here(k);
+    }
+    for (let k = 0; k < batches.length; k++) {
+      if (delivered[k]) continue;
+      if (hereTokens > 0) await Promise.race([replies.get(k), sleep(2 * (hereMs / hereTokens) * padded(k) + SETTLE_MS)]);
+      if (!delivered[k]) await here(k);
+    }
+  } finally {
+    // Also when this thread's scoring failed: no peer keeps this call's weights or scores its batches still queued.
+    over = true;
+    peers.forEach((peer) => peer.release(call));
   }
   return out;
 }

@@ -5,13 +5,17 @@ import type { ParamTensors } from '../model/transebm.ts';
 
 /**
  * Another thread that scores batches with its own copy of the weights: how scoring uses a second core
- * (tfjs-wasm's products run on one). The engine hands each peer the model once per scoring call, then
- * batches as they come free; a peer that fails hands its batch back and the engine scores it itself.
+ * (tfjs-wasm's products run on one). Each scoring call hands each peer its model under an id of its own,
+ * then batches under that id as they come free, and releases the id when it is done. Calls can overlap
+ * (an Inspect while the run validates), and each call compacts the embedding its own way, so a batch
+ * must name the weights it is for. A peer that fails hands its batch back and the engine scores it itself.
  */
 export interface ScoringPeer {
-  load(model: PeerModel): Promise<void>;
-  /** Eval-mode energies of one batch (ids in the loaded model's numbering), padded to `length`. */
-  score(batch: Int32Array[], length: number): Promise<Float32Array>;
+  load(call: number, model: PeerModel): Promise<void>;
+  /** Eval-mode energies of one batch (ids in the numbering of `call`'s model), padded to `length`. */
+  score(call: number, batch: Int32Array[], length: number): Promise<Float32Array>;
+  /** The call is over: the peer drops its weights, and skips its batches still queued. */
+  release(call: number): void;
 }
 
 /**
