@@ -7,8 +7,7 @@
 import { createEngine } from './engineCore.ts';
 import type { Command, WorkerEvent } from './protocol.ts';
 import { lazyScoringPeers } from './scoringPeers.ts';
-import { StudioDb } from './storage/db.ts';
-import { Persister } from './storage/persister.ts';
+import { browserPersister } from './storage/browserStorage.ts';
 import { lazyTokenizePool } from './tokenizerPool.ts';
 
 const scope = self as unknown as {
@@ -17,12 +16,6 @@ const scope = self as unknown as {
 };
 
 const emit = (event: WorkerEvent, transfer: Transferable[] = []) => scope.postMessage(event, transfer);
-const persister = new Persister(
-  StudioDb.open().catch((e: unknown) => {
-    emit({ type: 'log', level: 'warn', message: `This browser's storage cannot be opened (${e instanceof Error ? e.message : String(e)}): runs and datasets are kept in memory only.` });
-    return null;
-  }),
-  (message) => emit({ type: 'log', level: 'warn', message }),
-);
+const persister = browserPersister(emit);
 const handle = createEngine(emit, { tokenizePool: lazyTokenizePool, scoringPeers: lazyScoringPeers, persister });
 scope.addEventListener('message', (e) => handle(e.data));

@@ -52,8 +52,10 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
     backend = await initBackend(choice, deps.backends);
     watchDevice(onDeviceLost);
     await announce();
-    // Storage trouble must not keep the engine from starting: the app then works in memory.
-    await session.restore().catch((e: unknown) => emit({ type: 'log', level: 'warn', message: `Saved runs could not be restored: ${e instanceof Error ? e.message : String(e)}` }));
+    // Storage trouble must not keep the engine from starting: the app then works in memory. Storage that
+    // another tab keeps from opening holds back the restore only: commands go on, the restore when it opens.
+    const restored = session.restore().catch((e: unknown) => emit({ type: 'log', level: 'warn', message: `Saved runs could not be restored: ${e instanceof Error ? e.message : String(e)}` }));
+    await Promise.race([restored, deps.persister.storageBlocked]);
   });
 
   async function switchBackend(choice: BackendChoice): Promise<void> {

@@ -1,10 +1,11 @@
+import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
 import type { TrainPoint } from '../engine/train/loop.ts';
 import { DEFAULT_TRAIN_SETTINGS } from '../engine/train/settings.ts';
 import type { SavedRunInfo } from './protocol.ts';
 import { RunRecorder } from './runRecorder.ts';
-import type { StudioDb, StoredRun } from './storage/db.ts';
+import { StudioDb, type StoredRun } from './storage/db.ts';
 import { Persister } from './storage/persister.ts';
 
 const point = (step: number): TrainPoint => ({ step, epoch: 1, loss: 1, smoothed: 0.5 + step, lr: 0, gradNorm: 1 });
@@ -52,4 +53,21 @@ describe('RunRecorder', () => {
     await settle();
     expect(listed.map((i) => [i.checkpointStep, i.lastLoss])).toEqual([[4, 5.5]]);
   });
+
+  // The state change is issued while the checkpoint's write is still open (a run finishing, a pause or
+  // stop right after a checkpoint, a lost device): the record must still name the stored checkpoint.
+  for (const state of ['done', 'paused', 'interrupted'] as const) {
+    it(`a run that turns ${state} while its checkpoint is being written is stored with that checkpoint's step`, async () => {
+      const db = (await StudioDb.open(`recorder-${state}-${Math.random()}`))!;
+      const r = new RunRecorder(record(), new Persister(Promise.resolve(db), () => undefined), () => undefined);
+      await db.putRun(record());
+      r.points([0, 1, 2, 3, 4, 5].map(point));
+      r.checkpoint({ step: 6 } as RunCheckpoint);
+      r.setState(state);
+      for (let i = 0; i < 20; i++) await settle();
+      const stored = (await db.getRun('r1'))!;
+      expect([stored.state, stored.checkpointStep, (await db.getCheckpoint('r1'))?.step]).toEqual([state, 6, 6]);
+      expect(stored.points.map((p) => p.step)).toEqual([0, 1, 2, 3, 4, 5]);
+    });
+  }
 });

@@ -1,6 +1,7 @@
 import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
 import type { TrainPoint } from '../engine/train/loop.ts';
 import type { EvalReport, SavedRunInfo, SavedRunState } from './protocol.ts';
+import { runFacts } from './runFacts.ts';
 import type { StoredRun } from './storage/db.ts';
 import type { Persister } from './storage/persister.ts';
 
@@ -35,8 +36,10 @@ export class RunRecorder {
     if (report.isBest) this.run.bestValBestOfN = report.summary.bestOfN;
   }
 
-  /** Stores the checkpoint with the history up to it (later points are replayed by the resumed run). */
-  /** The listed checkpoint step moves once the write is committed: only a stored checkpoint can be resumed. */
+  /**
+   * Stores the checkpoint with the history up to it (later points are replayed by the resumed run). The
+   * listed checkpoint step moves once the write is committed: only a stored checkpoint can be resumed.
+   */
   checkpoint(c: RunCheckpoint): void {
     const record = { ...this.snapshot((p) => p.step < c.step, (e) => e.step <= c.step), checkpointStep: c.step };
     this.persist.write(`the checkpoint at step ${c.step}`, (db) => db.putCheckpoint(record, c), () => {
@@ -45,11 +48,28 @@ export class RunRecorder {
     });
   }
 
+  /** A state change while the run goes on (training, paused). */
   setState(state: SavedRunState): void {
-    if (this.run.state === state) return;
+    if (this.run.state === state && !this.run.ended) return;
+    this.store(state, false);
+  }
+
+  /** Resumed: stored as running at once, so that other tabs (and a reload) no longer list it paused or interrupted. */
+  resumed(): void {
+    this.store('running', false);
+  }
+
+  /** The run's loop is over: 'done', 'paused' (stopped: still paused after a reload) or 'interrupted'. */
+  end(state: SavedRunState): void {
+    this.store(state, true);
+  }
+
+  /** Writes state and history; the stored checkpoint step is kept as storage has it (see StudioDb.saveRun). */
+  private store(state: SavedRunState, ended: boolean): void {
     this.run.state = state;
+    this.run.ended = ended;
     const record = this.snapshot(() => true, () => true);
-    this.persist.write('the run', (db) => db.putRun(record));
+    this.persist.write('the run', (db) => db.saveRun(record));
     this.changed(this.info);
   }
 
@@ -65,6 +85,7 @@ export function runInfo(r: StoredRun): SavedRunInfo {
     createdAt: r.createdAt,
     datasetName: r.datasetName,
     settings: r.settings,
+    ...runFacts(r),
     state: r.state,
     checkpointStep: r.checkpointStep,
     totalSteps: r.totalSteps,

@@ -3,7 +3,7 @@ import type { SavedRunInfo, WorkerEvent } from './protocol.ts';
 import { RunRecorder, runInfo } from './runRecorder.ts';
 import type { StoredRun } from './storage/db.ts';
 import type { Persister } from './storage/persister.ts';
-import { lockRun, runsLockedNow } from './storage/runLocks.ts';
+import { lockRun, underRunLock } from './storage/runLocks.ts';
 
 /** A run's loss curve is thinned to about this many points for comparisons. */
 const HISTORY_POINTS = 400;
@@ -11,27 +11,54 @@ const HISTORY_POINTS = 400;
 /** The runs and datasets kept in this browser, as the worker lists, records, hands out and deletes them. */
 export class SavedRuns {
   private readonly infos = new Map<string, SavedRunInfo>();
+  /** Runs this engine records (started or resumed here): their listing is theirs, never the stored copy's. */
+  private readonly recording = new Set<string>();
 
   constructor(
     private readonly persist: Persister,
     private readonly emit: (event: WorkerEvent) => void,
   ) {}
 
-  /** Reads the stored runs; one still marked running or paused, and held by no other tab, was cut off with its page. */
+  /**
+   * Reads the stored runs. One that says it is in progress was cut off with its page unless a tab holds
+   * its lock: it is marked interrupted under that lock, after reading it again (the tab that had it may
+   * have written it since). One another tab holds is listed as it stands, and again once let go.
+   */
   async load(): Promise<void> {
     const runs = (await this.persist.read('the saved runs', (db) => db.listRuns())) ?? [];
-    const elsewhere = await runsLockedNow();
-    for (const r of runs) {
-      if ((r.state === 'running' || r.state === 'paused') && !elsewhere.has(r.id)) {
-        r.state = 'interrupted';
-        this.persist.write('the run', (db) => db.putRun(r));
-      }
-      this.infos.set(r.id, runInfo(r));
-    }
+    await Promise.all(
+      runs.map(async (r) => {
+        if (this.recording.has(r.id)) return;
+        if (!inProgress(r)) return void this.infos.set(r.id, runInfo(r));
+        if (await this.settle(r.id)) return;
+        this.infos.set(r.id, runInfo(r));
+        void this.settle(r.id, true).then(() => this.emitRuns());
+      }),
+    );
+  }
+
+  /** Under the run's lock (null: another tab holds it; `wait`: once let go): lists it as stored now, marked interrupted if cut off. */
+  private settle(id: string, wait = false): Promise<{ value: void } | null> {
+    return underRunLock(
+      id,
+      async () => {
+        const r = await this.persist.read('the run', (db) => db.getRun(id));
+        if (r === null || this.recording.has(id)) return;
+        if (!r) return void this.infos.delete(id);
+        if (inProgress(r)) {
+          r.state = 'interrupted';
+          r.ended = true;
+          await this.persist.save('the run', (db) => db.saveRun(r));
+        }
+        this.infos.set(id, runInfo(r));
+      },
+      wait,
+    );
   }
 
   /** Records a run (new or resumed) and lists it. */
   recorder(record: StoredRun): RunRecorder {
+    this.recording.add(record.id);
     const r = new RunRecorder(record, this.persist, (info) => {
       this.infos.set(info.id, info);
       this.emitRuns();
@@ -41,48 +68,52 @@ export class SavedRuns {
     return r;
   }
 
-  /** A run to resume: its record, its checkpoint and its lock (the caller releases it when the run ends). */
+  /** A run to resume: its lock (the caller releases it when the run ends), then its record and checkpoint as stored under it. */
   async takeForResume(id: string): Promise<{ record: StoredRun; checkpoint: RunCheckpoint; release: () => void }> {
-    const [record, checkpoint] = await Promise.all([
-      this.persist.read('the run', (db) => db.getRun(id)),
-      this.persist.read('its checkpoint', (db) => db.getCheckpoint(id)),
-    ]);
-    if (!record || !checkpoint) throw new Error('This run has no saved checkpoint to resume from (none was stored before it ended, or storage is unavailable).');
     const release = await lockRun(id);
     if (!release) throw new Error('This run is training in another tab of the app: resume it there, or close that tab first.');
-    return { record, checkpoint, release };
+    try {
+      const [record, checkpoint] = await Promise.all([
+        this.persist.read('the run', (db) => db.getRun(id)),
+        this.persist.read('its checkpoint', (db) => db.getCheckpoint(id)),
+      ]);
+      if (!record || !checkpoint) throw new Error('This run has no saved checkpoint to resume from (none was stored before it ended, or storage is unavailable).');
+      return { record, checkpoint, release };
+    } catch (e) {
+      release();
+      throw e;
+    }
   }
 
-  /** `inProgress`: the run this tab is training, if any. */
+  /** `inProgress`: the run this tab is training, if any. The list changes only once storage has. */
   async deleteRun(id: string, inProgress: string | null): Promise<void> {
     if (inProgress === id) throw new Error('This run is in progress: stop it before deleting it.');
-    const release = await lockRun(id);
-    if (!release) throw new Error('This run is training in another tab of the app: stop it there before deleting it.');
-    release();
-    await this.persist.read('the run', (db) => db.deleteRun(id));
+    const done = await underRunLock(id, () => this.persist.change('delete the run', (db) => db.deleteRun(id)));
+    if (!done) throw new Error('This run is training in another tab of the app: stop it there before deleting it.');
     this.infos.delete(id);
     this.emitRuns();
   }
 
   async deleteCheckpoint(id: string, inProgress: string | null): Promise<void> {
     if (inProgress === id) throw new Error('This run is in progress: stop it before deleting its checkpoint.');
-    const release = await lockRun(id);
-    if (!release) throw new Error('This run is training in another tab of the app: stop it there first.');
-    try {
-      const record = await this.persist.read('the run', (db) => db.getRun(id));
-      if (!record) throw new Error('This run is no longer stored.');
-      record.checkpointStep = 0;
-      await this.persist.read('the checkpoint', (db) => db.deleteCheckpoint(record));
-      this.infos.set(id, runInfo(record));
-      this.emitRuns();
-    } finally {
-      release();
-    }
+    let cleared = null as StoredRun | null;
+    const done = await underRunLock(id, () =>
+      this.persist.change('delete the checkpoint', async (db) => {
+        const record = await db.getRun(id);
+        if (!record) throw new Error('this run is no longer stored');
+        record.checkpointStep = 0;
+        await db.deleteCheckpoint(record);
+        cleared = record;
+      }),
+    );
+    if (!done) throw new Error('This run is training in another tab of the app: stop it there first.');
+    if (cleared) this.infos.set(id, runInfo(cleared));
+    this.emitRuns();
   }
 
   /** Frees a stored tokenization; data loaded from it stays in memory, and its file can be loaded again. */
   async deleteDataset(key: string): Promise<void> {
-    await this.persist.read('the dataset', (db) => db.deleteDataset(key));
+    await this.persist.change('delete the dataset', (db) => db.deleteDataset(key));
     await this.emitDatasets();
   }
 
@@ -104,4 +135,9 @@ export class SavedRuns {
     const runs = [...this.infos.values()].sort((a, b) => b.createdAt - a.createdAt);
     this.emit({ type: 'runs', runs });
   }
+}
+
+/** A stored state that says the run is in progress (a stopped run is 'paused' and ended). */
+function inProgress(r: StoredRun): boolean {
+  return r.state === 'running' || (r.state === 'paused' && !r.ended);
 }

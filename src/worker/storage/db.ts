@@ -1,4 +1,5 @@
-import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import { type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames, openDB } from 'idb';
+import type { RecordedSplit } from '../../engine/data/splitRecord.ts';
 import type { ModelConfig } from '../../engine/model/config.ts';
 import type { RunCheckpoint } from '../../engine/train/checkpoint.ts';
 import type { TrainPoint } from '../../engine/train/loop.ts';
@@ -16,10 +17,17 @@ export interface StoredRun {
   datasetKey: string;
   datasetName: string;
   splitSeed: number;
+  /** The whole split (seed, fraction, the file's content hash); absent in runs stored before it was recorded (seed only, fraction 0.8). */
+  split?: RecordedSplit;
   totalSteps: number;
   state: SavedRunState;
-  /** Step of the checkpoint stored with it (0: none yet). */
+  /** Step of the checkpoint stored with it (0: none yet): written with the checkpoint only (see saveRun). */
   checkpointStep: number;
+  /**
+   * The run's loop is over (finished, stopped, or cut off and so marked): a 'paused' run not ended whose
+   * page went away was cut off; a stopped one stays 'paused'. Absent in records written before it.
+   */
+  ended?: boolean;
   /** The metric history up to now (points and the run's own validations). */
   points: TrainPoint[];
   evaluations: EvalReport[];
@@ -41,74 +49,134 @@ interface Schema extends DBSchema {
 }
 
 const LAST_TRAIN = 'lastTrainDataset';
+const VERSION = 3;
 
-/** The app's IndexedDB database, through idb (typed stores, promises, upgrade handling). */
+/** What the user is told about other tabs holding the database (each in plain words). */
+export interface StorageNotices {
+  /** Opening waits for another tab (of an older version) to let go; it goes through by itself once that tab does. */
+  blocked?(message: string): void;
+  /** This tab let go of its connection so that another tab could upgrade (`reload`: this tab must be reloaded to save again) or delete the database. */
+  closed?(message: string, reload: boolean): void;
+}
+
+const BLOCKED =
+  "Saved runs and datasets cannot be opened yet: another EORM Studio tab (an older version of the app) keeps this browser's storage open. " +
+  'Close the other EORM Studio tab (or reload it): this tab opens them as soon as it is closed, and goes on without them meanwhile.';
+const NEWER =
+  "A newer version of EORM Studio was opened in another tab and needs this browser's storage: this tab let go of it and no longer saves runs or datasets. " +
+  'Reload this tab to go on saving.';
+const CLEARED = "This browser's storage for the app was cleared in another tab: what this tab saves next goes into a fresh one.";
+const UPGRADED = "A newer version of EORM Studio upgraded this browser's storage in another tab: reload this tab to go on saving runs and datasets.";
+
+/**
+ * The app's IndexedDB database, through idb (typed stores, promises, upgrade handling). The connection
+ * is let go when another tab needs to upgrade or delete the database, and opened again on the next use.
+ */
 export class StudioDb {
-  private constructor(private readonly db: IDBPDatabase<Schema>) {}
+  private conn: Promise<IDBPDatabase<Schema>> | null = null;
 
-  /** null where the context has no IndexedDB (Node tests, some private modes): the app then keeps everything in memory. */
-  static async open(name = 'eorm-studio'): Promise<StudioDb | null> {
+  private constructor(
+    private readonly name: string,
+    private readonly notices: StorageNotices,
+  ) {}
+
+  /**
+   * null where the context has no IndexedDB (Node tests, some private modes): the app then keeps
+   * everything in memory. While another tab blocks the open, `notices.blocked` is told and this waits.
+   */
+  static async open(name = 'eorm-studio', notices: StorageNotices = {}): Promise<StudioDb | null> {
     if (typeof indexedDB === 'undefined') return null;
-    const db = await openDB<Schema>(name, 2, {
-      upgrade(d) {
-        if (!d.objectStoreNames.contains('runs')) d.createObjectStore('runs', { keyPath: 'id' });
-        if (!d.objectStoreNames.contains('checkpoints')) d.createObjectStore('checkpoints', { keyPath: 'runId' });
-        if (!d.objectStoreNames.contains('datasets')) d.createObjectStore('datasets', { keyPath: 'key' });
-        if (!d.objectStoreNames.contains('datasetInfo')) d.createObjectStore('datasetInfo', { keyPath: 'key' });
-        if (!d.objectStoreNames.contains('meta')) d.createObjectStore('meta');
+    const db = new StudioDb(name, notices);
+    await db.connection();
+    return db;
+  }
+
+  private connection(): Promise<IDBPDatabase<Schema>> {
+    if (this.conn) return this.conn;
+    const lost = () => {
+      this.conn = null;
+    };
+    let toldBlocked = false;
+    const opening = openDB<Schema>(this.name, VERSION, {
+      upgrade: (d, oldVersion, _newVersion, tx) => upgrade(d, oldVersion, tx),
+      blocked: () => {
+        if (!toldBlocked) this.notices.blocked?.(BLOCKED);
+        toldBlocked = true;
       },
+      blocking: (_current, next, event) => {
+        (event.target as IDBDatabase).close();
+        lost();
+        this.notices.closed?.(next === null ? CLEARED : NEWER, next !== null);
+      },
+      terminated: lost,
+    }).catch((e: unknown) => {
+      lost();
+      throw e instanceof DOMException && e.name === 'VersionError' ? new Error(UPGRADED) : e;
     });
-    return new StudioDb(db);
+    this.conn = opening;
+    return opening;
   }
 
-  listRuns(): Promise<StoredRun[]> {
-    return this.db.getAll('runs');
+  async listRuns(): Promise<StoredRun[]> {
+    return (await this.connection()).getAll('runs');
   }
 
-  getRun(id: string): Promise<StoredRun | undefined> {
-    return this.db.get('runs', id);
+  async getRun(id: string): Promise<StoredRun | undefined> {
+    return (await this.connection()).get('runs', id);
   }
 
+  /** A new run's record. */
   async putRun(run: StoredRun): Promise<void> {
-    await this.db.put('runs', run);
+    await (await this.connection()).put('runs', run);
+  }
+
+  /**
+   * A run's state and history, in one transaction with a read of its record: the checkpoint step stays
+   * the stored one, so a state change issued before a checkpoint's write committed cannot undo it.
+   */
+  async saveRun(run: StoredRun): Promise<void> {
+    const tx = (await this.connection()).transaction('runs', 'readwrite');
+    const runs = tx.objectStore('runs');
+    const stored = await runs.get(run.id);
+    await Promise.all([runs.put({ ...run, checkpointStep: stored?.checkpointStep ?? 0 }), tx.done]);
   }
 
   /** The run record and its checkpoint in one transaction, so the listed checkpoint step is the stored one. */
   async putCheckpoint(run: StoredRun, checkpoint: RunCheckpoint): Promise<void> {
-    const tx = this.db.transaction(['runs', 'checkpoints'], 'readwrite');
+    const tx = (await this.connection()).transaction(['runs', 'checkpoints'], 'readwrite');
     await Promise.all([tx.objectStore('checkpoints').put({ runId: run.id, checkpoint }), tx.objectStore('runs').put(run), tx.done]);
   }
 
   async getCheckpoint(runId: string): Promise<RunCheckpoint | undefined> {
-    return (await this.db.get('checkpoints', runId))?.checkpoint;
+    return (await (await this.connection()).get('checkpoints', runId))?.checkpoint;
   }
 
   /** Frees a run's checkpoint and keeps its record and history (it can no longer be resumed). */
   async deleteCheckpoint(run: StoredRun): Promise<void> {
-    const tx = this.db.transaction(['runs', 'checkpoints'], 'readwrite');
+    const tx = (await this.connection()).transaction(['runs', 'checkpoints'], 'readwrite');
     await Promise.all([tx.objectStore('checkpoints').delete(run.id), tx.objectStore('runs').put(run), tx.done]);
   }
 
   async deleteRun(id: string): Promise<void> {
-    const tx = this.db.transaction(['runs', 'checkpoints'], 'readwrite');
+    const tx = (await this.connection()).transaction(['runs', 'checkpoints'], 'readwrite');
     await Promise.all([tx.objectStore('runs').delete(id), tx.objectStore('checkpoints').delete(id), tx.done]);
   }
 
   async getDataset(key: string): Promise<StoredData | undefined> {
-    return (await this.db.get('datasets', key))?.data;
+    return (await (await this.connection()).get('datasets', key))?.data;
   }
 
   async putDataset(key: string, data: StoredData): Promise<void> {
-    const tx = this.db.transaction(['datasets', 'datasetInfo'], 'readwrite');
+    const tx = (await this.connection()).transaction(['datasets', 'datasetInfo'], 'readwrite');
     await Promise.all([tx.objectStore('datasets').put({ key, data }), tx.objectStore('datasetInfo').put(datasetInfo(key, data)), tx.done]);
   }
 
-  listDatasets(): Promise<StoredDatasetInfo[]> {
-    return this.db.getAll('datasetInfo');
+  async listDatasets(): Promise<StoredDatasetInfo[]> {
+    return (await this.connection()).getAll('datasetInfo');
   }
 
   async deleteDataset(key: string): Promise<void> {
-    const tx = this.db.transaction(['datasets', 'datasetInfo', 'meta'], 'readwrite');
+    const tx = (await this.connection()).transaction(['datasets', 'datasetInfo', 'meta'], 'readwrite');
     const meta = tx.objectStore('meta');
     const last = await meta.get(LAST_TRAIN);
     await Promise.all([
@@ -120,12 +188,12 @@ export class StudioDb {
   }
 
   async markLastTrain(key: string): Promise<void> {
-    await this.db.put('meta', key, LAST_TRAIN);
+    await (await this.connection()).put('meta', key, LAST_TRAIN);
   }
 
   /** Stores a training file and remembers it as the one to restore after a reload. */
   async putTrainDataset(key: string, data: StoredData): Promise<void> {
-    const tx = this.db.transaction(['datasets', 'datasetInfo', 'meta'], 'readwrite');
+    const tx = (await this.connection()).transaction(['datasets', 'datasetInfo', 'meta'], 'readwrite');
     await Promise.all([
       tx.objectStore('datasets').put({ key, data }),
       tx.objectStore('datasetInfo').put(datasetInfo(key, data)),
@@ -135,13 +203,39 @@ export class StudioDb {
   }
 
   async lastTrainDataset(): Promise<{ key: string; data: StoredData } | null> {
-    const key = await this.db.get('meta', LAST_TRAIN);
+    const key = await (await this.connection()).get('meta', LAST_TRAIN);
     if (!key) return null;
     const data = await this.getDataset(key);
     return data ? { key, data } : null;
   }
 }
 
-function datasetInfo(key: string, data: StoredData): StoredDatasetInfo {
-  return { key, name: data.name, bytes: data.bytes, candidates: data.dataset.candidateCount, savedAt: Date.now() };
+function datasetInfo(key: string, data: StoredData, savedAt = Date.now()): StoredDatasetInfo {
+  return { key, name: data.name, bytes: data.bytes, candidates: data.dataset.candidateCount, savedAt };
+}
+
+/**
+ * Creates what is missing and migrates what exists: version 1 had no dataset list and version 2 added
+ * it empty, so the datasets stored before are listed now; records written before version 3 could name
+ * an older checkpoint than the stored one (a stale state write landed after it), so each takes the
+ * step of its stored checkpoint.
+ */
+async function upgrade(d: IDBPDatabase<Schema>, oldVersion: number, tx: IDBPTransaction<Schema, StoreNames<Schema>[], 'versionchange'>): Promise<void> {
+  if (!d.objectStoreNames.contains('runs')) d.createObjectStore('runs', { keyPath: 'id' });
+  if (!d.objectStoreNames.contains('checkpoints')) d.createObjectStore('checkpoints', { keyPath: 'runId' });
+  if (!d.objectStoreNames.contains('datasets')) d.createObjectStore('datasets', { keyPath: 'key' });
+  if (!d.objectStoreNames.contains('datasetInfo')) d.createObjectStore('datasetInfo', { keyPath: 'key' });
+  if (!d.objectStoreNames.contains('meta')) d.createObjectStore('meta');
+  if (oldVersion === 0 || oldVersion >= 3) return;
+  const infos = tx.objectStore('datasetInfo');
+  const migratedAt = Date.now();
+  for (let c = await tx.objectStore('datasets').openCursor(); c; c = await c.continue()) {
+    if ((await infos.count(c.value.key)) === 0) await infos.put(datasetInfo(c.value.key, c.value.data, migratedAt));
+  }
+  const runs = tx.objectStore('runs');
+  for (let c = await tx.objectStore('checkpoints').openCursor(); c; c = await c.continue()) {
+    const run = await runs.get(c.value.runId);
+    const step = c.value.checkpoint.step;
+    if (run && run.checkpointStep !== step) await runs.put({ ...run, checkpointStep: step });
+  }
 }

@@ -36,4 +36,20 @@ describe('Persister', () => {
     expect(ran).toBe(false);
     expect(told).toEqual([]);
   });
+
+  it('a change the user asked for throws in plain words when storage fails, and is nothing to do without storage', async () => {
+    const told: string[] = [];
+    const p = new Persister(Promise.resolve(db), (m) => told.push(m));
+    await expect(p.change('delete the run', () => Promise.reject(new Error('disk on fire')))).rejects.toThrow(
+      "Could not delete the run from this browser's storage (disk on fire): it is still there. Try again, or reload the page.",
+    );
+    let ran = false;
+    await new Persister(Promise.resolve(null), () => undefined).change('delete the run', async () => {
+      ran = true;
+    });
+    expect(ran).toBe(false);
+    expect(await p.save('the run', () => Promise.resolve())).toBe(true);
+    expect(await p.save('the run', () => Promise.reject(new Error('gone')))).toBe(false);
+    expect(told).toEqual(['Could not save the run: gone']);
+  });
 });

@@ -24,11 +24,12 @@ export function lockRun(runId: string): Promise<(() => void) | null> {
   });
 }
 
-/** Ids of the runs whose lock some tab holds (called before this tab takes any, they are other tabs'). */
-export async function runsLockedNow(): Promise<Set<string>> {
+/**
+ * Runs `work` holding the run's lock, so no other tab trains, writes or deletes the run meanwhile: at once
+ * if no tab holds it (else `null`, and `work` does not run), or, with `wait`, as soon as it is let go.
+ */
+export async function underRunLock<T>(runId: string, work: () => Promise<T>, wait = false): Promise<{ value: T } | null> {
   const manager = locks();
-  if (!manager) return new Set();
-  const { held = [] } = await manager.query();
-  const prefix = lockName('');
-  return new Set(held.flatMap((l) => (l.name?.startsWith(prefix) ? [l.name.slice(prefix.length)] : [])));
+  if (!manager) return { value: await work() };
+  return manager.request(lockName(runId), { ifAvailable: !wait }, async (lock) => (lock ? { value: await work() } : null));
 }
