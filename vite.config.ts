@@ -24,6 +24,7 @@ export default defineConfig({
       '@tensorflow/tfjs-backend-webgpu',
       '@tensorflow/tfjs-backend-wasm',
       'gpt-tokenizer/encoding/r50k_base',
+      'gpt-tokenizer/bpeRanks/r50k_base',
       'react',
       'react-dom/client',
       'zustand',

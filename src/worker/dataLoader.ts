@@ -1,4 +1,5 @@
 import { NoValidLinesError, ingestJsonl } from '../engine/data/ingest.ts';
+import { Sha256, hashingStream } from '../engine/data/sha256.ts';
 import { countErrorsByKind, lineErrorMessage } from '../engine/data/lineErrors.ts';
 import { type GroupSplit, splitGroups, trainableGroups } from '../engine/data/split.ts';
 import { datasetStats, tokenLengthStats } from '../engine/data/stats.ts';
@@ -7,6 +8,7 @@ import type { TokenizePool } from '../engine/data/tokenizePool.ts';
 import type { Dataset, TrainingView } from '../engine/data/types.ts';
 import { GPT2_EOT } from '../engine/model/config.ts';
 import type { DataRole, DataSource, DatasetSummary, IngestProgressEvent } from './protocol.ts';
+import { type ContentHash, datasetKey } from './storage/datasetKey.ts';
 
 /**
  * Candidates are tokenized once, up to this many ids. Right truncation keeps a prefix, so any model
@@ -17,8 +19,10 @@ const FIRST_ERRORS = 200;
 
 export interface LoadedData {
   role: DataRole;
-  /** Storage key of its tokenization (datasetKey.ts); absent when it was not hashed. */
-  key?: string;
+  /** Storage key of its tokenization (datasetKey.ts), built on `contentHash`; set whether or not it is stored. */
+  key: string;
+  /** The file's identity, "sha256:<hex>" of its bytes: what runs and model files record, and a reload checks. */
+  contentHash: ContentHash;
   name: string;
   bytes: number;
   dataset: Dataset;
@@ -27,12 +31,27 @@ export interface LoadedData {
   answers: Array<string | null>;
   split: GroupSplit;
   splitSeed: number;
+  /** The split's train fraction; absent: DEFAULT_TRAIN_FRACTION (loads split with it; continuing from a model may not). */
+  splitFraction?: number;
   timing: DatasetSummary['timing'];
 }
 
-/** Streams, validates, groups and tokenizes one file. Throws (and so keeps the caller's previous data) when nothing valid is in it. */
-export async function loadData(role: DataRole, source: DataSource, pool: TokenizePool, seed: number, progress: (e: IngestProgressEvent) => void): Promise<LoadedData> {
-  const { stream, name, size } = await open(source);
+/**
+ * Streams, validates, groups and tokenizes one file. Throws (and so keeps the caller's previous data) when nothing valid is in it.
+ * `contentHash`: the file's identity when the caller already hashed its bytes; else they are hashed as they stream.
+ */
+export async function loadData(
+  role: DataRole,
+  source: DataSource,
+  pool: TokenizePool,
+  seed: number,
+  progress: (e: IngestProgressEvent) => void,
+  contentHash?: ContentHash,
+): Promise<LoadedData> {
+  const opened = await open(source);
+  const { name, size } = opened;
+  const hash = contentHash === undefined ? new Sha256() : null;
+  const stream = hash ? hashingStream(opened.stream, hash) : opened.stream;
   const t0 = performance.now();
   const eta = (done: number, total: number) => {
     const elapsed = (performance.now() - t0) / 1000;
@@ -52,6 +71,7 @@ export async function loadData(role: DataRole, source: DataSource, pool: Tokeniz
     throw e;
   }
   const t1 = performance.now();
+  const identity = hash ? `sha256:${hash.hex()}` : contentHash!;
   const lines = dataset.report.linesRead;
   const tokens = await tokenizeDataset(dataset, { maxLen: TOKEN_CAP, clsId: GPT2_EOT, sepId: GPT2_EOT }, pool, {
     onProgress: (p) => {
@@ -65,6 +85,8 @@ export async function loadData(role: DataRole, source: DataSource, pool: Tokeniz
   const t2 = performance.now();
   return {
     role,
+    key: datasetKey(identity, TOKEN_CAP),
+    contentHash: identity,
     name,
     bytes: dataset.report.bytesRead,
     dataset,
@@ -93,12 +115,12 @@ export function summarize(data: LoadedData, maxLen: number): DatasetSummary {
   };
 }
 
-/** Files up to this size are read whole to be hashed (and so kept in storage); larger ones only stream. */
-const HASHED_MAX_BYTES = 256 * 1024 * 1024;
+/** Files up to this size are read whole (hashed natively, and kept in storage); larger ones only stream, hashed on the way. */
+export const STORED_MAX_BYTES = 256 * 1024 * 1024;
 
-/** The whole file, to hash it; null for one too large to hold twice in memory (it then streams as before). */
-export async function readWhole(source: DataSource): Promise<{ file: File; bytes: ArrayBuffer } | null> {
-  if (source.kind === 'file') return source.file.size <= HASHED_MAX_BYTES ? { file: source.file, bytes: await source.file.arrayBuffer() } : null;
+/** The whole file, to hash it before tokenizing (and so find it in storage); null for one over `maxBytes` (it then streams). */
+export async function readWhole(source: DataSource, maxBytes = STORED_MAX_BYTES): Promise<{ file: File; bytes: ArrayBuffer } | null> {
+  if (source.kind === 'file') return source.file.size <= maxBytes ? { file: source.file, bytes: await source.file.arrayBuffer() } : null;
   const response = await fetch(source.url);
   if (!response.ok) throw new Error(`Could not download ${source.name} (${source.url}): HTTP ${response.status}.`);
   const bytes = await response.arrayBuffer();

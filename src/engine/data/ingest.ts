@@ -8,6 +8,14 @@ import { DEFAULT_MAX_LINE_BYTES, splitLines } from './lines.ts';
 import { describeValue, parseCandidateLine } from './record.ts';
 import type { Dataset, Group, IngestReport } from './types.ts';
 
+/**
+ * Version of the rules that turn a file into groups and answers: line validation (record.ts, lines.ts),
+ * grouping (here) and answer extraction (answers.ts). Stored tokenizations are keyed by it
+ * (worker/storage/datasetKey.ts): bump it whenever any of those rules changes, or a stored dataset
+ * read under the old rules would be reused as if it were current.
+ */
+export const INGEST_RULES_VERSION = 1;
+
 export interface IngestProgress {
   bytesRead: number;
   /** The file size when the caller knows it (File.size), for a percentage and an ETA. */

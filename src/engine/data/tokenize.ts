@@ -1,11 +1,12 @@
 /**
  * GPT-2 BPE model inputs: ids = [CLS] + bpe(question) + [SEP] + bpe(gen_text), right-truncated to
- * maxLen ids in total (the reference cuts to maxLen−1 and then prepends CLS: the same ids).
+ * maxLen ids in total (the reference cuts to maxLen−1 and then prepends CLS: the same ids). Texts are
+ * encoded only as far as maxLen needs (boundedBpe.ts), so a huge candidate costs no more than a cut one.
  * A chunk is a run of whole groups, so work splits across workers by group range and the merged
  * result does not depend on how it was split.
  */
-import { encode } from 'gpt-tokenizer/encoding/r50k_base';
 import type { ModelConfig } from '../model/config.ts';
+import { encodeBounded } from './boundedBpe.ts';
 import type { TokenizedSet } from './types.ts';
 
 export type TokenizeSettings = Pick<ModelConfig, 'maxLen' | 'clsId' | 'sepId'>;
@@ -27,13 +28,16 @@ export interface TokenizedChunk {
   truncated: number;
 }
 
-// Neither allowed nor disallowed: `<|endoftext|>` typed by a user is 7 plain tokens, never the
-// special id (gpt-tokenizer's default options would throw on it instead).
-const ORDINARY = { disallowedSpecial: new Set<string>() };
+/**
+ * Texts are encoded as if inputs of this many ids were kept, whatever maxLen is asked (the data's
+ * 4096-id cap, plus the one more id Rerank asks for): a candidate's ids are then the same prefix for
+ * every maxLen up to it, in training, in Rerank and in python/ (tokenize.py keeps the same bound).
+ */
+export const ENCODED_IDS = 4097;
 
-/** BPE ids of `text`, every character as ordinary text. */
+/** BPE ids of `text`, every character as ordinary text: `<|endoftext|>` typed by a user is 7 plain tokens, never the special id. */
 export function encodeOrdinary(text: string): number[] {
-  return encode(text, ORDINARY);
+  return encodeBounded(text, Infinity);
 }
 
 function checkSettings(s: TokenizeSettings): void {
@@ -66,9 +70,11 @@ export function tokenizeChunk(job: TokenizeJob): TokenizedChunk {
   };
 
   for (let g = 0; g < job.questions.length; g++) {
-    const q = encodeOrdinary(job.questions[g]);
+    // Each is encoded only until it overflows what is left of the bound: the lengths still tell whether a candidate is cut.
+    const keep = Math.max(maxLen, ENCODED_IDS);
+    const q = encodeBounded(job.questions[g], keep - 2);
     for (let k = 0; k < job.groupSizes[g]; k++, c++) {
-      const t = encodeOrdinary(job.genTexts[c]);
+      const t = q.length > keep - 2 ? [] : encodeBounded(job.genTexts[c], keep - 2 - q.length);
       const full = 2 + q.length + t.length;
       if (full > maxLen) truncated++;
       const end = used + Math.min(full, maxLen);
