@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DatasetSummary, EvalReport, ModelInfo, ModelSlot, TrainPoint, WorkerEvent } from '../worker/protocol.ts';
 import { DEFAULT_TRAIN_SETTINGS } from '../engine/train/settings.ts';
 import type { BackendInfo } from '../worker/backendInfo.ts';
-import { createEngineStore, isRunActive, isStale } from './engineStore.ts';
+import { createEngineStore, firstGroupToShow, isRunActive, isStale } from './engineStore.ts';
 
 const replay = (events: WorkerEvent[]) => {
   const store = createEngineStore();
@@ -374,13 +374,54 @@ describe('engine store: results and the model they came from', () => {
   });
 });
 
+describe('engine store: Inspect after an evaluation', () => {
+  const info = (slot: ModelSlot, step: number | null = null): ModelInfo => ({
+    slot,
+    source: slot === 'imported' ? 'imported' : 'trained',
+    params: 123,
+    model: { dModel: 64, nHeads: 4, nLayers: 2, ffnDim: 256, dropout: 0.2, maxLen: 256, positional: 'none' },
+    description: slot,
+    epoch: null,
+    step,
+    valBestOfN: null,
+    warnings: [],
+    revision: 1,
+  });
+  const models = (active: ModelSlot, ...available: ModelInfo[]): WorkerEvent => ({ type: 'models', active, available });
+  const evaluated = (set: 'val' | 'test', slot: ModelSlot, origin: 'run' | 'request' = 'request'): WorkerEvent => ({ type: 'evaluation', report: report({ set, epoch: 0, origin, modelSlot: slot }) });
+
+  it('asks for the first group of the set Inspect shows once an evaluation of it by the selected model arrives, and only until one is shown', () => {
+    const store = replay([models('imported', info('imported')), evaluated('test', 'imported')]);
+    const s = () => store.getState();
+    expect(firstGroupToShow(s(), 'test')).toBe(s().latestEval.test!.report);
+    // Inspect is on another set, which nothing evaluated yet.
+    expect(firstGroupToShow(s(), 'val')).toBeNull();
+    s().commandSent({ type: 'inspect', set: 'test', filter: 'all', position: 0 });
+    expect(firstGroupToShow(s(), 'test')).toBeNull();
+    s().eventReceived({ type: 'inspectGroup', set: 'test', filter: 'all', position: 0, matching: 3, groupIndex: 1, question: 'q', candidates: [] });
+    expect(firstGroupToShow(s(), 'test')).toBeNull();
+  });
+
+  it('not for an evaluation of a model other than the selected one, nor while a run trains (then once it is over)', () => {
+    const other = replay([models('latest', info('imported'), info('latest', 10)), evaluated('test', 'imported')]);
+    expect(firstGroupToShow(other.getState(), 'test')).toBeNull();
+    const run = replay([models('latest', info('latest', 0)), trainState('training', 3), evaluated('val', 'latest', 'run'), models('latest', info('latest', 3))]);
+    expect(firstGroupToShow(run.getState(), 'val')).toBeNull();
+    run.getState().eventReceived(trainState('done', 20));
+    expect(firstGroupToShow(run.getState(), 'val')).toBe(run.getState().latestEval.val!.report);
+  });
+});
+
 describe('engine store: a dead engine worker and its restart', () => {
   const backendInfo: BackendInfo = { backend: 'wasm', requested: 'wasm', adapter: null, threads: 1, reason: 'asked for', probes: [] };
   const savedRun = (state: 'running' | 'interrupted') => ({
     id: 'r1',
     createdAt: 1,
     datasetName: 'train.jsonl',
+    datasetHash: null,
+    split: { seed: 42, trainFraction: 0.8 },
     settings: DEFAULT_TRAIN_SETTINGS,
+    model: DEFAULT_TRAIN_SETTINGS.model,
     state,
     checkpointStep: 6,
     totalSteps: 20,

@@ -89,6 +89,18 @@ export function isStale(model: ResultModel, available: ModelInfo[]): boolean {
   return !now || JSON.stringify(now) !== JSON.stringify(model.info);
 }
 
+/**
+ * The evaluation whose first group Inspect should ask for: one of `set` (the set Inspect is on) by the
+ * selected model, while Inspect shows no group and has none on the way; never while a run trains (it
+ * would race the steps). Null otherwise. The report itself, so that a panel asks once per evaluation.
+ */
+export function firstGroupToShow(s: EngineState, set: EvalSet): EvalReport | null {
+  const latest = s.latestEval[set];
+  if (!latest || s.inspect !== null || s.pending.inspect || s.engineDown) return null;
+  if (s.run.status.state === 'compiling' || s.run.status.state === 'training') return null;
+  return latest.report.modelSlot === s.models.active ? latest.report : null;
+}
+
 export interface InspectView {
   /** null only if a reply came before any models list (the worker always sends that first). */
   model: ResultModel | null;

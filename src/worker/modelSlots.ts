@@ -1,7 +1,7 @@
 import type { ModelConfig } from '../engine/model/config.ts';
 import { paramCount } from '../engine/model/config.ts';
 import { type Params, cloneParams, disposeParams } from '../engine/model/params.ts';
-import type { ModelInfo, ModelSlot } from './protocol.ts';
+import type { ModelInfo, ModelSettings, ModelSlot } from './protocol.ts';
 
 export interface SlotModel {
   cfg: ModelConfig;
@@ -101,7 +101,7 @@ export class ModelSlots {
       slot,
       source: m.source,
       params: paramCount(m.cfg),
-      model: { dModel: m.cfg.dModel, nHeads: m.cfg.nHeads, nLayers: m.cfg.nLayers, ffnDim: m.cfg.ffnDim, dropout: m.cfg.dropout, maxLen: m.cfg.maxLen, positional: m.cfg.positional },
+      model: modelSettingsOf(m.cfg),
       description: m.description,
       epoch: numberOrNull(m.training.epoch),
       step: numberOrNull(m.training.step),
@@ -122,6 +122,11 @@ export class ModelSlots {
   private disposeIfDone(e: Entry): void {
     if (e.retired && e.readers === 0) disposeParams(e.model.params);
   }
+}
+
+/** The fields of a config that a run's settings choose (vocabulary and special ids are the tokenizer's). */
+export function modelSettingsOf(cfg: ModelConfig): ModelSettings {
+  return { dModel: cfg.dModel, nHeads: cfg.nHeads, nLayers: cfg.nLayers, ffnDim: cfg.ffnDim, dropout: cfg.dropout, maxLen: cfg.maxLen, positional: cfg.positional };
 }
 
 const missing = (slot: ModelSlot) => new Error(`No ${slot} model yet: train one, or import a .safetensors file in the Model panel.`);

@@ -80,7 +80,14 @@ export interface SavedRunInfo {
   id: string;
   createdAt: number;
   datasetName: string;
+  /** Its training file's content hash ("sha256:<hex>"); null when the file was not hashed. */
+  datasetHash: string | null;
+  /** The split it trained with (a run continued from a model keeps that model's). */
+  split: { seed: number; trainFraction: number };
+  /** The form's settings when it started; its model fields are what a fresh run trains. */
   settings: TrainSettings;
+  /** The model it actually trained: its stored config (a continued run trains the model it continued). */
+  model: ModelSettings;
   state: SavedRunState;
   /** Step of its last stored checkpoint (0: none, so it cannot be resumed). */
   checkpointStep: number;

@@ -199,25 +199,4 @@ describe('Session (the engine worker behind the protocol)', () => {
       [16, true],
     ]);
   });
-
-  it('continuing keeps the split the model was trained with; a model that does not record it gets a warning', async () => {
-    const h = harness();
-    await h.run({ type: 'loadData', role: 'train', source: file(sample) });
-    await h.run({ type: 'start', settings: { ...settings, epochs: 1, seed: 42 } });
-    await h.runEnd();
-    const trainedSplit = h.last('dataset')!.summary.split;
-    expect(trainedSplit!.seed).toBe(42);
-    await h.run({ type: 'start', settings: { ...settings, epochs: 1, seed: 7, init: 'continue' } });
-    expect(h.last('dataset')!.summary.split).toEqual(trainedSplit);
-    expect(h.all('log').some((e) => /Keeping the latest model's split \(seed 42\)/.test(e.message))).toBe(true);
-    await h.run({ type: 'stop' });
-    await h.runEnd(2);
-
-    const h2 = harness();
-    await h2.run({ type: 'import', bytes: await modelFile(1), fileName: 'bare.safetensors' });
-    await h2.run({ type: 'loadData', role: 'train', source: file(sample) });
-    await h2.run({ type: 'start', settings: { ...settings, epochs: 1, init: 'continue' } });
-    expect(h2.last('log')).toMatchObject({ level: 'warn', message: expect.stringMatching(/does not record the split it was trained with/) });
-    await h2.runEnd();
-  });
 });

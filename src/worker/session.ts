@@ -1,7 +1,8 @@
 import { candidateAnswerKey } from '../engine/data/answers.ts';
 import { formatLineErrors } from '../engine/data/lineErrors.ts';
 import { parsePastedCandidates } from '../engine/data/pasted.ts';
-import { splitGroups } from '../engine/data/split.ts';
+import { DEFAULT_TRAIN_FRACTION, splitGroups } from '../engine/data/split.ts';
+import { type RecordedSplit, describeSplit, readRecordedSplit, shortHash } from '../engine/data/splitRecord.ts';
 import { tokenizeChunk } from '../engine/data/tokenize.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
 import { readModel } from '../engine/io/modelFile.ts';
@@ -19,14 +20,14 @@ import { scoreCandidates } from '../engine/train/scoring.ts';
 import type { ScoringPeer } from '../engine/train/scoringPeer.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import type { BackendInfo } from './backend.ts';
-import { type LoadedData, TOKEN_CAP, loadData, readWhole, summarize } from './dataLoader.ts';
+import { type LoadedData, STORED_MAX_BYTES, TOKEN_CAP, loadData, readWhole, summarize } from './dataLoader.ts';
 import { exportModel } from './exportModel.ts';
 import { ModelSlots, type SlotModel } from './modelSlots.ts';
 import type { Command, DataRole, DataSource, DatasetSummary, EvalReport, EvalSet, IngestProgressEvent, InspectFilter, ModelSlot, RankedCandidate, WorkerEvent } from './protocol.ts';
 import type { RunRecorder } from './runRecorder.ts';
 import { SavedRuns } from './savedRuns.ts';
 import type { StoredData, StoredRun } from './storage/db.ts';
-import { datasetKey } from './storage/datasetKey.ts';
+import { contentHashOfKey, datasetKey, hashBytes, isCurrentDatasetKey } from './storage/datasetKey.ts';
 import { Persister } from './storage/persister.ts';
 import { lockRun } from './storage/runLocks.ts';
 
@@ -101,7 +102,8 @@ export class Session {
     const ticket = this.loads.train;
     await this.saved.load();
     const last = await this.persist.read('the last training file', (db) => db.lastTrainDataset());
-    if (last && this.loads.train === ticket && !this.data.train) this.installTrain(last.key, last.data, this.settings.seed);
+    // One stored by an older app (other reading rules) is not brought back: loading the file reads it anew.
+    if (last && isCurrentDatasetKey(last.key, TOKEN_CAP) && this.loads.train === ticket && !this.data.train) this.installTrain(last.key, last.data, this.settings.seed);
     await this.saved.emitDatasets();
     // Last: the runs list arriving tells the UI that the restore is over.
     this.saved.emitRuns();
@@ -205,33 +207,39 @@ export class Session {
     this.emit({ type: 'dataset', summary: this.summary(loaded), reason: 'loaded' });
   }
 
-  /** A file tokenized before (same bytes, tokenizer and cap) comes back from storage; a new one is loaded and stored. */
+  /** Files up to this many bytes are kept in storage (tests lower it); larger ones are hashed as they stream, and not kept. */
+  storedMaxBytes = STORED_MAX_BYTES;
+
+  /** A file tokenized before (same bytes, tokenizer, cap and rules) comes back from storage; a new one is loaded and stored. */
   private async loadOrRecall(role: DataRole, source: DataSource, newest: () => boolean): Promise<LoadedData> {
     const progress = (e: IngestProgressEvent) => {
       if (newest()) this.emit(e);
     };
-    const whole = (await this.persist.available()) ? await readWhole(source) : null;
+    const whole = (await this.persist.available()) ? await readWhole(source, this.storedMaxBytes) : null;
     if (!whole) return loadData(role, source, this.pool(), this.settings.seed, progress);
-    const key = await datasetKey(whole.bytes);
+    const contentHash = await hashBytes(whole.bytes);
+    const key = datasetKey(contentHash, TOKEN_CAP);
     const stored = await this.persist.read('a stored dataset', (db) => db.getDataset(key));
     if (stored) {
       if (role === 'train') this.persist.write('the last training file', (db) => db.markLastTrain(key));
-      return { ...stored, name: whole.file.name, role, key, split: splitGroups(stored.view, { seed: this.settings.seed }), splitSeed: this.settings.seed };
+      return { ...stored, name: whole.file.name, role, key, contentHash, split: splitGroups(stored.view, { seed: this.settings.seed }), splitSeed: this.settings.seed };
     }
-    const loaded = await loadData(role, { kind: 'file', file: whole.file }, this.pool(), this.settings.seed, progress);
+    const loaded = await loadData(role, { kind: 'file', file: whole.file }, this.pool(), this.settings.seed, progress, contentHash);
     const { split: _s, splitSeed: _k, role: _r, key: _key, ...data } = loaded;
     this.persist.write(
       `the tokenized ${loaded.name}`,
       (db) => (role === 'train' ? db.putTrainDataset(key, data) : db.putDataset(key, data)),
       () => void this.saved.emitDatasets(),
     );
-    return { ...loaded, key };
+    return loaded;
   }
 
   /** Stored training data back in the train role (after a reload, or for a resumed run). */
   private installTrain(key: string, stored: StoredData, seed: number): LoadedData {
     this.loads.train++;
-    const data: LoadedData = { ...stored, role: 'train', key, split: splitGroups(stored.view, { seed }), splitSeed: seed };
+    // Entries stored by an older app hold no contentHash; every key starts with it.
+    const contentHash = contentHashOfKey(key) ?? stored.contentHash;
+    const data: LoadedData = { ...stored, role: 'train', key, contentHash, split: splitGroups(stored.view, { seed }), splitSeed: seed };
     this.data.train = data;
     this.dataVersion.train++;
     this.cache.delete('val');
@@ -242,14 +250,14 @@ export class Session {
   /** The panel's figures, judged against the current maxLen and split; remembered so refreshes happen only on change. */
   private summary(d: LoadedData): DatasetSummary {
     const summary = summarize(d, this.settings.model.maxLen);
-    this.summarized.set(d, `${this.settings.model.maxLen}:${d.splitSeed}`);
+    this.summarized.set(d, `${this.settings.model.maxLen}:${d.splitSeed}:${d.splitFraction}`);
     return summary;
   }
 
   /** Truncation counts depend on maxLen, the split on the seed: re-send a summary when either moved. */
   private refreshSummaries(): void {
     for (const d of Object.values(this.data)) {
-      if (this.summarized.get(d) !== `${this.settings.model.maxLen}:${d.splitSeed}`) this.emit({ type: 'dataset', summary: this.summary(d), reason: 'refreshed' });
+      if (this.summarized.get(d) !== `${this.settings.model.maxLen}:${d.splitSeed}:${d.splitFraction}`) this.emit({ type: 'dataset', summary: this.summary(d), reason: 'refreshed' });
     }
   }
 
@@ -288,10 +296,10 @@ export class Session {
     if (this.run) throw new Error('Training is already running: pause or stop it first.');
     const loaded = this.requireData('train');
     this.settings = settings;
-    const from = settings.init === 'continue' ? this.continueFrom(settings.seed) : null;
+    const from = settings.init === 'continue' ? this.continueFrom(loaded, settings.seed) : null;
     const cfg = from?.cfg ?? this.modelConfig(settings);
     const params = from?.params ?? initParams(cfg, settings.seed);
-    const data = this.withSplit(loaded, from?.splitSeed ?? settings.seed);
+    const data = this.withSplit(loaded, from?.split.seed ?? settings.seed, from?.split.trainFraction);
     const record: StoredRun = {
       id: crypto.randomUUID(),
       createdAt: Date.now(),
@@ -300,6 +308,7 @@ export class Session {
       datasetKey: data.key ?? '',
       datasetName: data.name,
       splitSeed: data.splitSeed,
+      split: splitOf(data),
       totalSteps: settings.epochs * Math.ceil(data.split.train.length / Math.max(1, settings.groupsPerStep)),
       state: 'running',
       checkpointStep: 0,
@@ -327,26 +336,36 @@ export class Session {
   private async resumeLocked(record: StoredRun, checkpoint: RunCheckpoint, release: () => void): Promise<void> {
     let data = this.data.train;
     if (!data || data.key !== record.datasetKey) {
-      const stored = await this.persist.read('its dataset', (db) => db.getDataset(record.datasetKey));
-      if (!stored) throw new Error(`The dataset of this run (${record.datasetName}) is no longer stored: load that file again, then resume.`);
+      const file = contentHashOfKey(record.datasetKey);
+      const stored = file === null ? null : await this.persist.read('its dataset', (db) => db.getDataset(record.datasetKey));
       if (this.run) throw new Error('Training started meanwhile: stop it before resuming another run.');
-      data = this.installTrain(record.datasetKey, stored, record.splitSeed);
+      if (stored) {
+        data = this.installTrain(record.datasetKey, stored, record.splitSeed);
+      } else if (file === null) {
+        throw new Error(`This run on ${record.datasetName} began before every training file was given an identity (files over 256 MB had none), so the file it trained on cannot be checked and the run cannot be resumed. Start a new run on that file instead.`);
+      } else if (data?.contentHash !== file) {
+        throw new Error(`The file this run trained on (${record.datasetName}, ${shortHash(file)}) is not loaded, and not stored in this browser (files over 256 MB never are): load ${record.datasetName} again, then resume.`);
+      } else {
+        // The same bytes, read by an older app's rules (or another token cap) when the run began.
+        this.emit({ type: 'log', level: 'warn', message: `${record.datasetName} was read with an older version of the app's reading rules when this run began: it resumes on the file as read now, so its tokens or its split may differ slightly from what it trained on.` });
+      }
     }
     if (this.run) throw new Error('Training started meanwhile: stop it before resuming another run.');
-    data = this.withSplit(data, record.splitSeed);
+    data = this.withSplit(data, record.splitSeed, record.split?.trainFraction);
     this.settings = record.settings;
     record.points = record.points.filter((p) => p.step < checkpoint.step);
     record.evaluations = record.evaluations.filter((e) => e.step <= checkpoint.step);
-    record.state = 'running';
     this.emit({ type: 'log', level: 'info', message: `Resuming the run on ${record.datasetName} from its checkpoint at step ${checkpoint.step} of ${record.totalSteps}.` });
-    this.launch(record.settings, record.cfg, paramsFromArrays(record.cfg, checkpoint.params), data, this.saved.recorder(record), checkpoint, release);
+    const recorder = this.saved.recorder(record);
+    recorder.resumed();
+    this.launch(record.settings, record.cfg, paramsFromArrays(record.cfg, checkpoint.params), data, recorder, checkpoint, release);
   }
 
   /** `ended` runs once the run is over, whatever the outcome (it releases the run's lock). */
   private launch(settings: TrainSettings, cfg: ModelConfig, params: Params, data: LoadedData, recorder: RunRecorder, resume: RunCheckpoint | null, ended: () => void): void {
     this.refreshSummaries();
     this.models.clearTrained();
-    this.models.set('latest', { cfg, params, source: 'trained', description: 'training…', warnings: [], training: {} });
+    this.models.set('latest', { cfg, params, source: 'trained', description: 'training…', warnings: [], training: { splitSeed: data.splitSeed, split: splitOf(data) } });
     this.models.active = 'latest';
     this.latestStep = resume?.step ?? 0;
     this.cache.clear();
@@ -357,7 +376,7 @@ export class Session {
     const abandon = (message: string) => {
       abandoned = true;
       this.run = null;
-      recorder.setState('interrupted');
+      recorder.end('interrupted');
       ended();
       const saved = recorder.info.checkpointStep;
       state('error', this.latestStep, 0, message);
@@ -374,7 +393,8 @@ export class Session {
     const totalSteps = settings.epochs * Math.ceil(data.split.train.length / Math.max(1, settings.groupsPerStep));
     const state = (s: 'compiling' | 'training' | 'paused' | 'done' | 'error', step: number, epoch: number, message?: string) =>
       this.emit({ type: 'trainState', state: s, step, epoch, totalSteps, totalEpochs: settings.epochs, message });
-    const summary = (extra: Record<string, unknown>) => ({ dataset: data.name, trainGroups: data.split.train.length, valGroups: data.split.val.length, splitSeed: data.splitSeed, settings, ...extra });
+    // `split` is what continuing and python/'s --init honour; splitSeed stays for older readers.
+    const summary = (extra: Record<string, unknown>) => ({ dataset: data.name, trainGroups: data.split.train.length, valGroups: data.split.val.length, splitSeed: data.splitSeed, split: splitOf(data), settings, ...extra });
     // Runs in the background: pause/resume/stop commands arrive while it awaits the GPU.
     void runTraining(
       {
@@ -433,14 +453,14 @@ export class Session {
       .then((r) => {
         if (abandoned) return;
         // A stopped run can be resumed from its last checkpoint, as a paused one.
-        recorder.setState(r.reason === 'finished' ? 'done' : 'paused');
+        recorder.end(r.reason === 'finished' ? 'done' : 'paused');
         this.latestStep = r.steps;
         state('done', r.steps, settings.epochs);
         this.emit({ type: 'complete', reason: r.reason, steps: r.steps, bestValBestOfN: r.bestValBestOfN });
       })
       .catch((err: unknown) => {
         if (abandoned) return;
-        recorder.setState('interrupted');
+        recorder.end('interrupted');
         state('error', this.latestStep, 0, String((err as Error).message ?? err));
         this.emit({ type: 'error', command: 'start', message: `Training stopped: ${(err as Error).message ?? String(err)}` });
       })
@@ -458,24 +478,48 @@ export class Session {
     }
   }
 
-  /** Trainable copy of the selected model, and the split it was trained with, so validation holds none of its training groups. */
-  private continueFrom(seed: number): { cfg: ModelConfig; params: Params; splitSeed: number } {
+  /**
+   * Trainable copy of the selected model, and the split to train it with: the one it was trained with
+   * (seed and fraction) when that was this file, so validation holds none of its training groups; the
+   * run's own when it was another file. Says so whenever it cannot be sure.
+   */
+  private continueFrom(loaded: LoadedData, seed: number): { cfg: ModelConfig; params: Params; split: Pick<RecordedSplit, 'seed' | 'trainFraction'> } {
     const from = this.models.require();
     const slot = this.models.active;
-    const trained = trainedSplitSeed(from.training);
+    const own = { seed, trainFraction: DEFAULT_TRAIN_FRACTION };
+    // An imported model is named by its file; the others by their slot.
+    const Named = slot === 'imported' ? from.description : `The ${slot} model`;
+    const warn = (message: string) => this.emit({ type: 'log', level: 'warn', message });
     this.emit({ type: 'log', level: 'info', message: `Continuing from the ${slot} model (its config wins over the form's model fields).` });
-    if (trained === null) {
-      this.emit({ type: 'log', level: 'warn', message: `The ${slot} model does not record the split it was trained with: if it was trained on this data with another seed, validation may hold groups it trained on.` });
-    } else if (trained !== seed) {
-      this.emit({ type: 'log', level: 'info', message: `Keeping the ${slot} model's split (seed ${trained}), so validation holds none of the groups it trained on; seed ${seed} sets the order, dropout and nothing else.` });
+    const { split: trained, problem } = readRecordedSplit(from.training);
+    const pick = (split: Pick<RecordedSplit, 'seed' | 'trainFraction'>) => ({ cfg: from.cfg, params: cloneParams(from.params, true), split });
+    if (problem) {
+      warn(`${Named} records a split that cannot be read (${problem}): this run uses its own split (${describeSplit(own)}); if the model was trained on this file, validation may hold groups it trained on.`);
+      return pick(own);
     }
-    return { cfg: from.cfg, params: cloneParams(from.params, true), splitSeed: trained ?? seed };
+    if (trained === null) {
+      warn(`${Named} does not record the split it was trained with: if it was trained on this data with another seed, validation may hold groups it trained on.`);
+      return pick(own);
+    }
+    const kept = `kept its split (${describeSplit(trained)})`;
+    if (trained.dataset !== null && trained.dataset !== loaded.contentHash) {
+      warn(
+        `${Named} was trained on another file (${shortHash(trained.dataset)}): its split does not apply to ${loaded.name}, so validation may hold groups it trained on — figures are not comparable. This run uses its own split (${describeSplit(own)}).`,
+      );
+      return pick(own);
+    }
+    if (trained.dataset === null) {
+      warn(`${Named} does not record which file it was trained on: this run ${kept}, which keeps its training groups out of validation only if that file was ${loaded.name}; otherwise figures are not comparable.`);
+    } else {
+      this.emit({ type: 'log', level: 'info', message: `Keeping the ${slot} model's split (${describeSplit(trained)}): it was trained on this file, so validation holds none of its training groups; seed ${seed} sets the order, dropout and nothing else.` });
+    }
+    return pick(trained);
   }
 
-  /** The training data split with `seed`: as it is, or a re-split copy (a command still reading the old split keeps it). */
-  private withSplit(d: LoadedData, seed: number): LoadedData {
-    if (d.splitSeed === seed) return d;
-    const next = { ...d, split: splitGroups(d.view, { seed }), splitSeed: seed };
+  /** The training data split with `seed` and `trainFraction`: as it is, or a re-split copy (a command still reading the old split keeps it). */
+  private withSplit(d: LoadedData, seed: number, trainFraction = DEFAULT_TRAIN_FRACTION): LoadedData {
+    if (d.splitSeed === seed && (d.splitFraction ?? DEFAULT_TRAIN_FRACTION) === trainFraction) return d;
+    const next = { ...d, split: splitGroups(d.view, { seed, trainFraction }), splitSeed: seed, splitFraction: trainFraction };
     this.data.train = next;
     this.dataVersion.train++;
     this.cache.delete('val');
@@ -677,12 +721,9 @@ export class Session {
   }
 }
 
-/** The split seed a model was trained with, from its training summary (the app records splitSeed; python/ its settings' seed, which is its split seed). */
-function trainedSplitSeed(training: Record<string, unknown>): number | null {
-  if (typeof training.splitSeed === 'number') return training.splitSeed;
-  const settings = training.settings;
-  const seed = settings !== null && typeof settings === 'object' ? (settings as Record<string, unknown>).seed : undefined;
-  return typeof seed === 'number' ? seed : null;
+/** The split `d` holds, as model files and stored runs record it. */
+function splitOf(d: LoadedData): RecordedSplit {
+  return { seed: d.splitSeed, trainFraction: d.splitFraction ?? DEFAULT_TRAIN_FRACTION, dataset: d.contentHash };
 }
 
 /** The model in training as of a snapshot at `step`: its last validation's figures describe another step, so they move aside. */

@@ -5,11 +5,15 @@ import { GPT2_EOT, GPT2_VOCAB, makeConfig, paramShapes } from '../engine/model/c
 import { disposeParams, initParams, paramsToArrays } from '../engine/model/params.ts';
 import type { Command, WorkerEvent } from './protocol.ts';
 import { Session } from './session.ts';
+import type { Persister } from './storage/persister.ts';
 
 export type Harness = ReturnType<typeof harness>;
 
-/** `onEvent` sees each event as it is emitted, so a test can answer within the same task (as a fast UI could). */
-export function harness(onEvent?: (e: WorkerEvent) => void) {
+/**
+ * `onEvent` sees each event as it is emitted, so a test can answer within the same task (as a fast UI could).
+ * `persist`: the browser storage to use (e.g. over fake-indexeddb); none by default.
+ */
+export function harness(onEvent?: (e: WorkerEvent) => void, persist?: Persister) {
   const events: WorkerEvent[] = [];
   const session = new Session(
     (e) => {
@@ -18,6 +22,7 @@ export function harness(onEvent?: (e: WorkerEvent) => void) {
     },
     () => inProcessPool(),
     () => null,
+    persist,
   );
   const run = async (cmd: Command) => session.handle(cmd);
   const last = <T extends WorkerEvent['type']>(type: T) => events.filter((e) => e.type === type).pop() as Extract<WorkerEvent, { type: T }> | undefined;
@@ -40,8 +45,8 @@ export function harness(onEvent?: (e: WorkerEvent) => void) {
 
 export const file = (text: string, name = 'data.jsonl') => ({ kind: 'file' as const, file: new File([text], name) });
 
-/** A tiny GPT-2-vocabulary model file: freshly initialised with `seed`, or every weight 0 (all energies tie at 0). */
-export async function modelFile(seed: number | 'zeros', maxLen = 32): Promise<ArrayBuffer> {
+/** A tiny GPT-2-vocabulary model file: freshly initialised with `seed`, or every weight 0 (all energies tie at 0); `training`: its training summary. */
+export async function modelFile(seed: number | 'zeros', maxLen = 32, training?: Record<string, unknown>): Promise<ArrayBuffer> {
   const cfg = makeConfig({ vocabSize: GPT2_VOCAB, dModel: 8, nHeads: 2, nLayers: 1, ffnDim: 16, maxLen, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
   let tensors;
   if (seed === 'zeros') {
@@ -51,5 +56,5 @@ export async function modelFile(seed: number | 'zeros', maxLen = 32): Promise<Ar
     tensors = await paramsToArrays(params);
     disposeParams(params);
   }
-  return writeModel({ cfg, tensors }).buffer;
+  return writeModel({ cfg, tensors, metadata: training ? { training } : {} }).buffer;
 }

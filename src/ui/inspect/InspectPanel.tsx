@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import type { EvalSet, InspectFilter } from '../../worker/protocol.ts';
-import { isRunActive, isStale } from '../../state/engineStore.ts';
+import { firstGroupToShow, isRunActive, isStale } from '../../state/engineStore.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { EvalProgressView } from '../common/EvalProgressView.tsx';
 import { Panel } from '../common/Panel.tsx';
@@ -51,6 +51,12 @@ export function InspectPanel() {
   useEffect(() => {
     if (activeSlot && view && !runActive) inspect(view.set, view.filter, view.position);
   }, [activeSlot]); // only when the model changes, not when the view does
+
+  // An evaluation of this set arrived while Inspect shows nothing: show its first group (once per evaluation).
+  const evaluated = useEngine((s) => firstGroupToShow(s, set));
+  useEffect(() => {
+    if (evaluated) go(0);
+  }, [evaluated]); // once per evaluation report
 
   const matching = view && view.set === set && view.filter === filter ? view.matching : null;
   return (

@@ -2,33 +2,7 @@ import { useEffect } from 'react';
 import { useEngine } from '../../state/hooks.ts';
 import type { SavedRunInfo } from '../../worker/protocol.ts';
 import { requestRunHistory } from '../commands.ts';
-import { fixed } from '../format.ts';
-
-type Row = [label: string, value: (r: SavedRunInfo) => string | number];
-
-const ROWS: Row[] = [
-  ['Dataset', (r) => r.datasetName],
-  ['State', (r) => r.state],
-  ['Checkpoint step', (r) => `${r.checkpointStep} / ${r.totalSteps}`],
-  ['Last smoothed loss', (r) => fixed(r.lastLoss)],
-  ['Best val Best-of-N', (r) => fixed(r.bestValBestOfN)],
-  ['Preset', (r) => r.settings.preset],
-  ['d_model', (r) => r.settings.model.dModel],
-  ['Layers', (r) => r.settings.model.nLayers],
-  ['Heads', (r) => r.settings.model.nHeads],
-  ['FFN width', (r) => r.settings.model.ffnDim],
-  ['Dropout', (r) => r.settings.model.dropout],
-  ['Max length', (r) => r.settings.model.maxLen],
-  ['Epochs', (r) => r.settings.epochs],
-  ['Learning rate', (r) => r.settings.lr],
-  ['Warmup ratio', (r) => r.settings.warmupRatio],
-  ['Weight decay', (r) => r.settings.weightDecay],
-  ['Max grad norm', (r) => r.settings.maxGradNorm],
-  ['Seed', (r) => r.settings.seed],
-  ['Groups / step', (r) => r.settings.groupsPerStep],
-  ['Micro-batch', (r) => r.settings.microBatch],
-  ['Init', (r) => r.settings.init],
-];
+import { compareRows } from './runCompareRows.ts';
 
 const W = 260;
 const H = 90;
@@ -44,7 +18,7 @@ function LossCurve({ points, yMin, yMax, xMax, testId }: { points: Array<[number
   );
 }
 
-/** Two saved runs side by side: every setting (differences marked), their final figures and loss curves. */
+/** Two saved runs side by side: what each trained (differences marked), their final figures and loss curves. */
 export function RunCompare({ a, b }: { a: SavedRunInfo; b: SavedRunInfo }) {
   const histories = useEngine((s) => s.runHistories);
   useEffect(() => {
@@ -62,16 +36,13 @@ export function RunCompare({ a, b }: { a: SavedRunInfo; b: SavedRunInfo }) {
     <div className="run-compare" data-testid="run-compare">
       <table>
         <tbody>
-          {ROWS.map(([label, value]) => {
-            const [va, vb] = [value(a), value(b)];
-            return (
-              <tr key={label} className={va !== vb ? 'differs' : undefined} data-differs={va !== vb}>
-                <th>{label}</th>
-                <td>{va}</td>
-                <td>{vb}</td>
-              </tr>
-            );
-          })}
+          {compareRows(a, b).map((row) => (
+            <tr key={row.label} className={row.differs ? 'differs' : undefined} data-differs={row.differs}>
+              <th>{row.label}</th>
+              <td>{row.a}</td>
+              <td>{row.b}</td>
+            </tr>
+          ))}
           <tr>
             <th>Smoothed loss</th>
             <td>{ha && <LossCurve points={ha.loss} yMin={yMin} yMax={yMax} xMax={xMax} testId="compare-loss-a" />}</td>

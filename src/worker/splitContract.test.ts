@@ -1,0 +1,63 @@
+/**
+ * The split contract across the two sides: a model file the app exports records `split` so that
+ * python/ (eorm.split.recorded_split, which `eorm.train --init` uses) reads the same seed, fraction and
+ * file identity, and python/'s split_groups cuts the same validation groups the app validated on.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { beforeAll, expect, it } from 'vitest';
+import { splitGroups } from '../engine/data/split.ts';
+import { readRecordedSplit } from '../engine/data/splitRecord.ts';
+import { inProcessPool } from '../engine/data/tokenizePool.ts';
+import { readModel } from '../engine/io/modelFile.ts';
+import { INSTALL_TORCH, PYTHON_DIR, findPython } from '../engine/testing/pythonNode.ts';
+import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
+import { loadData } from './dataLoader.ts';
+import { file, harness, modelFile } from './sessionHarness.ts';
+
+const settings: TrainSettings = {
+  ...DEFAULT_TRAIN_SETTINGS,
+  preset: 'custom',
+  model: { dModel: 8, nHeads: 2, nLayers: 1, ffnDim: 16, dropout: 0.1, maxLen: 32, positional: 'none' },
+  epochs: 1,
+  groupsPerStep: 8,
+};
+const text = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n').slice(0, 200).join('\n');
+
+/** Runs python/'s reading of a training summary and its split of `labels`. */
+function python(training: unknown, labels: number[][]): { recorded: unknown; val: number[] } {
+  const code = [
+    'import json, sys',
+    'from eorm.split import recorded_split, split_groups',
+    'q = json.load(sys.stdin)',
+    'rec = recorded_split(q["training"])',
+    'print(json.dumps({"recorded": rec, "val": split_groups(q["labels"], rec["seed"], rec["trainFraction"])[1]}))',
+  ].join('\n');
+  const { python: py, tried } = findPython();
+  if (!py) throw new Error(`No Python with torch for the split contract (${tried.join('; ')}). ${INSTALL_TORCH}`);
+  const out = execFileSync(py, ['-c', code], { cwd: PYTHON_DIR, input: JSON.stringify({ training, labels }), encoding: 'utf8' });
+  return JSON.parse(out) as { recorded: unknown; val: number[] };
+}
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+it('python/ reads the split an app model file records, and splits the file into the same validation groups', async () => {
+  const loaded = await loadData('train', file(text), inProcessPool(), 0, () => undefined);
+  const h = harness();
+  const split = { seed: 7, trainFraction: 0.9, dataset: loaded.contentHash };
+  await h.run({ type: 'import', bytes: await modelFile(1, 32, { split }), fileName: 'from-python.safetensors' });
+  await h.run({ type: 'loadData', role: 'train', source: file(text) });
+  await h.run({ type: 'start', settings: { ...settings, seed: 42, init: 'continue' } });
+  await h.runEnd();
+  await h.run({ type: 'export' });
+  const training = readModel(h.last('exported')!.bytes).training!;
+
+  const labels = loaded.dataset.groups.map((g) => g.candidates.map((c) => c.label));
+  const py = python(training, labels);
+  expect(py.recorded).toEqual(split);
+  expect(readRecordedSplit(training).split).toEqual(split);
+  expect(py.val).toEqual([...splitGroups(loaded.view, split).val]);
+});
