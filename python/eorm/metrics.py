@@ -1,5 +1,5 @@
-"""Evaluation of an energy model on scored groups, rule for rule as the app (src/engine/train/metrics.ts,
-vote.ts, metricsRank.ts, ncurve.ts, metricsHistogram.ts). Lower energy = better. Pure Python floats
+"""Evaluation of an energy model on scored groups, rule for rule as the app (src/engine/metrics/summary.ts,
+vote.ts, rank.ts, ncurve.ts, histogram.ts). Lower energy = better. Pure Python floats
 (float64, like JS numbers); rates over nothing are NaN, never a fake 0.
 
 Ties: Best-of-N scores the share of correct candidates among those tied at the lowest energy; pairwise

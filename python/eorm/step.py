@@ -4,6 +4,7 @@ the app's rule for a non-finite step."""
 from __future__ import annotations
 
 import math
+from contextlib import nullcontext
 from typing import List, Optional
 
 import torch
@@ -74,7 +75,7 @@ def train_step(ddp, module: TransEBM, data: TrainingData, groups: List[int], n_g
     (d_e,) = torch.autograd.grad(loss, e_all)
     for c, (s, e) in enumerate(chunks):
         last = c == len(chunks) - 1
-        ctx = ddp.no_sync() if (not last and hasattr(ddp, "no_sync")) else _null()
+        ctx = ddp.no_sync() if (not last and hasattr(ddp, "no_sync")) else nullcontext()
         with ctx:
             surrogate = (d_e[s:e] * energies(c, ddp)).sum() * scale
             (scaler.scale(surrogate) if scaler else surrogate).backward()
@@ -102,10 +103,3 @@ def make_optimizer(model: TransEBM, lr: float, weight_decay: float) -> torch.opt
     """AdamW as the app and the reference: betas (0.9, 0.999), eps 1e-8, decoupled decay on every parameter."""
     return torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=weight_decay)
 
-
-class _null:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *a):
-        return False
