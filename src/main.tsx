@@ -2,10 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './ui/app.css';
 import { App } from './ui/App.tsx';
-import { startWorker } from './ui/workerClient.ts';
+import { startEngine } from './state/engineLink.ts';
 
 // The worker starts outside React so StrictMode's double effects cannot start two engines.
-startWorker();
+startEngine();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -12,9 +12,9 @@ import { createRng, shuffleInPlace } from '../../src/engine/data/rng.ts';
 import { splitGroups } from '../../src/engine/data/split.ts';
 import { tokenizeChunk } from '../../src/engine/data/tokenize.ts';
 import { mixSeed } from '../../src/engine/model/dropout.ts';
-import { evaluateGroups, type ScoredGroup } from '../../src/engine/train/metrics.ts';
-import { energyHistogram } from '../../src/engine/train/metricsHistogram.ts';
-import { bestOfNCurve } from '../../src/engine/train/ncurve.ts';
+import { evaluateGroups, type ScoredGroup } from '../../src/engine/metrics/summary.ts';
+import { energyHistogram } from '../../src/engine/metrics/histogram.ts';
+import { bestOfNCurve } from '../../src/engine/metrics/ncurve.ts';
 
 const [samplePath, outPath] = process.argv.slice(2);
 

@@ -22,7 +22,7 @@ import { backendLabel } from '../worker/backendInfo.ts';
 import type { EngineHost, EngineRuntime } from './engineHost.ts';
 
 export const SAMPLE_PATH = join('public', SAMPLE_DATASET_PATH);
-/** Steps the training loop may queue on a GPU between two progress reports (READBACK_EVERY in train/loop.ts). */
+/** Steps the training loop may queue on a GPU between two progress reports (READBACK_EVERY in engine/backend/profile.ts). */
 const QUEUED_AHEAD = 10;
 const sampleBytes = readFileSync(SAMPLE_PATH);
 const sampleText = sampleBytes.toString('utf8');

@@ -8,8 +8,8 @@
  *
  * A software adapter (SwiftShader, llvmpipe, …) is labelled so, runs the tiny preset only, on the sample's
  * first questions (`--all-presets` runs every one), and its figures are never GPU speed. Headless Chromium
- * needs flags to reach a real GPU: `--chromium-args "…"` or EORM_CHROMIUM_ARGS (see README, "Tests and
- * benchmarks"). `--node` runs the same engine in-process in Node on Dawn's WebGPU instead of Chromium
+ * needs flags to reach a real GPU: `--chromium-args "…"` or EORM_CHROMIUM_ARGS (docs/performance.md has
+ * them). `--node` runs the same engine in-process in Node on Dawn's WebGPU instead of Chromium
  * (`--dawn DIR`: the `webgpu` package's folder; `--dawn-flags "backend=vulkan …"`):
  * the route of the GPU kit (src/bench/gpuKit/) to machines with a GPU but no Chromium or Node. There it
  * first runs the numeric checks of the browser parity test on the adapter (`--no-parity`: not), prints
@@ -118,7 +118,7 @@ async function main() {
     if (!DAWN_DIR) throw new Error('--node needs --dawn DIR (the folder of the npm package webgpu): bash src/bench/gpuKit/run.sh sets it up from the GPU kit');
     await installDawn(DAWN_DIR, DAWN_FLAGS);
     // Before minutes of training on the CPU backend that the engine would fall back to.
-    if (!(await navigator.gpu.requestAdapter())) throw new Error(`Dawn found no adapter (see the Vulkan loader's warnings above); see README for what a real GPU needs`);
+    if (!(await navigator.gpu.requestAdapter())) throw new Error(`Dawn found no adapter (see the Vulkan loader's warnings above); see src/bench/gpuKit/README.md for what a real GPU needs`);
     // Imported only now, as the engine is: tfjs-backend-webgpu registers itself at import where navigator.gpu exists.
     if (SUBMIT_EVERY) (await import('../worker/backend.ts')).setSubmitEvery(Number(SUBMIT_EVERY));
     runtime = nodeRuntime();
@@ -146,7 +146,7 @@ async function main() {
       }
       process.stdout.write(`app: webgpu ${name}… `);
       const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, sliced: SLICE_ALWAYS, pastFirstEpoch: true, ...(CHECKPOINT_EVERY ? { checkpointEverySteps: Number(CHECKPOINT_EVERY) } : {}) });
-      if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see README for what a real GPU needs`);
+      if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see docs/performance.md (gpu) for what a real GPU needs`);
       adapter = info.adapter;
       console.log(`${f0(run.train.window.tokensPerSec)} tok/s training${run.software ? ' (software adapter)' : ''}`);
       runs.push(run);

@@ -5,7 +5,7 @@ import { nodeRuntime } from './nodeEngine.ts';
 
 // The GPU kit's route (the engine in-process in Node) measured end to end. Without Dawn installed the
 // probe finds no navigator.gpu, so the engine runs on the CPU backend: the host, the counters' window and
-// a fresh engine per host are what is checked here; Dawn itself is the kit's part (bench/gpuKit/run.sh).
+// a fresh engine per host are what is checked here; Dawn itself is the kit's part (src/bench/gpuKit/run.sh).
 describe('the bench in-process in Node', () => {
   it('measures a window of whole steps, and each host starts as a fresh engine', async () => {
     const runtime = nodeRuntime();

@@ -1,14 +1,15 @@
 /**
  * Same recipe, same verifier: trains the same run in the app's engine (Node, tfjs WASM backend) and in
  * python/ (`python -m eorm.train`) and prints both curves (val Best-of-N and val BT loss per epoch). Figures,
- * not a pass/fail test; the issue's bar is final val Best-of-N within 4 points and val loss within 0.02.
+ * not a pass/fail test; the bar for "same recipe" is final val Best-of-N within 4 points and val loss within 0.02
+ * (initialisation and dropout come from different generators, so the curves agree as two runs of one recipe do).
  *
  *   npm run bench -- recipe                          # the full run: sample data, seed 42, tiny, 8 epochs, lr 1e-4
  *   npm run bench -- recipe --epochs 1 --lines 400   # a quick look on a slice
  * Options: --epochs N, --lines N (first N lines of the file), --data FILE, --lr X, --seed N, --preset tiny|small,
  * --skip-app, --skip-python, --json FILE (write both curves). PYTHON picks the interpreter (else python3 with
- * torch, else /usr/bin/python3). The full run: 585 steps per epoch on each side, one side after the other; from
- * the 1-epoch slice (about 0.17 s per tiny step on tfjs-wasm, 0.11 s in PyTorch, 2 cores) about 25 minutes.
+ * torch, else /usr/bin/python3). The full run trains 585 steps per epoch on each side, one side after the other
+ * (its duration on a 2-core machine: docs/performance.md).
  */
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';

@@ -1,7 +1,7 @@
 /** What the panels can ask the engine to do; each is one typed command. */
-import type { DataRole, EvalSet, InspectFilter, ModelSlot, SavedRunInfo } from '../worker/protocol.ts';
-import { settingsStore } from '../state/settingsStore.ts';
-import { send } from './workerClient.ts';
+import type { TrainSettings } from '../engine/train/settings.ts';
+import type { DataRole, EvalSet, InspectFilter, ModelSlot } from '../worker/protocol.ts';
+import { send } from './engineConnection.ts';
 
 export const SAMPLE_NAME = 'GSM8K sample (OpenAI, MIT)';
 const SAMPLE_PATH = 'sample/gsm8k_gpt3_openai_4cand.jsonl';
@@ -26,8 +26,8 @@ export function downloadErrors(role: DataRole, format: 'text' | 'csv' | 'jsonl')
   send({ type: 'downloadErrors', role, format });
 }
 
-export function startTraining(): void {
-  send({ type: 'start', settings: settingsStore.getState().settings });
+export function startTraining(settings: TrainSettings): void {
+  send({ type: 'start', settings });
 }
 
 export const pauseTraining = (): void => send({ type: 'pause' });
@@ -43,11 +43,7 @@ export function rerank(question: string, candidates: string): void {
   send({ type: 'rerank', question, candidates });
 }
 
-/** The form takes the run's settings, so it shows what the resumed run trains with. */
-export function resumeSavedRun(run: SavedRunInfo): void {
-  settingsStore.setState({ settings: run.settings });
-  send({ type: 'resumeRun', runId: run.id });
-}
+export const resumeSavedRun = (runId: string): void => send({ type: 'resumeRun', runId });
 export const deleteSavedRun = (runId: string): void => send({ type: 'deleteRun', runId });
 export const deleteCheckpoint = (runId: string): void => send({ type: 'deleteCheckpoint', runId });
 export const requestRunHistory = (runId: string): void => send({ type: 'runHistory', runId });

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import type { Verdict } from './heartbeat.ts';
+import type { Verdict } from '../client/heartbeat.ts';
 import { backendName, type BackendChoice } from '../worker/backendInfo.ts';
-import { BACKEND_CHOICES, rememberBackendChoice } from './backendChoice.ts';
+import { BACKEND_CHOICES, rememberBackendChoice } from '../client/backendChoice.ts';
 import { useEngine } from '../state/hooks.ts';
-import { currentBackendChoice, restartWorker } from './workerClient.ts';
+import { currentBackendChoice, restartWorker } from '../client/engineConnection.ts';
 
 const WHAT_HAPPENED: Record<Verdict, string> = {
   gone: 'The engine stopped (it may have run out of memory).',

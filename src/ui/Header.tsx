@@ -1,7 +1,7 @@
 import { type BackendChoice, backendLabel, backendName } from '../worker/backendInfo.ts';
-import { BACKEND_CHOICES, rememberBackendChoice } from './backendChoice.ts';
-import { send } from './workerClient.ts';
-import { isRunActive } from '../state/engineStore.ts';
+import { BACKEND_CHOICES, rememberBackendChoice } from '../client/backendChoice.ts';
+import { send } from '../client/engineConnection.ts';
+import { isRunActive } from '../state/engineState.ts';
 import { useEngine } from '../state/hooks.ts';
 
 const SECTIONS = [

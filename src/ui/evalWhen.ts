@@ -1,4 +1,4 @@
-import type { LatestEval } from '../state/engineStore.ts';
+import type { LatestEval } from '../state/engineState.ts';
 
 /** When a report was taken, in words: "before training", "epoch 2", "step 300", or "the best model". */
 export function evalWhen({ report, duringRun }: LatestEval): string {

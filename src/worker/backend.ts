@@ -4,25 +4,16 @@ import { getThreadsCount } from '@tensorflow/tfjs-backend-wasm';
 import { type AdapterSummary, BACKEND_NAMES, type BackendChoice, type BackendInfo, type BackendName, type ProbeResult, backendName, isSoftwareAdapter } from './backendInfo.ts';
 import { fastest, probeActiveBackend } from './backendProbe.ts';
 import { configureWasm } from './wasmSetup.ts';
-import { registerWebGpuAdamW } from '../engine/kernels/webgpu/adamw.ts';
-import { registerWebGpuAdamWFlat } from '../engine/kernels/webgpu/adamwFlat.ts';
-import { registerWebGpuBtLoss } from '../engine/kernels/webgpu/btLoss.ts';
-import { registerWebGpuColumnSum } from '../engine/kernels/webgpu/columnSum.ts';
-import { registerWebGpuDropout } from '../engine/kernels/webgpu/dropout.ts';
-import { registerWebGpuGelu } from '../engine/kernels/webgpu/gelu.ts';
-import { registerWebGpuGlobalNorm } from '../engine/kernels/webgpu/globalNorm.ts';
-import { registerWebGpuHeads } from '../engine/kernels/webgpu/heads.ts';
-import { registerWebGpuLayerNorm } from '../engine/kernels/webgpu/layerNorm.ts';
-import { registerWebGpuMaskedSoftmax } from '../engine/kernels/webgpu/softmax.ts';
+import { detectProfile, useProfile } from '../engine/backend/profile.ts';
+import { registerWebGpuKernels } from '../engine/kernels/webgpu/registerAll.ts';
 
 export type { AdapterSummary, BackendInfo } from './backendInfo.ts';
 
 const START_LIMIT_MS = 30_000;
 /**
- * WebGPU dispatches recorded before tfjs submits them (its default is 15, about 10 submits a training
- * step). On an H100 through Dawn a submit took about 0.5 ms of the engine thread, its largest single
- * cost; at 64, paper@512 trained 25.1 steps/s against 22.5 at 15 (tiny: 24.5 and 25.2, one run each).
- * The buffers a pass frees return to the pool at its submit, so a longer batch holds a few more.
+ * WebGPU dispatches recorded before tfjs submits them (tfjs's default is 15). A submit is among the
+ * engine thread's largest single costs on a fast GPU, so fewer of them train faster (docs/performance.md);
+ * the buffers a pass frees return to the pool at its submit, so a longer batch holds a few more.
  */
 let submitEvery = 64;
 /** For the GPU bench's comparison of batch sizes (Node route); the app keeps the default. */
@@ -68,17 +59,10 @@ async function activate(name: BackendName): Promise<void> {
   if (!ok) throw new Error(`the ${backendName(name)} backend failed to start`);
   if (name === 'webgpu') {
     tf.env().set('WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE', submitEvery);
-    registerWebGpuAdamW();
-    registerWebGpuLayerNorm();
-    registerWebGpuGelu();
-    registerWebGpuGlobalNorm();
-    registerWebGpuBtLoss();
-    registerWebGpuMaskedSoftmax();
-    registerWebGpuColumnSum();
-    registerWebGpuHeads();
-    registerWebGpuDropout();
-    registerWebGpuAdamWFlat();
+    registerWebGpuKernels();
   }
+  // What runs where on this backend, decided once here: the model, optimizer and loop read it.
+  useProfile(detectProfile(name));
 }
 
 /** Starts and times every backend once per worker (the probe), then remembers the figures. */

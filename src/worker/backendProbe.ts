@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { matMul } from '../engine/kernels/matmul.ts';
+import { matMul } from '../engine/model/ops.ts';
 import type { BackendName, ProbeResult } from './backendInfo.ts';
 
 /** Each probe stops after this long (warm-up and compilation included) or after MAX_ROUNDS timed rounds. */

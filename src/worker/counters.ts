@@ -1,12 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
-import { gpuPoolTrimmer } from '../engine/train/gpuPool.ts';
+import { gpuPoolTrimmer } from '../engine/kernels/webgpu/gpuPool.ts';
 
 /**
  * Work counters for the benchmarks: kernels run by tfjs (every backend) and, on WebGPU, compute
  * dispatches, queue submits, uniform-buffer writes, upload bytes, buffer maps (readbacks), pipelines and
  * buffers created; plus GPU bytes allocated by the backend's pool against the bytes of live tensors, and
  * the pool's peak bytes in use. Installed on request only (the bench's `counters` command): it wraps
- * prototypes (the pool's peak comes from its trimmer, train/gpuPool.ts), nothing else changes.
+ * prototypes (the pool's peak comes from its trimmer, kernels/webgpu/gpuPool.ts), nothing else changes.
  */
 export interface EngineCounters {
   kernels: number;

@@ -6,7 +6,7 @@
  */
 import { createEngine } from './engineCore.ts';
 import type { Command, WorkerEvent } from './protocol.ts';
-import { lazyScoringPeers } from './scoringPeers.ts';
+import { lazyScoringPeers } from './scoringPool.ts';
 import { browserPersister } from './storage/browserStorage.ts';
 import { lazyTokenizePool } from './tokenizerPool.ts';
 

@@ -5,7 +5,7 @@
  */
 import { warmUp } from '../engine/train/warmUp.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
-import type { ScoringPeer } from '../engine/train/scoringPeer.ts';
+import type { ScoringPeer } from '../engine/train/scoring.ts';
 import { type BackendInfo, initBackend } from './backend.ts';
 import type { BackendChoice, BackendName } from './backendInfo.ts';
 import { installCounters, readCounters } from './counters.ts';

@@ -1,7 +1,7 @@
 /**
  * A Web Lock the engine worker holds for as long as it lives. The browser releases a context's locks
  * when it goes away, however it goes (closed, terminated, killed out of memory), so the page can tell a
- * worker that is only busy from one that is gone (see ui/heartbeat.ts).
+ * worker that is only busy from one that is gone (see client/heartbeat.ts).
  */
 
 /** In the worker: takes a lock of its own; the getter gives its name once it is held (null before, or without Web Locks). */

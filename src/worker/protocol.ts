@@ -5,10 +5,10 @@
  */
 import type { DatasetStats, TokenLengthStats } from '../engine/data/stats.ts';
 import type { LineErrorKind } from '../engine/data/types.ts';
-import type { EnergyHistogram } from '../engine/train/metricsHistogram.ts';
-import type { EvalSummary } from '../engine/train/metrics.ts';
+import type { EnergyHistogram } from '../engine/metrics/histogram.ts';
+import type { EvalSummary } from '../engine/metrics/summary.ts';
 import type { RunProgress, TrainPoint } from '../engine/train/loop.ts';
-import type { NCurveRow } from '../engine/train/ncurve.ts';
+import type { NCurveRow } from '../engine/metrics/ncurve.ts';
 import type { ModelSettings, PresetName, TrainSettings } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from './backendInfo.ts';
 import type { EngineCounters } from './counters.ts';
@@ -35,7 +35,7 @@ export type Command =
   | { type: 'counters' }
   /** Browser tests: destroys the WebGPU device, as a lost device (driver reset) would. */
   | { type: 'destroyDevice' }
-  /** The UI's heartbeat: answered at once with `pong`, ahead of any queued command (see ui/heartbeat.ts). */
+  /** The UI's heartbeat: answered at once with `pong`, ahead of any queued command (see client/heartbeat.ts). */
   | { type: 'ping' }
   | { type: 'loadData'; role: DataRole; source: DataSource }
   | { type: 'downloadErrors'; role: DataRole; format: 'text' | 'csv' | 'jsonl' }
@@ -134,7 +134,6 @@ export interface Estimate {
   /** Human warnings, e.g. when a buffer exceeds the adapter's maxStorageBufferBindingSize. */
   warnings: string[];
 }
-
 
 export interface EvalReport {
   set: EvalSet;

@@ -1,13 +1,13 @@
 /**
- * A scoring peer (see src/engine/train/scoringPeer.ts): a second tfjs-wasm engine on another core that
- * scores the batches the engine worker hands it, each with the weights of the scoring call it names.
+ * A scoring peer (ScoringPeer in src/engine/train/scoring.ts): a second tfjs-wasm engine on another core
+ * that scores the batches the engine worker hands it, each with the weights of the scoring call it names.
  * One thread: it exists to use a core the engine's own products leave idle.
  */
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { peerScorer } from '../engine/train/peerScorer.ts';
 import { warmUp } from '../engine/train/warmUp.ts';
-import type { PeerReply, PeerRequest } from './scoringPeers.ts';
+import type { PeerReply, PeerRequest } from './scoringPool.ts';
 import { configureWasm } from './wasmSetup.ts';
 
 const started = (async () => {

@@ -1,8 +1,13 @@
-import type { PeerModel, ScoringPeer } from '../engine/train/scoringPeer.ts';
+/**
+ * The scoring peers of the engine worker: scoring workers (scoring.worker.ts) on the cores the engine's
+ * own threads leave idle, each wrapped as a ScoringPeer (src/engine/train/scoring.ts) that posts its
+ * requests and waits for their replies.
+ */
+import type { PeerModel, ScoringPeer } from '../engine/train/scoring.ts';
 import type { BackendInfo } from './backendInfo.ts';
 import { countPeerBatch } from './counters.ts';
 
-/** `call` names the scoring call, whose weights the peer keeps until that call's release (see scoringPeer.ts). */
+/** `call` names the scoring call, whose weights the peer keeps until that call's release (see ScoringPeer). */
 type Request = { type: 'load'; call: number; model: PeerModel } | { type: 'score'; call: number; batch: Int32Array[]; length: number };
 /** Requests are answered by `id`; a release is not answered. */
 export type PeerRequest = (Request & { id: number }) | { type: 'release'; call: number };

@@ -1,5 +1,5 @@
 /**
- * The split a model was trained with travels with it (see the split contract in DESIGN/README): every
+ * The split a model was trained with travels with it (see the split contract in docs/design.md): every
  * exported file and stored run records `split: {seed, trainFraction, dataset}`; continuing from a model
  * honours its seed and fraction when it was trained on the loaded file, and says in plain words when
  * that cannot be checked or cannot apply. python/ writes and reads the same field.

@@ -86,7 +86,7 @@ for c in "${candidates[@]}"; do
 done
 chosen=${chosen:-$software}
 if [ -z "$chosen" ]; then
-  echo "gpu-kit: Dawn found no adapter with any Vulkan driver above; see README (GPU bench) for what it needs" >&2
+  echo "gpu-kit: Dawn found no adapter with any Vulkan driver above; see src/bench/gpuKit/README.md for what it needs" >&2
   exit 2
 fi
 use "$chosen"

@@ -2,7 +2,7 @@
  * Figures for the dataset panel, as plain data. Token lengths are separate because tokenization
  * finishes well after parsing: the panel can show everything else first.
  */
-import { majorityVoteIndex } from '../train/vote.ts';
+import { majorityVoteIndex } from '../metrics/vote.ts';
 import type { Dataset, TokenizedSet } from './types.ts';
 
 export interface DatasetStats {

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { describe, expect, it } from 'vitest';
-import { adamwKernelParity } from '../testing/kernelParity.ts';
+import { adamwKernelParity } from '../testing/kernelChecks/adamw.ts';
 
 describe('the fused AdamW kernel equals the tf composition', () => {
   for (const backend of ['cpu', 'wasm']) {

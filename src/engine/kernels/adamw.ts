@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { HOST_BACKENDS, hostMemory } from './hostMemory.ts';
+import { type KernelFamily, registerKernels } from './register.ts';
 
 /** AdamW hyper-parameters of one update (torch 1.13, amsgrad off). */
 export interface AdamWStep {
@@ -17,22 +18,22 @@ export interface AdamWStep {
  * v ← β2·v + (1−β2)·g², p ← p·(1 − lr·wd) − lr/(1−β1^t) · m / (√v/√(1−β2^t) + eps).
  * Where `apply` (a boolean scalar on the device) is false, p, m and v come back unchanged: a step with a
  * non-finite loss or gradient norm is skipped without reading anything back.
- * Returns new [p, m, v]. The tf composition below is the reference (and the fallback); on the
- * CPU-memory backends (cpu, wasm) one registered kernel does the same in a single pass over the
- * arrays instead of ~12 kernels each reading and writing the whole tensor, and on WebGPU three
- * dispatches (webgpu/adamw.ts, registered by the worker when WebGPU runs).
+ * Returns new [p, m, v]. Both functions below compute it; the caller picks (the optimizer, from the
+ * backend profile's `fused.adamw`).
  */
-export function adamwUpdate(p: tf.Tensor, m: tf.Tensor, v: tf.Tensor, g: tf.Tensor, scale: tf.Scalar, apply: tf.Scalar, s: AdamWStep): [tf.Tensor, tf.Tensor, tf.Tensor] {
-  ensureRegistered();
-  if (tf.getKernel(ADAMW_KERNEL, tf.getBackend())) {
-    return tf.engine().runKernel(ADAMW_KERNEL, { p, m, v, g, scale, apply }, { ...s }) as unknown as [tf.Tensor, tf.Tensor, tf.Tensor];
-  }
-  return composedAdamW(p, m, v, g, scale, apply, s);
-}
+export type AdamWUpdate = (p: tf.Tensor, m: tf.Tensor, v: tf.Tensor, g: tf.Tensor, scale: tf.Scalar, apply: tf.Scalar, s: AdamWStep) => [tf.Tensor, tf.Tensor, tf.Tensor];
 
-/** The plain tfjs composition: the reference the fused kernel is tested against. */
-export function composedAdamW(p: tf.Tensor, m: tf.Tensor, v: tf.Tensor, g0: tf.Tensor, scale: tf.Scalar, apply: tf.Scalar, s: AdamWStep): [tf.Tensor, tf.Tensor, tf.Tensor] {
-  return tf.tidy(() => {
+/**
+ * The update as the ADAMW_KERNEL registered for the active backend: on the CPU-memory backends (cpu,
+ * wasm) the kernel below, one pass over the arrays instead of ~12 kernels each reading and writing the
+ * whole tensor; on WebGPU three dispatches (webgpu/adamw.ts, registered by the worker when WebGPU runs).
+ */
+export const fusedAdamW: AdamWUpdate = (p, m, v, g, scale, apply, s) =>
+  tf.engine().runKernel(ADAMW_KERNEL, { p, m, v, g, scale, apply }, { ...s }) as unknown as [tf.Tensor, tf.Tensor, tf.Tensor];
+
+/** The plain tfjs composition: the reference the fused kernels are tested against, and the path where none is registered. */
+export const composedAdamW: AdamWUpdate = (p, m, v, g0, scale, apply, s) =>
+  tf.tidy(() => {
     const g = tf.mul(g0, scale);
     const mNew = tf.add(tf.mul(m, s.beta1), tf.mul(g, 1 - s.beta1));
     const vNew = tf.add(tf.mul(v, s.beta2), tf.mul(tf.square(g), 1 - s.beta2));
@@ -41,8 +42,7 @@ export function composedAdamW(p: tf.Tensor, m: tf.Tensor, v: tf.Tensor, g0: tf.T
     const pNew = tf.sub(decayed, tf.mul(tf.div(mNew, denom), s.lr / (1 - s.beta1 ** s.t)));
     const keep = tf.broadcastTo(apply, p.shape);
     return [tf.where(keep, pNew, p), tf.where(keep, mNew, m), tf.where(keep, vNew, v)];
-  });
-}
+  }) as [tf.Tensor, tf.Tensor, tf.Tensor];
 
 /** The same update on plain arrays, in place: the lazy embedding rows' (gradient rows from `gOffset`). */
 export function adamwArrays(p: Float32Array, m: Float32Array, v: Float32Array, g: Float32Array, scale: number, s: AdamWStep, from = 0, to = p.length, gOffset = 0): void {
@@ -70,17 +70,14 @@ function adamwInto(p: Float32Array, m: Float32Array, v: Float32Array, g: Float32
 }
 
 export const ADAMW_KERNEL = 'EormAdamW';
-let registered = false;
 
-function ensureRegistered(): void {
-  if (registered) return;
-  registered = true;
-  for (const backendName of HOST_BACKENDS) {
-    tf.registerKernel({
+/** The kernel on the CPU-memory backends: one pass over the arrays. */
+export const ADAMW_HOST: KernelFamily = {
+  kernels: [
+    {
       kernelName: ADAMW_KERNEL,
-      backendName,
       kernelFunc: ({ inputs, backend, attrs }) => {
-        const mem = hostMemory(backend, backendName);
+        const mem = hostMemory(backend);
         const { p, m, v, g, scale, apply } = inputs as Record<string, tf.TensorInfo>;
         const outs = [mem.alloc(p.shape), mem.alloc(p.shape), mem.alloc(p.shape)];
         const [P, M, V] = outs.map((o) => mem.floats(o));
@@ -94,6 +91,10 @@ function ensureRegistered(): void {
         }
         return outs;
       },
-    });
-  }
-}
+    },
+  ],
+};
+
+// It needs no device, so it is registered when this module loads: the backend profile (which imports
+// ADAMW_KERNEL from here) then finds it on cpu and wasm.
+registerKernels(HOST_BACKENDS, ADAMW_HOST);

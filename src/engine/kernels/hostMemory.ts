@@ -22,7 +22,8 @@ interface CpuBackend {
   makeTensorInfo(shape: number[], dtype: 'float32', values: Float32Array): tf.TensorInfo;
 }
 
-export function hostMemory(backend: unknown, name: HostBackend): HostMemory {
+/** `name`: the backend's, when known; left out, told from the backend object (only WASM's reads its heap). */
+export function hostMemory(backend: unknown, name: HostBackend = 'typedArrayFromHeap' in (backend as object) ? 'wasm' : 'cpu'): HostMemory {
   if (name === 'wasm') {
     const b = backend as WasmBackend;
     return {

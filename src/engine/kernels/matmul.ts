@@ -1,16 +1,18 @@
 import * as tf from '@tensorflow/tfjs';
 import { hostMemory } from './hostMemory.ts';
+import { type KernelFamily, registerKernels } from './register.ts';
 
 /**
  * Matrix product of rank-2 or rank-3 tensors, op(a)·op(b) with op = transpose of the last two axes
- * when asked: the same maths as tf.matMul, which stays the reference and the path on every backend
- * but WASM. tfjs-wasm sends a product to XNNPACK only when it is one plain 2-D product (no batch,
- * no transpose); anything else runs a scalar loop about 10× slower. So on WASM the transposes
- * become explicit Transpose kernels, a batch becomes one plain product per slice, and the gradient
- * is written with this same op, so the backward products take the fast path too.
+ * when asked, as plain 2-D products: the same maths as tf.matMul, which stays the reference.
+ * tfjs-wasm sends a product to XNNPACK only when it is one plain 2-D product (no batch, no
+ * transpose); anything else runs a scalar loop about 10× slower. So the transposes become explicit
+ * Transpose kernels, a batch becomes one plain product per slice, and the gradient is written with
+ * this same op, so the backward products take the fast path too. The profile's `slicedProducts`
+ * says where this pays (ops.matMul chooses).
  */
-export function matMul(a: tf.Tensor, b: tf.Tensor, transposeA = false, transposeB = false): tf.Tensor {
-  if (tf.getBackend() !== 'wasm' || tinyProduct(a, b, transposeA)) return tf.matMul(a, b, transposeA, transposeB);
+export function slicedMatMul(a: tf.Tensor, b: tf.Tensor, transposeA = false, transposeB = false): tf.Tensor {
+  if (tinyProduct(a, b, transposeA)) return tf.matMul(a, b, transposeA, transposeB);
   // With no gradient being recorded (scoring), the custom-gradient wrapper is only overhead.
   if (!tapeOn()) return plainProduct(transposeA ? swapLast(a) : a, transposeB ? swapLast(b) : b);
   return fastMatMul(a, b, transposeA, transposeB);
@@ -39,10 +41,10 @@ function fastMatMul(a: tf.Tensor, b: tf.Tensor, transposeA: boolean, transposeB:
     return {
       value: plainProduct(transposeA ? swapLast(x) : x, transposeB ? swapLast(y) : y),
       gradFunc: (dy: tf.Tensor, [sx, sy]: tf.Tensor[]) => {
-        if (!transposeA && !transposeB) return [matMul(dy, sy, false, true), matMul(sx, dy, true, false)];
-        if (!transposeA && transposeB) return [matMul(dy, sy, false, false), matMul(dy, sx, true, false)];
-        if (transposeA && !transposeB) return [matMul(sy, dy, false, true), matMul(sx, dy, false, false)];
-        return [matMul(sy, dy, true, true), matMul(dy, sx, true, true)];
+        if (!transposeA && !transposeB) return [slicedMatMul(dy, sy, false, true), slicedMatMul(sx, dy, true, false)];
+        if (!transposeA && transposeB) return [slicedMatMul(dy, sy, false, false), slicedMatMul(dy, sx, true, false)];
+        if (transposeA && !transposeB) return [slicedMatMul(sy, dy, false, true), slicedMatMul(sx, dy, false, false)];
+        return [slicedMatMul(sy, dy, true, true), slicedMatMul(dy, sx, true, true)];
       },
     };
   }) as unknown as Parameters<typeof tf.customGrad>[0]);
@@ -59,27 +61,32 @@ function plainProduct(a: tf.Tensor, b: tf.Tensor): tf.Tensor {
 }
 
 /**
- * tf.unstack on WASM slices through readSync, which copies the whole tensor once per slice (quadratic:
- * over a second for an eval batch's 256 attention slices). This kernel copies each slice once.
+ * tf.unstack on WASM slices through readSync, which copies the whole tensor once per slice (quadratic
+ * in the slices). This kernel copies each slice once.
  */
 function slices(x: tf.Tensor): tf.Tensor[] {
-  if (!unstackRegistered) {
-    unstackRegistered = true;
-    tf.registerKernel({ kernelName: UNSTACK, backendName: 'wasm', kernelFunc: unstackWasm as unknown as tf.KernelFunc });
-  }
   return tf.engine().runKernel(UNSTACK, { x }, {}) as unknown as tf.Tensor[];
 }
 
 const UNSTACK = 'EormUnstack';
-let unstackRegistered = false;
 
-function unstackWasm({ inputs, backend }: { inputs: { x: tf.TensorInfo }; backend: unknown }): tf.TensorInfo[] {
-  const { x } = inputs;
-  const [n, ...rest] = x.shape;
-  const size = rest.reduce((a, b) => a * b, 1);
-  const mem = hostMemory(backend, 'wasm');
-  const outs = Array.from({ length: n }, () => mem.alloc(rest));
-  const src = mem.floats(x);
-  outs.forEach((o, i) => mem.floats(o).set(src.subarray(i * size, (i + 1) * size)));
-  return outs;
-}
+export const UNSTACK_WASM: KernelFamily = {
+  kernels: [
+    {
+      kernelName: UNSTACK,
+      kernelFunc: ({ inputs, backend }) => {
+        const { x } = inputs as { x: tf.TensorInfo };
+        const [n, ...rest] = x.shape;
+        const size = rest.reduce((a, b) => a * b, 1);
+        const mem = hostMemory(backend, 'wasm');
+        const outs = Array.from({ length: n }, () => mem.alloc(rest));
+        const src = mem.floats(x);
+        outs.forEach((o, i) => mem.floats(o).set(src.subarray(i * size, (i + 1) * size)));
+        return outs;
+      },
+    },
+  ],
+};
+
+// It needs no device: registered when this module loads, as every host kernel (kernels/adamw.ts).
+registerKernels(['wasm'], UNSTACK_WASM);

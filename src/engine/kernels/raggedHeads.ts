@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { HOST_BACKENDS, hostMemory } from './hostMemory.ts';
+import { type KernelFamily, registerKernels } from './register.ts';
 
 /**
  * Attention over candidates of different lengths without padding. Activations are packed: one row per
@@ -60,12 +61,10 @@ interface BlockAttrs {
 }
 
 function cutBlocks(planes: tf.Tensor, a: BlockAttrs): tf.Tensor[] {
-  ensureRegistered();
   return tf.engine().runKernel(CUT, { x: planes }, a as unknown as tf.NamedAttrMap) as unknown as tf.Tensor[];
 }
 
 function pasteBlocks(blocks: tf.Tensor[], a: BlockAttrs): tf.Tensor {
-  ensureRegistered();
   const inputs: tf.NamedTensorMap = {};
   blocks.forEach((p, i) => (inputs[`p${i}`] = p));
   return tf.engine().runKernel(PASTE, inputs, a as unknown as tf.NamedAttrMap) as tf.Tensor;
@@ -73,7 +72,6 @@ function pasteBlocks(blocks: tf.Tensor[], a: BlockAttrs): tf.Tensor {
 
 const CUT = 'EormCutBlocks';
 const PASTE = 'EormPasteBlocks';
-let registered = false;
 
 /** Calls `run` for each contiguous run that a block shares with its plane: the block, both offsets, the length. */
 function forEachRun(a: BlockAttrs, n: number, run: (block: number, planeAt: number, blockAt: number, count: number) => void): void {
@@ -89,16 +87,14 @@ function forEachRun(a: BlockAttrs, n: number, run: (block: number, planeAt: numb
   });
 }
 
-function ensureRegistered(): void {
-  if (registered) return;
-  registered = true;
-  for (const backendName of HOST_BACKENDS) {
-    tf.registerKernel({
+/** The cut and the paste on the CPU-memory backends, each the other's gradient. */
+export const RAGGED_HEADS_HOST: KernelFamily = {
+  kernels: [
+    {
       kernelName: CUT,
-      backendName,
       kernelFunc: ({ inputs, backend, attrs }) => {
         const a = attrs as unknown as BlockAttrs;
-        const mem = hostMemory(backend, backendName);
+        const mem = hostMemory(backend);
         const n = a.lengths.reduce((s, c) => s + c, 0);
         const outs = a.lengths.flatMap((len) => Array.from({ length: a.count }, () => mem.alloc(a.mode === 'rows' ? [len, a.width] : [a.width, len])));
         const src = mem.floats((inputs as { x: tf.TensorInfo }).x);
@@ -106,13 +102,12 @@ function ensureRegistered(): void {
         forEachRun(a, n, (block, planeAt, blockAt, count) => dsts[block].set(src.subarray(planeAt, planeAt + count), blockAt));
         return outs;
       },
-    });
-    tf.registerKernel({
+    },
+    {
       kernelName: PASTE,
-      backendName,
       kernelFunc: ({ inputs, backend, attrs }) => {
         const a = attrs as unknown as BlockAttrs;
-        const mem = hostMemory(backend, backendName);
+        const mem = hostMemory(backend);
         const n = a.lengths.reduce((s, c) => s + c, 0);
         const out = mem.alloc(a.mode === 'rows' ? [a.planes, n, a.width] : [a.planes, a.width, n]);
         const dst = mem.floats(out);
@@ -122,19 +117,24 @@ function ensureRegistered(): void {
         forEachRun(a, n, (block, planeAt, blockAt, count) => dst.set(srcs[block].subarray(blockAt, blockAt + count), planeAt));
         return out;
       },
-    });
-  }
-  tf.registerGradient({
-    kernelName: CUT,
-    gradFunc: (dys, _saved, attrs) => ({ x: () => pasteBlocks(dys as tf.Tensor[], attrs as unknown as BlockAttrs) }),
-  });
-  tf.registerGradient({
-    kernelName: PASTE,
-    gradFunc: (dy, _saved, attrs) => {
-      // Cut once, here: the engine calls each input's function inside its own tidy, which would
-      // dispose blocks made lazily in the first call before the others are returned.
-      const parts = cutBlocks(dy as tf.Tensor, attrs as unknown as BlockAttrs);
-      return Object.fromEntries(parts.map((p, i) => [`p${i}`, () => p]));
     },
-  });
-}
+  ],
+  gradients: [
+    {
+      kernelName: CUT,
+      gradFunc: (dys, _saved, attrs) => ({ x: () => pasteBlocks(dys as tf.Tensor[], attrs as unknown as BlockAttrs) }),
+    },
+    {
+      kernelName: PASTE,
+      gradFunc: (dy, _saved, attrs) => {
+        // Cut once, here: the engine calls each input's function inside its own tidy, which would
+        // dispose blocks made lazily in the first call before the others are returned.
+        const parts = cutBlocks(dy as tf.Tensor, attrs as unknown as BlockAttrs);
+        return Object.fromEntries(parts.map((p, i) => [`p${i}`, () => p]));
+      },
+    },
+  ],
+};
+
+// It needs no device: registered when this module loads, as every host kernel (kernels/adamw.ts).
+registerKernels(HOST_BACKENDS, RAGGED_HEADS_HOST);

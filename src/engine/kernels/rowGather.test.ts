@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../data/rng.ts';
-import { gatherTableRows } from './rowGather.ts';
+import { hostGatherRows as gatherTableRows } from './rowGather.ts';
 
 const rng = createRng(4);
 

@@ -1,32 +1,26 @@
 import * as tf from '@tensorflow/tfjs';
 import { HOST_BACKENDS, hostMemory } from './hostMemory.ts';
+import { type KernelFamily, registerKernels } from './register.ts';
 
 /**
- * tf.gather(table, ids) along axis 0, as one row copy per id on the CPU-memory backends. tfjs-wasm's
- * GatherV2 costs about as much as copying the whole table (12 ms for 6,000 rows of the 50,257-row
- * embedding: as long as the batch's largest product); this costs what the rows cost. Other backends
- * keep tf.gather, the reference.
+ * tf.gather(table, ids) along axis 0 as one row copy per id, on the CPU-memory backends (cpu, wasm).
+ * tfjs-wasm's GatherV2 costs about as much as copying the whole table; this costs what the rows cost.
+ * tf.gather stays the reference and the path elsewhere (ops.gatherTableRows chooses).
  */
-export function gatherTableRows(table: tf.Tensor2D, ids: tf.Tensor): tf.Tensor {
-  if (!(HOST_BACKENDS as readonly string[]).includes(tf.getBackend())) return tf.gather(table, ids);
-  ensureRegistered();
+export function hostGatherRows(table: tf.Tensor2D, ids: tf.Tensor): tf.Tensor {
   return tf.engine().runKernel(KERNEL, { table, ids: ids.dtype === 'int32' ? ids : tf.cast(ids, 'int32') }, {}) as tf.Tensor;
 }
 
 const KERNEL = 'EormGatherRows';
-let registered = false;
 
-function ensureRegistered(): void {
-  if (registered) return;
-  registered = true;
-  for (const backendName of HOST_BACKENDS) {
-    tf.registerKernel({
+export const GATHER_ROWS_HOST: KernelFamily = {
+  kernels: [
+    {
       kernelName: KERNEL,
-      backendName,
       kernelFunc: ({ inputs, backend }) => {
         const { table, ids } = inputs as { table: tf.TensorInfo; ids: tf.TensorInfo };
         const [rows, width] = table.shape;
-        const mem = hostMemory(backend, backendName);
+        const mem = hostMemory(backend);
         const bad = mem.ints(ids).findIndex((r) => !(r >= 0 && r < rows));
         if (bad >= 0) throw new Error(`row index ${mem.ints(ids)[bad]} (position ${bad}) is outside the table's ${rows} rows`);
         const out = mem.alloc([...ids.shape, width]);
@@ -40,6 +34,9 @@ function ensureRegistered(): void {
         }
         return out;
       },
-    });
-  }
-}
+    },
+  ],
+};
+
+// It needs no device: registered when this module loads, as every host kernel (kernels/adamw.ts).
+registerKernels(HOST_BACKENDS, GATHER_ROWS_HOST);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { energyHistogram } from './metricsHistogram.ts';
-import type { ScoredGroup } from './metrics.ts';
+import { energyHistogram } from './histogram.ts';
+import type { ScoredGroup } from './summary.ts';
 
 const G: ScoredGroup[] = [
   { energies: [0.5, 1, 2], labels: [1, 0, 0], answers: [null, null, null] },

@@ -2,7 +2,7 @@
  * Energy histogram per label over every candidate, with one set of edges shared by both labels
  * so the two distributions can be drawn on the same axis.
  */
-import { assertGroup, type ScoredGroup } from './metrics.ts';
+import { assertGroup, type ScoredGroup } from './summary.ts';
 
 export interface EnergyHistogram {
   /** bins + 1 ascending edges; bin k covers [edges[k], edges[k+1]), the last bin also includes its right edge. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bestOfNCurve, curveSizes, type NCurveRow } from './ncurve.ts';
-import { evaluateGroups, type ScoredGroup } from './metrics.ts';
+import { evaluateGroups, type ScoredGroup } from './summary.ts';
 
 /** Test-data generator (xorshift32): energies on a 0.25 grid so ties happen, labels consistent with answers. */
 function makeGroups(sizes: number[], seed: number, signal = 0.5): ScoredGroup[] {

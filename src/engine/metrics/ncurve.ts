@@ -16,8 +16,8 @@
  * the oracle is non-decreasing in N.
  */
 import { majorityVoteIndex, weightedVoteIndex } from './vote.ts';
-import { bestOfNScore } from './metricsRank.ts';
-import { assertGroup, type ScoredGroup } from './metrics.ts';
+import { bestOfNScore } from './rank.ts';
+import { assertGroup, type ScoredGroup } from './summary.ts';
 import { createRng, type Rng } from '../data/rng.ts';
 
 export interface NCurveOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argminEnergy, bestOfNScore, rankGroup } from './metricsRank.ts';
+import { argminEnergy, bestOfNScore, rankGroup } from './rank.ts';
 
 describe('argminEnergy', () => {
   it('takes the first of tied minima', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGroups, softplus, type ScoredGroup } from './metrics.ts';
+import { evaluateGroups, softplus, type ScoredGroup } from './summary.ts';
 
 const sp = (x: number): number => Math.log(1 + Math.exp(x)); // textbook softplus, fine for |x| ≤ 2
 

@@ -10,13 +10,13 @@
  * - Groups with no candidates carry no information and are skipped (not counted in nGroups).
  * Empty input (or no group with both labels) gives counts of 0 and rates of NaN, never a fake 0%.
  *
- * Non-finite energies (NaN, ±Infinity: a diverged model) follow the one rule of metricsRank.ts in every
+ * Non-finite energies (NaN, ±Infinity: a diverged model) follow the one rule of rank.ts in every
  * pick and comparison (Best-of-N, pairwise, weighted vote): they rank as +Infinity. Averages of energies
  * (margin, BT loss, energy statistics) take them as they are, so they show as NaN or ±Infinity; nNonFinite
  * counts them.
  */
 import { majorityVoteIndex, weightedVoteIndex } from './vote.ts';
-import { bestOfNScore, rankKey } from './metricsRank.ts';
+import { bestOfNScore, rankKey } from './rank.ts';
 
 export interface ScoredGroup {
   energies: ArrayLike<number>;

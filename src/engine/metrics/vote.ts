@@ -1,4 +1,4 @@
-import { rankKey } from './metricsRank.ts';
+import { rankKey } from './rank.ts';
 
 /**
  * Majority vote over final answers. Ties go to the answer seen first in candidate order
@@ -28,7 +28,7 @@ export function majorityVoteIndex(answers: ReadonlyArray<string | null>): number
 
 /**
  * Energy-weighted vote: every candidate adds softmax(−E)_i to its answer; the heaviest answer wins
- * (ties: first seen). Non-finite energies rank as +Infinity (see metricsRank.ts): weight 0, or equal
+ * (ties: first seen). Non-finite energies rank as +Infinity (see rank.ts): weight 0, or equal
  * weights when every energy is non-finite (a majority vote). Returns the index of the first candidate
  * with that answer, or -1 if none has one.
  */

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
-import { adamwUpdate } from '../kernels/adamw.ts';
-import { ADAMW_LINK, FlatMoments, type RowGradient, flatMomentsFit } from '../kernels/webgpu/adamwFlat.ts';
-import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
+import { type BackendProfile, activeProfile } from '../backend/profile.ts';
+import { type AdamWUpdate, composedAdamW, fusedAdamW } from '../kernels/adamw.ts';
+import { FlatMoments, type RowGradient, flatMomentsFit } from '../kernels/webgpu/adamwFlat.ts';
 import { type AdamWHyper, LazyEmbeddingAdam, type LazyEmbeddingState } from './lazyEmbedding.ts';
 import type { Params } from './params.ts';
 
@@ -20,38 +20,68 @@ export interface AdamWState {
   lazy: LazyEmbeddingState | null;
 }
 
-/** The lazy embedding update pays off where the table lives in CPU memory; on a GPU one dense pass is cheap. */
-export function lazyEmbeddingByDefault(): boolean {
-  return tf.getBackend() === 'cpu' || tf.getBackend() === 'wasm';
+/** How the optimizer updates the parameters (see chooseAdamW). */
+export type AdamWVariant = 'flat' | 'lazyEmbedding' | 'perTensor';
+
+export interface AdamWChoice {
+  variant: AdamWVariant;
+  /** The update of each parameter whose moments are tensors of their own ('lazyEmbedding', 'perTensor'). */
+  update: AdamWUpdate;
+}
+
+/**
+ * The one place the AdamW variant is chosen, from the backend profile (`lazyEmbedding`, when given,
+ * overrides the profile's: a run resumes with the variant it started with). All compute torch's AdamW.
+ *
+ *   variant          where                           the embedding              the other parameters
+ *   'flat'           WebGPU (moments fit a binding)  in place, from its rows    in place, moments in one buffer (kernels/webgpu/adamwFlat.ts)
+ *   'lazyEmbedding'  cpu, wasm                       host arrays, its rows      per tensor: the host kernel (kernels/adamw.ts)
+ *   'perTensor'      elsewhere (lazy embedding off,  per tensor                 per tensor: the kernel registered for the backend
+ *                    WebGPU past the binding)                                   (kernels/adamw.ts, kernels/webgpu/adamw.ts), else the composition
+ *
+ * The lazy embedding pays off where the table lives in CPU memory (a step costs its tokens, not the
+ * vocabulary); on a GPU one dense pass is cheap, and updating in place makes no new tensor per parameter.
+ */
+export function chooseAdamW(profile: BackendProfile, params: Params, lazyEmbedding = profile.lazyEmbedding): AdamWChoice {
+  const update = profile.fused.adamw ? fusedAdamW : composedAdamW;
+  if (lazyEmbedding && params.has(EMBEDDING)) return { variant: 'lazyEmbedding', update };
+  const entries = [...params.values()].reduce((a, p) => a + p.size, 0);
+  if (profile.flatAdamW && flatMomentsFit(entries)) return { variant: 'flat', update };
+  return { variant: 'perTensor', update };
 }
 
 /**
  * AdamW exactly as torch 1.13 (amsgrad off): decoupled decay on every parameter (biases, norms and
- * the whole embedding too), then p -= lr/(1−β1^t) · m / (√v/√(1−β2^t) + eps).
- * With `lazyEmbedding`, the embedding's state lives in LazyEmbeddingAdam (same weights, cost per
+ * the whole embedding too), then p -= lr/(1−β1^t) · m / (√v/√(1−β2^t) + eps), in the variant
+ * chooseAdamW picks for `profile`.
+ * With the lazy embedding, the embedding's state lives in LazyEmbeddingAdam (same weights, cost per
  * step proportional to the step's tokens) and the `emb.weight` variable is only refreshed by sync().
  */
 export class AdamW {
   readonly m = new Map<string, tf.Variable>();
   readonly v = new Map<string, tf.Variable>();
+  readonly variant: AdamWVariant;
+  /** Set in the 'lazyEmbedding' variant. */
   readonly lazy: LazyEmbeddingAdam | null;
-  /**
-   * On WebGPU every moment lives in one flat buffer and parameters and moments are updated in place, a
-   * few parameters per dispatch (the maps stay empty), where the device can bind the buffer whole.
-   */
+  /** Set in the 'flat' variant: every moment in one buffer, updated in place with the parameters (the maps stay empty). */
   readonly flat: FlatMoments | null;
+  private readonly update: AdamWUpdate;
   /** Steps taken so far (torch's `step` state). */
   t = 0;
 
+  /** `lazyEmbedding`: overrides the profile's choice (left out: the profile's). */
   constructor(
     params: Params,
     readonly opts: AdamWOptions = ADAMW_DEFAULTS,
-    lazyEmbedding = lazyEmbeddingByDefault(),
+    lazyEmbedding?: boolean,
+    readonly profile: BackendProfile = activeProfile(),
   ) {
+    const choice = chooseAdamW(profile, params, lazyEmbedding);
+    this.variant = choice.variant;
+    this.update = choice.update;
     const emb = params.get(EMBEDDING);
-    this.lazy = lazyEmbedding && emb ? new LazyEmbeddingAdam(emb.dataSync().slice() as Float32Array, emb.shape[0]!, emb.shape[1]!, opts) : null;
-    const entries = [...params.values()].reduce((a, p) => a + p.size, 0);
-    this.flat = !this.lazy && hasKernel(ADAMW_LINK) && flatMomentsFit(entries) ? new FlatMoments([...params].map(([name, p]) => [name, p.shape])) : null;
+    this.lazy = this.variant === 'lazyEmbedding' && emb ? new LazyEmbeddingAdam(emb.dataSync().slice() as Float32Array, emb.shape[0]!, emb.shape[1]!, opts) : null;
+    this.flat = this.variant === 'flat' ? new FlatMoments([...params].map(([name, p]) => [name, p.shape])) : null;
     for (const [name, p] of params) {
       if (this.flat || (this.lazy && name === EMBEDDING)) continue;
       // Inside tidy so the zero tensors the variables are made from do not linger.
@@ -83,7 +113,7 @@ export class AdamW {
         if (!g) throw new Error(`no gradient for parameter "${name}"`);
         const p = params.get(name)!;
         const v = this.v.get(name)!;
-        const [pNew, mNew, vNew] = adamwUpdate(p, m, v, g, gradScale, applied, s);
+        const [pNew, mNew, vNew] = this.update(p, m, v, g, gradScale, applied, s);
         p.assign(pNew);
         m.assign(mNew);
         v.assign(vNew);

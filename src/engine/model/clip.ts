@@ -1,10 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
-import { BOTH_FINITE, CLIP_COEFFICIENT, SQUARED_NORM_LINK, fusedBothFinite, fusedClipCoefficient, fusedGlobalNorm } from '../kernels/webgpu/globalNorm.ts';
-import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
+import { type BackendProfile, activeProfile } from '../backend/profile.ts';
+import { fusedBothFinite, fusedClipCoefficient, fusedGlobalNorm } from '../kernels/webgpu/globalNorm.ts';
 
-/** Global L2 norm over every gradient, on the device (no read-back); on WebGPU a few fused dispatches. */
-export function globalNorm(grads: Iterable<tf.Tensor>): tf.Scalar {
-  return hasKernel(SQUARED_NORM_LINK) ? fusedGlobalNorm([...grads]) : composedGlobalNorm(grads);
+/** Global L2 norm over every gradient, on the device (no read-back); fused (WebGPU), a few dispatches. */
+export function globalNorm(grads: Iterable<tf.Tensor>, profile: BackendProfile = activeProfile()): tf.Scalar {
+  return profile.fused.globalNorm ? fusedGlobalNorm([...grads]) : composedGlobalNorm(grads);
 }
 
 /**
@@ -20,8 +20,8 @@ export function composedGlobalNorm(grads: Iterable<tf.Tensor>): tf.Scalar {
 }
 
 /** torch 1.13 clip_grad_norm_: every gradient is scaled by min(1, max_norm / (norm + 1e-6)). */
-export function clipCoefficient(norm: tf.Scalar, maxNorm: number): tf.Scalar {
-  return hasKernel(CLIP_COEFFICIENT) ? fusedClipCoefficient(norm, maxNorm) : composedClipCoefficient(norm, maxNorm);
+export function clipCoefficient(norm: tf.Scalar, maxNorm: number, profile: BackendProfile = activeProfile()): tf.Scalar {
+  return profile.fused.clipCoefficient ? fusedClipCoefficient(norm, maxNorm) : composedClipCoefficient(norm, maxNorm);
 }
 
 /** The plain tfjs clip coefficient: the reference and the path elsewhere. */
@@ -30,8 +30,8 @@ export function composedClipCoefficient(norm: tf.Scalar, maxNorm: number): tf.Sc
 }
 
 /** Whether a step applies its update: its loss and gradient norm both finite (a boolean scalar on the device). */
-export function bothFinite(loss: tf.Scalar, norm: tf.Scalar): tf.Scalar {
-  return hasKernel(BOTH_FINITE) ? fusedBothFinite(loss, norm) : composedBothFinite(loss, norm);
+export function bothFinite(loss: tf.Scalar, norm: tf.Scalar, profile: BackendProfile = activeProfile()): tf.Scalar {
+  return profile.fused.bothFinite ? fusedBothFinite(loss, norm) : composedBothFinite(loss, norm);
 }
 
 /** The plain tfjs check: the reference and the path elsewhere. */

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import { DROPOUT, fusedDropout } from '../kernels/webgpu/dropout.ts';
-import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
+import { type BackendProfile, activeProfile } from '../backend/profile.ts';
+import { fusedDropout } from '../kernels/webgpu/dropout.ts';
 
 /**
  * Seeded dropout. Every call draws the mask from (seed, call counter), so replaying the same
@@ -9,16 +9,20 @@ import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
  */
 export class SeededDropout {
   private calls = 0;
+  private readonly fused: boolean;
   constructor(
     readonly rate: number,
     private readonly seed: number,
-  ) {}
+    profile: BackendProfile = activeProfile(),
+  ) {
+    this.fused = profile.fused.dropout;
+  }
 
   apply(x: tf.Tensor): tf.Tensor {
     if (this.rate <= 0) return x;
     const callSeed = mixSeed(this.seed, this.calls++);
-    // On WebGPU the mask is drawn on the device from the same seed (kernels/webgpu/dropout.ts).
-    return hasKernel(DROPOUT) ? fusedDropout(x, callSeed, this.rate) : tf.dropout(x, this.rate, undefined, callSeed);
+    // The fused kernel (WebGPU) draws the mask on the device from the same seed (kernels/webgpu/dropout.ts).
+    return this.fused ? fusedDropout(x, callSeed, this.rate) : tf.dropout(x, this.rate, undefined, callSeed);
   }
 }
 

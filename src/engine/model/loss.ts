@@ -1,38 +1,16 @@
 import * as tf from '@tensorflow/tfjs';
-import { BT_LOSS, fusedBtLoss, fusedBtLossGradient } from '../kernels/webgpu/btLoss.ts';
-import { hasKernel } from '../kernels/webgpu/hasKernel.ts';
+import { type BackendProfile, activeProfile } from '../backend/profile.ts';
+import { fusedBtLoss, fusedBtLossGradient } from '../kernels/webgpu/btLoss.ts';
+import type { PairGroup, PairGroups } from '../kernels/pairGroups.ts';
 import { softplus } from './ops.ts';
+
+export { type PairGroup, type PairGroups, pairGroups } from '../kernels/pairGroups.ts';
 
 /**
  * Group-wise Bradley-Terry loss: L = (1/G) Σ_g mean over (i correct, j incorrect) of softplus(E_i − E_j),
  * G = groups having both labels; groups lacking either label carry no loss. Each group's pairs form
  * its own [P_g × Q_g] matrix, so memory follows the largest group, never (Σ n_g)².
  */
-export interface PairGroup {
-  /** Candidate indices (into the energies) of the group's correct and incorrect answers. */
-  pos: Int32Array;
-  neg: Int32Array;
-}
-
-export interface PairGroups {
-  /** Candidates in the step. */
-  n: number;
-  /** Only the groups having both labels, in order of first appearance. */
-  groups: PairGroup[];
-}
-
-export function pairGroups(labels: ArrayLike<number>, groupOf: ArrayLike<number>): PairGroups {
-  const n = labels.length;
-  if (groupOf.length !== n) throw new Error(`labels (${n}) and groupOf (${groupOf.length}) differ in length`);
-  const byGroup = new Map<number, { pos: number[]; neg: number[] }>();
-  for (let i = 0; i < n; i++) {
-    let g = byGroup.get(groupOf[i]);
-    if (!g) byGroup.set(groupOf[i], (g = { pos: [], neg: [] }));
-    (labels[i] ? g.pos : g.neg).push(i);
-  }
-  const groups = [...byGroup.values()].filter((g) => g.pos.length > 0 && g.neg.length > 0).map((g) => ({ pos: Int32Array.from(g.pos), neg: Int32Array.from(g.neg) }));
-  return { n, groups };
-}
 
 /** The weight of each pair of `g`: the mean over its pairs, then over the G groups. */
 const pairWeight = (g: PairGroup, groups: number) => 1 / (g.pos.length * g.neg.length * groups);
@@ -56,10 +34,10 @@ function lossValue(e: tf.Tensor1D, pairs: PairGroups): tf.Scalar {
 
 /**
  * The loss. Its gradient is the closed form below (no gather gradient on the tape: that is an
- * UnsortedSegmentSum, which the WASM backend lacks). On WebGPU one fused dispatch each way.
+ * UnsortedSegmentSum, which the WASM backend lacks). Fused (WebGPU): one dispatch each way.
  */
-export function btLoss(e: tf.Tensor1D, pairs: PairGroups): tf.Scalar {
-  return hasKernel(BT_LOSS) ? fusedBtLoss(e, pairs) : composedBtLoss(e, pairs);
+export function btLoss(e: tf.Tensor1D, pairs: PairGroups, profile: BackendProfile = activeProfile()): tf.Scalar {
+  return profile.fused.btLoss ? fusedBtLoss(e, pairs) : composedBtLoss(e, pairs);
 }
 
 /** The plain tfjs loss, one group at a time: the reference and the path elsewhere. */
@@ -79,8 +57,8 @@ export function composedBtLoss(e: tf.Tensor1D, pairs: PairGroups): tf.Scalar {
  * incorrect one minus its column sum; candidates of groups without both labels get 0.
  * Lets the micro-batched step backpropagate Σ_k stopgrad(dL/dE_k) · E_k chunk by chunk.
  */
-export function btLossGradient(e: tf.Tensor1D, pairs: PairGroups): tf.Tensor1D {
-  return hasKernel(BT_LOSS) ? fusedBtLossGradient(e, pairs) : composedBtLossGradient(e, pairs);
+export function btLossGradient(e: tf.Tensor1D, pairs: PairGroups, profile: BackendProfile = activeProfile()): tf.Tensor1D {
+  return profile.fused.btLoss ? fusedBtLossGradient(e, pairs) : composedBtLossGradient(e, pairs);
 }
 
 /** The plain tfjs gradient: the reference and the path elsewhere. */

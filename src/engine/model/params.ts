@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
+import { type BackendProfile, activeProfile } from '../backend/profile.ts';
+import { readTogether } from '../kernels/webgpu/readTogether.ts';
 import { type ModelConfig, paramShapes } from './config.ts';
-import { readTogether } from './readTogether.ts';
 
 /** Model parameters by PyTorch `state_dict` name. Variables are trained in place. */
 export type Params = Map<string, tf.Variable>;
@@ -27,9 +28,9 @@ export function paramsFromArrays(cfg: ModelConfig, arrays: ParamArrays): Params 
 }
 
 /** Reads every parameter back to the CPU as it is when called (readTogether: one map on WebGPU). */
-export async function paramsToArrays(params: Params): Promise<ParamArrays> {
+export async function paramsToArrays(params: Params, profile: BackendProfile = activeProfile()): Promise<ParamArrays> {
   const names = [...params.keys()];
-  const values = await readTogether([...params.values()]);
+  const values = await readTogether([...params.values()], profile.readTogether);
   return new Map(names.map((name, i) => [name, values[i]]));
 }
 

@@ -5,7 +5,7 @@ import { type ParamArrays, disposeParams, paramsFromArrays, paramsToArrays } fro
 import { energies } from '../model/transebm.ts';
 import { padBatch } from '../train/batch.ts';
 import { type StepBatch, lossAndGradients } from '../train/gradients.ts';
-import { evaluateGroups } from '../train/metrics.ts';
+import { evaluateGroups } from '../metrics/summary.ts';
 import { trainStep } from '../train/step.ts';
 import { maxAbsDiff } from './allclose.ts';
 

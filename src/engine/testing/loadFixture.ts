@@ -1,5 +1,5 @@
 import { readSafetensors } from '../io/safetensors.ts';
-import type { ArrayWithShape, FixtureCase, ParityFixture } from './parity.ts';
+import type { ArrayWithShape, FixtureCase, ParityFixture } from './fixtureParity.ts';
 
 /** The raw files of a fixture folder, however they were fetched (fs in Node, fetch in the browser). */
 export interface FixtureFiles {

@@ -1,6 +1,15 @@
-import { dropoutStatistics } from '../kernels/webgpu/dropout.parity.ts';
-import { adamwKernelParity, fusedKernelParity } from './kernelParity.ts';
-import { type ParityFixture, runParity } from './parity.ts';
+import { adamwKernelParity } from './kernelChecks/adamw.ts';
+import { adamwFlatParity } from './kernelChecks/adamwFlat.ts';
+import { btLossParity } from './kernelChecks/btLoss.ts';
+import type { ParityErrors } from './kernelChecks/compare.ts';
+import { dropoutParity, dropoutStatistics } from './kernelChecks/dropout.ts';
+import { geluParity } from './kernelChecks/gelu.ts';
+import { globalNormParity } from './kernelChecks/globalNorm.ts';
+import { qkvHeadsParity } from './kernelChecks/heads.ts';
+import { layerNormParity } from './kernelChecks/layerNorm.ts';
+import { linearParity } from './kernelChecks/linear.ts';
+import { maskedSoftmaxParity } from './kernelChecks/softmax.ts';
+import { type ParityFixture, runParity } from './fixtureParity.ts';
 import type { ParityReport } from './parityVerdict.ts';
 
 /**
@@ -12,4 +21,13 @@ import type { ParityReport } from './parityVerdict.ts';
 export async function parityReport(fx: ParityFixture): Promise<ParityReport> {
   const checks = await runParity(fx, { microBatches: [1, 3, 1000] });
   return { checks, kernels: { adamw: await adamwKernelParity(), fused: await fusedKernelParity(), dropoutMask: await dropoutStatistics() } };
+}
+
+/**
+ * Every fused WebGPU kernel against its composition (value and gradients, relative errors), by kernel;
+ * null for a kernel the active backend does not have (the composition runs there). Each check is
+ * testing/kernelChecks/<the kernel's file name>.ts.
+ */
+async function fusedKernelParity(): Promise<Record<string, ParityErrors | null>> {
+  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity(), maskedSoftmax: await maskedSoftmaxParity(), linear: await linearParity(), qkvHeads: await qkvHeadsParity(), dropout: await dropoutParity(), adamwFlat: await adamwFlatParity() };
 }

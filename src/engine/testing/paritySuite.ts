@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { configFromReference, paramShapes } from '../model/config.ts';
-import { type Check, type CheckKind, runParity } from './parity.ts';
+import { type Check, type CheckKind, runParity } from './fixtureParity.ts';
 import { readFixture } from './readFixtureNode.ts';
 
 /** The fixture parity checks as a Vitest suite on one tfjs backend (Node), each kind against its tolerance. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckKind } from './parity.ts';
+import type { CheckKind } from './fixtureParity.ts';
 import { type ParityReport, parityFailures } from './parityVerdict.ts';
 import { WEBGPU_TOLERANCE } from './tolerances.ts';
 

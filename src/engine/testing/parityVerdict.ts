@@ -1,5 +1,5 @@
-import type { ParityErrors } from '../kernels/webgpu/fusedParity.ts';
-import type { Check, CheckKind } from './parity.ts';
+import type { Check, CheckKind } from './fixtureParity.ts';
+import type { ParityErrors } from './kernelChecks/compare.ts';
 
 /**
  * A backend's numeric report (parityReport.ts) and every way it misses its tolerances. The browser
@@ -8,11 +8,11 @@ import type { Check, CheckKind } from './parity.ts';
 export interface ParityReport {
   checks: Check[];
   kernels: {
-    /** kernelParity.ts's adamwKernelParity. */
+    /** kernelChecks/adamw.ts's adamwKernelParity. */
     adamw: { p: number; m: number; v: number; moved: number; skipMoved: number };
     /** Each fused WebGPU kernel against its composition; null where it is not registered. */
     fused: Record<string, ParityErrors | null>;
-    /** The device-drawn dropout mask's statistics (dropout.parity.ts); null off WebGPU. */
+    /** The device-drawn dropout mask's statistics (kernelChecks/dropout.ts); null off WebGPU. */
     dropoutMask: { rate: number; dropped: number; pairsDropped: number; seedsAgree: number } | null;
   };
 }

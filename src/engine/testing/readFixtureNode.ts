@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureDir } from './fixtureDir.ts';
 import { type FixtureFiles, parseFixture } from './loadFixture.ts';
-import type { ParityFixture } from './parity.ts';
+import type { ParityFixture } from './fixtureParity.ts';
 
 export function readFixtureFiles(dir = fixtureDir()): FixtureFiles {
   return {

@@ -1,4 +1,4 @@
-import type { CheckKind } from './parity.ts';
+import type { CheckKind } from './fixtureParity.ts';
 
 /** The fixture README's recommended float32 tolerances (CPU backend). */
 export const FLOAT32_TOLERANCE: Record<CheckKind, number> = {

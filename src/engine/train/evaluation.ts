@@ -1,9 +1,9 @@
 import type { TrainingView } from '../data/types.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { ParamTensors } from '../model/transebm.ts';
-import { type EnergyHistogram, energyHistogram } from './metricsHistogram.ts';
-import { type EvalSummary, type ScoredGroup, evaluateGroups } from './metrics.ts';
-import { type NCurveRow, bestOfNCurve } from './ncurve.ts';
+import { type EnergyHistogram, energyHistogram } from '../metrics/histogram.ts';
+import { type EvalSummary, type ScoredGroup, evaluateGroups } from '../metrics/summary.ts';
+import { type NCurveRow, bestOfNCurve } from '../metrics/ncurve.ts';
 import { type ScoreOptions, scoreCandidates } from './scoring.ts';
 import { candidateIds } from './stepBatch.ts';
 

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { type BackendProfile, activeProfile } from '../backend/profile.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { SeededDropout, mixSeed } from '../model/dropout.ts';
 import { btLoss, btLossGradient, pairGroups } from '../model/loss.ts';
@@ -21,6 +22,8 @@ export interface GradientOptions {
   microBatch?: number;
   /** Training mode with dropout seeded by this; omit for eval mode (no dropout). */
   dropoutSeed?: number;
+  /** What runs where (left out: the active backend's profile). */
+  profile?: BackendProfile;
 }
 
 export interface LossAndGradients {
@@ -39,11 +42,12 @@ export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBa
   const n = batch.candidates.length;
   const chunks = chunkRanges(n, opts.microBatch ?? n);
   const pairs = pairGroups(batch.labels, batch.groupOf);
+  const profile = opts.profile ?? activeProfile();
   const names = new Map<string, string>();
   for (const [name, v] of params) names.set(v.name, name);
   const varList = [...params.values()];
   const dropoutFor = (c: number) =>
-    opts.dropoutSeed === undefined || cfg.dropout === 0 ? undefined : new SeededDropout(cfg.dropout, mixSeed(opts.dropoutSeed, c));
+    opts.dropoutSeed === undefined || cfg.dropout === 0 ? undefined : new SeededDropout(cfg.dropout, mixSeed(opts.dropoutSeed, c), profile);
   const chunkEnergies = (c: number) => {
     const [s, e] = chunks[c];
     const chunk = batch.candidates.slice(s, e);
@@ -60,12 +64,12 @@ export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBa
   };
 
   if (chunks.length === 1) {
-    const { value, grads } = tf.variableGrads(() => btLoss(chunkEnergies(0), pairs), varList);
+    const { value, grads } = tf.variableGrads(() => btLoss(chunkEnergies(0), pairs, profile), varList);
     return { loss: value, grads: byName(grads) };
   }
   const e = tf.concat(chunks.map((_, c) => tf.tidy(() => chunkEnergies(c)))) as tf.Tensor1D;
-  const loss = btLoss(e, pairs);
-  const dE = btLossGradient(e, pairs);
+  const loss = btLoss(e, pairs, profile);
+  const dE = btLossGradient(e, pairs, profile);
   e.dispose();
   let acc: Map<string, tf.Tensor> | null = null;
   chunks.forEach(([s, end], c) => {

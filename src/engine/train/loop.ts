@@ -1,21 +1,23 @@
 import * as tf from '@tensorflow/tfjs';
+import { type BackendProfile, activeProfile } from '../backend/profile.ts';
 import { createRng, shuffleInPlace } from '../data/rng.ts';
 import type { GroupSplit } from '../data/split.ts';
 import type { TrainingView } from '../data/types.ts';
-import { AdamW } from '../model/adamw.ts';
+import { ADAMW_DEFAULTS, AdamW } from '../model/adamw.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { mixSeed } from '../model/dropout.ts';
 import { type Params, cloneParams } from '../model/params.ts';
 import { cosineWithWarmup, warmupSteps } from '../model/schedule.ts';
+import { gpuPoolTrimmer } from '../kernels/webgpu/gpuPool.ts';
 import { autoMicroBatch } from './autoMicroBatch.ts';
-import { gpuPoolTrimmer } from './gpuPool.ts';
 import { type RunCheckpoint, captureCheckpoint } from './checkpoint.ts';
 import { type Evaluation, evaluateModel } from './evaluation.ts';
-import type { ScoringPeer } from './scoringPeer.ts';
+import type { ScoringPeer } from './scoring.ts';
 import type { RunControl, TakeSnapshot } from './runControl.ts';
 import type { TrainSettings } from './settings.ts';
 import { type StepScalars, trainStep } from './step.ts';
 import { stepBatch } from './stepBatch.ts';
+import { groupsPerStep, stepsPerEpoch, totalSteps } from './stepCount.ts';
 import { yieldToEventLoop } from './yieldToEventLoop.ts';
 
 export interface TrainPoint {
@@ -80,11 +82,13 @@ export interface RunInputs {
   settings: TrainSettings;
   /** With the micro-batch on automatic (0), steps whose activations would exceed this run in micro-batches. */
   passBudgetBytes?: number;
-  /** The embedding's sparse update (default: on the CPU-memory backends); a run must resume as it started. */
+  /** The embedding's sparse update (default: the profile's, on the CPU-memory backends); a run must resume as it started. */
   lazyEmbedding?: boolean;
+  /** What runs where (default: the active backend's profile). */
+  profile?: BackendProfile;
   /** Continue from this checkpoint of the same run (same settings and data); `params` must hold its weights. */
   resumeFrom?: RunCheckpoint;
-  /** Threads that help score the validation (see scoringPeer.ts). */
+  /** Threads that help score the validation (see ScoringPeer in scoring.ts). */
   scoringPeers?: ReadonlyArray<ScoringPeer>;
 }
 
@@ -95,8 +99,6 @@ export interface RunResult {
 }
 
 const SMOOTHING = 0.95;
-/** Steps whose loss and gradient norm are read back together on a GPU: at most one read per 10 steps. */
-export const READBACK_EVERY = 10;
 const REPORT_EVERY_MS = 250;
 
 /** This many skipped (non-finite) steps in a row pause the run. */
@@ -106,19 +108,20 @@ export const NON_FINITE_PAUSE = 3;
  * The reference recipe: epochs over the training groups, reshuffled every epoch with the run's seed,
  * `groupsPerStep` groups per step, Bradley-Terry loss, AdamW with clipping and a cosine schedule with
  * warmup, validation before training and at every epoch end (and every N steps if asked). Loss and gradient norm are read
- * back asynchronously, on a GPU ten steps at a time, so the GPU is never idle waiting for the CPU.
+ * back asynchronously, on a GPU several steps at a time, so the GPU is never idle waiting for the CPU.
  */
 export async function runTraining(inputs: RunInputs, listener: RunListener, control: RunControl): Promise<RunResult> {
   const { cfg, params, view, answers, split, settings } = inputs;
   if (split.train.length === 0) throw new Error('No training groups: the dataset needs groups with both a correct and an incorrect candidate.');
-  const perStep = Math.max(1, Math.floor(settings.groupsPerStep));
-  const stepsPerEpoch = Math.ceil(split.train.length / perStep);
-  const totalSteps = settings.epochs * stepsPerEpoch;
-  const warmup = warmupSteps(totalSteps, settings.warmupRatio);
-  const optimizer = new AdamW(params, { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: settings.weightDecay }, inputs.lazyEmbedding);
+  const profile = inputs.profile ?? activeProfile();
+  const perStep = groupsPerStep(settings);
+  const epochSteps = stepsPerEpoch(split.train.length, settings);
+  const runSteps = totalSteps(split.train.length, settings);
+  const warmup = warmupSteps(runSteps, settings.warmupRatio);
+  const optimizer = new AdamW(params, { ...ADAMW_DEFAULTS, weightDecay: settings.weightDecay }, inputs.lazyEmbedding, profile);
   const resume = inputs.resumeFrom;
   if (resume) {
-    if (resume.step > totalSteps || resume.epoch < 1 || resume.stepInEpoch > stepsPerEpoch) throw new Error(`checkpoint at step ${resume.step} does not fit this run's ${totalSteps} steps`);
+    if (resume.step > runSteps || resume.epoch < 1 || resume.stepInEpoch > epochSteps) throw new Error(`checkpoint at step ${resume.step} does not fit this run's ${runSteps} steps`);
     optimizer.restore(resume.optimizer);
   }
 
@@ -146,24 +149,24 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
     listener.progress({
       step,
       epoch,
-      totalSteps,
+      totalSteps: runSteps,
       stepsPerSec,
       tokensPerSec: timer && elapsed > 0 ? timer.tokens / elapsed : 0,
       elapsedSeconds: elapsed,
-      etaSeconds: stepsPerSec > 0 ? (totalSteps - step) / stepsPerSec : null,
+      etaSeconds: stepsPerSec > 0 ? (runSteps - step) / stepsPerSec : null,
       tensors: tf.memory().numTensors,
       tensorBytes: tf.memory().numBytes,
       skippedSteps,
     });
   };
 
-  // On a GPU the per-step scalars stay on the device and are read in one batch every READBACK_EVERY steps
+  // On a GPU the per-step scalars stay on the device and are read in one batch every `readbackEvery` steps
   // (a read ends a GPU pass and maps a buffer); the curves get every step, at most that many steps late.
   // On the CPU-memory backends a read is a copy: every step, so a run of non-finite steps pauses at once.
-  const readEvery = tf.getBackend() === 'webgpu' ? READBACK_EVERY : 1;
+  const readEvery = profile.readbackEvery;
   // WebGPU's buffer pool keeps every freed buffer: trimmed to a multiple of the bytes in use after every
-  // step, at pauses, after validations and at the end (see gpuPool.ts).
-  const gpuPool = gpuPoolTrimmer();
+  // step, at pauses, after validations and at the end (see kernels/webgpu/gpuPool.ts).
+  const gpuPool = profile.trimGpuPool ? gpuPoolTrimmer() : null;
   let queued: Array<{ s: StepScalars; at: { step: number; epoch: number; lr: number } }> = [];
   let pending: Promise<void> | null = null;
   const readQueued = async () => {
@@ -255,7 +258,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
         epochLossSum = 0;
         epochLossCount = 0;
       }
-      for (let s = firstStep; s < stepsPerEpoch; s++) {
+      for (let s = firstStep; s < epochSteps; s++) {
         await yieldToEventLoop();
         control.serveSnapshots(take);
         if (control.pauseRequested) {
@@ -274,7 +277,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
         const batch = stepBatch(view, order.subarray(s * perStep, (s + 1) * perStep), cfg.maxLen);
         const microBatch =
           settings.microBatch > 0 ? settings.microBatch : autoMicroBatch(cfg, batch.candidates.length, batch.longest, inputs.passBudgetBytes);
-        const lr = cosineWithWarmup(step, settings.lr, warmup, totalSteps);
+        const lr = cosineWithWarmup(step, settings.lr, warmup, runSteps);
         const scalars = await trainStep(cfg, params, optimizer, batch, {
           lr,
           maxGradNorm: settings.maxGradNorm,
@@ -301,12 +304,12 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
         }
         gpuPool?.trim();
         report(epoch);
-        if (settings.evalEverySteps > 0 && step % settings.evalEverySteps === 0 && s + 1 < stepsPerEpoch) {
+        if (settings.evalEverySteps > 0 && step % settings.evalEverySteps === 0 && s + 1 < epochSteps) {
           await drain();
           report(epoch, true);
           await validate(epoch, null);
         }
-        if (settings.checkpointEverySteps > 0 && step % settings.checkpointEverySteps === 0 && s + 1 < stepsPerEpoch) {
+        if (settings.checkpointEverySteps > 0 && step % settings.checkpointEverySteps === 0 && s + 1 < epochSteps) {
           await drain();
           // The listener gets every point up to the checkpoint before the checkpoint itself.
           report(epoch, true);

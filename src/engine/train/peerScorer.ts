@@ -1,7 +1,6 @@
 import type { ModelConfig } from '../model/config.ts';
 import { type Params, disposeParams, paramsFromArrays } from '../model/params.ts';
-import { scoreBatch } from './scoring.ts';
-import type { ScoringPeer } from './scoringPeer.ts';
+import { type ScoringPeer, scoreBatch } from './scoring.ts';
 
 export interface PeerScorer extends ScoringPeer {
   /** Settles once the call's weights are dropped (or were never held). */

@@ -6,8 +6,7 @@ import { energies } from '../model/transebm.ts';
 import { activationBytesPerCandidate } from './autoMicroBatch.ts';
 import { padBatch } from './batch.ts';
 import { peerScorer } from './peerScorer.ts';
-import { scoreCandidates } from './scoring.ts';
-import type { ScoringPeer } from './scoringPeer.ts';
+import { type ScoringPeer, scoreCandidates } from './scoring.ts';
 
 const cfg = makeConfig({ vocabSize: 50, dModel: 8, nHeads: 2, nLayers: 2, maxLen: 40, dropout: 0.2, clsId: 49, sepId: 49, padId: 49 });
 

@@ -1,17 +1,21 @@
+/**
+ * Eval-mode energies of many candidates (validation, Evaluate, Inspect, Rerank), shared out between this
+ * thread and its scoring peers. The peer's own side is peerScorer.ts; the worker pool that runs peers on
+ * other cores is src/worker/scoringPool.ts.
+ */
 import * as tf from '@tensorflow/tfjs';
+import { gatherTableRows } from '../model/ops.ts';
 import type { ModelConfig } from '../model/config.ts';
-import { energies } from '../model/transebm.ts';
-import type { ParamTensors } from '../model/transebm.ts';
+import { type ParamTensors, energies } from '../model/transebm.ts';
 import { activationBytesPerCandidate, DEFAULT_PASS_BUDGET_BYTES } from './autoMicroBatch.ts';
 import { bucketLength, padBatch } from './batch.ts';
-import { type ScoringPeer, compactModel } from './scoringPeer.ts';
 import { yieldToEventLoop } from './yieldToEventLoop.ts';
 
 /** Slack on top of the wait for a peer's running batch (message hops, a busy event loop). */
 const SETTLE_MS = 20;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Names each call's weights at the peers (see scoringPeer.ts): unique in this thread, which owns its peers. */
+/** Names each call's weights at the peers (see ScoringPeer): unique in this thread, which owns its peers. */
 let lastCall = 0;
 
 /** At most this many candidates per eval forward pass; long inputs get fewer (see below). */
@@ -20,7 +24,7 @@ export const EVAL_BATCH_MAX = 64;
 export interface ScoreOptions {
   budgetBytes?: number;
   onProgress?: (done: number, total: number) => void;
-  /** Other threads that take batches too (see scoringPeer.ts). */
+  /** Other threads that take batches too (see ScoringPeer). */
   peers?: ReadonlyArray<ScoringPeer>;
 }
 
@@ -149,4 +153,58 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
     peers.forEach((peer) => peer.release(call));
   }
   return out;
+}
+
+/**
+ * Another thread that scores batches with its own copy of the weights: how scoring uses a second core
+ * (tfjs-wasm's products run on one). Each scoring call hands each peer its model under an id of its own,
+ * then batches under that id as they come free, and releases the id when it is done. Calls can overlap
+ * (an Inspect while the run validates), and each call compacts the embedding its own way, so a batch
+ * must name the weights it is for. A peer that fails hands its batch back and the engine scores it itself.
+ */
+export interface ScoringPeer {
+  load(call: number, model: PeerModel): Promise<void>;
+  /** Eval-mode energies of one batch (ids in the numbering of `call`'s model), padded to `length`. */
+  score(call: number, batch: Int32Array[], length: number): Promise<Float32Array>;
+  /** The call is over: the peer drops its weights, and skips its batches still queued. */
+  release(call: number): void;
+}
+
+/**
+ * The weights a peer needs for one call: every parameter, with the embedding cut to the rows the
+ * candidates use (a few thousand of 50,257) and the config's vocabulary and special ids renumbered to match.
+ */
+export interface PeerModel {
+  cfg: ModelConfig;
+  weights: Array<[string, Float32Array]>;
+}
+
+export interface CompactModel {
+  model: PeerModel;
+  /** A candidate's ids in the compact numbering. */
+  renumber(ids: ArrayLike<number>): Int32Array;
+}
+
+/** This call's weights for its peers, and how its candidates' ids map into them. */
+export async function compactModel(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>): Promise<CompactModel> {
+  const index = new Map<number, number>();
+  const add = (id: number) => {
+    if (!index.has(id)) index.set(id, index.size);
+  };
+  [cfg.clsId, cfg.sepId, cfg.padId].forEach(add);
+  for (const c of candidates) for (let t = 0; t < c.length; t++) add(c[t]);
+  const rows = tf.tensor1d(Int32Array.from(index.keys()), 'int32');
+  const emb = gatherTableRows(params.get('emb.weight') as tf.Tensor2D, rows);
+  rows.dispose();
+  const names = [...params.keys()];
+  const values = await Promise.all(names.map((name) => (name === 'emb.weight' ? emb : params.get(name)!).data() as Promise<Float32Array>));
+  emb.dispose();
+  const renumber = (ids: ArrayLike<number>) => Int32Array.from({ length: ids.length }, (_, t) => index.get(ids[t])!);
+  return {
+    model: {
+      cfg: { ...cfg, vocabSize: index.size, clsId: index.get(cfg.clsId)!, sepId: index.get(cfg.sepId)!, padId: index.get(cfg.padId)! },
+      weights: names.map((name, i) => [name, values[i]]),
+    },
+    renumber,
+  };
 }

@@ -4,8 +4,7 @@ import { makeConfig } from '../model/config.ts';
 import { type Params, disposeParams, initParams } from '../model/params.ts';
 import { activationBytesPerCandidate } from './autoMicroBatch.ts';
 import { peerScorer } from './peerScorer.ts';
-import { type ScoreOptions, scoreCandidates } from './scoring.ts';
-import { type ScoringPeer, compactModel } from './scoringPeer.ts';
+import { type ScoreOptions, type ScoringPeer, compactModel, scoreCandidates } from './scoring.ts';
 
 const cfg = makeConfig({ vocabSize: 50, dModel: 8, nHeads: 2, nLayers: 2, maxLen: 40, dropout: 0.2, clsId: 49, sepId: 49, padId: 49 });
 /** About two long candidates a batch: 40 candidates make some twenty batches to share out. */

@@ -20,26 +20,46 @@ export interface StepScalars {
 
 /**
  * One optimizer step (loss, gradients, global-norm clipping, AdamW); nothing leaks, nothing syncs.
- * A step whose loss or gradient norm is not finite changes no weight and no moment: on the device
- * path the update is masked there (AdamW's step count still advances, as nobody waits to know), on
- * the lazy path it is not applied at all (the scalars are read back before the update anyway).
- * With the optimizer's lazy embedding, the step trains a compact table of the rows its tokens use
- * (same loss, same gradients: the other rows' gradient is 0) and hands their gradient to the lazy
- * update; reading it back is a copy within CPU memory on the backends that use this path. With its flat
- * in-place update (WebGPU) the step trains such a table too, on the device (compactTableStep).
+ * The optimizer's variant (chooseAdamW, from the backend profile) picks the body:
+ * - 'perTensor': every gradient on the device, the update masked on the device.
+ * - 'flat' (WebGPU): the same, training a compact table of the rows the step's tokens use (compactTableStep).
+ * - 'lazyEmbedding' (CPU memory): the compact table too, its gradient handed to the lazy update
+ *   (lazyEmbeddingStep; reading it back is a copy within CPU memory on the backends that use it).
+ * A step whose loss or gradient norm is not finite changes no weight and no moment: on the device the
+ * update is masked (AdamW's step count still advances, as nobody waits to know), on the lazy path it is
+ * not applied at all (the scalars are read back before the update anyway).
  */
 export async function trainStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: StepOptions): Promise<StepScalars> {
-  if (optimizer.flat && params.has(EMBEDDING)) return compactTableStep(cfg, params, optimizer, batch, opts);
-  if (!optimizer.lazy) {
-    return tf.tidy(() => {
-      const { loss, grads, gradNorm, clipCoef } = clippedGradients(cfg, params, batch, opts);
-      optimizer.step(params, grads, opts.lr, clipCoef, bothFinite(loss, gradNorm));
-      return { loss, gradNorm, clipCoef };
-    });
+  const withProfile: StepOptions = { ...opts, profile: optimizer.profile };
+  switch (optimizer.variant) {
+    case 'lazyEmbedding':
+      return lazyEmbeddingStep(cfg, params, optimizer, batch, withProfile);
+    case 'flat':
+      if (params.has(EMBEDDING)) return compactTableStep(cfg, params, optimizer, batch, withProfile);
+      return deviceStep(cfg, params, optimizer, batch, withProfile);
+    case 'perTensor':
+      return deviceStep(cfg, params, optimizer, batch, withProfile);
   }
-  const compact = compactBatch(batch, cfg.padId, optimizer.lazy.rows);
-  const rows = optimizer.lazy.gather(compact.rows);
-  const { stepParams, table } = withCompactTable(params, () => tf.tensor2d(rows, [compact.rows.length, optimizer.lazy!.width]));
+}
+
+/** Every parameter's gradient and update on the device. */
+function deviceStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: StepOptions): StepScalars {
+  return tf.tidy(() => {
+    const { loss, grads, gradNorm, clipCoef } = clippedGradients(cfg, params, batch, opts);
+    optimizer.step(params, grads, opts.lr, clipCoef, bothFinite(loss, gradNorm, optimizer.profile));
+    return { loss, gradNorm, clipCoef };
+  });
+}
+
+/**
+ * With the optimizer's lazy embedding: the step trains a compact table of the rows its tokens use (same
+ * loss, same gradients: the other rows' gradient is 0) and hands their gradient to the lazy update.
+ */
+async function lazyEmbeddingStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: StepOptions): Promise<StepScalars> {
+  const lazy = optimizer.lazy!;
+  const compact = compactBatch(batch, cfg.padId, lazy.rows);
+  const rows = lazy.gather(compact.rows);
+  const { stepParams, table } = withCompactTable(params, () => tf.tensor2d(rows, [compact.rows.length, lazy.width]));
   try {
     // A plain object: tidy keeps the tensors it returns only in arrays and objects, not in a Map.
     const { scalars, grads } = tf.tidy(() => {
@@ -64,9 +84,9 @@ export async function trainStep(cfg: ModelConfig, params: Params, optimizer: Ada
 
 /**
  * With the optimizer's in-place flat AdamW (WebGPU): the compact table of the rows the step's tokens use
- * is gathered on the device, so the embedding's gradient is [rows × d] instead of [vocabulary × d] (on the
- * tiny preset 150 KB instead of 12.9 MB, made and freed every step), and AdamW takes it as rows and still
- * updates every row of the embedding, in place. Nothing is read back.
+ * is gathered on the device, so the embedding's gradient is [rows × d] instead of [vocabulary × d], made
+ * and freed every step, and AdamW takes it as rows and still updates every row of the embedding, in
+ * place. Nothing is read back.
  */
 function compactTableStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: StepOptions): StepScalars {
   const emb = params.get(EMBEDDING)!;
@@ -76,7 +96,7 @@ function compactTableStep(cfg: ModelConfig, params: Params, optimizer: AdamW, ba
   try {
     return tf.tidy(() => {
       const { loss, grads, gradNorm, clipCoef } = clippedGradients({ ...cfg, padId: compact.padId }, stepParams, compact.batch, opts);
-      optimizer.step(params, grads, opts.lr, clipCoef, bothFinite(loss, gradNorm), rows);
+      optimizer.step(params, grads, opts.lr, clipCoef, bothFinite(loss, gradNorm, optimizer.profile), rows);
       return { loss, gradNorm, clipCoef };
     });
   } finally {
@@ -87,8 +107,8 @@ function compactTableStep(cfg: ModelConfig, params: Params, optimizer: AdamW, ba
 /** Loss and gradients with their global norm and clip coefficient, all left on the device. */
 function clippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: StepOptions) {
   const { loss, grads } = lossAndGradients(cfg, params, batch, opts);
-  const gradNorm = globalNorm(grads.values());
-  return { loss, grads, gradNorm, clipCoef: clipCoefficient(gradNorm, opts.maxGradNorm) };
+  const gradNorm = globalNorm(grads.values(), opts.profile);
+  return { loss, grads, gradNorm, clipCoef: clipCoefficient(gradNorm, opts.maxGradNorm, opts.profile) };
 }
 
 /** The step's parameters with the embedding swapped for a trainable compact table of the rows it uses. */

@@ -8,9 +8,9 @@ export const HEAP_RESERVE_BYTES = 160 * 1024 ** 2;
 
 /**
  * Run once the backend is up, before any real work: grows the heap in one step and runs a forward pass
- * of a toy model, so the first real pass pays neither. On WASM the first eval batch of the tiny preset
- * took 564 ms against 171 ms for the same shapes next time; most of it was growing the heap in many
- * small steps, the rest the first call of each kernel. The freed memory stays in the heap for reuse.
+ * of a toy model, so the first real pass pays neither: on WASM a first pass spends most of its time
+ * growing the heap in many small steps, the rest in the first call of each kernel. The freed memory
+ * stays in the heap for reuse.
  */
 export async function warmUp(reserveBytes = HEAP_RESERVE_BYTES): Promise<void> {
   tf.fill([Math.floor(reserveBytes / 4)], 0).dispose();

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import uPlot from 'uplot';
-import type { LatestEval } from '../../state/engineStore.ts';
+import type { LatestEval } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { evalWhen } from '../evalWhen.ts';
 import { COLORS, LEGEND, line, pctValue, percentAxes, plainAxes } from './chartStyle.ts';

@@ -1,9 +1,9 @@
 import { useId, useState, type DragEvent } from 'react';
 import type { DataRole } from '../../worker/protocol.ts';
-import { isRunActive } from '../../state/engineStore.ts';
+import { isRunActive } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { Panel } from '../common/Panel.tsx';
-import { loadFile, loadSample, sampleLicenseUrl } from '../commands.ts';
+import { loadFile, loadSample, sampleLicenseUrl } from '../../client/commands.ts';
 import { DatasetSummaryView } from './DatasetSummaryView.tsx';
 import { IngestProgressView } from './IngestProgressView.tsx';
 

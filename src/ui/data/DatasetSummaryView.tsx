@@ -1,5 +1,5 @@
 import type { DataRole } from '../../worker/protocol.ts';
-import type { DataSlot } from '../../state/engineStore.ts';
+import type { DataSlot } from '../../state/engineState.ts';
 import { BarHistogram } from '../common/BarHistogram.tsx';
 import { Stat } from '../common/Stat.tsx';
 import { bytes, fixed, int, pct } from '../format.ts';

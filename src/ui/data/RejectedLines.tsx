@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { DataRole, DatasetSummary } from '../../worker/protocol.ts';
 import { useEngine } from '../../state/hooks.ts';
-import { downloadErrors } from '../commands.ts';
+import { downloadErrors } from '../../client/commands.ts';
 import { int } from '../format.ts';
 
 type Format = 'csv' | 'text' | 'jsonl';

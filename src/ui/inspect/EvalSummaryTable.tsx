@@ -1,4 +1,4 @@
-import { type LatestEval, isStale } from '../../state/engineStore.ts';
+import { type LatestEval, isStale } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { pct, sig } from '../format.ts';
 import { evalWhen } from '../evalWhen.ts';

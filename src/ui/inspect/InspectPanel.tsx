@@ -1,10 +1,10 @@
 import { useEffect, useId, useState } from 'react';
 import type { EvalSet, InspectFilter } from '../../worker/protocol.ts';
-import { firstGroupToShow, isRunActive, isStale } from '../../state/engineStore.ts';
+import { firstGroupToShow, isRunActive, isStale } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { EvalProgressView } from '../common/EvalProgressView.tsx';
 import { Panel } from '../common/Panel.tsx';
-import { evaluate, inspect } from '../commands.ts';
+import { evaluate, inspect } from '../../client/commands.ts';
 import { CandidateTable } from './CandidateTable.tsx';
 import { EvalSummaryTable } from './EvalSummaryTable.tsx';
 

@@ -4,7 +4,7 @@ import { engineStore } from '../../state/engineStore.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { Panel } from '../common/Panel.tsx';
 import { Stat } from '../common/Stat.tsx';
-import { exportWeights, importWeights, selectModel } from '../commands.ts';
+import { exportWeights, importWeights, selectModel } from '../../client/commands.ts';
 import { compact, int } from '../format.ts';
 
 const SLOT_NAMES: Record<ModelSlot, string> = {

@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
-import { isStale } from '../../state/engineStore.ts';
+import { isStale } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { Panel } from '../common/Panel.tsx';
-import { rerank } from '../commands.ts';
+import { rerank } from '../../client/commands.ts';
 import { CandidateTable } from '../inspect/CandidateTable.tsx';
 
 type CopyState = 'idle' | 'copied' | 'unavailable' | 'failed';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useEngine } from '../../state/hooks.ts';
 import type { SavedRunInfo } from '../../worker/protocol.ts';
-import { requestRunHistory } from '../commands.ts';
+import { requestRunHistory } from '../../client/commands.ts';
 import { compareRows } from './runCompareRows.ts';
 
 const W = 260;

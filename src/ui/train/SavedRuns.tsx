@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { isRunActive } from '../../state/engineStore.ts';
+import { isRunActive } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
+import { settingsStore } from '../../state/settingsStore.ts';
 import type { SavedRunInfo } from '../../worker/protocol.ts';
-import { deleteCheckpoint, deleteSavedRun, resumeSavedRun } from '../commands.ts';
+import { deleteCheckpoint, deleteSavedRun, resumeSavedRun } from '../../client/commands.ts';
 import { fixed, int } from '../format.ts';
 import { RunCompare } from './RunCompare.tsx';
 import { StorageUse } from './StorageUse.tsx';
@@ -41,7 +42,11 @@ export function SavedRuns() {
               data-testid="run-resume"
               disabled={busy || r.state === 'done' || r.state === 'running' || r.checkpointStep === 0}
               title={r.checkpointStep === 0 ? 'No checkpoint was saved for this run' : 'Continue from its last checkpoint'}
-              onClick={() => resumeSavedRun(r)}
+              onClick={() => {
+                // The form takes the run's settings, so it shows what the resumed run trains with.
+                settingsStore.setState({ settings: r.settings });
+                resumeSavedRun(r.id);
+              }}
             >
               Resume
             </button>{' '}

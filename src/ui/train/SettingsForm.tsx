@@ -4,7 +4,7 @@ import { settingsStore } from '../../state/settingsStore.ts';
 import { useEngine, useSettings } from '../../state/hooks.ts';
 import type { ModelField, NumberRule, RunField } from '../../state/settingsLogic.ts';
 import { NumberField } from '../common/NumberField.tsx';
-import { isRunActive } from '../../state/engineStore.ts';
+import { isRunActive } from '../../state/engineState.ts';
 
 const INT_POS: NumberRule = { integer: true, min: 1 };
 const INT_NONNEG: NumberRule = { integer: true, min: 0 };

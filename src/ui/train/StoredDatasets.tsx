@@ -1,5 +1,5 @@
 import { useEngine } from '../../state/hooks.ts';
-import { deleteStoredDataset } from '../commands.ts';
+import { deleteStoredDataset } from '../../client/commands.ts';
 import { bytes, int } from '../format.ts';
 
 /** Tokenized files kept in this browser (a file opened again loads from here); each can be deleted. */

@@ -1,6 +1,7 @@
 import { useEngine } from '../../state/hooks.ts';
-import { pauseTraining, resumeTraining, startTraining, stopTraining } from '../commands.ts';
-import { isRunActive } from '../../state/engineStore.ts';
+import { settingsStore } from '../../state/settingsStore.ts';
+import { pauseTraining, resumeTraining, startTraining, stopTraining } from '../../client/commands.ts';
+import { isRunActive } from '../../state/engineState.ts';
 
 /** Start / pause / resume / stop, each enabled only when the worker can act on it. */
 export function TrainControls() {
@@ -19,7 +20,7 @@ export function TrainControls() {
         : null;
   return (
     <div className="controls">
-      <button type="button" className="primary" data-testid="train-start" disabled={!canStart} onClick={startTraining} title={why ?? undefined}>
+      <button type="button" className="primary" data-testid="train-start" disabled={!canStart} onClick={() => startTraining(settingsStore.getState().settings)} title={why ?? undefined}>
         Start training
       </button>
       <button type="button" data-testid="train-pause" disabled={state !== 'training'} onClick={pauseTraining}>

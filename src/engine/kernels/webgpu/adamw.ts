@@ -1,6 +1,7 @@
-import * as tf from '@tensorflow/tfjs';
+import type * as tf from '@tensorflow/tfjs';
 import { type WebGPUBackend, webgpu_util } from '@tensorflow/tfjs-backend-webgpu';
 import { ADAMW_KERNEL, type AdamWStep } from '../adamw.ts';
+import type { KernelFamily } from '../register.ts';
 
 /**
  * AdamW on WebGPU in three element-wise dispatches per parameter (new m, new v, then new p from
@@ -44,29 +45,26 @@ const V_BODY = 'let v = V[index]; let g = G[index] * S[0]; setOutputAtIndex(inde
 const P_BODY =
   'let p = P[index]; setOutputAtIndex(index, select(p, p * uniforms.decay - uniforms.stepSize * (M[index] / (sqrt(V[index]) * uniforms.invSqrtBias2 + uniforms.eps)), A[0] != 0));';
 
-let registered = false;
-
-/** Registers the fused AdamW kernel for the WebGPU backend (the worker calls this once WebGPU runs). */
-export function registerWebGpuAdamW(): void {
-  if (registered) return;
-  registered = true;
-  tf.registerKernel({
-    kernelName: ADAMW_KERNEL,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const b = backend as unknown as WebGPUBackend;
-      const { p, m, v, g, scale, apply } = inputs as Record<string, tf.TensorInfo>;
-      const s = attrs as unknown as AdamWStep;
-      const uniforms = [s.beta1, s.beta2, 1 - s.lr * s.weightDecay, s.lr / (1 - s.beta1 ** s.t), 1 / Math.sqrt(1 - s.beta2 ** s.t), s.eps].map((x) => ({
-        type: 'float32',
-        data: [x],
-      }));
-      const run = (names: string[], body: string, ins: tf.TensorInfo[], key: string) =>
-        b.runWebGPUProgram(new AdamWProgram(names, body, p.shape, key) as never, ins, 'float32', uniforms);
-      const mNew = run(['M', 'G', 'S', 'A'], M_BODY, [m, g, scale, apply], 'm');
-      const vNew = run(['V', 'G', 'S', 'A'], V_BODY, [v, g, scale, apply], 'v');
-      const pNew = run(['P', 'M', 'V', 'A'], P_BODY, [p, mNew, vNew, apply], 'p');
-      return [pNew, mNew, vNew];
+/** The fused AdamW kernel (three dispatches per parameter). */
+export const ADAMW_WEBGPU: KernelFamily = {
+  kernels: [
+    {
+      kernelName: ADAMW_KERNEL,
+      kernelFunc: ({ inputs, backend, attrs }) => {
+        const b = backend as unknown as WebGPUBackend;
+        const { p, m, v, g, scale, apply } = inputs as Record<string, tf.TensorInfo>;
+        const s = attrs as unknown as AdamWStep;
+        const uniforms = [s.beta1, s.beta2, 1 - s.lr * s.weightDecay, s.lr / (1 - s.beta1 ** s.t), 1 / Math.sqrt(1 - s.beta2 ** s.t), s.eps].map((x) => ({
+          type: 'float32',
+          data: [x],
+        }));
+        const run = (names: string[], body: string, ins: tf.TensorInfo[], key: string) =>
+          b.runWebGPUProgram(new AdamWProgram(names, body, p.shape, key) as never, ins, 'float32', uniforms);
+        const mNew = run(['M', 'G', 'S', 'A'], M_BODY, [m, g, scale, apply], 'm');
+        const vNew = run(['V', 'G', 'S', 'A'], V_BODY, [v, g, scale, apply], 'v');
+        const pNew = run(['P', 'M', 'V', 'A'], P_BODY, [p, mNew, vNew, apply], 'p');
+        return [pNew, mNew, vNew];
+      },
     },
-  });
-}
+  ],
+};

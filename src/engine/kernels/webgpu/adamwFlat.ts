@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import type { AdamWStep } from '../adamw.ts';
+import type { KernelFamily } from '../register.ts';
 import { type Binding, ownsBuffer, runInPlace } from './inPlace.ts';
 import { WORKGROUP } from './program.ts';
 
@@ -180,45 +181,42 @@ export class FlatMoments {
 
 type LinkAttrs = AdamWStep & { code: 'gate' | 'dense' | 'sparse'; total: number; sizes?: number[]; offsets?: number[]; offset?: number };
 
-let registered = false;
-
 /**
- * Registers the kernel for the WebGPU backend (the worker calls this once WebGPU runs). It writes into
- * its inputs and returns no tensor; a kernel rather than a bare dispatch, so profiles and counters see it.
+ * The kernel writes into its inputs and returns no tensor; a kernel rather than a bare dispatch, so
+ * profiles and counters see it.
  */
-export function registerWebGpuAdamWFlat(): void {
-  if (registered) return;
-  registered = true;
-  tf.registerKernel({
-    kernelName: ADAMW_LINK,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const a = attrs as unknown as LinkAttrs;
-      const b = backend as unknown as WebGPUBackend;
-      const mv: Binding = { name: 'MV', t: inputs.mv!, write: true };
-      if (a.code === 'gate') {
-        runInPlace(b, 'eorm_adamw_gate', GATE, [mv, { name: 'S', t: inputs.s! }, { name: 'A', t: inputs.a!, type: 'i32' }], 'total : i32,', [int(a.total)], 1, 1);
-      } else if (a.code === 'dense') {
-        const k = a.sizes!.length;
-        const bindings: Binding[] = [mv];
-        for (let j = 0; j < k; j++) bindings.push({ name: `P${j}`, t: inputs[`p${j}`]!, write: true }, { name: `G${j}`, t: inputs[`g${j}`]! });
-        const count = a.sizes!.reduce((x, y) => x + y, 0);
-        const decl = `${HYPER} ${a.sizes!.map((_, j) => `n${j} : i32, o${j} : i32,`).join(' ')}`;
-        runInPlace(b, `eorm_adamw_dense_${k}`, denseLink(k), bindings, decl, [...hyper(a, a.total), ...a.sizes!.flatMap((n, j) => [int(n), int(a.offsets![j])])], groups(count));
-      } else {
-        const p = inputs.p!;
-        const n = size(p.shape);
-        runInPlace(
-          b,
-          'eorm_adamw_sparse',
-          SPARSE,
-          [mv, { name: 'P', t: p, write: true }, { name: 'G', t: inputs.g! }, { name: 'R', t: inputs.r!, type: 'i32' }],
-          `${HYPER} n : i32, o : i32, width : i32, used : i32,`,
-          [...hyper(a, a.total), int(n), int(a.offset!), int(p.shape[1]), int(inputs.r!.shape[0])],
-          groups(n),
-        );
-      }
-      return [];
+export const ADAMW_FLAT_WEBGPU: KernelFamily = {
+  kernels: [
+    {
+      kernelName: ADAMW_LINK,
+      kernelFunc: ({ inputs, backend, attrs }) => {
+        const a = attrs as unknown as LinkAttrs;
+        const b = backend as unknown as WebGPUBackend;
+        const mv: Binding = { name: 'MV', t: inputs.mv!, write: true };
+        if (a.code === 'gate') {
+          runInPlace(b, 'eorm_adamw_gate', GATE, [mv, { name: 'S', t: inputs.s! }, { name: 'A', t: inputs.a!, type: 'i32' }], 'total : i32,', [int(a.total)], 1, 1);
+        } else if (a.code === 'dense') {
+          const k = a.sizes!.length;
+          const bindings: Binding[] = [mv];
+          for (let j = 0; j < k; j++) bindings.push({ name: `P${j}`, t: inputs[`p${j}`]!, write: true }, { name: `G${j}`, t: inputs[`g${j}`]! });
+          const count = a.sizes!.reduce((x, y) => x + y, 0);
+          const decl = `${HYPER} ${a.sizes!.map((_, j) => `n${j} : i32, o${j} : i32,`).join(' ')}`;
+          runInPlace(b, `eorm_adamw_dense_${k}`, denseLink(k), bindings, decl, [...hyper(a, a.total), ...a.sizes!.flatMap((n, j) => [int(n), int(a.offsets![j])])], groups(count));
+        } else {
+          const p = inputs.p!;
+          const n = size(p.shape);
+          runInPlace(
+            b,
+            'eorm_adamw_sparse',
+            SPARSE,
+            [mv, { name: 'P', t: p, write: true }, { name: 'G', t: inputs.g! }, { name: 'R', t: inputs.r!, type: 'i32' }],
+            `${HYPER} n : i32, o : i32, width : i32, used : i32,`,
+            [...hyper(a, a.total), int(n), int(a.offset!), int(p.shape[1]), int(inputs.r!.shape[0])],
+            groups(n),
+          );
+        }
+        return [];
+      },
     },
-  });
-}
+  ],
+};

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import type { PairGroups } from '../../model/loss.ts';
+import type { PairGroups } from '../pairGroups.ts';
+import type { KernelFamily } from '../register.ts';
 import { reduceSumSnippet, WorkgroupProgram, runProgram } from './program.ts';
 
 /**
@@ -83,35 +84,34 @@ export function fusedBtLossGradient(e: tf.Tensor1D, pairs: PairGroups): tf.Tenso
   return tf.tidy(() => tf.engine().runKernel(BT_GRADIENT, { e, pairs: pairTable(pairs), dy: tf.ones([1]) }) as tf.Tensor1D);
 }
 
-let registered = false;
+const n = (e: tf.TensorInfo) => [{ type: 'int32' as const, data: [e.shape[0]] }];
 
-/** Registers the kernels and the gradient for the WebGPU backend (the worker calls this once WebGPU runs). */
-export function registerWebGpuBtLoss(): void {
-  if (registered) return;
-  registered = true;
-  const n = (e: tf.TensorInfo) => [{ type: 'int32' as const, data: [e.shape[0]] }];
-  tf.registerKernel({
-    kernelName: BT_LOSS,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend }) =>
-      runProgram(backend, new WorkgroupProgram('bt_loss', ['E', 'P'], [1], 1, LOSS, 'n : i32,', LANES), [inputs.e!, inputs.pairs!], n(inputs.e!)),
-  });
-  tf.registerKernel({
-    kernelName: BT_GRADIENT,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend }) => {
-      const e = inputs.e!;
-      const program = new WorkgroupProgram('bt_gradient', ['E', 'P', 'DY'], e.shape, Math.ceil(e.shape[0] / LANES), GRADIENT, 'n : i32,', LANES);
-      return runProgram(backend, program, [e, inputs.pairs!, inputs.dy!], n(e));
+/** The loss, its gradient kernel, and the loss's registered gradient. */
+export const BT_LOSS_WEBGPU: KernelFamily = {
+  kernels: [
+    {
+      kernelName: BT_LOSS,
+      kernelFunc: ({ inputs, backend }) =>
+        runProgram(backend, new WorkgroupProgram('bt_loss', ['E', 'P'], [1], 1, LOSS, 'n : i32,', LANES), [inputs.e!, inputs.pairs!], n(inputs.e!)),
     },
-  });
-  tf.registerGradient({
-    kernelName: BT_LOSS,
-    inputsToSave: ['e', 'pairs'],
-    gradFunc: (dy, [e, pairs]) => ({
-      e: () => tf.engine().runKernel(BT_GRADIENT, { e, pairs, dy: tf.reshape(dy as tf.Tensor, [1]) }) as tf.Tensor,
-      // The pair table is data: nothing upstream of it is trained.
-      pairs: () => tf.zerosLike(pairs),
-    }),
-  });
-}
+    {
+      kernelName: BT_GRADIENT,
+      kernelFunc: ({ inputs, backend }) => {
+        const e = inputs.e!;
+        const program = new WorkgroupProgram('bt_gradient', ['E', 'P', 'DY'], e.shape, Math.ceil(e.shape[0] / LANES), GRADIENT, 'n : i32,', LANES);
+        return runProgram(backend, program, [e, inputs.pairs!, inputs.dy!], n(e));
+      },
+    },
+  ],
+  gradients: [
+    {
+      kernelName: BT_LOSS,
+      inputsToSave: ['e', 'pairs'],
+      gradFunc: (dy, [e, pairs]) => ({
+        e: () => tf.engine().runKernel(BT_GRADIENT, { e, pairs, dy: tf.reshape(dy as tf.Tensor, [1]) }) as tf.Tensor,
+        // The pair table is data: nothing upstream of it is trained.
+        pairs: () => tf.zerosLike(pairs),
+      }),
+    },
+  ],
+};

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import type { KernelFamily } from '../register.ts';
 import { REDUCE_SUM, WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
 
 /**
@@ -23,24 +24,20 @@ const CODE = `
     if (localId.x == 0u && col < uniforms.width) { setOutputAtIndex(col, total); }
   }`;
 
-let registered = false;
-
-/** Registers the kernel for the WebGPU backend (the worker calls this once WebGPU runs). */
-export function registerWebGpuColumnSum(): void {
-  if (registered) return;
-  registered = true;
-  tf.registerKernel({
-    kernelName: COLUMN_SUM,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend }) => {
-      const x = inputs.x!;
-      const width = x.shape[x.shape.length - 1];
-      const rows = x.shape.reduce((a, b) => a * b, 1) / width;
-      const program = new WorkgroupProgram('column_sum', ['X'], [width], width, CODE, 'rows : i32, width : i32,');
-      return runProgram(backend, program, [x], [
-        { type: 'int32', data: [rows] },
-        { type: 'int32', data: [width] },
-      ]);
+export const COLUMN_SUM_WEBGPU: KernelFamily = {
+  kernels: [
+    {
+      kernelName: COLUMN_SUM,
+      kernelFunc: ({ inputs, backend }) => {
+        const x = inputs.x!;
+        const width = x.shape[x.shape.length - 1];
+        const rows = x.shape.reduce((a, b) => a * b, 1) / width;
+        const program = new WorkgroupProgram('column_sum', ['X'], [width], width, CODE, 'rows : i32, width : i32,');
+        return runProgram(backend, program, [x], [
+          { type: 'int32', data: [rows] },
+          { type: 'int32', data: [width] },
+        ]);
+      },
     },
-  });
-}
+  ],
+};

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import type { KernelFamily } from '../register.ts';
 import { WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
 
 /**
@@ -39,33 +40,32 @@ const MASK = `
     }
   }`;
 
-let registered = false;
-
-/** Registers the kernel and its gradient for the WebGPU backend (the worker calls this once WebGPU runs). */
-export function registerWebGpuDropout(): void {
-  if (registered) return;
-  registered = true;
-  tf.registerKernel({
-    kernelName: DROPOUT,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const { x } = inputs as Record<string, tf.TensorInfo>;
-      const { rate, seed } = attrs as unknown as { rate: number; seed: number };
-      const n = x.shape.reduce((a, b) => a * b, 1);
-      const program = new WorkgroupProgram('dropout_hash', ['X'], x.shape, Math.ceil(n / WORKGROUP), MASK, 'n : i32, seed : i32, rate : f32, keep : f32,');
-      return runProgram(backend, program, [x], [
-        { type: 'int32', data: [n] },
-        { type: 'int32', data: [seed | 0] },
-        { type: 'float32', data: [rate] },
-        { type: 'float32', data: [1 - rate] },
-      ]);
+/** The kernel and its gradient (the same kernel on dy, from the seed). */
+export const DROPOUT_WEBGPU: KernelFamily = {
+  kernels: [
+    {
+      kernelName: DROPOUT,
+      kernelFunc: ({ inputs, backend, attrs }) => {
+        const { x } = inputs as Record<string, tf.TensorInfo>;
+        const { rate, seed } = attrs as unknown as { rate: number; seed: number };
+        const n = x.shape.reduce((a, b) => a * b, 1);
+        const program = new WorkgroupProgram('dropout_hash', ['X'], x.shape, Math.ceil(n / WORKGROUP), MASK, 'n : i32, seed : i32, rate : f32, keep : f32,');
+        return runProgram(backend, program, [x], [
+          { type: 'int32', data: [n] },
+          { type: 'int32', data: [seed | 0] },
+          { type: 'float32', data: [rate] },
+          { type: 'float32', data: [1 - rate] },
+        ]);
+      },
     },
-  });
-  tf.registerGradient({
-    kernelName: DROPOUT,
-    gradFunc: (dy, _saved, attrs) => {
-      const { rate, seed } = attrs as unknown as { rate: number; seed: number };
-      return { x: () => fusedDropout(dy as tf.Tensor, seed, rate) };
+  ],
+  gradients: [
+    {
+      kernelName: DROPOUT,
+      gradFunc: (dy, _saved, attrs) => {
+        const { rate, seed } = attrs as unknown as { rate: number; seed: number };
+        return { x: () => fusedDropout(dy as tf.Tensor, seed, rate) };
+      },
     },
-  });
-}
+  ],
+};

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import type { KernelFamily } from '../register.ts';
 import { WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
 
 /**
@@ -48,25 +49,17 @@ function elementwise(backend: unknown, key: string, names: string[], code: strin
   return runProgram(backend, program, inputs, [{ type: 'int32', data: [n] }]);
 }
 
-let registered = false;
-
-/** Registers the kernels and the gradient for the WebGPU backend (the worker calls this once WebGPU runs). */
-export function registerWebGpuGelu(): void {
-  if (registered) return;
-  registered = true;
-  tf.registerKernel({
-    kernelName: GELU,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend }) => elementwise(backend, 'gelu', ['X'], FORWARD, [inputs.x!]),
-  });
-  tf.registerKernel({
-    kernelName: GELU_GRAD,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend }) => elementwise(backend, 'gelu_grad', ['DY', 'X'], BACKWARD, [inputs.dy!, inputs.x!]),
-  });
-  tf.registerGradient({
-    kernelName: GELU,
-    inputsToSave: ['x'],
-    gradFunc: (dy, [x]) => ({ x: () => tf.engine().runKernel(GELU_GRAD, { dy: dy as tf.Tensor, x }) as tf.Tensor }),
-  });
-}
+/** The kernels and the gradient. */
+export const GELU_WEBGPU: KernelFamily = {
+  kernels: [
+    { kernelName: GELU, kernelFunc: ({ inputs, backend }) => elementwise(backend, 'gelu', ['X'], FORWARD, [inputs.x!]) },
+    { kernelName: GELU_GRAD, kernelFunc: ({ inputs, backend }) => elementwise(backend, 'gelu_grad', ['DY', 'X'], BACKWARD, [inputs.dy!, inputs.x!]) },
+  ],
+  gradients: [
+    {
+      kernelName: GELU,
+      inputsToSave: ['x'],
+      gradFunc: (dy, [x]) => ({ x: () => tf.engine().runKernel(GELU_GRAD, { dy: dy as tf.Tensor, x }) as tf.Tensor }),
+    },
+  ],
+};

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
+import type { KernelFamily } from '../register.ts';
 import { WorkgroupProgram, reduceSumSnippet, runProgram } from './program.ts';
 
 /**
@@ -100,44 +101,38 @@ export function fusedBothFinite(a: tf.Scalar, b: tf.Scalar): tf.Scalar {
   return tf.tidy(() => tf.reshape(tf.engine().runKernel(BOTH_FINITE, { a, b }) as tf.Tensor, []) as tf.Scalar);
 }
 
-let registered = false;
-
-/** Registers the kernels for the WebGPU backend (the worker calls this once WebGPU runs); nothing here is differentiated. */
-export function registerWebGpuGlobalNorm(): void {
-  if (registered) return;
-  registered = true;
-  tf.registerKernel({
-    kernelName: SQUARED_NORM_LINK,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const { kinds, root } = attrs as unknown as { kinds: string; root: boolean };
-      const list = kinds.split(',') as Kind[];
-      const ins = list.map((_, j) => inputs[`x${j}`]!);
-      const program = new WorkgroupProgram(`norm_link_${kinds}_${root}`, list.map((_, j) => `X${j}`), [1], 1, link(list, root), list.map((_, j) => `n${j} : i32,`).join(' '), LANES);
-      return runProgram(backend, program, ins, ins.map((t) => ({ type: 'int32', data: [size(t)] })));
+/** The norm's links and partial sums, the clip coefficient and the finite flag; nothing here is differentiated. */
+export const GLOBAL_NORM_WEBGPU: KernelFamily = {
+  kernels: [
+    {
+      kernelName: SQUARED_NORM_LINK,
+      kernelFunc: ({ inputs, backend, attrs }) => {
+        const { kinds, root } = attrs as unknown as { kinds: string; root: boolean };
+        const list = kinds.split(',') as Kind[];
+        const ins = list.map((_, j) => inputs[`x${j}`]!);
+        const program = new WorkgroupProgram(`norm_link_${kinds}_${root}`, list.map((_, j) => `X${j}`), [1], 1, link(list, root), list.map((_, j) => `n${j} : i32,`).join(' '), LANES);
+        return runProgram(backend, program, ins, ins.map((t) => ({ type: 'int32', data: [size(t)] })));
+      },
     },
-  });
-  tf.registerKernel({
-    kernelName: SQUARED_NORM_PARTIALS,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend }) => {
-      const n = size(inputs.x!);
-      const groups = Math.ceil(n / CHUNK);
-      return runProgram(backend, new WorkgroupProgram('norm_partials', ['X'], [groups], groups, PARTIALS, 'n : i32,', LANES), [inputs.x!], [{ type: 'int32', data: [n] }]);
+    {
+      kernelName: SQUARED_NORM_PARTIALS,
+      kernelFunc: ({ inputs, backend }) => {
+        const n = size(inputs.x!);
+        const groups = Math.ceil(n / CHUNK);
+        return runProgram(backend, new WorkgroupProgram('norm_partials', ['X'], [groups], groups, PARTIALS, 'n : i32,', LANES), [inputs.x!], [{ type: 'int32', data: [n] }]);
+      },
     },
-  });
-  tf.registerKernel({
-    kernelName: BOTH_FINITE,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend }) =>
-      (backend as unknown as WebGPUBackend).runWebGPUProgram(new WorkgroupProgram('both_finite', ['L', 'N'], [1], 1, FINITE, '', 1) as never, [inputs.a!, inputs.b!], 'bool'),
-  });
-  tf.registerKernel({
-    kernelName: CLIP_COEFFICIENT,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) =>
-      runProgram(backend, new WorkgroupProgram('clip_coefficient', ['N'], [1], 1, CLIP, 'maxNorm : f32,', 1), [inputs.norm!], [
-        { type: 'float32', data: [(attrs as { maxNorm: number }).maxNorm] },
-      ]),
-  });
-}
+    {
+      kernelName: BOTH_FINITE,
+      kernelFunc: ({ inputs, backend }) =>
+        (backend as unknown as WebGPUBackend).runWebGPUProgram(new WorkgroupProgram('both_finite', ['L', 'N'], [1], 1, FINITE, '', 1) as never, [inputs.a!, inputs.b!], 'bool'),
+    },
+    {
+      kernelName: CLIP_COEFFICIENT,
+      kernelFunc: ({ inputs, backend, attrs }) =>
+        runProgram(backend, new WorkgroupProgram('clip_coefficient', ['N'], [1], 1, CLIP, 'maxNorm : f32,', 1), [inputs.norm!], [
+          { type: 'float32', data: [(attrs as { maxNorm: number }).maxNorm] },
+        ]),
+    },
+  ],
+};

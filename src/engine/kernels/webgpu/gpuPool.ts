@@ -3,16 +3,14 @@ import * as tf from '@tensorflow/tfjs';
 /**
  * Keeps tfjs-backend-webgpu's buffer pool bounded. Its BufferManager (4.22) never frees a released
  * buffer: it keeps it in `freeBuffers` under its size and usage. Every padded length has its own
- * activation sizes, so the pool grows to hold a working set for every length ever trained (hundreds of
- * MB for the tiny preset) while the live tensors stay flat. Between steps, at pauses, after a
- * validation and at the end, `trim()` destroys free buffers until the pool holds at most POOL_FACTOR
- * times the bytes in use, the sizes least recently acquired first: the last steps' sizes keep theirs,
- * so a run whose working set fits allocates nothing new, and one whose lengths vary re-creates only
- * what did not fit. (Keeping the recent steps' whole working set instead, above that budget, was tried
- * on an H100: the buffers created per step stayed at 39–43 for tiny and 22–25 for paper@512.)
+ * activation sizes, so the pool grows to hold a working set for every length ever trained while the
+ * live tensors stay flat. Between steps, at pauses, after a validation and at the end, `trim()`
+ * destroys free buffers until the pool holds at most POOL_FACTOR times the bytes in use, the sizes
+ * least recently acquired first: the last steps' sizes keep theirs, so a run whose working set fits
+ * allocates nothing new, and one whose lengths vary re-creates only what did not fit.
  */
-// Under the 2× of live tensor bytes the pool is held to: the bytes in use at a trim also hold a few
-// uniform and staging buffers, and a factor of 2 here left the pool at 2.005× the live tensors.
+// A little under the 2× of live tensor bytes the pool is held to: the bytes in use at a trim also
+// count a few uniform and staging buffers.
 export const POOL_FACTOR = 1.9;
 
 /** The parts of tfjs-backend-webgpu 4.22's BufferManager read and changed here. */

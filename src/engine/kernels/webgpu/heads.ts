@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import type { KernelFamily } from '../register.ts';
 import { WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
 
 /**
@@ -57,50 +58,48 @@ export function fusedQkvHeads(qkv: tf.Tensor3D, heads: number, clsOnly: boolean)
 type Attrs = { heads: number; queries: number };
 const ints = (values: number[]) => values.map((v) => ({ type: 'int32' as const, data: [v] }));
 
-let registered = false;
-
-/** Registers the kernels for the WebGPU backend (the worker calls this once WebGPU runs). */
-export function registerWebGpuHeads(): void {
-  if (registered) return;
-  registered = true;
-  tf.registerKernel({
-    kernelName: QKV_HEADS,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const qkv = inputs.qkv!;
-      const { heads, queries } = attrs as unknown as Attrs;
-      const [B, T, d3] = qkv.shape;
-      const dh = d3 / 3 / heads;
-      return [0, 1, 2].map((part) => {
-        const len = part === 0 ? queries : T;
-        const n = B * heads * len * dh;
-        const program = new WorkgroupProgram('split_heads', ['QKV'], [B * heads, len, dh], Math.ceil(n / WORKGROUP), SPLIT, UNIFORMS);
-        return runProgram(backend, program, [qkv], ints([T, heads, dh, part, len, n]));
-      });
-    },
-  });
-  tf.registerKernel({
-    kernelName: MERGE_HEADS,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const { dq, dk, dv } = inputs as Record<string, tf.TensorInfo>;
-      const { heads, queries } = attrs as unknown as Attrs;
-      const [BH, T, dh] = dk.shape;
-      const B = BH / heads;
-      const n = B * T * 3 * heads * dh;
-      const program = new WorkgroupProgram('merge_heads', ['DQ', 'DK', 'DV'], [B, T, 3 * heads * dh], Math.ceil(n / WORKGROUP), MERGE, UNIFORMS);
-      return runProgram(backend, program, [dq, dk, dv], ints([T, heads, dh, 0, queries, n]));
-    },
-  });
-  tf.registerGradient({
-    kernelName: QKV_HEADS,
-    outputsToSave: [true, true, true],
-    gradFunc: (dys, outputs, attrs) => ({
-      // A part outside the back-propagated graph arrives as null: it contributes zeros.
-      qkv: () => {
-        const [dq, dk, dv] = (dys as Array<tf.Tensor | null>).map((dy, i) => dy ?? tf.zerosLike(outputs[i]));
-        return tf.engine().runKernel(MERGE_HEADS, { dq, dk, dv }, attrs) as tf.Tensor;
+/** The split, the merge, and the split's gradient (the merge). */
+export const HEADS_WEBGPU: KernelFamily = {
+  kernels: [
+    {
+      kernelName: QKV_HEADS,
+      kernelFunc: ({ inputs, backend, attrs }) => {
+        const qkv = inputs.qkv!;
+        const { heads, queries } = attrs as unknown as Attrs;
+        const [B, T, d3] = qkv.shape;
+        const dh = d3 / 3 / heads;
+        return [0, 1, 2].map((part) => {
+          const len = part === 0 ? queries : T;
+          const n = B * heads * len * dh;
+          const program = new WorkgroupProgram('split_heads', ['QKV'], [B * heads, len, dh], Math.ceil(n / WORKGROUP), SPLIT, UNIFORMS);
+          return runProgram(backend, program, [qkv], ints([T, heads, dh, part, len, n]));
+        });
       },
-    }),
-  });
-}
+    },
+    {
+      kernelName: MERGE_HEADS,
+      kernelFunc: ({ inputs, backend, attrs }) => {
+        const { dq, dk, dv } = inputs as Record<string, tf.TensorInfo>;
+        const { heads, queries } = attrs as unknown as Attrs;
+        const [BH, T, dh] = dk.shape;
+        const B = BH / heads;
+        const n = B * T * 3 * heads * dh;
+        const program = new WorkgroupProgram('merge_heads', ['DQ', 'DK', 'DV'], [B, T, 3 * heads * dh], Math.ceil(n / WORKGROUP), MERGE, UNIFORMS);
+        return runProgram(backend, program, [dq, dk, dv], ints([T, heads, dh, 0, queries, n]));
+      },
+    },
+  ],
+  gradients: [
+    {
+      kernelName: QKV_HEADS,
+      outputsToSave: [true, true, true],
+      gradFunc: (dys, outputs, attrs) => ({
+        // A part outside the back-propagated graph arrives as null: it contributes zeros.
+        qkv: () => {
+          const [dq, dk, dv] = (dys as Array<tf.Tensor | null>).map((dy, i) => dy ?? tf.zerosLike(outputs[i]));
+          return tf.engine().runKernel(MERGE_HEADS, { dq, dk, dv }, attrs) as tf.Tensor;
+        },
+      }),
+    },
+  ],
+};

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
+import type { KernelFamily } from '../register.ts';
 import { runInPlace } from './inPlace.ts';
 import { REDUCE_SUM, WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
 
@@ -133,37 +134,34 @@ function uniforms(x: tf.TensorInfo, eps: number) {
   return { rows, width, data: [{ type: 'int32' as const, data: [rows] }, { type: 'int32' as const, data: [width] }, { type: 'float32' as const, data: [eps] }] };
 }
 
-let registered = false;
+type Run = (inputs: Record<string, tf.TensorInfo>, backend: unknown, eps: number) => tf.TensorInfo;
+const withEps = (kernelName: string, run: Run) => ({
+  kernelName,
+  kernelFunc: ({ inputs, backend, attrs }: Parameters<tf.KernelFunc>[0]) => run(inputs as Record<string, tf.TensorInfo>, backend, (attrs as { eps?: number }).eps ?? 0),
+});
 
-/** Registers the kernels for the WebGPU backend (the worker calls this once WebGPU runs). */
-export function registerWebGpuLayerNorm(): void {
-  if (registered) return;
-  registered = true;
-  const kernel = (kernelName: string, run: (inputs: Record<string, tf.TensorInfo>, backend: unknown, eps: number) => tf.TensorInfo) =>
-    tf.registerKernel({
-      kernelName,
-      backendName: 'webgpu',
-      kernelFunc: ({ inputs, backend, attrs }) => run(inputs as Record<string, tf.TensorInfo>, backend, (attrs as { eps?: number }).eps ?? 0),
-    });
-  kernel(LAYER_NORM, ({ x, weight, bias }, backend, eps) => {
-    const u = uniforms(x, eps);
-    return runProgram(backend, new WorkgroupProgram('layer_norm', ['X', 'W', 'B'], x.shape, u.rows, FORWARD, UNIFORMS), [x, weight, bias], u.data);
-  });
-  kernel(GRAD_X, ({ dy, x, weight }, backend, eps) => {
-    const u = uniforms(x, eps);
-    return runProgram(backend, new WorkgroupProgram('layer_norm_dx', ['DY', 'X', 'W'], x.shape, u.rows, GRAD_X_CODE, UNIFORMS), [dy, x, weight], u.data);
-  });
-  tf.registerKernel({
-    kernelName: GRAD_WEIGHT_BIAS,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const { dy, x } = inputs as Record<string, tf.TensorInfo>;
-      const u = uniforms(x, (attrs as { eps: number }).eps);
-      const b = backend as unknown as WebGPUBackend;
-      const [dw, db] = [0, 1].map(() => b.makeTensorInfo([u.width], 'float32'));
-      const bindings = [{ name: 'DY', t: dy }, { name: 'X', t: x }, { name: 'DW', t: dw, write: true }, { name: 'DB', t: db, write: true }];
-      runInPlace(b, 'eorm_layer_norm_dwb', GRAD_WEIGHT_BIAS_CODE, bindings, UNIFORMS, u.data, Math.ceil(u.width / COLUMNS));
-      return [dw, db];
+/** The forward, dx, and dweight with dbias (fusedLayerNorm's custom gradient runs the last two). */
+export const LAYER_NORM_WEBGPU: KernelFamily = {
+  kernels: [
+    withEps(LAYER_NORM, ({ x, weight, bias }, backend, eps) => {
+      const u = uniforms(x, eps);
+      return runProgram(backend, new WorkgroupProgram('layer_norm', ['X', 'W', 'B'], x.shape, u.rows, FORWARD, UNIFORMS), [x, weight, bias], u.data);
+    }),
+    withEps(GRAD_X, ({ dy, x, weight }, backend, eps) => {
+      const u = uniforms(x, eps);
+      return runProgram(backend, new WorkgroupProgram('layer_norm_dx', ['DY', 'X', 'W'], x.shape, u.rows, GRAD_X_CODE, UNIFORMS), [dy, x, weight], u.data);
+    }),
+    {
+      kernelName: GRAD_WEIGHT_BIAS,
+      kernelFunc: ({ inputs, backend, attrs }) => {
+        const { dy, x } = inputs as Record<string, tf.TensorInfo>;
+        const u = uniforms(x, (attrs as { eps: number }).eps);
+        const b = backend as unknown as WebGPUBackend;
+        const [dw, db] = [0, 1].map(() => b.makeTensorInfo([u.width], 'float32'));
+        const bindings = [{ name: 'DY', t: dy }, { name: 'X', t: x }, { name: 'DW', t: dw, write: true }, { name: 'DB', t: db, write: true }];
+        runInPlace(b, 'eorm_layer_norm_dwb', GRAD_WEIGHT_BIAS_CODE, bindings, UNIFORMS, u.data, Math.ceil(u.width / COLUMNS));
+        return [dw, db];
+      },
     },
-  });
-}
+  ],
+};

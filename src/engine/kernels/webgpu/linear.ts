@@ -4,8 +4,8 @@ import { columnSum } from './columnSum.ts';
 /**
  * y = x Wᵀ + b on WebGPU for x [N, in], W [out, in]: the bias added in the product's epilogue (tfjs's
  * fused matMul: one dispatch instead of two), and a gradient whose bias part is one column sum (the
- * fused matMul's own sums over the leading axes with a transpose first: two dispatches). Runs where
- * the column sum's kernel is registered.
+ * fused matMul's own sums over the leading axes with a transpose first: two dispatches). Needs the
+ * column sum's kernel (the profile's fused.linear).
  */
 
 export function fusedLinear(x: tf.Tensor2D, weight: tf.Tensor2D, bias: tf.Tensor): tf.Tensor2D {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readTogether } from './readTogether.ts';
 
 // The CPU backend's path (a copy and a read each); WebGPU's one-map path is checked in the browser and GPU
-// kit parity, where the fused AdamW's weights and moments are read back through it (adamwFlat.parity.ts).
+// kit parity, where the fused AdamW's weights and moments are read back through it (testing/kernelChecks/adamwFlat.ts).
 describe('readTogether', () => {
   it('reads each tensor as it was when called, even when it changes before the read resolves', async () => {
     await tf.setBackend('cpu');

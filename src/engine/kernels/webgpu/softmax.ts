@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import type { KernelFamily } from '../register.ts';
 import { REDUCE_SUM, type Uniform, WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
 
 /**
@@ -61,39 +62,38 @@ function uniforms(scores: tf.TensorInfo, scale: number): { rows: number; data: U
   return { rows, data: [...ints, { type: 'float32', data: [scale] }] };
 }
 
-let registered = false;
+const scaleOf = (attrs: unknown) => (attrs as { scale: number }).scale;
 
-/** Registers the kernels and the gradient for the WebGPU backend (the worker calls this once WebGPU runs). */
-export function registerWebGpuMaskedSoftmax(): void {
-  if (registered) return;
-  registered = true;
-  const scaleOf = (attrs: unknown) => (attrs as { scale: number }).scale;
-  tf.registerKernel({
-    kernelName: MASKED_SOFTMAX,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const { scores, mask } = inputs as Record<string, tf.TensorInfo>;
-      const u = uniforms(scores, scaleOf(attrs));
-      return runProgram(backend, new WorkgroupProgram('masked_softmax', ['S', 'M'], scores.shape, u.rows, FORWARD, UNIFORMS), [scores, mask], u.data);
+/** The softmax, its gradient kernel, and the softmax's registered gradient. */
+export const MASKED_SOFTMAX_WEBGPU: KernelFamily = {
+  kernels: [
+    {
+      kernelName: MASKED_SOFTMAX,
+      kernelFunc: ({ inputs, backend, attrs }) => {
+        const { scores, mask } = inputs as Record<string, tf.TensorInfo>;
+        const u = uniforms(scores, scaleOf(attrs));
+        return runProgram(backend, new WorkgroupProgram('masked_softmax', ['S', 'M'], scores.shape, u.rows, FORWARD, UNIFORMS), [scores, mask], u.data);
+      },
     },
-  });
-  tf.registerKernel({
-    kernelName: MASKED_SOFTMAX_GRAD,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const { dy, y } = inputs as Record<string, tf.TensorInfo>;
-      const u = uniforms(y, scaleOf(attrs));
-      return runProgram(backend, new WorkgroupProgram('masked_softmax_grad', ['DY', 'Y'], y.shape, u.rows, BACKWARD, UNIFORMS), [dy, y], u.data);
+    {
+      kernelName: MASKED_SOFTMAX_GRAD,
+      kernelFunc: ({ inputs, backend, attrs }) => {
+        const { dy, y } = inputs as Record<string, tf.TensorInfo>;
+        const u = uniforms(y, scaleOf(attrs));
+        return runProgram(backend, new WorkgroupProgram('masked_softmax_grad', ['DY', 'Y'], y.shape, u.rows, BACKWARD, UNIFORMS), [dy, y], u.data);
+      },
     },
-  });
-  tf.registerGradient({
-    kernelName: MASKED_SOFTMAX,
-    inputsToSave: ['mask'],
-    outputsToSave: [true],
-    gradFunc: (dy, [mask, y], attrs) => ({
-      scores: () => tf.engine().runKernel(MASKED_SOFTMAX_GRAD, { dy: dy as tf.Tensor, y }, attrs) as tf.Tensor,
-      // The mask comes from the lengths: nothing upstream of it is trained.
-      mask: () => tf.zerosLike(mask),
-    }),
-  });
-}
+  ],
+  gradients: [
+    {
+      kernelName: MASKED_SOFTMAX,
+      inputsToSave: ['mask'],
+      outputsToSave: [true],
+      gradFunc: (dy, [mask, y], attrs) => ({
+        scores: () => tf.engine().runKernel(MASKED_SOFTMAX_GRAD, { dy: dy as tf.Tensor, y }, attrs) as tf.Tensor,
+        // The mask comes from the lengths: nothing upstream of it is trained.
+        mask: () => tf.zerosLike(mask),
+      }),
+    },
+  ],
+};

@@ -1,16 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import { createRng } from '../data/rng.ts';
-import { adamwUpdate, composedAdamW } from '../kernels/adamw.ts';
-import { adamwFlatParity } from '../kernels/webgpu/adamwFlat.parity.ts';
-import { btLossParity } from '../kernels/webgpu/btLoss.parity.ts';
-import { dropoutParity } from '../kernels/webgpu/dropout.parity.ts';
-import type { ParityErrors } from '../kernels/webgpu/fusedParity.ts';
-import { geluParity } from '../kernels/webgpu/gelu.parity.ts';
-import { globalNormParity } from '../kernels/webgpu/globalNorm.parity.ts';
-import { qkvHeadsParity } from '../kernels/webgpu/heads.parity.ts';
-import { layerNormParity } from '../kernels/webgpu/layerNorm.parity.ts';
-import { linearParity } from '../kernels/webgpu/linear.parity.ts';
-import { maskedSoftmaxParity } from '../kernels/webgpu/softmax.parity.ts';
+import { createRng } from '../../data/rng.ts';
+import { composedAdamW, fusedAdamW } from '../../kernels/adamw.ts';
 
 /**
  * The fused AdamW kernel of the active backend against the tf composition: three steps with clipping
@@ -32,7 +22,7 @@ export async function adamwKernelParity(n = 1000): Promise<{ p: number; m: numbe
     const scale = tf.scalar(0.7);
     const apply = tf.scalar(!skip);
     const s = { lr: 1e-3 * t, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01, t };
-    [adamwUpdate, composedAdamW].forEach((f, i) => {
+    [fusedAdamW, composedAdamW].forEach((f, i) => {
       const [p, m, v] = f(states[i].p, states[i].m, states[i].v, g, scale, apply, s);
       tf.dispose([states[i].p, states[i].m, states[i].v]);
       states[i] = { p, m, v };
@@ -56,12 +46,4 @@ export async function adamwKernelParity(n = 1000): Promise<{ p: number; m: numbe
   }
   tf.dispose(states.flatMap((s) => [s.p, s.m, s.v]));
   return out;
-}
-
-/**
- * Every fused WebGPU kernel against its composition (value and gradients, relative errors), by kernel;
- * null for a kernel the active backend does not have (the composition runs there).
- */
-export async function fusedKernelParity(): Promise<Record<string, ParityErrors | null>> {
-  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity(), maskedSoftmax: await maskedSoftmaxParity(), linear: await linearParity(), qkvHeads: await qkvHeadsParity(), dropout: await dropoutParity(), adamwFlat: await adamwFlatParity() };
 }

@@ -1,10 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
-import { composedAdamW } from '../adamw.ts';
-import { ADAMW_LINK, FlatMoments, type RowGradient } from './adamwFlat.ts';
-import { randomTensor, relativeError } from './fusedParity.ts';
-import type { ParityErrors } from './fusedParity.ts';
-import { hasKernel } from './hasKernel.ts';
-import { readTogether } from '../../model/readTogether.ts';
+import { composedAdamW } from '../../kernels/adamw.ts';
+import { ADAMW_LINK, FlatMoments, type RowGradient } from '../../kernels/webgpu/adamwFlat.ts';
+import { type ParityErrors, hasKernel, randomTensor, relativeError } from './compare.ts';
+import { readTogether } from '../../kernels/webgpu/readTogether.ts';
 
 /** Dense parameters (three links of gradients), then a table whose gradient comes as rows. */
 const SHAPES: number[][] = [[3, 5], [17], [64, 33], [1], [200], [7, 7], [1000], [2, 300], [50, 6]];

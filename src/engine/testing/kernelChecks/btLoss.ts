@@ -1,8 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { composedBtLoss, composedBtLossGradient, pairGroups } from '../../model/loss.ts';
-import { BT_LOSS, fusedBtLoss, fusedBtLossGradient } from './btLoss.ts';
-import { type ParityErrors, compareOps, randomTensor, relativeError } from './fusedParity.ts';
-import { hasKernel } from './hasKernel.ts';
+import { BT_LOSS, fusedBtLoss, fusedBtLossGradient } from '../../kernels/webgpu/btLoss.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor, relativeError } from './compare.ts';
 
 /**
  * The fused Bradley-Terry loss against the composition on 14 candidates in five groups (two outside the

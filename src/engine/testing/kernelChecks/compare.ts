@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRng } from '../../data/rng.ts';
-import { maxAbsDiff } from '../../testing/allclose.ts';
+import { maxAbsDiff } from '../allclose.ts';
 
 /**
  * What the kernels' parity checks share: random inputs, and a fused op against its composition on the
@@ -8,6 +8,9 @@ import { maxAbsDiff } from '../../testing/allclose.ts';
  * the largest |Δ| relative to the composition's largest entry. The checks measure; callers assert.
  */
 export type ParityErrors = Record<string, number>;
+
+/** Whether the active backend has `kernel` registered: a check of a kernel the backend lacks reports null. */
+export const hasKernel = (kernel: string): boolean => tf.getKernel(kernel, tf.getBackend()) !== undefined;
 
 export function randomTensor(shape: number[], seed: number, scale = 1): tf.Tensor {
   const rng = createRng(seed);

@@ -1,7 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import { DROPOUT, fusedDropout } from './dropout.ts';
-import { type ParityErrors, compareOps, randomTensor } from './fusedParity.ts';
-import { hasKernel } from './hasKernel.ts';
+import { DROPOUT, fusedDropout } from '../../kernels/webgpu/dropout.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor } from './compare.ts';
 
 /**
  * The fused dropout against the composition x · (mask / keep) with the mask it draws for the seed (read

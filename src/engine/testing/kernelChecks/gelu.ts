@@ -1,7 +1,6 @@
 import { composedGelu } from '../../model/ops.ts';
-import { type ParityErrors, compareOps, randomTensor } from './fusedParity.ts';
-import { GELU, fusedGelu } from './gelu.ts';
-import { hasKernel } from './hasKernel.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor } from './compare.ts';
+import { GELU, fusedGelu } from '../../kernels/webgpu/gelu.ts';
 
 /** The fused GELU against the composition: value and dx on [7, 300] in [−5, 5]. Null where the backend has no fused kernel. */
 export async function geluParity(): Promise<ParityErrors | null> {

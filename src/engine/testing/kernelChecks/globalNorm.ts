@@ -1,8 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { composedBothFinite, composedClipCoefficient, composedGlobalNorm } from '../../model/clip.ts';
-import { type ParityErrors, randomTensor, relativeError } from './fusedParity.ts';
-import { SQUARED_NORM_LINK, fusedBothFinite, fusedClipCoefficient, fusedGlobalNorm } from './globalNorm.ts';
-import { hasKernel } from './hasKernel.ts';
+import { type ParityErrors, hasKernel, randomTensor, relativeError } from './compare.ts';
+import { SQUARED_NORM_LINK, fusedBothFinite, fusedClipCoefficient, fusedGlobalNorm } from '../../kernels/webgpu/globalNorm.ts';
 
 /**
  * The fused global norm against the composition over 16 tensors (a chain of three links) of which one

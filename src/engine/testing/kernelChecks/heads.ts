@@ -1,8 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { composedQkvHeads } from '../../model/ops.ts';
-import { type ParityErrors, compareOps, randomTensor } from './fusedParity.ts';
-import { hasKernel } from './hasKernel.ts';
-import { QKV_HEADS, fusedQkvHeads } from './heads.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor } from './compare.ts';
+import { QKV_HEADS, fusedQkvHeads } from '../../kernels/webgpu/heads.ts';
 
 /**
  * The heads kernels against the composition on qkv [2, 5, 48] (4 heads of 4), with every query and

@@ -1,8 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { composedLayerNorm } from '../../model/ops.ts';
-import { type ParityErrors, compareOps, randomTensor } from './fusedParity.ts';
-import { hasKernel } from './hasKernel.ts';
-import { LAYER_NORM, fusedLayerNorm } from './layerNorm.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor } from './compare.ts';
+import { LAYER_NORM, fusedLayerNorm } from '../../kernels/webgpu/layerNorm.ts';
 
 /**
  * The fused LayerNorm against the composition: value, dx, dweight and dbias on [3, 5, 72] (rows wider

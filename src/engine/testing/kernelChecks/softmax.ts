@@ -1,8 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { composedMaskedSoftmax } from '../../model/ops.ts';
-import { type ParityErrors, compareOps, randomTensor } from './fusedParity.ts';
-import { hasKernel } from './hasKernel.ts';
-import { MASKED_SOFTMAX, fusedMaskedSoftmax } from './softmax.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor } from './compare.ts';
+import { MASKED_SOFTMAX, fusedMaskedSoftmax } from '../../kernels/webgpu/softmax.ts';
 
 /**
  * The fused masked softmax against the composition: value and dscores on [2, 3, 5, 70] and the CLS-only

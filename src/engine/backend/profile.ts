@@ -1,0 +1,110 @@
+import * as tf from '@tensorflow/tfjs';
+import { ADAMW_KERNEL } from '../kernels/adamw.ts';
+import { HOST_BACKENDS } from '../kernels/hostMemory.ts';
+import { ADAMW_LINK } from '../kernels/webgpu/adamwFlat.ts';
+import { BT_LOSS } from '../kernels/webgpu/btLoss.ts';
+import { COLUMN_SUM } from '../kernels/webgpu/columnSum.ts';
+import { DROPOUT } from '../kernels/webgpu/dropout.ts';
+import { GELU } from '../kernels/webgpu/gelu.ts';
+import { BOTH_FINITE, CLIP_COEFFICIENT, SQUARED_NORM_LINK } from '../kernels/webgpu/globalNorm.ts';
+import { QKV_HEADS } from '../kernels/webgpu/heads.ts';
+import { LAYER_NORM } from '../kernels/webgpu/layerNorm.ts';
+import { MASKED_SOFTMAX } from '../kernels/webgpu/softmax.ts';
+
+/**
+ * What runs where on the active tfjs backend, decided once when the backend starts and handed down:
+ * the model's ops, the optimizer, the step and the loop read it instead of asking tfjs which backend
+ * runs or which kernels it has (one frontend, backends behind one interface, as jax-js does).
+ * Every fast path it names sits behind the same op as the plain tfjs composition, which stays the
+ * reference and the fallback: a profile with every flag off computes the same numbers, only slower.
+ */
+export interface BackendProfile {
+  /** The tfjs backend this profile describes ('webgpu', 'wasm', 'cpu', …). */
+  readonly backend: string;
+  /** Forward on the candidates' real tokens packed in one [N, d] matrix (no padded rows): where every padded row costs CPU time. */
+  readonly packedForward: boolean;
+  /** Q/K/V heads of all candidates from one batched product (a GPU likes one big dispatch) rather than per part. */
+  readonly headsFromOneProduct: boolean;
+  /** Fused kernels registered for this backend, per op; off means the op runs its tfjs composition. */
+  readonly fused: Readonly<Record<FusedOp, boolean>>;
+  /** Row gathers through the host gather kernel (CPU-memory backends). */
+  readonly hostKernels: boolean;
+  /** Products as plain 2-D slices (WASM, where only those reach XNNPACK; kernels/matmul.ts). */
+  readonly slicedProducts: boolean;
+  /** The embedding's AdamW state lives on the host and is updated for the step's rows only. */
+  readonly lazyEmbedding: boolean;
+  /** One flat in-place AdamW over every parameter (WebGPU), where the parameters fit one binding. */
+  readonly flatAdamW: boolean;
+  /** Several tensors read back as one concatenation and one map (WebGPU); elsewhere a copy each. */
+  readonly readTogether: boolean;
+  /** Per-step scalars are read back every this many steps (1 where a read is a copy in CPU memory). */
+  readonly readbackEvery: number;
+  /** WebGPU's buffer pool is trimmed between steps, at pauses and after validations. */
+  readonly trimGpuPool: boolean;
+}
+
+export type FusedOp = 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'qkvHeads' | 'linear' | 'btLoss' | 'globalNorm' | 'clipCoefficient' | 'bothFinite' | 'dropout' | 'adamw';
+
+/** On WebGPU the per-step scalars are read back together, at most one read (it ends a GPU pass and maps a buffer) per this many steps. */
+export const READBACK_EVERY = 10;
+
+/** The kernel whose registration for a backend turns each fused op on. */
+const FUSED_KERNELS: Readonly<Record<FusedOp, string>> = {
+  gelu: GELU,
+  layerNorm: LAYER_NORM,
+  maskedSoftmax: MASKED_SOFTMAX,
+  qkvHeads: QKV_HEADS,
+  linear: COLUMN_SUM,
+  btLoss: BT_LOSS,
+  globalNorm: SQUARED_NORM_LINK,
+  clipCoefficient: CLIP_COEFFICIENT,
+  bothFinite: BOTH_FINITE,
+  dropout: DROPOUT,
+  adamw: ADAMW_KERNEL,
+};
+const FUSED_ENTRIES = Object.entries(FUSED_KERNELS) as Array<[FusedOp, string]>;
+
+/**
+ * The profile of `backend` from the kernels registered for it now (the worker registers WebGPU's when
+ * WebGPU starts; the host AdamW kernel is registered when its module loads) and what each backend is
+ * good at: CPU-memory backends (cpu, wasm) pay for every padded row and every touched embedding row,
+ * so they run the packed forward (wasm, whose products go to XNNPACK) and the lazy embedding; a GPU
+ * likes few big dispatches and dislikes read-backs, each of which ends a pass.
+ */
+export function detectProfile(backend: string = tf.getBackend()): BackendProfile {
+  const has = (kernel: string) => tf.getKernel(kernel, backend) !== undefined;
+  const fused = {} as Record<FusedOp, boolean>;
+  for (const [op, kernel] of FUSED_ENTRIES) fused[op] = has(kernel);
+  const host = (HOST_BACKENDS as readonly string[]).includes(backend);
+  const webgpu = backend === 'webgpu';
+  return {
+    backend,
+    packedForward: backend === 'wasm',
+    headsFromOneProduct: webgpu,
+    fused,
+    hostKernels: host,
+    slicedProducts: backend === 'wasm',
+    lazyEmbedding: host,
+    flatAdamW: has(ADAMW_LINK),
+    readTogether: webgpu,
+    readbackEvery: webgpu ? READBACK_EVERY : 1,
+    trimGpuPool: webgpu,
+  };
+}
+
+let chosen: BackendProfile | null = null;
+
+/** The profile of the backend just started (the worker sets it once its kernels are registered); null forgets it. */
+export function useProfile(p: BackendProfile | null): void {
+  chosen = p;
+}
+
+/**
+ * The profile of the active backend: the one set by useProfile when it describes that backend, else
+ * detected now. Not cached: detection is a dozen registry look-ups, and a kernel registered after a
+ * first call (as Node tests do, switching backends) must be seen by the next.
+ */
+export function activeProfile(): BackendProfile {
+  const backend = tf.getBackend();
+  return chosen !== null && chosen.backend === backend ? chosen : detectProfile(backend);
+}

@@ -1,0 +1,22 @@
+import { registerKernels } from '../register.ts';
+import { ADAMW_WEBGPU } from './adamw.ts';
+import { ADAMW_FLAT_WEBGPU } from './adamwFlat.ts';
+import { BT_LOSS_WEBGPU } from './btLoss.ts';
+import { COLUMN_SUM_WEBGPU } from './columnSum.ts';
+import { DROPOUT_WEBGPU } from './dropout.ts';
+import { GELU_WEBGPU } from './gelu.ts';
+import { GLOBAL_NORM_WEBGPU } from './globalNorm.ts';
+import { HEADS_WEBGPU } from './heads.ts';
+import { LAYER_NORM_WEBGPU } from './layerNorm.ts';
+import { MASKED_SOFTMAX_WEBGPU } from './softmax.ts';
+
+/**
+ * Every fused WebGPU kernel of this project, registered for the 'webgpu' backend. The worker calls this
+ * once WebGPU runs and before it detects the backend's profile (engine/backend/profile.ts), which turns
+ * each fused op on where its kernel is registered.
+ */
+export function registerWebGpuKernels(): void {
+  for (const family of [ADAMW_WEBGPU, LAYER_NORM_WEBGPU, GELU_WEBGPU, GLOBAL_NORM_WEBGPU, BT_LOSS_WEBGPU, MASKED_SOFTMAX_WEBGPU, COLUMN_SUM_WEBGPU, HEADS_WEBGPU, DROPOUT_WEBGPU, ADAMW_FLAT_WEBGPU]) {
+    registerKernels(['webgpu'], family);
+  }
+}

@@ -1,0 +1,164 @@
+import { formatLineErrors } from '../engine/data/lineErrors.ts';
+import { DEFAULT_TRAIN_FRACTION, splitGroups } from '../engine/data/split.ts';
+import type { TokenizePool } from '../engine/data/tokenizePool.ts';
+import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
+import { type LoadedData, STORED_MAX_BYTES, TOKEN_CAP, loadData, readWhole, summarize } from './dataLoader.ts';
+import type { DataRole, DataSource, DatasetSummary, IngestProgressEvent, WorkerEvent } from './protocol.ts';
+import type { StoredData } from './storage/db.ts';
+import { contentHashOfKey, datasetKey, hashBytes, isCurrentDatasetKey } from './storage/datasetKey.ts';
+import type { Persister } from './storage/persister.ts';
+
+/**
+ * The loaded data of each role and its split: loads a file (or recalls its tokenization from storage),
+ * re-splits the training data, and sends the panel's summaries. Every replacement of a role's data goes
+ * through `replace`, which bumps its version: a command that read the data before an await compares
+ * versions to notice it moved.
+ */
+export class Datasets {
+  private readonly data: Partial<Record<DataRole, LoadedData>> = {};
+  /** Bumped whenever a role's data or its split changes: part of the evaluation cache's key. */
+  private readonly versions: Record<DataRole, number> = { train: 0, test: 0 };
+  /** The newest load asked for per role: an older one that finishes later is set aside. */
+  private readonly loads: Record<DataRole, number> = { train: 0, test: 0 };
+  /** maxLen and split each dataset's last summary was made with. */
+  private readonly summarized = new WeakMap<LoadedData, string>();
+  /** The settings the UI last sent (estimate, start, resume): loads split with their seed, summaries judge lengths by their maxLen. */
+  settings: TrainSettings = DEFAULT_TRAIN_SETTINGS;
+  /** Files up to this many bytes are kept in storage (tests lower it); larger ones are hashed as they stream, and not kept. */
+  storedMaxBytes = STORED_MAX_BYTES;
+
+  constructor(
+    private readonly emit: (event: WorkerEvent) => void,
+    private readonly pool: () => TokenizePool,
+    private readonly persist: Persister,
+    /** A run is in progress: the training data may not be replaced by a load. */
+    private readonly training: () => boolean,
+    /** Told right after a role's data was replaced, before anyone hears of it. */
+    private readonly replaced: (role: DataRole) => void,
+    /** Told once a newly tokenized file is stored. */
+    private readonly stored: () => void,
+  ) {}
+
+  get(role: DataRole): LoadedData | undefined {
+    return this.data[role];
+  }
+
+  version(role: DataRole): number {
+    return this.versions[role];
+  }
+
+  require(role: DataRole): LoadedData {
+    const d = this.data[role];
+    if (!d) throw new Error(role === 'train' ? 'Load a dataset first (a JSONL file, or the built-in sample).' : 'Load a test file first.');
+    return d;
+  }
+
+  /** True until a training file is loaded or asked for: a recall from storage must not override the user's pick. */
+  trainUntouched(): () => boolean {
+    const ticket = this.loads.train;
+    return () => this.loads.train === ticket && !this.data.train;
+  }
+
+  /** Brings back the last training file, if `untouched` still holds once it is read. */
+  async recallLastTrain(untouched: () => boolean): Promise<void> {
+    const last = await this.persist.read('the last training file', (db) => db.lastTrainDataset());
+    // One stored by an older app (other reading rules) is not brought back: loading the file reads it anew.
+    if (last && isCurrentDatasetKey(last.key, TOKEN_CAP) && untouched()) this.installTrain(last.key, last.data, this.settings.seed);
+  }
+
+  async load(role: DataRole, source: DataSource): Promise<void> {
+    if (role === 'train' && this.training()) throw new Error('Stop the training run before loading another training file.');
+    const ticket = ++this.loads[role];
+    const newest = () => this.loads[role] === ticket;
+    let loaded: LoadedData;
+    try {
+      loaded = await this.loadOrRecall(role, source, newest);
+    } catch (e) {
+      // A newer pick of this role is under way: its outcome is the one the panel waits for.
+      if (!newest()) return;
+      throw e;
+    }
+    if (!newest()) {
+      this.emit({ type: 'log', level: 'info', message: `${loaded.name} finished loading after a newer file was picked; it was set aside.` });
+      return;
+    }
+    // Start may have run while the file loaded: the run keeps the data it started with.
+    if (role === 'train' && this.training()) throw new Error(`${loaded.name} finished loading after training started; the run keeps its data. Stop it, then load the file again.`);
+    this.replace(role, loaded);
+    this.emit({ type: 'dataset', summary: this.summary(loaded), reason: 'loaded' });
+  }
+
+  /** A file tokenized before (same bytes, tokenizer, cap and rules) comes back from storage; a new one is loaded and stored. */
+  private async loadOrRecall(role: DataRole, source: DataSource, newest: () => boolean): Promise<LoadedData> {
+    const progress = (e: IngestProgressEvent) => {
+      if (newest()) this.emit(e);
+    };
+    const whole = (await this.persist.available()) ? await readWhole(source, this.storedMaxBytes) : null;
+    if (!whole) return loadData(role, source, this.pool(), this.settings.seed, progress);
+    const contentHash = await hashBytes(whole.bytes);
+    const key = datasetKey(contentHash, TOKEN_CAP);
+    const stored = await this.persist.read('a stored dataset', (db) => db.getDataset(key));
+    if (stored) {
+      if (role === 'train') this.persist.write('the last training file', (db) => db.markLastTrain(key));
+      return { ...stored, name: whole.file.name, role, key, contentHash, split: splitGroups(stored.view, { seed: this.settings.seed }), splitSeed: this.settings.seed };
+    }
+    const loaded = await loadData(role, { kind: 'file', file: whole.file }, this.pool(), this.settings.seed, progress, contentHash);
+    const { split: _s, splitSeed: _k, role: _r, key: _key, ...data } = loaded;
+    this.persist.write(
+      `the tokenized ${loaded.name}`,
+      (db) => (role === 'train' ? db.putTrainDataset(key, data) : db.putDataset(key, data)),
+      () => this.stored(),
+    );
+    return loaded;
+  }
+
+  /** Stored training data back in the train role (after a reload, or for a resumed run). */
+  installTrain(key: string, stored: StoredData, seed: number): LoadedData {
+    this.loads.train++;
+    // Entries stored by an older app hold no contentHash; every key starts with it.
+    const contentHash = contentHashOfKey(key) ?? stored.contentHash;
+    const data: LoadedData = { ...stored, role: 'train', key, contentHash, split: splitGroups(stored.view, { seed }), splitSeed: seed };
+    this.replace('train', data);
+    this.emit({ type: 'dataset', summary: this.summary(data), reason: 'loaded' });
+    return data;
+  }
+
+  /** The training data split with `seed` and `trainFraction`: as it is, or a re-split copy (a command still reading the old split keeps it). */
+  withSplit(d: LoadedData, seed: number, trainFraction = DEFAULT_TRAIN_FRACTION): LoadedData {
+    if (d.splitSeed === seed && (d.splitFraction ?? DEFAULT_TRAIN_FRACTION) === trainFraction) return d;
+    const next = { ...d, split: splitGroups(d.view, { seed, trainFraction }), splitSeed: seed, splitFraction: trainFraction };
+    this.replace('train', next);
+    return next;
+  }
+
+  /** Truncation counts depend on maxLen, the split on the seed: re-send a summary when either moved. */
+  refreshSummaries(): void {
+    for (const d of Object.values(this.data)) {
+      if (this.summarized.get(d) !== this.summaryBasis(d)) this.emit({ type: 'dataset', summary: this.summary(d), reason: 'refreshed' });
+    }
+  }
+
+  downloadErrors(role: DataRole, format: 'text' | 'csv' | 'jsonl'): void {
+    const d = this.require(role);
+    const mime = { text: 'text/plain', csv: 'text/csv', jsonl: 'application/x-ndjson' }[format];
+    const ext = { text: 'txt', csv: 'csv', jsonl: 'jsonl' }[format];
+    this.emit({ type: 'errorList', fileName: `${d.name.replace(/\.[^.]*$/, '')}.rejected.${ext}`, mime, text: formatLineErrors(d.dataset.report.errors, format) });
+  }
+
+  private replace(role: DataRole, d: LoadedData): void {
+    this.data[role] = d;
+    this.versions[role]++;
+    this.replaced(role);
+  }
+
+  /** The panel's figures, judged against the current maxLen and split; remembered so refreshes happen only on change. */
+  private summary(d: LoadedData): DatasetSummary {
+    const summary = summarize(d, this.settings.model.maxLen);
+    this.summarized.set(d, this.summaryBasis(d));
+    return summary;
+  }
+
+  private summaryBasis(d: LoadedData): string {
+    return `${this.settings.model.maxLen}:${d.splitSeed}:${d.splitFraction}`;
+  }
+}

@@ -1,0 +1,71 @@
+import type { Evaluation } from '../engine/train/evaluation.ts';
+import type { LoadedData } from './dataLoader.ts';
+import type { Datasets } from './datasets.ts';
+import type { ModelSlots } from './modelSlots.ts';
+import type { DataRole, EvalSet, ModelSlot } from './protocol.ts';
+
+/** An evaluation of one set by one model state, kept for Inspect. */
+export interface CachedEvaluation {
+  /** Set, data version, slot and revision: what was evaluated (see EvaluationCache.key). */
+  model: string;
+  /** Optimizer steps of the latest model when evaluated; 0 for the other slots. */
+  step: number;
+  /** The data scored: Inspect takes questions and texts from it, never from data loaded since. */
+  data: LoadedData;
+  groups: Uint32Array;
+  maxLen: number;
+  evaluation: Evaluation;
+}
+
+/** Validation is scored on the training file's split; the test set is the test file. */
+export const roleOf = (set: EvalSet): DataRole => (set === 'val' ? 'train' : 'test');
+
+/** The set whose evaluations read the data of `role`. */
+export const setOf = (role: DataRole): EvalSet => (role === 'train' ? 'val' : 'test');
+
+/**
+ * The last evaluation of each set, for Inspect and repeated requests. An entry is keyed by what it
+ * depends on (data version, slot, the slot's revision), so replacing either makes it stale; entries are
+ * also dropped on replacement, so that they do not keep old data alive.
+ */
+export class EvaluationCache {
+  private readonly entries = new Map<EvalSet, CachedEvaluation>();
+
+  constructor(
+    private readonly datasets: Datasets,
+    private readonly models: ModelSlots,
+  ) {}
+
+  /** What an evaluation of `set` by the model in `slot` depends on, the latest model's step aside. */
+  key(set: EvalSet, slot: ModelSlot): string {
+    return `${set}:${this.datasets.version(roleOf(set))}:${slot}:${this.models.revision(slot) ?? -1}`;
+  }
+
+  /**
+   * The evaluation of the selected model on `set`, if it still describes that model. `latestStep`: the
+   * latest model's optimizer steps; `training`: a run is in progress.
+   */
+  get(set: EvalSet, latestStep: number, training: boolean): CachedEvaluation | null {
+    const c = this.entries.get(set);
+    const slot = this.models.active;
+    if (!c || c.model !== this.key(set, slot)) return null;
+    if (slot !== 'latest' || c.step === latestStep) return c;
+    // While training, the latest model moves every step: its last evaluation stands for it instead of racing it.
+    return training ? c : null;
+  }
+
+  /** Keeps an evaluation by the model in `slot` as it is now; returns the entry. */
+  store(set: EvalSet, slot: ModelSlot, evaluated: Omit<CachedEvaluation, 'model'>): CachedEvaluation {
+    const entry = { ...evaluated, model: this.key(set, slot) };
+    this.entries.set(set, entry);
+    return entry;
+  }
+
+  forget(set: EvalSet): void {
+    this.entries.delete(set);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

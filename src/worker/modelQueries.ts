@@ -1,0 +1,238 @@
+import { candidateAnswerKey } from '../engine/data/answers.ts';
+import { parsePastedCandidates } from '../engine/data/pasted.ts';
+import { tokenizeChunk } from '../engine/data/tokenize.ts';
+import { readModel } from '../engine/io/modelFile.ts';
+import { GPT2_VOCAB } from '../engine/model/config.ts';
+import { type Params, disposeParams, paramsFromArrays } from '../engine/model/params.ts';
+import { evaluateModel } from '../engine/train/evaluation.ts';
+import { bestOfNScore, rankGroup } from '../engine/metrics/rank.ts';
+import { type ScoringPeer, scoreCandidates } from '../engine/train/scoring.ts';
+import { TOKEN_CAP } from './dataLoader.ts';
+import type { Datasets } from './datasets.ts';
+import { type CachedEvaluation, type EvaluationCache, roleOf } from './evaluationCache.ts';
+import { exportModel } from './exportModel.ts';
+import type { ModelSlots, SlotModel } from './modelSlots.ts';
+import type { DataRole, EvalSet, InspectFilter, ModelSlot, RankedCandidate, WorkerEvent } from './protocol.ts';
+import type { TrainingRuns } from './trainingRuns.ts';
+
+/** What the model queries read and write besides the evaluation cache's entries. */
+export interface QueryDeps {
+  emit: (event: WorkerEvent, transfer?: Transferable[]) => void;
+  datasets: Datasets;
+  models: ModelSlots;
+  cache: EvaluationCache;
+  runs: TrainingRuns;
+  scoringPeers: () => ReadonlyArray<ScoringPeer>;
+  /** Sends the model slots to the UI. */
+  emitModels: () => void;
+}
+
+/** The selected model as one command reads it; its weights stay valid until `release`. */
+interface Reading {
+  slot: ModelSlot;
+  revision: number;
+  model: SlotModel;
+  params: Params;
+  /** Optimizer steps of the latest model (of its snapshot during a run); 0 for the other slots. */
+  step: number;
+  release(): void;
+}
+
+/** A command whose model or data was replaced while it ran starts over on the new ones, this many times at most. */
+const MAX_TRIES = 3;
+
+/**
+ * The commands that ask the selected model something: evaluate a set (cached for Inspect), Inspect one
+ * group, Rerank pasted candidates, export it; and import a model file into the imported slot. Each
+ * answer describes the model and data as they are when it is sent (see `onCurrent`).
+ */
+export class ModelQueries {
+  constructor(private readonly deps: QueryDeps) {}
+
+  select(slot: ModelSlot): void {
+    this.deps.models.select(slot);
+    this.deps.emitModels();
+  }
+
+  evaluate(set: EvalSet): Promise<void> {
+    return this.withEvaluation(set, ({ evaluation, step }) =>
+      this.deps.emit({
+        type: 'evaluation',
+        report: {
+          set,
+          epoch: 0,
+          step,
+          epochTrainLoss: null,
+          summary: evaluation.summary,
+          curve: evaluation.curve,
+          histogram: evaluation.histogram,
+          isBest: false,
+          origin: 'request',
+          modelSlot: this.deps.models.active,
+        },
+      }),
+    );
+  }
+
+  inspect(set: EvalSet, filter: InspectFilter, position: number): Promise<void> {
+    return this.withEvaluation(set, (e) => this.showGroup(set, filter, position, e));
+  }
+
+  /** An empty question is allowed: the input is then [CLS] [SEP] answer, which the reference scores too (the panel says so). */
+  async rerank(question: string, pasted: string): Promise<void> {
+    const parsed = parsePastedCandidates(pasted);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const { texts } = parsed;
+    await this.onCurrent(
+      null,
+      async (m) => {
+        const { cfg } = m.model;
+        // Exactly the training inputs: [CLS] + question + [SEP] + text, cut at the model's maxLen. One id
+        // more tells an input that was cut from one exactly maxLen long.
+        const chunk = tokenizeChunk({ maxLen: cfg.maxLen + 1, clsId: cfg.clsId, sepId: cfg.sepId, questions: [question], groupSizes: [texts.length], genTexts: texts });
+        const full = texts.map((_, i) => chunk.tokens.subarray(chunk.offsets[i], chunk.offsets[i + 1]));
+        const ids = full.map((t) => t.subarray(0, cfg.maxLen));
+        return { full, ids, energies: await scoreCandidates(cfg, m.params, ids) };
+      },
+      ({ full, ids, energies }, slot) => {
+        const rank = rankGroup(energies);
+        const candidates: RankedCandidate[] = rank.order.map((i, r) => ({
+          rank: r + 1,
+          index: i,
+          energy: energies[i],
+          deltaToBest: rank.deltaToBest[i],
+          share: rank.share[i],
+          label: null,
+          answer: candidateAnswerKey(null, texts[i]),
+          text: texts[i],
+          tokens: ids[i].length,
+          truncated: full[i].length > ids[i].length,
+        }));
+        this.deps.emit({ type: 'reranked', question, candidates, modelSlot: slot });
+      },
+    );
+  }
+
+  export(): Promise<void> {
+    return this.onCurrent(
+      null,
+      (m) => exportModel(m.model, m.params, m.slot),
+      ({ fileName, bytes }) => this.deps.emit({ type: 'exported', fileName, bytes: bytes.buffer }, [bytes.buffer]),
+    );
+  }
+
+  import(bytes: ArrayBuffer, fileName: string): void {
+    const { models, emit } = this.deps;
+    const loaded = readModel(bytes, { copy: true });
+    if (loaded.cfg.maxLen > TOKEN_CAP) throw new Error(`${fileName}: maxLen ${loaded.cfg.maxLen} is above the supported ${TOKEN_CAP}.`);
+    if (loaded.cfg.vocabSize !== GPT2_VOCAB) {
+      throw new Error(`${fileName}: the model has a vocabulary of ${loaded.cfg.vocabSize} tokens; EORM Studio feeds it GPT-2 BPE ids (${GPT2_VOCAB} tokens), which it could not read. Nothing was loaded.`);
+    }
+    const params = paramsFromArrays(loaded.cfg, loaded.tensors);
+    models.set('imported', { cfg: loaded.cfg, params, source: 'imported', description: fileName, warnings: loaded.warnings, training: loaded.training ?? {} });
+    models.active = 'imported';
+    for (const w of loaded.warnings) emit({ type: 'log', level: 'warn', message: `${fileName}: ${w}` });
+    this.deps.emitModels();
+  }
+
+  /** The selected model for a command that awaits: a lease on its slot, or for the model in training a copy taken between two steps. */
+  private async read(): Promise<Reading> {
+    const { models, runs } = this.deps;
+    const lease = models.acquire();
+    if (lease.slot !== 'latest' || !runs.isTraining()) {
+      return { slot: lease.slot, revision: lease.revision, model: lease.model, params: lease.model.params, step: lease.slot === 'latest' ? runs.latestStep : 0, release: lease.release };
+    }
+    lease.release();
+    const snap = await runs.control().snapshot();
+    return { slot: 'latest', revision: lease.revision, model: atStep(lease.model, snap.step), params: snap.params, step: snap.step, release: () => disposeParams(snap.params) };
+  }
+
+  /**
+   * Runs `work` on the selected model (and the data of `role`, which `work` reads before its first
+   * await), then checks that neither was replaced meanwhile: an import, a new run or best checkpoint,
+   * another selection, a load. If one was, the answer would describe what is no longer there, so the
+   * work starts over on the new ones. `deliver` runs right after the check, in the same microtask, so
+   * nothing can replace the model between the check and the answer.
+   */
+  private async onCurrent<T>(role: DataRole | null, work: (m: Reading) => Promise<T>, deliver: (result: T, slot: ModelSlot) => void): Promise<void> {
+    const { models, datasets } = this.deps;
+    for (let attempt = 1; ; attempt++) {
+      const m = await this.read();
+      const version = role ? datasets.version(role) : 0;
+      let result: T;
+      try {
+        result = await work(m);
+      } finally {
+        m.release();
+      }
+      const sameModel = models.active === m.slot && models.revision(m.slot) === m.revision;
+      if (sameModel && (!role || datasets.version(role) === version)) return deliver(result, m.slot);
+      if (attempt === MAX_TRIES) throw new Error(`The ${sameModel ? 'data' : 'selected model'} kept changing while this ran; try again.`);
+    }
+  }
+
+  /** Hands `use` the evaluation of the selected model on `set`: cached when neither the model nor the data changed since, else computed now. */
+  private async withEvaluation(set: EvalSet, use: (e: CachedEvaluation) => void): Promise<void> {
+    const { cache, datasets, runs, emit } = this.deps;
+    const cached = cache.get(set, runs.latestStep, runs.isTraining());
+    if (cached) return use(cached);
+    const role = roleOf(set);
+    await this.onCurrent(
+      role,
+      async (m) => {
+        const data = datasets.require(role);
+        const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
+        if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
+        const evaluation = await evaluateModel(m.model.cfg, m.params, data.view, data.answers, groups, datasets.settings.seed, {
+          onProgress: (done, total) => emit({ type: 'evalProgress', set, done, total }),
+          peers: this.deps.scoringPeers(),
+        });
+        return { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation };
+      },
+      (result, slot) => use(cache.store(set, slot, result)),
+    );
+  }
+
+  /** One group of an evaluation, ranked, as Inspect shows it. */
+  private showGroup(set: EvalSet, filter: InspectFilter, position: number, { data, groups, evaluation, maxLen }: CachedEvaluation): void {
+    const { emit } = this.deps;
+    // 'Top choice wrong': a wrong candidate is among the lowest energies (Best-of-N below 1 for the group).
+    const matching: number[] = [];
+    evaluation.groups.forEach((g, k) => {
+      if (filter === 'all' || bestOfNScore(g.energies, g.labels) < 1) matching.push(k);
+    });
+    if (matching.length === 0) {
+      emit({ type: 'inspectGroup', set, filter, position: 0, matching: 0, groupIndex: -1, question: '', candidates: [] });
+      return;
+    }
+    const pos = Math.min(Math.max(0, Math.floor(position)), matching.length - 1);
+    const k = matching[pos];
+    const group = data.dataset.groups[groups[k]];
+    const scored = evaluation.groups[k];
+    const first = data.view.groupStart[groups[k]];
+    const rank = rankGroup(scored.energies);
+    const candidates: RankedCandidate[] = rank.order.map((i, r) => {
+      const length = data.view.tokens.offsets[first + i + 1] - data.view.tokens.offsets[first + i];
+      return {
+        rank: r + 1,
+        index: i,
+        energy: scored.energies[i],
+        deltaToBest: rank.deltaToBest[i],
+        share: rank.share[i],
+        label: group.candidates[i].label,
+        answer: group.candidates[i].answerKey,
+        text: group.candidates[i].genText,
+        tokens: Math.min(length, maxLen),
+        truncated: length > maxLen,
+      };
+    });
+    emit({ type: 'inspectGroup', set, filter, position: pos, matching: matching.length, groupIndex: groups[k], question: group.question, candidates });
+  }
+}
+
+/** The model in training as of a snapshot at `step`: its last validation's figures describe another step, so they move aside. */
+function atStep(model: SlotModel, step: number): SlotModel {
+  const { epoch, step: validated, valBestOfN, epochTrainLoss, ...rest } = model.training;
+  if (validated === step) return model;
+  return { ...model, description: `training, step ${step}`, training: { ...rest, step, lastValidation: { epoch, step: validated, valBestOfN, epochTrainLoss } } };
+}

@@ -1,0 +1,326 @@
+import { DEFAULT_TRAIN_FRACTION } from '../engine/data/split.ts';
+import { type RecordedSplit, shortHash } from '../engine/data/splitRecord.ts';
+import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../engine/model/config.ts';
+import { type Params, initParams, paramsFromArrays } from '../engine/model/params.ts';
+import { DEFAULT_PASS_BUDGET_BYTES, autoMicroBatch } from '../engine/train/autoMicroBatch.ts';
+import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
+import { estimateMemory } from '../engine/train/estimate.ts';
+import { type RunEvaluation, runTraining } from '../engine/train/loop.ts';
+import { RunControl } from '../engine/train/runControl.ts';
+import type { ScoringPeer } from '../engine/train/scoring.ts';
+import type { TrainSettings } from '../engine/train/settings.ts';
+import { groupsPerStep, totalSteps } from '../engine/train/stepCount.ts';
+import type { BackendInfo } from './backend.ts';
+import { continueFrom } from './continueFrom.ts';
+import { type LoadedData, TOKEN_CAP } from './dataLoader.ts';
+import type { Datasets } from './datasets.ts';
+import type { EvaluationCache } from './evaluationCache.ts';
+import type { ModelSlots } from './modelSlots.ts';
+import type { EvalReport, WorkerEvent } from './protocol.ts';
+import type { RunRecorder } from './runRecorder.ts';
+import type { SavedRuns } from './savedRuns.ts';
+import type { StoredRun } from './storage/db.ts';
+import { contentHashOfKey } from './storage/datasetKey.ts';
+import type { Persister } from './storage/persister.ts';
+import { lockRun } from './storage/runLocks.ts';
+
+/** What the run lifecycle reads and writes besides its own state. */
+export interface RunDeps {
+  emit: (event: WorkerEvent) => void;
+  datasets: Datasets;
+  models: ModelSlots;
+  cache: EvaluationCache;
+  saved: SavedRuns;
+  persist: Persister;
+  backend: () => BackendInfo | null;
+  scoringPeers: () => ReadonlyArray<ScoringPeer>;
+  /** Sends the model slots to the UI. */
+  emitModels: () => void;
+}
+
+/** The run in progress. */
+interface ActiveRun {
+  control: RunControl;
+  runId: string;
+  /** Lets the run go (its device is lost): listed as interrupted, its lock released, its loop no longer heard. */
+  abandon(message: string): void;
+}
+
+/**
+ * The training run: the memory estimate for its settings, start, resume from a saved checkpoint, pause,
+ * stop, and its record in storage. At most one run is in progress; it trains the latest model slot.
+ */
+export class TrainingRuns {
+  private run: ActiveRun | null = null;
+  private stepsTaken = 0;
+
+  constructor(private readonly deps: RunDeps) {}
+
+  /** A run is in progress (training, compiling or paused). */
+  isTraining(): boolean {
+    return this.run !== null;
+  }
+
+  /** The id of the run in progress, if any. */
+  get runId(): string | null {
+    return this.run?.runId ?? null;
+  }
+
+  /** Optimizer steps applied to the latest model since it was created (as far as reported): tells whether a cached evaluation is stale. */
+  get latestStep(): number {
+    return this.stepsTaken;
+  }
+
+  /** The pause, resume and stop of the run in progress. */
+  control(): RunControl {
+    if (!this.run) throw new Error('No training is running.');
+    return this.run.control;
+  }
+
+  /**
+   * The GPU is gone: a run on it can neither step nor stop cleanly, so it is let go (listed as
+   * interrupted, its lock released) and the user is told how to go on from its last checkpoint.
+   */
+  deviceLost(message: string): void {
+    const run = this.run;
+    if (!run) {
+      this.deps.emit({ type: 'error', command: null, message: `${message} Choose another backend in the header (or reload the page); an interrupted run can be resumed from its last checkpoint under Saved runs.` });
+      return;
+    }
+    run.abandon(message);
+  }
+
+  estimate(settings: TrainSettings): void {
+    const { datasets } = this.deps;
+    datasets.settings = settings;
+    const cfg = modelConfig(settings);
+    const data = datasets.get('train');
+    const largestGroup = data ? data.dataset.groups.reduce((m, g) => Math.max(m, g.candidates.length), 0) : 4;
+    const perStep = largestGroup * groupsPerStep(settings);
+    const perPass = settings.microBatch > 0 ? settings.microBatch : (autoMicroBatch(cfg, perStep, cfg.maxLen, this.passBudget()) ?? perStep);
+    const adapter = this.deps.backend()?.adapter ?? null;
+    const e = estimateMemory(cfg, perPass, perPass < perStep, adapter);
+    this.deps.emit({ type: 'estimate', estimate: { params: e.params, trainingBytes: e.trainingBytes, largestBufferBytes: e.largestBufferBytes, warnings: e.warnings } });
+    datasets.refreshSummaries();
+  }
+
+  /** Activation bytes one pass may take: the default, or less on an adapter with a smaller binding limit. */
+  private passBudget(): number {
+    const limit = this.deps.backend()?.adapter?.maxStorageBufferBindingSize;
+    return limit ? Math.min(DEFAULT_PASS_BUDGET_BYTES, limit) : DEFAULT_PASS_BUDGET_BYTES;
+  }
+
+  start(settings: TrainSettings): void {
+    if (this.run) throw new Error('Training is already running: pause or stop it first.');
+    const { datasets } = this.deps;
+    const loaded = datasets.require('train');
+    datasets.settings = settings;
+    const from = settings.init === 'continue' ? continueFrom(this.deps.models, loaded, settings.seed, this.deps.emit) : null;
+    const cfg = from?.cfg ?? modelConfig(settings);
+    const params = from?.params ?? initParams(cfg, settings.seed);
+    const data = datasets.withSplit(loaded, from?.split.seed ?? settings.seed, from?.split.trainFraction);
+    const record: StoredRun = {
+      id: crypto.randomUUID(),
+      createdAt: Date.now(),
+      settings,
+      cfg,
+      datasetKey: data.key ?? '',
+      datasetName: data.name,
+      splitSeed: data.splitSeed,
+      split: splitOf(data),
+      totalSteps: totalSteps(data.split.train.length, settings),
+      state: 'running',
+      checkpointStep: 0,
+      points: [],
+      evaluations: [],
+      bestValBestOfN: null,
+    };
+    this.deps.persist.write('the run', (db) => db.putRun(record));
+    const lock = lockRun(record.id);
+    this.launch(settings, cfg, params, data, this.deps.saved.recorder(record), null, () => void lock.then((release) => release?.()));
+  }
+
+  /** Continues a saved run from its last checkpoint, on its own data (restored from storage when another file is loaded). */
+  async resume(id: string): Promise<void> {
+    if (this.run) throw new Error('Training is already running: stop it before resuming another run.');
+    const { record, checkpoint, release } = await this.deps.saved.takeForResume(id);
+    try {
+      await this.resumeLocked(record, checkpoint, release);
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+
+  private async resumeLocked(record: StoredRun, checkpoint: RunCheckpoint, release: () => void): Promise<void> {
+    const { datasets, emit } = this.deps;
+    let data = datasets.get('train');
+    if (!data || data.key !== record.datasetKey) {
+      const file = contentHashOfKey(record.datasetKey);
+      const stored = file === null ? null : await this.deps.persist.read('its dataset', (db) => db.getDataset(record.datasetKey));
+      if (this.run) throw new Error('Training started meanwhile: stop it before resuming another run.');
+      if (stored) {
+        data = datasets.installTrain(record.datasetKey, stored, record.splitSeed);
+      } else if (file === null) {
+        throw new Error(`This run on ${record.datasetName} began before every training file was given an identity (files over 256 MB had none), so the file it trained on cannot be checked and the run cannot be resumed. Start a new run on that file instead.`);
+      } else if (data?.contentHash !== file) {
+        throw new Error(`The file this run trained on (${record.datasetName}, ${shortHash(file)}) is not loaded, and not stored in this browser (files over 256 MB never are): load ${record.datasetName} again, then resume.`);
+      } else {
+        // The same bytes, read by an older app's rules (or another token cap) when the run began.
+        emit({ type: 'log', level: 'warn', message: `${record.datasetName} was read with an older version of the app's reading rules when this run began: it resumes on the file as read now, so its tokens or its split may differ slightly from what it trained on.` });
+      }
+    }
+    if (this.run) throw new Error('Training started meanwhile: stop it before resuming another run.');
+    data = datasets.withSplit(data, record.splitSeed, record.split?.trainFraction);
+    datasets.settings = record.settings;
+    record.points = record.points.filter((p) => p.step < checkpoint.step);
+    record.evaluations = record.evaluations.filter((e) => e.step <= checkpoint.step);
+    emit({ type: 'log', level: 'info', message: `Resuming the run on ${record.datasetName} from its checkpoint at step ${checkpoint.step} of ${record.totalSteps}.` });
+    const recorder = this.deps.saved.recorder(record);
+    recorder.resumed();
+    this.launch(record.settings, record.cfg, paramsFromArrays(record.cfg, checkpoint.params), data, recorder, checkpoint, release);
+  }
+
+  /** `ended` runs once the run is over, whatever the outcome (it releases the run's lock). */
+  private launch(settings: TrainSettings, cfg: ModelConfig, params: Params, data: LoadedData, recorder: RunRecorder, resume: RunCheckpoint | null, ended: () => void): void {
+    const { emit, models, emitModels } = this.deps;
+    this.deps.datasets.refreshSummaries();
+    models.clearTrained();
+    models.set('latest', { cfg, params, source: 'trained', description: 'training…', warnings: [], training: { splitSeed: data.splitSeed, split: splitOf(data) } });
+    models.active = 'latest';
+    this.stepsTaken = resume?.step ?? 0;
+    this.deps.cache.clear();
+    emitModels();
+    const control = new RunControl();
+    // Set when the run was let go (lost device): whatever its loop still does is no longer reported.
+    let abandoned = false;
+    const abandon = (message: string) => {
+      abandoned = true;
+      this.run = null;
+      recorder.end('interrupted');
+      ended();
+      const saved = recorder.info.checkpointStep;
+      state('error', this.stepsTaken, 0, message);
+      emit({
+        type: 'error',
+        command: null,
+        message: `${message} Training stopped at step ${this.stepsTaken}. ${
+          saved > 0 ? `Its last checkpoint (step ${saved}) is saved: choose another backend in the header (or reload the page), then Resume it under Saved runs.` : 'No checkpoint of it was saved yet.'
+        }`,
+      });
+      emitModels();
+    };
+    this.run = { control, runId: recorder.id, abandon };
+    const steps = totalSteps(data.split.train.length, settings);
+    const state = (s: 'compiling' | 'training' | 'paused' | 'done' | 'error', step: number, epoch: number, message?: string) =>
+      emit({ type: 'trainState', state: s, step, epoch, totalSteps: steps, totalEpochs: settings.epochs, message });
+    // Runs in the background: pause/resume/stop commands arrive while it awaits the GPU.
+    void runTraining(
+      {
+        cfg,
+        params,
+        view: data.view,
+        answers: data.answers,
+        split: data.split,
+        settings,
+        passBudgetBytes: this.passBudget(),
+        // A run resumes with the embedding update it was saved with, whichever backend runs it now.
+        lazyEmbedding: resume ? resume.optimizer.lazy !== null : undefined,
+        resumeFrom: resume ?? undefined,
+        scoringPeers: this.deps.scoringPeers(),
+      },
+      {
+        state: (s, step, epoch, message) => {
+          if (abandoned) return;
+          if (s !== 'compiling') recorder.setState(s === 'paused' ? 'paused' : 'running');
+          state(s, step, epoch, message);
+        },
+        points: (points) => {
+          if (abandoned) return;
+          this.stepsTaken = points[points.length - 1].step + 1;
+          recorder.points(points);
+          emit({ type: 'metrics', points });
+        },
+        checkpoint: (c) => {
+          if (!abandoned) recorder.checkpoint(c);
+        },
+        progress: (p) => {
+          if (!abandoned) emit({ type: 'progress', ...p });
+        },
+        evalProgress: (done, total) => {
+          if (!abandoned) emit({ type: 'evalProgress', set: 'val', done, total });
+        },
+        evaluation: (e) => {
+          if (!abandoned) this.validated(e, settings, data, cfg, recorder);
+        },
+      },
+      control,
+    )
+      .then((r) => {
+        if (abandoned) return;
+        // A stopped run can be resumed from its last checkpoint, as a paused one.
+        recorder.end(r.reason === 'finished' ? 'done' : 'paused');
+        this.stepsTaken = r.steps;
+        state('done', r.steps, settings.epochs);
+        emit({ type: 'complete', reason: r.reason, steps: r.steps, bestValBestOfN: r.bestValBestOfN });
+      })
+      .catch((err: unknown) => {
+        if (abandoned) return;
+        recorder.end('interrupted');
+        state('error', this.stepsTaken, 0, String((err as Error).message ?? err));
+        emit({ type: 'error', command: 'start', message: `Training stopped: ${(err as Error).message ?? String(err)}` });
+      })
+      .finally(() => {
+        if (abandoned) return;
+        this.run = null;
+        ended();
+        emitModels();
+      });
+    // runTraining reported 'compiling' before its first await, which cleared the curves: a resumed run's history comes back now.
+    if (resume) {
+      const { points, evaluations } = recorder.history;
+      if (points.length > 0) emit({ type: 'metrics', points });
+      for (const report of evaluations) emit({ type: 'evaluation', report });
+    }
+  }
+
+  /** A validation during the run: cached for Inspect, written into the latest model's summary, the best model kept, recorded and reported. */
+  private validated(e: RunEvaluation, settings: TrainSettings, data: LoadedData, cfg: ModelConfig, recorder: RunRecorder): void {
+    const { emit, models } = this.deps;
+    const { summary: s, curve, histogram } = e.evaluation;
+    const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: s, curve, histogram, isBest: e.isBest, origin: 'run', modelSlot: 'latest' };
+    this.deps.cache.store('val', 'latest', { step: e.step, data, groups: data.split.val, maxLen: cfg.maxLen, evaluation: e.evaluation });
+    const latest = models.get('latest')!;
+    latest.description = `epoch ${e.epoch}, step ${e.step}, val Best-of-N ${s.bestOfN.toFixed(3)}`;
+    // `split` is what continuing and python/'s --init honour; splitSeed stays for older readers.
+    latest.training = {
+      dataset: data.name,
+      trainGroups: data.split.train.length,
+      valGroups: data.split.val.length,
+      splitSeed: data.splitSeed,
+      split: splitOf(data),
+      settings,
+      epoch: e.epoch,
+      step: e.step,
+      valBestOfN: s.bestOfN,
+      epochTrainLoss: e.epochTrainLoss,
+    };
+    if (e.isBest) {
+      models.snapshotBest(`best: ${latest.description}`, latest.training);
+      emit({ type: 'checkpoint', slot: 'best', epoch: e.epoch, step: e.step, valBestOfN: s.bestOfN });
+    }
+    recorder.evaluation(report);
+    emit({ type: 'evaluation', report });
+    this.deps.emitModels();
+  }
+}
+
+function modelConfig(settings: TrainSettings): ModelConfig {
+  if (settings.model.maxLen > TOKEN_CAP) throw new Error(`maxLen ${settings.model.maxLen} is above the supported ${TOKEN_CAP}.`);
+  return makeConfig({ ...settings.model, vocabSize: GPT2_VOCAB, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+}
+
+/** The split `d` holds, as model files and stored runs record it. */
+function splitOf(d: LoadedData): RecordedSplit {
+  return { seed: d.splitSeed, trainFraction: d.splitFraction ?? DEFAULT_TRAIN_FRACTION, dataset: d.contentHash };
+}
