@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import List, Optional, Sequence
 
 from .jsonl import Dataset, ingest_jsonl
@@ -22,6 +22,8 @@ class TrainingData:
     answers: List[Optional[str]]
     lines: List[int]
     at_max_len: int
+    # Each candidate's `source` (the generator that wrote it; None when the line gives none), same order as labels.
+    sources: List[Optional[str]] = field(default_factory=list)
 
     @property
     def n_groups(self) -> int:
@@ -67,6 +69,7 @@ def load_training_data(path: str, max_len: int, workers: Optional[int] = None, q
     labels: List[int] = []
     answers: List[Optional[str]] = []
     lines: List[int] = []
+    sources: List[Optional[str]] = []
     group_start = [0]
     for g, toks in zip(dataset.groups, per_group):
         for c, t in zip(g.candidates, toks):
@@ -74,7 +77,8 @@ def load_training_data(path: str, max_len: int, workers: Optional[int] = None, q
             labels.append(c.label)
             answers.append(c.answer_key)
             lines.append(c.line)
+            sources.append(c.source)
         group_start.append(len(ids))
     # Inputs that fill maxLen (cut, or exactly that long).
     at_max_len = sum(1 for t in ids if len(t) == max_len)
-    return TrainingData(dataset, max_len, ids, labels, group_start, answers, lines, at_max_len)
+    return TrainingData(dataset, max_len, ids, labels, group_start, answers, lines, at_max_len, sources)

@@ -2,7 +2,8 @@
 vote.ts, rank.ts, ncurve.ts, histogram.ts). Lower energy = better. Pure Python floats
 (float64, like JS numbers); rates over nothing are NaN, never a fake 0.
 
-Ties: Best-of-N scores the share of correct candidates among those tied at the lowest energy; pairwise
+Ties: Best-of-N scores the share of correct candidates among those tied at the lowest energy; the votes
+score the mean over the tied answers of each answer's share of candidates labelled correct; pairwise
 ties count 1/2. Non-finite energies (NaN, ±Infinity: a diverged model) rank as +Infinity in every pick,
 comparison and vote weight; averages of energies take them as they are; nNonFinite counts them.
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .rng import Rng
 
@@ -129,6 +130,90 @@ def weighted_vote_index(answers: Sequence[Optional[str]], energies: Sequence[flo
     return best
 
 
+# ---- votes scored with the tie rule of every rule (vote.ts) -------------------------------------------
+
+# Relative tolerance under which two answers' vote weights tie: sums of exp() differ in their last bits
+# between libm and JS engines, so ties (identical candidates, equal energies) stay ties on both sides.
+VOTE_TIE_TOLERANCE = 1e-12
+
+
+class AnswerSlots:
+    """A group's distinct answers (first-seen order): per candidate its slot (-1: no answer), per answer its
+    votes and candidates labelled correct."""
+
+    def __init__(self, answers: Sequence[Optional[str]], labels: Sequence[int]) -> None:
+        index: Dict[str, int] = {}
+        self.slot: List[int] = []
+        self.votes: List[int] = []
+        self.correct: List[int] = []
+        for a, label in zip(answers, labels):
+            if a is None:
+                self.slot.append(-1)
+                continue
+            k = index.get(a)
+            if k is None:
+                k = index[a] = len(self.votes)
+                self.votes.append(0)
+                self.correct.append(0)
+            self.slot.append(k)
+            self.votes[k] += 1
+            self.correct[k] += label
+
+
+def mixed_label_answers(s: AnswerSlots) -> int:
+    return sum(1 for v, c in zip(s.votes, s.correct) if 0 < c < v)
+
+
+def majority_vote_pick(s: AnswerSlots) -> float:
+    most = max(s.votes, default=0)
+    tied = 0
+    share = 0.0
+    for v, c in zip(s.votes, s.correct):
+        if v == most:
+            tied += 1
+            share += c / v
+    return share / tied if tied else 0.0
+
+
+def majority_vote_score(answers: Sequence[Optional[str]], labels: Sequence[int]) -> float:
+    return majority_vote_pick(AnswerSlots(answers, labels))
+
+
+def answer_masses(s: AnswerSlots, energies: Sequence[float], temperature: float) -> List[float]:
+    min_e = math.inf
+    for e in energies:
+        min_e = min(min_e, rank_key(e))
+    mass = [0.0] * len(s.votes)
+    total = 0.0
+    for i, e in enumerate(energies):
+        w = 1.0 if min_e == math.inf else _js_exp(-(rank_key(e) - min_e) / temperature)
+        total += w
+        if s.slot[i] >= 0:
+            mass[s.slot[i]] += w
+    return [m / total for m in mass]
+
+
+def weighted_vote_pick(s: AnswerSlots, energies: Sequence[float], temperature: float) -> Tuple[float, float]:
+    """(score, probability): a random pick among the answers tied for the most mass, and that mass."""
+    mass = answer_masses(s, energies, temperature)
+    most = 0.0
+    for m in mass:
+        most = max(most, m)
+    tied = 0
+    share = 0.0
+    probability = 0.0
+    for k, m in enumerate(mass):
+        if m >= most * (1 - VOTE_TIE_TOLERANCE):
+            tied += 1
+            share += s.correct[k] / s.votes[k]
+            probability += m
+    return (share / tied, probability / tied) if tied else (0.0, 0.0)
+
+
+def weighted_vote_score(answers, energies, labels, temperature: float = 1.0) -> float:
+    return weighted_vote_pick(AnswerSlots(answers, labels), energies, temperature)[0]
+
+
 def _js_exp(x: float) -> float:
     if math.isnan(x):
         return NAN
@@ -181,14 +266,10 @@ def evaluate_groups(groups: Sequence[ScoredGroup]) -> Dict:
         best += best_of_n_score(g.energies, g.labels)
         first += g.labels[0]
         random += n_correct / n
-        mv = majority_vote_index(g.answers)
-        if mv < 0:
+        if all(a is None for a in g.answers):
             n_no_answer += 1
-        else:
-            majority += g.labels[mv]
-        wv = weighted_vote_index(g.answers, g.energies)
-        if wv >= 0:
-            weighted += g.labels[wv]
+        majority += majority_vote_score(g.answers, g.labels)
+        weighted += weighted_vote_score(g.answers, g.energies, g.labels)
         if n_correct > 0:
             oracle += 1
         if n_correct == 0 or n_correct == n:

@@ -14,7 +14,8 @@ from .dataset import TrainingData, file_identity, load_training_data
 from .distributed import Dist, check_ranks_agree
 from .model import TransEBM
 from .schedule import warmup_steps
-from .split import short_id, split_for_init, split_groups, split_record
+from .kept import keep_candidates
+from .split import holdout_split, recorded_split, short_id, split_for_init, split_record
 from .weights import load_model_file_or_exit
 
 # Settings a resume must share with the checkpoint; the runtime ones below may change (the files keep the checkpoint's).
@@ -105,8 +106,8 @@ def resumed_settings(ckpt: Dict, ckpt_path: str, flags: Dict, data_id: str, data
     if diff:
         changes = ", ".join(f"{d}: {saved.get(d)} → {flags[d]}" for d in diff)
         raise SystemExit(f"{ckpt_path} was written by a run with other settings ({changes}). Use another --out, or --resume never to start over.")
-    # A checkpoint from before splits were recorded: its settings' seed and fraction.
-    split = ckpt.get("split") or split_record(saved["seed"], saved["train_fraction"], None)
+    # A checkpoint from before splits were recorded: its settings' seed and fraction; one from before kinds: 'mixed'.
+    split = recorded_split({"split": ckpt["split"]}) if ckpt.get("split") else split_record(saved["seed"], saved["train_fraction"], None)
     if split["dataset"] is None:
         split = {**split, "dataset": data_id}
         log(f"Warning: {ckpt_path} does not record which data file it was made from: it cannot be checked that {data_path} is unchanged.")
@@ -134,18 +135,40 @@ def read_resume_checkpoint(args, dist_: Dist, log: Log) -> Tuple[Optional[Dict],
     return ckpt, ckpt_path, data_id
 
 
+# A new run's split kind when --split is not given: every held-out question is validated on.
+DEFAULT_SPLIT_KIND = "all"
+
+
+def holdout_sources_flag(value: Optional[str]) -> List[str]:
+    """--holdout-sources a,b → ["a", "b"] (blank names dropped)."""
+    return [s.strip() for s in (value or "").split(",") if s.strip()]
+
+
+def _check_split_flags(args, split: Dict, whose: str) -> None:
+    """A resume or --init keeps its recorded split kind and held-out sources; flags that ask for others stop the run."""
+    holdout = holdout_sources_flag(args.holdout_sources)
+    if args.split is not None and args.split != split["kind"]:
+        raise SystemExit(f"--split {args.split}: {whose} records split kind {split['kind']!r}; leave --split out to keep it, or use another --out (or --resume never) to start over.")
+    if args.holdout_sources is not None and holdout != split.get("holdoutSources", []):
+        raise SystemExit(f"--holdout-sources {args.holdout_sources!r}: {whose} records held-out sources {split.get('holdoutSources', [])}; leave the flag out to keep them.")
+
+
 def choose_split(args, ckpt: Optional[Dict], ckpt_path: Optional[str], init, settings: Dict, data_id: str, log: Log) -> Tuple[Dict, Dict, Dict]:
     """The split (and the settings recorded, and a resume's changed runtime flags): a resume's is the
-    checkpoint's, an --init model's is the one it records for this file, else --seed and --train-fraction's.
-    `init` is load_model_file's (model, loaded) or None."""
+    checkpoint's, an --init model's is the one it records for this file, else --seed, --train-fraction,
+    --split (default all) and --holdout-sources'. `init` is load_model_file's (model, loaded) or None."""
+    kind = args.split or DEFAULT_SPLIT_KIND
+    holdout = holdout_sources_flag(args.holdout_sources)
     if ckpt is not None:
-        return resumed_settings(ckpt, ckpt_path, settings, data_id, args.data, log)
+        resumed = resumed_settings(ckpt, ckpt_path, settings, data_id, args.data, log)
+        _check_split_flags(args, resumed[1], ckpt_path)
+        return resumed
     if init is not None:
-        split, notes = split_for_init(init[1].training, os.path.basename(args.init), os.path.basename(args.data), data_id, args.seed, args.train_fraction)
+        split, notes = split_for_init(init[1].training, os.path.basename(args.init), os.path.basename(args.data), data_id, args.seed, args.train_fraction, kind, holdout)
         for note in notes:
             log(note)
         return settings, split, {}
-    return settings, split_record(args.seed, args.train_fraction, data_id), {}
+    return settings, split_record(args.seed, args.train_fraction, data_id, kind, holdout), {}
 
 
 def read_run_inputs(args, dist_: Dist, log: Log) -> RunInputs:
@@ -164,7 +187,14 @@ def read_run_inputs(args, dist_: Dist, log: Log) -> RunInputs:
     settings, split, runtime = choose_split(args, ckpt, ckpt_path, init, flag_settings(args, dist_.world, init_cfg is not None), data_id, log)
 
     data = load_training_data(args.data, cfg.maxLen, args.tokenize_workers, quiet=not dist_.main)
-    train_groups, val_groups = split_groups(data.group_labels(), split["seed"], split["trainFraction"])
+    holdout = split.get("holdoutSources", [])
+    missing = sorted(set(holdout) - set(s for s in data.sources if s is not None))
+    if missing:
+        raise SystemExit(f"--holdout-sources: {args.data} has no candidates from {', '.join(missing)} (its sources: {', '.join(sorted(set(s for s in data.sources if s is not None))) or 'none'}).")
+    train_groups, val_groups, keep = holdout_split(data.labels, data.group_start, data.sources, split["seed"], split["trainFraction"], split["kind"], holdout)
+    if keep is not None:
+        # Training reads only the other sources' candidates, validation only the held-out ones' (same group indices).
+        data = keep_candidates(data, keep)
     if not train_groups:
         raise SystemExit("No training groups: the dataset needs groups with both a correct and an incorrect candidate.")
     steps = step_count(len(train_groups), args.groups_per_step, dist_.world, args.epochs, args.warmup_ratio)

@@ -5,8 +5,8 @@
 Prints one JSON object per accepted input line, in file order:
 `{"line", "energy", "group", "index", "label", "answer", "rank"}` (`line` 1-based, `group` the group's
 0-based index in order of first appearance, `index` the candidate's position in its group, `rank` 1 =
-lowest energy in its group), then one last object `{"metrics": …, "curve": …}` with the app's figures over
-the scored groups. Rejected lines go to stderr (line, field, reason), as the app reports them.
+lowest energy in its group), then one last object `{"metrics": …, "selection": …, "curve": …, "sources": […]}` with the app's figures over
+the scored groups (`selection`: the app's SelectionReport, eorm/selection.py; `sources`: the per-source audit, eorm/sources.py; [] when the lines name no source). Rejected lines go to stderr (line, field, reason), as the app reports them.
 """
 from __future__ import annotations
 
@@ -19,8 +19,11 @@ from typing import List, Optional
 import torch
 
 from .dataset import load_training_data
-from .metrics import best_of_n_curve, evaluate_groups, rank_key
+from .metrics import evaluate_groups, rank_key
+from .ncurve import best_of_n_curve
 from .model import score_candidates
+from .selection import fit_subset, selection_report
+from .sources import source_audit, source_index
 from .split import split_groups
 from .weights import load_model_file_or_exit
 
@@ -45,6 +48,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     p.add_argument("--batch-tokens", type=int, default=64 * 512)
     p.add_argument("--curve-subsets", type=int, default=64, help="0 = no Best-of-N-vs-N curve")
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch's default)")
+    p.add_argument("--fit-data", default=None, help="training JSONL whose training split (--seed) fits the weighted vote's temperature when --groups all scores a test file; --groups val fits on --data's own training split")
     args = p.parse_args(argv)
     if args.threads > 0:
         torch.set_num_threads(args.threads)
@@ -81,8 +85,33 @@ def main(argv: Optional[List[str]] = None) -> None:
     for r in rows:
         out.write(json.dumps(_finite(r)) + "\n")
     summary = evaluate_groups(scored)
+    selection = _selection(args, model, device, data, scored)
     curve = best_of_n_curve(scored, args.seed, args.curve_subsets) if args.curve_subsets > 0 and scored else []
-    out.write(json.dumps(_finite({"metrics": summary, "curve": curve, "groups": args.groups, "weights": args.weights, "config": model.cfg.to_dict()})) + "\n")
+    names, src = source_index(data.sources)
+    sourced = [(sg.energies, sg.labels, [src[c] for c in data.candidates([g])]) for g, sg in zip(groups, scored)]
+    sources = source_audit(sourced, names)
+    out.write(json.dumps(_finite({"metrics": summary, "selection": selection, "curve": curve, "sources": sources, "groups": args.groups, "weights": args.weights, "config": model.cfg.to_dict()})) + "\n")
+
+
+def _selection(args, model, device, data, scored):
+    """The app's selection report: the vote's temperature fitted, as the app fits it, on a seeded subset of at
+    most 256 groups of a training split, never on the groups reported."""
+    fit_data, reason = None, None
+    if args.groups == "val":
+        fit_data = data
+    elif args.groups == "train":
+        reason = "the reported groups are the training split"
+    elif args.fit_data:
+        fit_data = load_training_data(args.fit_data, model.cfg.maxLen, quiet=True)
+    else:
+        reason = "no training data given (--fit-data)"
+    fit_on = None
+    if fit_data is not None:
+        train, _ = split_groups(fit_data.group_labels(), args.seed)
+        fit = fit_subset(train, args.seed)
+        cand = fit_data.candidates(fit)
+        fit_on = fit_data.scored(fit, score_candidates(model, [fit_data.ids[i] for i in cand], device, args.batch_tokens))
+    return selection_report(scored, args.seed, fit_on, no_fit_reason=reason or "")
 
 
 if __name__ == "__main__":

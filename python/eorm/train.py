@@ -3,8 +3,10 @@
     torchrun --nproc_per_node N -m eorm.train --data FILE.jsonl --preset tiny|small|paper \\
         [--d-model … --max-len … --epochs … --lr … --seed …] --out DIR
 
-The recipe is the app's (src/engine/train/loop.ts): the seeded 80/20 group split (or the split an --init
-model records for this file, see split.split_for_init), epochs over the training
+The recipe is the app's (src/engine/train/loop.ts): the seeded 80/20 group split of every question
+(`--split all`, the default; `mixed` splits only questions with both labels, as every run before it), with
+`--holdout-sources` training on the other generators' candidates only (or the split an --init model or a
+resumed checkpoint records, see split.split_for_init), epochs over the training
 groups reshuffled with mixSeed(seed, epoch), `--groups-per-step` groups per rank and step, the group-wise
 Bradley-Terry loss, AdamW (0.9, 0.999, 1e-8, wd on every parameter), global-norm clipping, cosine schedule
 with linear warmup, validation before training and at every epoch end, best model by val Best-of-N; a step
@@ -75,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--groups-per-step", type=int, default=DEFAULT_TRAIN["groupsPerStep"], help="groups per rank and step (global batch = ranks × this)")
     t.add_argument("--micro-batch", type=int, default=0, help="candidates per forward/backward pass (0 = the whole step in one pass)")
     t.add_argument("--train-fraction", type=float, default=0.8)
+    t.add_argument("--split", choices=["all", "mixed"], default=None, help="all (default for a new run): hold out the fraction of every question and train on those with both labels among the rest; mixed: split only the questions with both labels (every run before this flag). A resume or --init keeps the split it records")
+    t.add_argument("--holdout-sources", default=None, metavar="A,B", help="train on the other sources' candidates only and validate on these sources' candidates (same questions held out); names as the lines' `source` field")
     t.add_argument("--eval-every", type=int, default=0, help="also validate every N steps (0 = at epoch ends only)")
     t.add_argument("--init", help="start from these weights (e.g. a model exported from the app); its config wins over the model flags, and its recorded split over --seed/--train-fraction when it was trained on --data")
     t.add_argument("--resume", default="auto", help="'auto' (continue DIR/checkpoint.pt if there is one), 'never', or a checkpoint path")

@@ -8,7 +8,8 @@ import torch
 
 from .dataset import TrainingData
 from .distributed import Dist
-from .metrics import best_of_n_curve, energy_histogram, evaluate_groups
+from .metrics import energy_histogram, evaluate_groups
+from .ncurve import best_of_n_curve
 from .model import TransEBM, score_candidates
 
 CURVE_SUBSETS = 64

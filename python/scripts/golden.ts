@@ -15,6 +15,8 @@ import { mixSeed } from '../../src/engine/model/dropout.ts';
 import { evaluateGroups, type ScoredGroup } from '../../src/engine/metrics/summary.ts';
 import { energyHistogram } from '../../src/engine/metrics/histogram.ts';
 import { bestOfNCurve } from '../../src/engine/metrics/ncurve.ts';
+import { selectionReport } from '../../src/engine/metrics/selection.ts';
+import { fitSubset, fitTemperature } from '../../src/engine/metrics/temperature.ts';
 
 const [samplePath, outPath] = process.argv.slice(2);
 
@@ -145,6 +147,44 @@ async function main() {
   }
   const finiteGroups = groups.filter((g) => Array.from(g.energies).every((e) => Number.isFinite(e)));
 
+  // Groups where energy tells right from wrong, for the temperature fit and the selection report: answer
+  // "0" is right, lower energy when right, some labels flipped (answers with both labels), some answers
+  // missing, some candidates duplicated (ties), 1..12 candidates.
+  const informative = (seed: number, count: number): ScoredGroup[] => {
+    const r = createRng(seed);
+    return Array.from({ length: count }, () => {
+      const n = 1 + r.int(12);
+      const energies: number[] = [];
+      const labelsG: number[] = [];
+      const answers: Array<string | null> = [];
+      for (let i = 0; i < n; i++) {
+        if (i > 0 && r.next() < 0.1) {
+          energies.push(energies[i - 1]);
+          labelsG.push(labelsG[i - 1]);
+          answers.push(answers[i - 1]);
+          continue;
+        }
+        const a = r.int(4);
+        const right = (a === 0) !== r.next() < 0.1;
+        energies.push((right ? -1 : 0) + (r.next() - 0.5) * 3);
+        labelsG.push(right ? 1 : 0);
+        answers.push(r.next() < 0.1 ? null : String(a));
+      }
+      return { energies, labels: labelsG, answers };
+    });
+  };
+  const fitGroupsG = informative(5, 200);
+  const reportGroups = informative(6, 150);
+  const selection = {
+    fit: fitGroupsG,
+    report: reportGroups,
+    temperature: fitTemperature(fitGroupsG),
+    fitted: selectionReport(reportGroups, { seed: 42, fitOn: fitGroupsG }),
+    noisy: selectionReport(groups, { seed: 7, resamples: 500, fitOn: fitGroupsG }),
+    unfitted: selectionReport(finiteGroups, { seed: 3, fitOn: null, noFitReason: 'no training data loaded' }),
+    fitSubset: Array.from(fitSubset(Uint32Array.from({ length: 1000 }, (_, i) => 3 * i), 42, 256)),
+  };
+
   const tokens = tokenizeChunk({
     maxLen: 48, clsId: 50256, sepId: 50256,
     questions: sample.slice(0, 40).map((r) => r.question), groupSizes: sample.slice(0, 40).map(() => 1), genTexts: sample.slice(0, 40).map((r) => r.gen_text),
@@ -171,6 +211,7 @@ async function main() {
       return [seed, Array.from({ length: 5 }, () => r.next())];
     }),
     metrics: { groups: groups.map((g) => ({ energies: g.energies, labels: g.labels, answers: g.answers })), summary: evaluateGroups(groups), summaryFinite: evaluateGroups(finiteGroups), histogram: energyHistogram(groups, 30), curve: bestOfNCurve(finiteGroups, { seed: 42, subsetsPerN: 8 }) },
+    selection,
     tokens: { maxLen: 48, ids: Array.from({ length: 40 }, (_, i) => Array.from(tokens.tokens.subarray(tokens.offsets[i], tokens.offsets[i + 1]))) },
     numbers: numbers.map((n) => [n, String(n)]),
   };

@@ -11,7 +11,7 @@ import math
 import os
 import unittest
 
-from eorm import answers, js, jsonl, metrics, rng, split, tokenize
+from eorm import answers, js, jsonl, metrics, ncurve, rng, selection, split, tokenize
 
 from tests.util import HERE, SAMPLE
 
@@ -218,7 +218,54 @@ class Metrics(Close):
         self.assertSame(metrics.energy_histogram(self.groups, 30), self.want["histogram"])
 
     def test_best_of_n_curve(self):
-        self.assertSame(metrics.best_of_n_curve(self.finite(), 42, 8), self.want["curve"])
+        self.assertSame(ncurve.best_of_n_curve(self.finite(), 42, 8), self.want["curve"])
+
+
+class Selection(Close):
+    """The selection report (rules with bootstrap intervals, fitted temperature, calibration, the sentence)
+    against the app's, to 1e-9: the same energies, labels and answers give the same figures."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.want = dec(G["selection"])
+
+        def groups(gs):
+            return [metrics.ScoredGroup(g["energies"], g["labels"], g["answers"]) for g in gs]
+
+        cls.fit = groups(cls.want["fit"])
+        cls.report = groups(cls.want["report"])
+        cls.noisy = groups(dec(G["metrics"]["groups"]))
+
+    def test_temperature_fitted_on_training_groups(self):
+        t, n = selection.fit_temperature(self.fit)
+        self.assertSame({"temperature": t, "groups": n}, self.want["temperature"], rel=1e-9)
+        self.assertNotEqual(t, 1.0)
+
+    def test_report_with_a_fitted_temperature(self):
+        got = selection.selection_report(self.report, 42, self.fit)
+        self.assertSame(got, self.want["fitted"], rel=1e-9)
+        self.assertEqual(got["recommended"], self.want["fitted"]["recommended"])
+
+    def test_report_on_nan_and_infinite_energies(self):
+        self.assertSame(selection.selection_report(self.noisy, 7, self.fit, resamples=500), self.want["noisy"], rel=1e-9)
+
+    def test_report_without_training_data(self):
+        finite = [g for g in self.noisy if all(math.isfinite(e) for e in g.energies)]
+        self.assertSame(selection.selection_report(finite, 3, None, no_fit_reason="no training data loaded"), self.want["unfitted"], rel=1e-9)
+
+    def test_fit_subset(self):
+        self.assertEqual(selection.fit_subset([3 * i for i in range(1000)], 42, 256), self.want["fitSubset"])
+
+    def test_vectorised_stream_is_mulberry32(self):
+        r = rng.Rng(1234567)
+        want = [r.int(37) for _ in range(500)]
+        self.assertEqual(selection._mulberry32_ints(1234567, 0, 500, 37).tolist(), want)
+        self.assertEqual(selection._mulberry32_ints(1234567, 200, 300, 37).tolist(), want[200:])
+
+    def test_to_fixed_rounds_half_away_from_zero_like_js(self):
+        self.assertEqual(selection.to_fixed(0.25, 1), "0.3")  # exact binary half: JS rounds up, Python's format would not
+        self.assertEqual(selection.to_fixed(1.005, 2), "1.00")  # 1.005 is below the half in binary
+        self.assertEqual(selection.to_fixed(-2.5, 0), "-3")
 
 
 if __name__ == "__main__":

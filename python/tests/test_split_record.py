@@ -79,8 +79,8 @@ class SplitRecord(unittest.TestCase):
             f.write(write_model(CFG, state_dict_arrays(self.model), training=training))
         return path
 
-    def val_bt_loss(self, seed, fraction):
-        _, val = split_groups(self.view.group_labels(), seed, fraction)
+    def val_bt_loss(self, seed, fraction, kind="mixed"):
+        _, val = split_groups(self.view.group_labels(), seed, fraction, kind)
         e = score_candidates(self.model, [self.view.ids[i] for i in self.view.candidates(val)], torch.device("cpu"))
         return evaluate_groups(self.view.scored(val, e))["btLoss"]
 
@@ -89,7 +89,7 @@ class SplitRecord(unittest.TestCase):
         the group counts of that split."""
         d = os.path.join(self.tmp, out)
         m = metrics(os.path.join(d, "metrics.jsonl"))
-        train, val = split_groups(self.view.group_labels(), split["seed"], split["trainFraction"])
+        train, val = split_groups(self.view.group_labels(), split["seed"], split["trainFraction"], split["kind"])
         self.assertEqual((m[0]["split"], m[0]["trainGroups"], m[0]["valGroups"]), (split, len(train), len(val)))
         for name in ("model.safetensors", "best.safetensors"):
             t = training_summary(os.path.join(d, name))
@@ -99,17 +99,19 @@ class SplitRecord(unittest.TestCase):
 
     def test_python_records_the_whole_split_everywhere(self):
         _, err = self.run_train("own", *MODEL, "--seed", "5", "--train-fraction", "0.75")
-        self.assert_trained_with_split("own", {"seed": 5, "trainFraction": 0.75, "dataset": self.id})
+        # A new run's split kind is 'all' unless --split says otherwise.
+        self.assert_trained_with_split("own", {"seed": 5, "trainFraction": 0.75, "dataset": self.id, "kind": "all"})
         t = training_summary(os.path.join(self.tmp, "own", "model.safetensors"))
         # The older fields stay, for older readers.
         self.assertEqual((t["settings"]["seed"], t["settings"]["train_fraction"]), (5, 0.75))
-        self.assertEqual(recorded_split(t), {"seed": 5, "trainFraction": 0.75, "dataset": self.id})
+        self.assertEqual(recorded_split(t), {"seed": 5, "trainFraction": 0.75, "dataset": self.id, "kind": "all"})
 
     def test_init_honours_the_split_of_an_app_file_made_on_this_data(self):
         split = {"seed": 7, "trainFraction": 0.6, "dataset": self.id}
         path = self.app_file("app.safetensors", {"dataset": "train.jsonl", "trainGroups": 1, "valGroups": 1, "splitSeed": 7, "split": split, "settings": {"seed": 7}})
         _, err = self.run_train("from-app", "--init", path)  # --seed stays 42, --train-fraction 0.8
-        m = self.assert_trained_with_split("from-app", split)
+        # Recorded without a kind: made before kinds, so 'mixed', and kept.
+        m = self.assert_trained_with_split("from-app", {**split, "kind": "mixed"})
         self.assertIn("app.safetensors was trained on this file: splitting with its split (seed 7, train fraction 0.6)", err)
         self.assertNotIn("Warning", err)
         # Validation before training scores the imported weights on exactly the recorded split's val groups.
@@ -121,14 +123,14 @@ class SplitRecord(unittest.TestCase):
         other = "sha256:" + "ab12" * 16
         path = self.app_file("other.safetensors", {"splitSeed": 7, "split": {"seed": 7, "trainFraction": 0.6, "dataset": other}})
         _, err = self.run_train("from-other", "--init", path, "--seed", "11")
-        self.assert_trained_with_split("from-other", {"seed": 11, "trainFraction": 0.8, "dataset": self.id})
+        self.assert_trained_with_split("from-other", {"seed": 11, "trainFraction": 0.8, "dataset": self.id, "kind": "all"})
         self.assertIn("Warning: other.safetensors was trained on another file (sha256:ab12ab12…): its split does not apply to train.jsonl", err)
         self.assertIn("not comparable", err)
 
     def test_init_honours_an_older_app_file_with_only_a_split_seed_and_says_it_cannot_check(self):
         path = self.app_file("old-app.safetensors", {"dataset": "train.jsonl", "splitSeed": 7, "settings": {"seed": 7}})
         _, err = self.run_train("from-old-app", "--init", path)
-        m = self.assert_trained_with_split("from-old-app", {"seed": 7, "trainFraction": 0.8, "dataset": self.id})
+        m = self.assert_trained_with_split("from-old-app", {"seed": 7, "trainFraction": 0.8, "dataset": self.id, "kind": "mixed"})
         self.assertIn("old-app.safetensors does not record which file it was trained on", err)
         self.assertIn("seed 7, train fraction 0.8", err)
         first = [r for r in m if r["type"] == "eval"][0]
@@ -137,20 +139,20 @@ class SplitRecord(unittest.TestCase):
     def test_init_honours_an_older_python_file_with_its_settings(self):
         path = self.app_file("old-py.safetensors", {"source": "eorm python", "settings": {"seed": 9, "train_fraction": 0.7}})
         _, err = self.run_train("from-old-py", "--init", path)
-        self.assert_trained_with_split("from-old-py", {"seed": 9, "trainFraction": 0.7, "dataset": self.id})
+        self.assert_trained_with_split("from-old-py", {"seed": 9, "trainFraction": 0.7, "dataset": self.id, "kind": "mixed"})
         self.assertIn("does not record which file it was trained on", err)
 
     def test_init_from_a_file_without_a_training_summary_says_so(self):
         path = self.app_file("bare.safetensors", None)
         _, err = self.run_train("from-bare", "--init", path, "--seed", "4")
-        self.assert_trained_with_split("from-bare", {"seed": 4, "trainFraction": 0.8, "dataset": self.id})
+        self.assert_trained_with_split("from-bare", {"seed": 4, "trainFraction": 0.8, "dataset": self.id, "kind": "all"})
         self.assertIn("bare.safetensors records no split", err)
 
     def test_recorded_split_reads_each_shape_and_refuses_bad_fields(self):
         ok = {"seed": 7, "trainFraction": 0.6, "dataset": None}
-        self.assertEqual(recorded_split({"split": ok, "splitSeed": 3}), ok)
-        self.assertEqual(recorded_split({"splitSeed": 3}), {"seed": 3, "trainFraction": 0.8, "dataset": None})
-        self.assertEqual(recorded_split({"settings": {"seed": 2}}), {"seed": 2, "trainFraction": 0.8, "dataset": None})
+        self.assertEqual(recorded_split({"split": ok, "splitSeed": 3}), {**ok, "kind": "mixed"})
+        self.assertEqual(recorded_split({"splitSeed": 3}), {"seed": 3, "trainFraction": 0.8, "dataset": None, "kind": "mixed"})
+        self.assertEqual(recorded_split({"settings": {"seed": 2}}), {"seed": 2, "trainFraction": 0.8, "dataset": None, "kind": "mixed"})
         self.assertIsNone(recorded_split({"dataset": "x.jsonl"}))
         self.assertIsNone(recorded_split(None))
         for bad, field in (({"seed": "7", "trainFraction": 0.6}, "split.seed"), ({"seed": 7, "trainFraction": 1.5}, "split.trainFraction"), ({"seed": 7, "trainFraction": 0.5, "dataset": "md5:12"}, "split.dataset")):
@@ -177,7 +179,7 @@ class SplitRecord(unittest.TestCase):
         out = os.path.join(self.tmp, "old-ckpt")
         argv = ["--data", self.data, "--out", out, *MODEL, *RUN, "--seed", "6", "--train-fraction", "0.7"]
         with contextlib.redirect_stderr(io.StringIO()):
-            train_mod.run([*argv, "--max-steps", "2"])
+            train_mod.run([*argv, "--max-steps", "2", "--split", "mixed"])  # as every run before kinds
         path = os.path.join(out, "checkpoint.pt")
         old = torch.load(path)
         del old["split"]
@@ -186,7 +188,8 @@ class SplitRecord(unittest.TestCase):
         with contextlib.redirect_stderr(err):
             train_mod.run(argv)
         self.assertIn("does not record which data file it was made from", err.getvalue())
-        self.assert_trained_with_split("old-ckpt", {"seed": 6, "trainFraction": 0.7, "dataset": self.id})
+        # A checkpoint without a split record predates kinds: 'mixed'.
+        self.assert_trained_with_split("old-ckpt", {"seed": 6, "trainFraction": 0.7, "dataset": self.id, "kind": "mixed"})
 
 
 if __name__ == "__main__":

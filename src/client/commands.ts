@@ -50,6 +50,7 @@ export const requestRunHistory = (runId: string): void => send({ type: 'runHisto
 export const deleteStoredDataset = (key: string): void => send({ type: 'deleteDataset', key });
 export const selectModel = (slot: ModelSlot): void => send({ type: 'selectModel', slot });
 export const exportWeights = (): void => send({ type: 'export' });
+export const exportRun = (): void => send({ type: 'exportRun' });
 
 export async function importWeights(file: File): Promise<void> {
   const bytes = await file.arrayBuffer();

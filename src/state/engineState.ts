@@ -14,6 +14,8 @@ import type {
   ModelInfo,
   ModelSlot,
   RankedCandidate,
+  RerankAnswer,
+  SaliencyTarget,
   SavedRunInfo,
   StoredDatasetInfo,
   TrainPoint,
@@ -21,6 +23,7 @@ import type {
   WorkerEvent,
 } from '../worker/protocol.ts';
 import type { BackendInfo } from '../worker/backendInfo.ts';
+import type { CandidateSaliency } from '../engine/train/explainEnergy.ts';
 import type { EngineDown } from '../client/heartbeat.ts';
 import { emptyEvalSeries, emptyTrainSeries, type EvalSeries, type TrainSeries } from './series.ts';
 
@@ -90,6 +93,21 @@ export function firstGroupToShow(s: EngineState, set: EvalSet): EvalReport | nul
   return latest.report.modelSlot === s.models.active ? latest.report : null;
 }
 
+/**
+ * The latest evaluation of the selected model (the eval-summary's): of the set evaluated last when it is
+ * that model's, else of the other set; null when neither describes the selected model.
+ */
+export function selectedModelEval(s: Pick<EngineState, 'latestEval' | 'lastEvalSet' | 'models'>): LatestEval | null {
+  const active = s.models.active;
+  if (active === null) return null;
+  const order: EvalSet[] = s.lastEvalSet === 'test' ? ['test', 'val'] : ['val', 'test'];
+  for (const set of order) {
+    const latest = s.latestEval[set];
+    if (latest && latest.report.modelSlot === active) return latest;
+  }
+  return null;
+}
+
 export interface InspectView {
   /** null only if a reply came before any models list (the worker always sends that first). */
   model: ResultModel | null;
@@ -106,6 +124,18 @@ export interface RerankView {
   model: ResultModel;
   question: string;
   candidates: RankedCandidate[];
+  /** The candidates grouped by final answer, with the vote's probability at the model's temperature. */
+  answers: RerankAnswer[];
+  temperature: number;
+  temperatureSource: string;
+}
+
+/** "Why this energy?": the candidate asked for last, and the worker's answer once it came (null until then). */
+export interface SaliencyView {
+  target: SaliencyTarget;
+  question: string;
+  text: string;
+  result: (CandidateSaliency & { model: ResultModel }) | null;
 }
 
 /** A report and whether the training loop sent it (else it answers an `evaluate` of the selected model). */
@@ -152,6 +182,7 @@ export interface EngineState {
   models: { active: ModelSlot | null; available: ModelInfo[] };
   inspect: InspectView | null;
   rerank: RerankView | null;
+  saliency: SaliencyView | null;
   /** An evaluation under way: candidates scored so far (cleared by its report). */
   evalProgress: { set: EvalSet; done: number; total: number } | null;
   /** Requests sent and not yet answered (by their reply event or an error naming the command). */
@@ -203,6 +234,7 @@ export function initialEngineState(): EngineState {
     models: { active: null, available: [] },
     inspect: null,
     rerank: null,
+    saliency: null,
     evalProgress: null,
     pending: {},
     savedRuns: null,

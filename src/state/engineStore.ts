@@ -43,6 +43,7 @@ const AWAITED: ReadonlySet<CommandType> = new Set<CommandType>([
   'rerank',
   'selectModel',
   'export',
+  'exportRun',
   'import',
   'downloadErrors',
 ]);
@@ -65,6 +66,10 @@ export function reduceCommand(s: EngineState, cmd: Command): Partial<EngineState
       lastLoadRole: cmd.role,
       data: withSlot(s, cmd.role, { status: 'loading', progress: null }),
     };
+  }
+  if (cmd.type === 'saliency') {
+    const { target, question, text } = cmd;
+    return { saliency: { target, question, text, result: null }, pending: withPending(s, 'saliency', true) };
   }
   return AWAITED.has(cmd.type) ? { pending: withPending(s, cmd.type, true) } : {};
 }
@@ -196,8 +201,14 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
       const { type: _t, modelSlot, ...view } = ev;
       return { rerank: { ...view, model: resultModel(s, modelSlot) }, pending: withPending(s, 'rerank', false) };
     }
+    case 'saliency': {
+      // An answer to an earlier request (another candidate was asked for since) is dropped.
+      const { type: _t, target, modelSlot, ...result } = ev;
+      if (s.saliency?.target.id !== target.id) return {};
+      return { saliency: { ...s.saliency, result: { ...result, model: resultModel(s, modelSlot) } }, pending: withPending(s, 'saliency', false) };
+    }
     case 'exported':
-      return { pending: withPending(s, 'export', false) };
+      return { pending: withPending(s, ev.what === 'run' ? 'exportRun' : 'export', false) };
     case 'runs':
       return { savedRuns: ev.runs };
     case 'storedDatasets':

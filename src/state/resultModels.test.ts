@@ -19,7 +19,7 @@ describe('engine store: results and the model they came from', () => {
   });
   const models = (active: ModelSlot, ...available: ModelInfo[]): WorkerEvent => ({ type: 'models', active, available });
   const inspected: WorkerEvent = { type: 'inspectGroup', set: 'test', filter: 'all', position: 0, matching: 3, groupIndex: 1, question: 'q', candidates: [] };
-  const reranked = (slot: ModelSlot): WorkerEvent => ({ type: 'reranked', question: 'q', candidates: [], modelSlot: slot });
+  const reranked = (slot: ModelSlot): WorkerEvent => ({ type: 'reranked', question: 'q', candidates: [], modelSlot: slot, answers: [], temperature: 1, temperatureSource: 'T = 1' });
   const evaluated = (slot: ModelSlot): WorkerEvent => ({ type: 'evaluation', report: report({ set: 'test', epoch: 0, origin: 'request', modelSlot: slot }) });
 
   function staleness(store: ReturnType<typeof createEngineStore>) {

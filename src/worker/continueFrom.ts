@@ -16,7 +16,7 @@ export function continueFrom(
   loaded: LoadedData,
   seed: number,
   emit: (event: WorkerEvent) => void,
-): { cfg: ModelConfig; params: Params; split: Pick<RecordedSplit, 'seed' | 'trainFraction'> } {
+): { cfg: ModelConfig; params: Params; split: Pick<RecordedSplit, 'seed' | 'trainFraction' | 'kind' | 'holdoutSources'> } {
   const from = models.require();
   const slot = models.active;
   const own = { seed, trainFraction: DEFAULT_TRAIN_FRACTION };
@@ -25,7 +25,7 @@ export function continueFrom(
   const warn = (message: string) => emit({ type: 'log', level: 'warn', message });
   emit({ type: 'log', level: 'info', message: `Continuing from the ${slot} model (its config wins over the form's model fields).` });
   const { split: trained, problem } = readRecordedSplit(from.training);
-  const pick = (split: Pick<RecordedSplit, 'seed' | 'trainFraction'>) => ({ cfg: from.cfg, params: cloneParams(from.params, true), split });
+  const pick = (split: Pick<RecordedSplit, 'seed' | 'trainFraction' | 'kind' | 'holdoutSources'>) => ({ cfg: from.cfg, params: cloneParams(from.params, true), split });
   if (problem) {
     warn(`${Named} records a split that cannot be read (${problem}): this run uses its own split (${describeSplit(own)}); if the model was trained on this file, validation may hold groups it trained on.`);
     return pick(own);

@@ -1,5 +1,7 @@
 import { formatLineErrors } from '../engine/data/lineErrors.ts';
-import { DEFAULT_TRAIN_FRACTION, splitGroups } from '../engine/data/split.ts';
+import { withSources } from '../engine/data/candidateSources.ts';
+import { keepCandidates } from '../engine/data/keptCandidates.ts';
+import { DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, type SplitKind, splitGroups } from '../engine/data/split.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import { type LoadedData, STORED_MAX_BYTES, TOKEN_CAP, loadData, readWhole, summarize } from './dataLoader.ts';
@@ -7,6 +9,19 @@ import type { DataRole, DataSource, DatasetSummary, IngestProgressEvent, WorkerE
 import type { StoredData } from './storage/db.ts';
 import { contentHashOfKey, datasetKey, hashBytes, isCurrentDatasetKey } from './storage/datasetKey.ts';
 import type { Persister } from './storage/persister.ts';
+
+/** How a run splits besides seed and fraction: which groups are held out, and which sources. */
+export interface SplitShape {
+  kind: SplitKind;
+  holdoutSources: readonly string[];
+}
+
+/** The shape the form's settings ask for; settings recorded before kinds existed split 'mixed'. */
+export function settingsShape(s: TrainSettings): SplitShape {
+  return { kind: s.splitKind ?? RECORDED_SPLIT_KIND_DEFAULT, holdoutSources: s.holdoutSources ?? [] };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
  * The loaded data of each role and its split: loads a file (or recalls its tokenization from storage),
@@ -22,6 +37,8 @@ export class Datasets {
   private readonly loads: Record<DataRole, number> = { train: 0, test: 0 };
   /** maxLen and split each dataset's last summary was made with. */
   private readonly summarized = new WeakMap<LoadedData, string>();
+  /** Training data narrowed to the candidates a split with held-out sources keeps → the file's whole data, to re-split from. */
+  private readonly whole = new WeakMap<LoadedData, LoadedData>();
   /** The settings the UI last sent (estimate, start, resume): loads split with their seed, summaries judge lengths by their maxLen. */
   settings: TrainSettings = DEFAULT_TRAIN_SETTINGS;
   /** Files up to this many bytes are kept in storage (tests lower it); larger ones are hashed as they stream, and not kept. */
@@ -84,8 +101,9 @@ export class Datasets {
     }
     // Start may have run while the file loaded: the run keeps the data it started with.
     if (role === 'train' && this.training()) throw new Error(`${loaded.name} finished loading after training started; the run keeps its data. Stop it, then load the file again.`);
-    this.replace(role, loaded);
-    this.emit({ type: 'dataset', summary: this.summary(loaded), reason: 'loaded' });
+    const data = role === 'train' ? this.split(loaded, this.settings.seed, DEFAULT_TRAIN_FRACTION, settingsShape(this.settings)) : loaded;
+    this.replace(role, data);
+    this.emit({ type: 'dataset', summary: this.summary(data), reason: 'loaded' });
   }
 
   /** A file tokenized before (same bytes, tokenizer, cap and rules) comes back from storage; a new one is loaded and stored. */
@@ -117,18 +135,43 @@ export class Datasets {
     this.loads.train++;
     // Entries stored by an older app hold no contentHash; every key starts with it.
     const contentHash = contentHashOfKey(key) ?? stored.contentHash;
-    const data: LoadedData = { ...stored, role: 'train', key, contentHash, split: splitGroups(stored.view, { seed }), splitSeed: seed };
+    const data = this.split({ ...stored, role: 'train', key, contentHash, split: { train: new Uint32Array(0), val: new Uint32Array(0) }, splitSeed: seed }, seed, DEFAULT_TRAIN_FRACTION, settingsShape(this.settings));
     this.replace('train', data);
     this.emit({ type: 'dataset', summary: this.summary(data), reason: 'loaded' });
     return data;
   }
 
-  /** The training data split with `seed` and `trainFraction`: as it is, or a re-split copy (a command still reading the old split keeps it). */
-  withSplit(d: LoadedData, seed: number, trainFraction = DEFAULT_TRAIN_FRACTION): LoadedData {
-    if (d.splitSeed === seed && (d.splitFraction ?? DEFAULT_TRAIN_FRACTION) === trainFraction) return d;
-    const next = { ...d, split: splitGroups(d.view, { seed, trainFraction }), splitSeed: seed, splitFraction: trainFraction };
+  /**
+   * The training data split with `seed`, `trainFraction` and `shape` (fields left out: the settings' kind and
+   * held-out sources): as it is, or a re-split copy (a command still reading the old split keeps it).
+   */
+  withSplit(d: LoadedData, seed: number, trainFraction = DEFAULT_TRAIN_FRACTION, shape: Partial<SplitShape> = {}): LoadedData {
+    const base = this.whole.get(d) ?? d;
+    const want = { ...settingsShape(this.settings), ...shape };
+    const holdout = presentSources(base, want.holdoutSources);
+    const same =
+      d.splitSeed === seed &&
+      (d.splitFraction ?? DEFAULT_TRAIN_FRACTION) === trainFraction &&
+      (d.split.kind ?? RECORDED_SPLIT_KIND_DEFAULT) === want.kind &&
+      sameList(d.split.holdoutSources ?? [], holdout);
+    if (same) return d;
+    const next = this.split(base, seed, trainFraction, { kind: want.kind, holdoutSources: holdout });
     this.replace('train', next);
     return next;
+  }
+
+  /**
+   * `d` (the file's whole data) split as asked. With held-out sources, a copy narrowed to the candidates the
+   * split keeps (keptCandidates.ts): training, validation and Inspect then read only those.
+   */
+  private split(d: LoadedData, seed: number, trainFraction: number, shape: SplitShape): LoadedData {
+    const view = withSources(d.view, d.dataset);
+    const holdoutSources = presentSources(d, shape.holdoutSources);
+    const { keep, ...split } = splitGroups(view, { seed, trainFraction, kind: shape.kind, holdoutSources });
+    if (!keep) return { ...d, split, splitSeed: seed, splitFraction: trainFraction };
+    const narrowed: LoadedData = { ...keepCandidates({ ...d, view }, keep), split, splitSeed: seed, splitFraction: trainFraction };
+    this.whole.set(narrowed, d);
+    return narrowed;
   }
 
   /** Truncation counts depend on maxLen, the split on the seed: re-send a summary when either moved. */
@@ -155,10 +198,18 @@ export class Datasets {
   private summary(d: LoadedData): DatasetSummary {
     const summary = summarize(d, this.settings.model.maxLen);
     this.summarized.set(d, this.summaryBasis(d));
-    return summary;
+    const sources = withSources(d.view, d.dataset).sources!.names;
+    if (!summary.split) return { ...summary, sources };
+    return { ...summary, sources, split: { ...summary.split, kind: d.split.kind ?? RECORDED_SPLIT_KIND_DEFAULT, holdoutSources: d.split.holdoutSources ?? [] } };
   }
 
   private summaryBasis(d: LoadedData): string {
-    return `${this.settings.model.maxLen}:${d.splitSeed}:${d.splitFraction}`;
+    return `${this.settings.model.maxLen}:${d.splitSeed}:${d.splitFraction}:${d.split.kind}:${(d.split.holdoutSources ?? []).join(',')}`;
   }
+}
+
+/** The names of `wanted` that some candidate of `d` carries, in the order given (a name the file lacks holds nothing out). */
+function presentSources(d: LoadedData, wanted: readonly string[]): string[] {
+  const names = new Set(withSources(d.view, d.dataset).sources!.names);
+  return wanted.filter((s) => names.has(s));
 }

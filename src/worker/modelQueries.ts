@@ -1,18 +1,23 @@
 import { candidateAnswerKey } from '../engine/data/answers.ts';
+import { withSources } from '../engine/data/candidateSources.ts';
 import { parsePastedCandidates } from '../engine/data/pasted.ts';
 import { tokenizeChunk } from '../engine/data/tokenize.ts';
 import { readModel } from '../engine/io/modelFile.ts';
-import { GPT2_VOCAB } from '../engine/model/config.ts';
+import { modelCard } from '../engine/io/modelCard.ts';
+import { answerShares } from '../engine/metrics/answerShares.ts';
+import { selectionOf } from '../engine/train/bestMetric.ts';
+import { GPT2_VOCAB, paramCount } from '../engine/model/config.ts';
 import { type Params, disposeParams, paramsFromArrays } from '../engine/model/params.ts';
-import { evaluateModel } from '../engine/train/evaluation.ts';
+import { evaluateModel, trainingSplitOf } from '../engine/train/evaluation.ts';
 import { bestOfNScore, rankGroup } from '../engine/metrics/rank.ts';
 import { type ScoringPeer, scoreCandidates } from '../engine/train/scoring.ts';
 import { TOKEN_CAP } from './dataLoader.ts';
 import type { Datasets } from './datasets.ts';
 import { type CachedEvaluation, type EvaluationCache, roleOf } from './evaluationCache.ts';
 import { exportModel } from './exportModel.ts';
+import { explainCandidate } from '../engine/train/explainEnergy.ts';
 import type { ModelSlots, SlotModel } from './modelSlots.ts';
-import type { DataRole, EvalSet, InspectFilter, ModelSlot, RankedCandidate, WorkerEvent } from './protocol.ts';
+import type { DataRole, EvalSet, InspectFilter, ModelSlot, RankedCandidate, SaliencyTarget, WorkerEvent } from './protocol.ts';
 import type { TrainingRuns } from './trainingRuns.ts';
 
 /** What the model queries read and write besides the evaluation cache's entries. */
@@ -66,6 +71,8 @@ export class ModelQueries {
           summary: evaluation.summary,
           curve: evaluation.curve,
           histogram: evaluation.histogram,
+          selection: selectionOf(evaluation),
+          sources: evaluation.sources,
           isBest: false,
           origin: 'request',
           modelSlot: this.deps.models.active,
@@ -92,9 +99,10 @@ export class ModelQueries {
         const chunk = tokenizeChunk({ maxLen: cfg.maxLen + 1, clsId: cfg.clsId, sepId: cfg.sepId, questions: [question], groupSizes: [texts.length], genTexts: texts });
         const full = texts.map((_, i) => chunk.tokens.subarray(chunk.offsets[i], chunk.offsets[i + 1]));
         const ids = full.map((t) => t.subarray(0, cfg.maxLen));
-        return { full, ids, energies: await scoreCandidates(cfg, m.params, ids) };
+        const temperature = this.temperatureOf(m);
+        return { full, ids, temperature, energies: await scoreCandidates(cfg, m.params, ids) };
       },
-      ({ full, ids, energies }, slot) => {
+      ({ full, ids, energies, temperature }, slot) => {
         const rank = rankGroup(energies);
         const candidates: RankedCandidate[] = rank.order.map((i, r) => ({
           rank: r + 1,
@@ -108,17 +116,56 @@ export class ModelQueries {
           tokens: ids[i].length,
           truncated: full[i].length > ids[i].length,
         }));
-        this.deps.emit({ type: 'reranked', question, candidates, modelSlot: slot });
+        const answers = answerShares(texts.map((t) => candidateAnswerKey(null, t)), energies, temperature.value);
+        this.deps.emit({ type: 'reranked', question, candidates, modelSlot: slot, answers, temperature: temperature.value, temperatureSource: temperature.source });
       },
     );
   }
 
+  /** "Why this energy?" for one candidate (Inspect's or Rerank's), on the selected model. */
+  saliency(target: SaliencyTarget, question: string, text: string): Promise<void> {
+    return this.onCurrent(
+      null,
+      (m) => explainCandidate(m.model.cfg, m.params, question, text),
+      (result, slot) => this.deps.emit({ type: 'saliency', target, modelSlot: slot, ...result }),
+    );
+  }
+
+  /** The model card (the figures of the selected model's evaluations at hand), then the weights it describes. */
   export(): Promise<void> {
     return this.onCurrent(
       null,
-      (m) => exportModel(m.model, m.params, m.slot),
-      ({ fileName, bytes }) => this.deps.emit({ type: 'exported', fileName, bytes: bytes.buffer }, [bytes.buffer]),
+      async (m) => ({ file: await exportModel(m.model, m.params, m.slot), model: m.model }),
+      ({ file: { fileName, bytes }, model }) => {
+        const card = new TextEncoder().encode(this.card(fileName, model));
+        this.deps.emit({ type: 'exported', fileName: fileName.replace(/\.safetensors$/, '.md'), bytes: card.buffer, what: 'card' }, [card.buffer]);
+        this.deps.emit({ type: 'exported', fileName, bytes: bytes.buffer, what: 'weights' }, [bytes.buffer]);
+      },
     );
+  }
+
+  private card(weightsFile: string, model: SlotModel): string {
+    const { cache, runs } = this.deps;
+    const evaluations = (['val', 'test'] as const).flatMap((set) => {
+      const c = cache.get(set, runs.latestStep, runs.isTraining());
+      if (!c) return [];
+      const e = c.evaluation;
+      return [{ set, dataName: c.data.name, summary: e.summary, selection: selectionOf(e), sources: e.sources }];
+    });
+    return modelCard({ weightsFile, description: model.description, source: model.source, config: model.cfg, params: paramCount(model.cfg), training: model.training, evaluations, exportedAt: new Date().toISOString() });
+  }
+
+  /** The vote's temperature for the model read: recorded with it (fitted at its last validation), else its validation at hand, else 1. */
+  private temperatureOf(m: Reading): { value: number; source: string } {
+    const recorded = m.model.training.temperature;
+    if (typeof recorded === 'number' && recorded > 0 && Number.isFinite(recorded)) {
+      const source = m.model.training.temperatureSource;
+      return { value: recorded, source: typeof source === 'string' ? source : 'recorded with the model' };
+    }
+    const cached = this.deps.cache.get('val', this.deps.runs.latestStep, this.deps.runs.isTraining());
+    const fitted = cached ? selectionOf(cached.evaluation) : null;
+    if (fitted) return { value: fitted.temperature, source: fitted.temperatureSource };
+    return { value: 1, source: 'T = 1: no temperature was fitted for this model (evaluate it on validation data first)' };
   }
 
   import(bytes: ArrayBuffer, fileName: string): void {
@@ -183,10 +230,10 @@ export class ModelQueries {
         const data = datasets.require(role);
         const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
         if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
-        const evaluation = await evaluateModel(m.model.cfg, m.params, data.view, data.answers, groups, datasets.settings.seed, {
+        const evaluation = await evaluateModel(m.model.cfg, m.params, withSources(data.view, data.dataset), data.answers, groups, datasets.settings.seed, {
           onProgress: (done, total) => emit({ type: 'evalProgress', set, done, total }),
           peers: this.deps.scoringPeers(),
-        });
+        }, trainingSplitOf(datasets.get('train')));
         return { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation };
       },
       (result, slot) => use(cache.store(set, slot, result)),

@@ -7,7 +7,10 @@ import type { DatasetStats, TokenLengthStats } from '../engine/data/stats.ts';
 import type { LineErrorKind } from '../engine/data/types.ts';
 import type { EnergyHistogram } from '../engine/metrics/histogram.ts';
 import type { EvalSummary } from '../engine/metrics/summary.ts';
+import type { SplitKind } from '../engine/data/split.ts';
+import type { SelectionReport, SourceRow } from '../engine/metrics/selectionTypes.ts';
 import type { RunProgress, TrainPoint } from '../engine/train/loop.ts';
+import type { CandidateSaliency } from '../engine/train/explainEnergy.ts';
 import type { NCurveRow } from '../engine/metrics/ncurve.ts';
 import type { ModelSettings, PresetName, TrainSettings } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from './backendInfo.ts';
@@ -47,8 +50,12 @@ export type Command =
   | { type: 'evaluate'; set: EvalSet }
   | { type: 'inspect'; set: EvalSet; filter: InspectFilter; position: number }
   | { type: 'rerank'; question: string; candidates: string }
+  /** "Why this energy?": one candidate's energy attributed to its tokens (one candidate per command, so a long one holds up nothing else). */
+  | { type: 'saliency'; target: SaliencyTarget; question: string; text: string }
   | { type: 'selectModel'; slot: ModelSlot }
   | { type: 'export' }
+  /** The current (or last) run of this session as metrics.jsonl, in the records `eorm.train` writes. */
+  | { type: 'exportRun' }
   | { type: 'import'; bytes: ArrayBuffer; fileName: string }
   /** Continues a saved run from its last checkpoint (its dataset restored from storage if needed). */
   | { type: 'resumeRun'; runId: string }
@@ -62,6 +69,14 @@ export type Command =
 export type CommandType = Command['type'];
 
 export type InspectFilter = 'all' | 'top-wrong';
+
+/** The candidate a saliency is asked for: its view and its `index` there (RankedCandidate.index). */
+export interface SaliencyTarget {
+  view: 'inspect' | 'rerank';
+  index: number;
+  /** Picked by the UI to tell its requests apart; the answer carries it back. */
+  id: number;
+}
 
 /** 'interrupted': it was running when its page went away (or its worker failed); 'paused' includes stopped by the user. */
 export type SavedRunState = 'running' | 'paused' | 'interrupted' | 'done';
@@ -109,7 +124,10 @@ export interface DatasetSummary {
   errorCounts: Record<LineErrorKind, number>;
   /** Groups with both labels, and how the seeded 80/20 split divides them (train role only). */
   trainableGroups: number;
-  split: { seed: number; train: number; val: number } | null;
+  /** kind and holdoutSources: how the split was made (split.ts); absent in summaries of the test role. */
+  split: { seed: number; train: number; val: number; kind?: SplitKind; holdoutSources?: string[] } | null;
+  /** The distinct `source` names of the file's candidates (what "hold out sources" offers); [] when the lines name none. */
+  sources?: string[];
   /** Seconds spent reading + parsing, and tokenizing, and with how many tokenizer workers. */
   timing: { parseSeconds: number; tokenizeSeconds: number; workers: number };
 }
@@ -151,6 +169,12 @@ export interface EvalReport {
   origin: 'run' | 'request';
   /** The model evaluated. */
   modelSlot: ModelSlot;
+  /** The per-source audit (engine/metrics/sources.ts); [] when the lines name no source; absent in reports recorded before it. */
+  sources?: SourceRow[];
+  /** The selection rules with intervals, the fitted temperature and calibration; absent in reports recorded before them. */
+  selection?: SelectionReport | null;
+  /** The recommended rule's accuracy over all held-out questions (not only those with both labels); absent when not computed. */
+  allQuestionsAccuracy?: number | null;
 }
 
 export interface ModelInfo {
@@ -184,6 +208,18 @@ export interface RankedCandidate {
   truncated: boolean;
 }
 
+/** One final answer among pasted candidates (Rerank), with the fitted vote's probability that it is the one. */
+export interface RerankAnswer {
+  /** The canonical final answer; null: the candidates from which no answer was extracted (they never win the vote). */
+  answer: string | null;
+  /** Share of softmax(−E/T) over all candidates that this answer's candidates carry; the rows sum to 1. */
+  probability: number;
+  /** The vote's pick (the most probable answer; ties: the first seen). */
+  picked: boolean;
+  /** Its candidates' pasted positions, lowest energy first. */
+  candidates: number[];
+}
+
 export type WorkerEvent =
   | { type: 'ready'; backend: BackendInfo; hardwareConcurrency: number }
   /** `lifeLock`: the Web Lock the worker holds while it lives (null until held, or without Web Locks). */
@@ -207,8 +243,11 @@ export type WorkerEvent =
   | { type: 'complete'; reason: 'finished' | 'stopped'; steps: number; bestValBestOfN: number | null }
   | { type: 'models'; active: ModelSlot; available: ModelInfo[] }
   | { type: 'inspectGroup'; set: EvalSet; filter: InspectFilter; position: number; matching: number; groupIndex: number; question: string; candidates: RankedCandidate[] }
-  | { type: 'reranked'; question: string; candidates: RankedCandidate[]; modelSlot: ModelSlot }
-  | { type: 'exported'; fileName: string; bytes: ArrayBuffer }
+  /** `answers`: the candidates grouped by final answer, at the selected model's temperature (`temperatureSource` says where it came from). */
+  | { type: 'reranked'; question: string; candidates: RankedCandidate[]; modelSlot: ModelSlot; answers: RerankAnswer[]; temperature: number; temperatureSource: string }
+  | ({ type: 'saliency'; target: SaliencyTarget; modelSlot: ModelSlot } & CandidateSaliency)
+  /** A file to save: the weights, the model card written beside them, or a run's metrics.jsonl. */
+  | { type: 'exported'; fileName: string; bytes: ArrayBuffer; what?: 'weights' | 'card' | 'run' }
   /** The runs saved in this browser, sent at start and whenever one changes state or is deleted. */
   | { type: 'runs'; runs: SavedRunInfo[] }
   /** The tokenized files kept in this browser, sent at start and whenever one is stored or deleted. */

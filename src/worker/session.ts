@@ -105,10 +105,14 @@ export class Session {
         return this.queries.inspect(cmd.set, cmd.filter, cmd.position);
       case 'rerank':
         return this.queries.rerank(cmd.question, cmd.candidates);
+      case 'saliency':
+        return this.queries.saliency(cmd.target, cmd.question, cmd.text);
       case 'selectModel':
         return this.queries.select(cmd.slot);
       case 'export':
         return this.queries.export();
+      case 'exportRun':
+        return this.runs.exportRun();
       case 'import':
         return this.queries.import(cmd.bytes, cmd.fileName);
       case 'resumeRun':

@@ -1,14 +1,14 @@
 /**
  * The split a model was trained with travels with it (see the split contract in docs/design.md): every
- * exported file and stored run records `split: {seed, trainFraction, dataset}`; continuing from a model
- * honours its seed and fraction when it was trained on the loaded file, and says in plain words when
+ * exported file and stored run records `split: {seed, trainFraction, dataset, kind}`; continuing from a model
+ * honours its split when it was trained on the loaded file (a record without `kind` is 'mixed'; new runs split 'all'), and says in plain words when
  * that cannot be checked or cannot apply. python/ writes and reads the same field.
  */
 import 'fake-indexeddb/auto';
 import * as tf from '@tensorflow/tfjs';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { splitGroups } from '../engine/data/split.ts';
+import { type SplitKind, splitGroups } from '../engine/data/split.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
@@ -36,9 +36,9 @@ async function sha256(s: string): Promise<string> {
 }
 
 /** The validation groups of `s` split with seed and fraction, computed apart from any session. */
-async function expectedVal(s: string, seed: number, trainFraction: number): Promise<number[]> {
+async function expectedVal(s: string, seed: number, trainFraction: number, kind: SplitKind = 'mixed'): Promise<number[]> {
   const d = await loadData('train', file(s), inProcessPool(), 0, () => undefined);
-  return [...splitGroups(d.view, { seed, trainFraction }).val].sort((a, b) => a - b);
+  return [...splitGroups(d.view, { seed, trainFraction, kind }).val].sort((a, b) => a - b);
 }
 
 /** The groups Inspect lists for the validation set, i.e. the groups the run validated on. */
@@ -67,7 +67,8 @@ async function waitFor(done: () => Promise<boolean>, what: string): Promise<void
 
 async function exportedTraining(h: Harness): Promise<Record<string, unknown>> {
   await h.run({ type: 'export' });
-  return readModel(h.last('exported')!.bytes).training!;
+  // The weights: a model card follows them.
+  return readModel(h.all('exported').filter((e) => e.what !== 'card').at(-1)!.bytes).training!;
 }
 
 beforeAll(async () => {
@@ -94,7 +95,8 @@ describe('Session: the split travels with the model', () => {
 
     // Exported: the whole split, and splitSeed for older readers.
     const exported = await exportedTraining(h);
-    expect(exported.split).toEqual({ seed: 7, trainFraction: 0.9, dataset: hash });
+    // Recorded without a kind by the model: 'mixed', and now written out.
+    expect(exported.split).toEqual({ seed: 7, trainFraction: 0.9, dataset: hash, kind: 'mixed' });
     expect(exported.splitSeed).toBe(7);
 
     // Stored with the run, and honoured by Resume in a fresh session (as after a reload).
@@ -104,7 +106,7 @@ describe('Session: the split travels with the model', () => {
       const r = await db.getRun(runId);
       return r !== undefined && r.checkpointStep > 0 && r.state === 'done' && (await db.getCheckpoint(runId)) !== undefined;
     }, 'the finished run and its last checkpoint in storage');
-    expect((await db.getRun(runId))!.split).toEqual({ seed: 7, trainFraction: 0.9, dataset: hash });
+    expect((await db.getRun(runId))!.split).toEqual({ seed: 7, trainFraction: 0.9, dataset: hash, kind: 'mixed' });
     const h2 = harness(undefined, storage(name).persist);
     await h2.run({ type: 'resumeRun', runId });
     await h2.runEnd();
@@ -126,7 +128,7 @@ describe('Session: the split travels with the model', () => {
 
   it('warns in plain words, and splits with the run’s own seed, when the model was trained on another file', async () => {
     const otherHash = await sha256(other);
-    const want = await expectedVal(text, 42, 0.8);
+    const want = await expectedVal(text, 42, 0.8, 'all'); // the run's own split: the form's kind
     const h = harness(undefined, storage().persist);
     const training = { splitSeed: 7, split: { seed: 7, trainFraction: 0.9, dataset: otherHash } };
     await h.run({ type: 'import', bytes: await modelFile(1, 32, training), fileName: 'model.safetensors' });
@@ -138,7 +140,7 @@ describe('Session: the split travels with the model', () => {
     ]);
     expect(h.last('dataset')!.summary.split).toMatchObject({ seed: 42, val: want.length });
     expect(await validatedGroups(h)).toEqual(want);
-    expect((await exportedTraining(h)).split).toEqual({ seed: 42, trainFraction: 0.8, dataset: await sha256(text) });
+    expect((await exportedTraining(h)).split).toEqual({ seed: 42, trainFraction: 0.8, dataset: await sha256(text), kind: 'all' });
   });
 
   it("continuing the latest model keeps its split whatever the form's seed; a model that records none gets a warning", async () => {
@@ -150,7 +152,7 @@ describe('Session: the split travels with the model', () => {
     expect(trainedSplit!.seed).toBe(42);
     await h.run({ type: 'start', settings: { ...settings, seed: 7, init: 'continue' } });
     expect(h.last('dataset')!.summary.split).toEqual(trainedSplit);
-    expect(h.all('log').some((e) => /Keeping the latest model's split \(seed 42, 80% of the groups for training\): it was trained on this file/.test(e.message))).toBe(true);
+    expect(h.all('log').some((e) => /Keeping the latest model's split \(seed 42, 80% of all questions for training \(validation holds every kind\)\): it was trained on this file/.test(e.message))).toBe(true);
     expect(warnings(h)).toEqual([]);
     await h.run({ type: 'stop' });
     await h.runEnd(2);
@@ -169,7 +171,7 @@ describe('Session: the split travels with the model', () => {
     await h.run({ type: 'start', settings: { ...settings, seed: 5 } });
     await h.runEnd();
     const exported = await exportedTraining(h);
-    expect(exported.split).toEqual({ seed: 5, trainFraction: 0.8, dataset: await sha256(text) });
+    expect(exported.split).toEqual({ seed: 5, trainFraction: 0.8, dataset: await sha256(text), kind: 'all' });
     expect(exported.splitSeed).toBe(5);
   });
 });

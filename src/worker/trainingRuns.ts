@@ -1,5 +1,6 @@
+import { withSources } from '../engine/data/candidateSources.ts';
 import { DEFAULT_TRAIN_FRACTION } from '../engine/data/split.ts';
-import { type RecordedSplit, shortHash } from '../engine/data/splitRecord.ts';
+import { type RecordedSplit, recordedShape, shortHash, splitRecord } from '../engine/data/splitRecord.ts';
 import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../engine/model/config.ts';
 import { type Params, initParams, paramsFromArrays } from '../engine/model/params.ts';
 import { DEFAULT_PASS_BUDGET_BYTES, autoMicroBatch } from '../engine/train/autoMicroBatch.ts';
@@ -7,6 +8,7 @@ import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
 import { estimateMemory } from '../engine/train/estimate.ts';
 import { type RunEvaluation, runTraining } from '../engine/train/loop.ts';
 import { RunControl } from '../engine/train/runControl.ts';
+import { bestMetricOf, metricValue, selectionOf } from '../engine/train/bestMetric.ts';
 import type { ScoringPeer } from '../engine/train/scoring.ts';
 import type { TrainSettings } from '../engine/train/settings.ts';
 import { groupsPerStep, totalSteps } from '../engine/train/stepCount.ts';
@@ -18,6 +20,7 @@ import type { EvaluationCache } from './evaluationCache.ts';
 import type { ModelSlots } from './modelSlots.ts';
 import type { EvalReport, WorkerEvent } from './protocol.ts';
 import type { RunRecorder } from './runRecorder.ts';
+import { type ExportableRun, exportRunFile } from './runExportFile.ts';
 import type { SavedRuns } from './savedRuns.ts';
 import type { StoredRun } from './storage/db.ts';
 import { contentHashOfKey } from './storage/datasetKey.ts';
@@ -53,6 +56,7 @@ interface ActiveRun {
 export class TrainingRuns {
   private run: ActiveRun | null = null;
   private stepsTaken = 0;
+  private lastRun: ExportableRun | null = null;
 
   constructor(private readonly deps: RunDeps) {}
 
@@ -69,6 +73,11 @@ export class TrainingRuns {
   /** Optimizer steps applied to the latest model since it was created (as far as reported): tells whether a cached evaluation is stale. */
   get latestStep(): number {
     return this.stepsTaken;
+  }
+
+  /** Export run: the current (or last) run of this session as metrics.jsonl. */
+  exportRun(): void {
+    exportRunFile(this.lastRun, this.deps.emit);
   }
 
   /** The pause, resume and stop of the run in progress. */
@@ -118,7 +127,7 @@ export class TrainingRuns {
     const from = settings.init === 'continue' ? continueFrom(this.deps.models, loaded, settings.seed, this.deps.emit) : null;
     const cfg = from?.cfg ?? modelConfig(settings);
     const params = from?.params ?? initParams(cfg, settings.seed);
-    const data = datasets.withSplit(loaded, from?.split.seed ?? settings.seed, from?.split.trainFraction);
+    const data = datasets.withSplit(loaded, from?.split.seed ?? settings.seed, from?.split.trainFraction, from?.split.kind ? recordedShape(from.split) : {});
     const record: StoredRun = {
       id: crypto.randomUUID(),
       createdAt: Date.now(),
@@ -171,7 +180,7 @@ export class TrainingRuns {
       }
     }
     if (this.run) throw new Error('Training started meanwhile: stop it before resuming another run.');
-    data = datasets.withSplit(data, record.splitSeed, record.split?.trainFraction);
+    data = datasets.withSplit(data, record.splitSeed, record.split?.trainFraction, recordedShape(record.split));
     datasets.settings = record.settings;
     record.points = record.points.filter((p) => p.step < checkpoint.step);
     record.evaluations = record.evaluations.filter((e) => e.step <= checkpoint.step);
@@ -192,6 +201,8 @@ export class TrainingRuns {
     this.deps.cache.clear();
     emitModels();
     const control = new RunControl();
+    const exportable: ExportableRun = { recorder, settings, cfg, data, split: splitOf(data), device: this.deps.backend()?.backend ?? 'unknown', startedAt: performance.now(), skippedSteps: 0, end: null };
+    this.lastRun = exportable;
     // Set when the run was let go (lost device): whatever its loop still does is no longer reported.
     let abandoned = false;
     const abandon = (message: string) => {
@@ -219,7 +230,7 @@ export class TrainingRuns {
       {
         cfg,
         params,
-        view: data.view,
+        view: withSources(data.view, data.dataset),
         answers: data.answers,
         split: data.split,
         settings,
@@ -245,6 +256,7 @@ export class TrainingRuns {
           if (!abandoned) recorder.checkpoint(c);
         },
         progress: (p) => {
+          exportable.skippedSteps = p.skippedSteps;
           if (!abandoned) emit({ type: 'progress', ...p });
         },
         evalProgress: (done, total) => {
@@ -261,6 +273,7 @@ export class TrainingRuns {
         // A stopped run can be resumed from its last checkpoint, as a paused one.
         recorder.end(r.reason === 'finished' ? 'done' : 'paused');
         this.stepsTaken = r.steps;
+        exportable.end = { reason: r.reason, steps: r.steps, skippedSteps: exportable.skippedSteps, bestValBestOfN: r.bestValBestOfN, seconds: (performance.now() - exportable.startedAt) / 1000 };
         state('done', r.steps, settings.epochs);
         emit({ type: 'complete', reason: r.reason, steps: r.steps, bestValBestOfN: r.bestValBestOfN });
       })
@@ -288,7 +301,8 @@ export class TrainingRuns {
   private validated(e: RunEvaluation, settings: TrainSettings, data: LoadedData, cfg: ModelConfig, recorder: RunRecorder): void {
     const { emit, models } = this.deps;
     const { summary: s, curve, histogram } = e.evaluation;
-    const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: s, curve, histogram, isBest: e.isBest, origin: 'run', modelSlot: 'latest' };
+    const selection = selectionOf(e.evaluation);
+    const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: s, curve, histogram, sources: e.evaluation.sources, isBest: e.isBest, origin: 'run', modelSlot: 'latest', selection };
     this.deps.cache.store('val', 'latest', { step: e.step, data, groups: data.split.val, maxLen: cfg.maxLen, evaluation: e.evaluation });
     const latest = models.get('latest')!;
     latest.description = `epoch ${e.epoch}, step ${e.step}, val Best-of-N ${s.bestOfN.toFixed(3)}`;
@@ -304,6 +318,10 @@ export class TrainingRuns {
       step: e.step,
       valBestOfN: s.bestOfN,
       epochTrainLoss: e.epochTrainLoss,
+      // Rerank's temperature, and what chose the best checkpoint (both recorded in exported files).
+      ...(selection ? { temperature: selection.temperature, temperatureSource: selection.temperatureSource } : {}),
+      bestMetric: bestMetricOf(settings),
+      bestMetricValue: metricValue(e.evaluation, bestMetricOf(settings)),
     };
     if (e.isBest) {
       models.snapshotBest(`best: ${latest.description}`, latest.training);
@@ -322,5 +340,5 @@ function modelConfig(settings: TrainSettings): ModelConfig {
 
 /** The split `d` holds, as model files and stored runs record it. */
 function splitOf(d: LoadedData): RecordedSplit {
-  return { seed: d.splitSeed, trainFraction: d.splitFraction ?? DEFAULT_TRAIN_FRACTION, dataset: d.contentHash };
+  return splitRecord(d.splitSeed, d.splitFraction ?? DEFAULT_TRAIN_FRACTION, d.contentHash, d.split.kind ?? 'mixed', d.split.holdoutSources);
 }

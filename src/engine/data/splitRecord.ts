@@ -1,17 +1,27 @@
 /**
  * The split a model or run was trained with, as its files record it on both sides (the app and
- * python/): `split: {seed, trainFraction, dataset}` in the training summary, `dataset` being the
- * training file's identity, "sha256:<64 hex>" of its raw bytes. Older files carry only the seed
- * (the app's `splitSeed`; python/'s `settings.seed`, with `settings.train_fraction` when not 0.8).
+ * python/): `split: {seed, trainFraction, dataset, kind, holdoutSources?}` in the training summary,
+ * `dataset` being the training file's identity, "sha256:<64 hex>" of its raw bytes. A `split` without
+ * `kind` was made before kinds existed: 'mixed'. Older files carry only the seed (the app's `splitSeed`;
+ * python/'s `settings.seed`, with `settings.train_fraction` when not 0.8), also 'mixed'.
  */
-import { DEFAULT_TRAIN_FRACTION } from './split.ts';
+import { DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, SPLIT_KINDS, type SplitKind } from './split.ts';
 
 export interface RecordedSplit {
   seed: number;
-  /** Share of the trainable groups in the training part, in (0, 1]. */
+  /** Share of the groups the kind splits in the training part, in (0, 1]. */
   trainFraction: number;
   /** The training file's content hash; null when not recorded (an older file) or not known. */
   dataset: string | null;
+  /** Absent in files written before kinds existed, which means 'mixed'; readRecordedSplit always fills it in. */
+  kind?: SplitKind;
+  /** Sources whose candidates were validated on and never trained on; absent or empty: none. */
+  holdoutSources?: string[];
+}
+
+/** A split as runs and model files write it: `kind` always, `holdoutSources` only when some are held out. */
+export function splitRecord(seed: number, trainFraction: number, dataset: string | null, kind: SplitKind, holdoutSources: readonly string[] = []): RecordedSplit {
+  return { seed, trainFraction, dataset, kind, ...(holdoutSources.length > 0 ? { holdoutSources: [...holdoutSources] } : {}) };
 }
 
 const CONTENT_HASH = /^sha256:[0-9a-f]{64}$/;
@@ -20,6 +30,8 @@ const isContentHash = (v: unknown): v is string => typeof v === 'string' && CONT
 
 const isSeed = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 const isFraction = (v: unknown): v is number => typeof v === 'number' && v > 0 && v <= 1;
+const isKind = (v: unknown): v is SplitKind => typeof v === 'string' && (SPLIT_KINDS as readonly string[]).includes(v);
+const isSourceList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
@@ -38,23 +50,40 @@ export function readRecordedSplit(training: Record<string, unknown>): { split: R
           ? `split.trainFraction is ${JSON.stringify(s.trainFraction)}, not a number in (0, 1]`
           : s.dataset !== undefined && s.dataset !== null && !isContentHash(s.dataset)
             ? `split.dataset is ${JSON.stringify(s.dataset)}, not "sha256:" and 64 hex digits`
-            : null;
+            : s.kind !== undefined && s.kind !== null && !isKind(s.kind)
+              ? `split.kind is ${JSON.stringify(s.kind)}, not "mixed" or "all"`
+              : s.holdoutSources !== undefined && s.holdoutSources !== null && !isSourceList(s.holdoutSources)
+                ? `split.holdoutSources is ${JSON.stringify(s.holdoutSources)}, not a list of source names`
+                : null;
     if (problem !== null || !isObject(s)) return { split: null, problem };
-    return { split: { seed: s.seed as number, trainFraction: s.trainFraction as number, dataset: (s.dataset as string | null | undefined) ?? null }, problem: null };
+    const kind = (s.kind as SplitKind | null | undefined) ?? RECORDED_SPLIT_KIND_DEFAULT;
+    const holdout = (s.holdoutSources as string[] | null | undefined) ?? [];
+    return { split: splitRecord(s.seed as number, s.trainFraction as number, (s.dataset as string | null | undefined) ?? null, kind, holdout), problem: null };
   }
-  if (isSeed(training.splitSeed)) return { split: { seed: training.splitSeed, trainFraction: DEFAULT_TRAIN_FRACTION, dataset: null }, problem: null };
+  const older = (seed: number, trainFraction: number) => ({ split: splitRecord(seed, trainFraction, null, RECORDED_SPLIT_KIND_DEFAULT), problem: null });
+  if (isSeed(training.splitSeed)) return older(training.splitSeed, DEFAULT_TRAIN_FRACTION);
   const settings = training.settings;
   if (isObject(settings) && isSeed(settings.seed)) {
     const trainFraction = settings.train_fraction ?? DEFAULT_TRAIN_FRACTION;
-    if (isFraction(trainFraction)) return { split: { seed: settings.seed, trainFraction, dataset: null }, problem: null };
+    if (isFraction(trainFraction)) return older(settings.seed, trainFraction);
   }
   return { split: null, problem: null };
 }
 
-/** "seed 7, 90% of the groups for training" */
-export function describeSplit({ seed, trainFraction }: Pick<RecordedSplit, 'seed' | 'trainFraction'>): string {
-  return `seed ${seed}, ${Number((trainFraction * 100).toFixed(2))}% of the groups for training`;
+/**
+ * "seed 7, 90% of the groups for training" ('mixed', the wording of every split before kinds);
+ * "seed 7, 90% of all questions for training (validation holds every kind)" ('all'); then held-out sources.
+ */
+export function describeSplit({ seed, trainFraction, kind, holdoutSources }: Pick<RecordedSplit, 'seed' | 'trainFraction' | 'kind' | 'holdoutSources'>): string {
+  const pct = Number((trainFraction * 100).toFixed(2));
+  const base = (kind ?? RECORDED_SPLIT_KIND_DEFAULT) === 'all' ? `seed ${seed}, ${pct}% of all questions for training (validation holds every kind)` : `seed ${seed}, ${pct}% of the groups for training`;
+  return holdoutSources && holdoutSources.length > 0 ? `${base}, sources held out for validation: ${holdoutSources.join(', ')}` : base;
 }
 
 /** "sha256:1234abcd…": enough to tell two files apart on screen. */
 export const shortHash = (hash: string): string => `${hash.slice(0, 'sha256:'.length + 8)}…`;
+
+/** How a recorded split chose its groups and candidates: a record without `kind` (or no record at all) is 'mixed'. */
+export function recordedShape(split: Pick<RecordedSplit, 'kind' | 'holdoutSources'> | null | undefined): { kind: SplitKind; holdoutSources: string[] } {
+  return { kind: split?.kind ?? RECORDED_SPLIT_KIND_DEFAULT, holdoutSources: split?.holdoutSources ?? [] };
+}

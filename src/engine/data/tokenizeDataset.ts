@@ -2,6 +2,7 @@
  * Tokenizes a whole dataset on a pool: splits the groups into contiguous ranges of similar text
  * size, runs them concurrently, and merges in group order — the result is identical for any pool.
  */
+import { candidateSources } from './candidateSources.ts';
 import { mergeChunks, type TokenizeSettings } from './tokenize.ts';
 import type { TokenizePool } from './tokenizePool.ts';
 import type { Dataset, TokenizedSet, TrainingView } from './types.ts';
@@ -78,5 +79,5 @@ export function trainingView(dataset: Dataset, tokens: TokenizedSet): TrainingVi
   if (tokens.offsets.length !== dataset.candidateCount + 1) {
     throw new Error(`tokens hold ${tokens.offsets.length - 1} candidates, the dataset ${dataset.candidateCount}`);
   }
-  return { tokens, ...datasetLabels(dataset) };
+  return { tokens, ...datasetLabels(dataset), sources: candidateSources(dataset) };
 }

@@ -14,6 +14,14 @@ export interface TokenizedSet {
   truncated: number;
 }
 
+/** Which generator wrote each candidate (the lines' optional `source` field). */
+export interface CandidateSources {
+  /** Distinct sources, in order of first appearance in the file. */
+  names: string[];
+  /** Per candidate, in view order (group after group): an index into `names`, or -1 when the line gives no source. */
+  index: Int32Array;
+}
+
 /** The part of a dataset the model needs: tokens, labels and the grouping. */
 export interface TrainingView {
   tokens: TokenizedSet;
@@ -21,6 +29,8 @@ export interface TrainingView {
   labels: Uint8Array;
   /** nGroups + 1 entries; candidates of a group are contiguous. */
   groupStart: Uint32Array;
+  /** Who wrote each candidate (the lines' `source`), for the per-source audit and the hold-out-sources split. Absent in views stored before it was kept: candidateSources(dataset) rebuilds it. */
+  sources?: CandidateSources;
 }
 
 /** One accepted JSONL line: a chain-of-thought answer to a question. */

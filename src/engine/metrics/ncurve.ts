@@ -1,47 +1,64 @@
 /**
- * Accuracy against the number of candidates N (Figure 3 of the EORM paper): how well each picker
- * does when it only sees N of a question's candidates.
+ * Accuracy against the number of candidates N (Figure 3 of the EORM paper) for every selection rule, as
+ * the PRM800K evaluation reports it: each point the mean over random subsets of size N, with a band.
  *
- * For each N and each group with at least N candidates:
- * - if C(size, N) ≤ subsetsPerN, every N-subset is enumerated once (an exact expectation, no seed involved);
- * - otherwise subsetsPerN subsets are drawn uniformly at random (each without replacement inside,
- *   independently of each other), from one createRng(seed) stream, so a seed fixes the whole curve.
- * Subset indices stay in candidate order, so tie rules (first-seen answer on vote ties; the share of
- * correct candidates among tied lowest energies) match the full group: at N = size the row is exactly
- * the full-group result of evaluateGroups.
- * Scores are averaged over the subsets of a group, then over groups (every group weighs the same).
+ * For each N (curveSizes) the curve runs `trials` trials. A trial draws one uniform random N-subset of
+ * every group with at least N candidates (a group of exactly N takes all of them), scores each rule on
+ * it, and averages over those groups: one accuracy per rule and trial. A row is the mean of its trials and
+ * the 2.5th–97.5th percentile band of them (linear interpolation between order statistics), i.e. how much
+ * the figure moves with which N candidates a question happened to get; it is not an interval over
+ * questions (the bootstrap in selection.ts is). A row without any sampled group is computed once: its
+ * band is a point, and at N = every group's size it is exactly the full-group evaluation.
  *
- * Caveat: only groups with ≥ N candidates contribute at N, so when group sizes differ a row mixes a
- * different population than its neighbours; read `nGroups`. With equal sizes and exact enumeration
- * the oracle is non-decreasing in N.
+ * Rules score ties as everywhere else: Best-of-N the share of correct candidates among the tied lowest
+ * energies; the votes a random pick among the tied answers, each answer correct with the share of its
+ * candidates labelled correct (vote.ts). python/eorm/ncurve.py is the twin, draw for draw.
+ *
+ * Every subset comes from one createRng(seed) stream in the order N, trial, group, so a seed fixes the
+ * whole curve. Caveat: only groups with ≥ N candidates contribute at N, so when group sizes differ a
+ * row mixes a different population than its neighbours; read `nGroups`.
  */
-import { majorityVoteIndex, weightedVoteIndex } from './vote.ts';
+import { majorityVoteScore, weightedVoteScore } from './vote.ts';
 import { bestOfNScore } from './rank.ts';
 import { assertGroup, type ScoredGroup } from './summary.ts';
 import { createRng, type Rng } from '../data/rng.ts';
 
 export interface NCurveOptions {
   seed: number;
-  /** Subsets per group and N (positive integer); also the enumeration threshold on C(size, N). */
+  /** Trials per N (positive integer): random subsets drawn per group and N. */
   subsetsPerN: number;
+  /** Temperature of the energy-weighted vote (softmax(−E/T)); default 1. */
+  temperature?: number;
+}
+
+export const CURVE_RULES = ['model', 'majorityVote', 'weightedVote', 'random', 'oracle'] as const;
+export type CurveRule = (typeof CURVE_RULES)[number];
+
+/** The 2.5th and 97.5th percentiles of a rule's trial accuracies. */
+export interface CurveBand {
+  lo: number;
+  hi: number;
 }
 
 export interface NCurveRow {
   n: number;
   /** Groups with ≥ n candidates, i.e. contributing to this row. */
   nGroups: number;
-  /** Of those, groups whose subsets were enumerated exactly rather than sampled. */
+  /** Of those, groups of exactly n candidates: their subset is the whole group, nothing is sampled. */
   exactGroups: number;
-  /** Model Best-of-N: label of the lowest-energy candidate in the subset (ties: share of correct among the tied). */
+  /** Trials behind the mean and band (1 when no group is sampled). */
+  trials: number;
+  /** Best-of-N: the lowest-energy candidate of the subset (ties: share of correct among the tied). */
   model: number;
-  /** Label of the subset's majority-vote winner; no answer counts as wrong. */
+  /** Majority vote over the subset's answers (ties: mean share over the tied answers); no answer counts as wrong. */
   majorityVote: number;
-  /** Label of the subset's energy-weighted-vote winner; no answer counts as wrong. */
+  /** Energy-weighted vote at the curve's temperature (same tie rule); no answer counts as wrong. */
   weightedVote: number;
   /** Expected accuracy of a random pick: share of correct candidates in the subset. */
   random: number;
   /** 1 if the subset holds any correct candidate. */
   oracle: number;
+  band: Record<CurveRule, CurveBand>;
 }
 
 /** N = 1, 2, 4, … ≤ maxSize, plus maxSize itself when it is not a power of two; [] for maxSize < 1. */
@@ -52,100 +69,89 @@ export function curveSizes(maxSize: number): number[] {
   return ns;
 }
 
-/** C(m, k), or cap + 1 as soon as it exceeds cap (so huge groups never overflow). */
-function binomialCapped(m: number, k: number, cap: number): number {
-  k = Math.min(k, m - k);
-  let c = 1;
-  // After step i, c = C(m − k + i, i): an integer at every step, so the division is exact.
-  for (let i = 1; i <= k; i++) {
-    c = (c * (m - k + i)) / i;
-    if (c > cap) return cap + 1;
-  }
-  return c;
+/** The p-quantile of ascending `sorted` (linear between order statistics, numpy's default). */
+export function quantile(sorted: ArrayLike<number>, p: number): number {
+  const h = (sorted.length - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, sorted.length - 1);
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
-/** Visit every k-subset of 0..m-1 in lexicographic order (the array is reused between calls). */
-function forEachCombination(m: number, k: number, visit: (idx: Int32Array) => void): void {
-  const idx = Int32Array.from({ length: k }, (_, i) => i);
-  for (;;) {
-    visit(idx);
-    let i = k - 1;
-    while (i >= 0 && idx[i] === m - k + i) i--;
-    if (i < 0) return;
-    idx[i]++;
-    for (let j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
-  }
-}
-
-/** Visit `count` uniform random k-subsets of 0..m-1, each sorted ascending. */
-function forEachSample(m: number, k: number, count: number, rng: Rng, visit: (idx: Int32Array) => void): void {
+/** A uniform random k-subset of 0..m-1, ascending (partial Fisher–Yates from the identity). */
+function drawSubset(m: number, k: number, rng: Rng): Int32Array {
   const perm = Int32Array.from({ length: m }, (_, i) => i);
-  for (let s = 0; s < count; s++) {
-    // Partial Fisher–Yates: the first k slots become a uniform k-subset whatever order perm is left in.
-    for (let i = 0; i < k; i++) {
-      const j = i + rng.int(m - i);
-      const t = perm[i];
-      perm[i] = perm[j];
-      perm[j] = t;
-    }
-    visit(perm.slice(0, k).sort());
+  for (let i = 0; i < k; i++) {
+    const j = i + rng.int(m - i);
+    const t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
   }
+  return perm.slice(0, k).sort();
 }
 
-/** Best-of-N curve of the model and the baselines, one row per N in curveSizes(largest group). */
+type RuleScores = Record<CurveRule, number>;
+
+function scoreSubset(g: ScoredGroup, idx: ArrayLike<number>, temperature: number): RuleScores {
+  const n = idx.length;
+  const e = new Float64Array(n);
+  const l = new Uint8Array(n);
+  const a = new Array<string | null>(n);
+  let nCorrect = 0;
+  for (let i = 0; i < n; i++) {
+    e[i] = g.energies[idx[i]];
+    l[i] = g.labels[idx[i]];
+    a[i] = g.answers[idx[i]];
+    nCorrect += l[i];
+  }
+  return {
+    model: bestOfNScore(e, l),
+    majorityVote: majorityVoteScore(a, l),
+    weightedVote: weightedVoteScore(a, e, l, temperature),
+    random: nCorrect / n,
+    oracle: nCorrect > 0 ? 1 : 0,
+  };
+}
+
+const zeros = (): RuleScores => ({ model: 0, majorityVote: 0, weightedVote: 0, random: 0, oracle: 0 });
+
+/** Every rule's accuracy against N, one row per N in curveSizes(largest group). */
 export function bestOfNCurve(groups: ReadonlyArray<ScoredGroup>, opts: NCurveOptions): NCurveRow[] {
   const { subsetsPerN } = opts;
+  const temperature = opts.temperature ?? 1;
   if (!Number.isInteger(subsetsPerN) || subsetsPerN < 1) {
     throw new RangeError(`subsetsPerN must be a positive integer, got ${subsetsPerN}`);
   }
+  if (!(temperature > 0)) throw new RangeError(`temperature must be positive, got ${temperature}`);
   groups.forEach(assertGroup);
   const rng = createRng(opts.seed);
   let maxSize = 0;
   for (const g of groups) maxSize = Math.max(maxSize, g.energies.length);
 
   return curveSizes(maxSize).map((n) => {
-    const row: NCurveRow = { n, nGroups: 0, exactGroups: 0, model: 0, majorityVote: 0, weightedVote: 0, random: 0, oracle: 0 };
-    const e = new Float64Array(n);
-    const l = new Uint8Array(n);
-    const a = new Array<string | null>(n);
-    for (const g of groups) {
-      const m = g.energies.length;
-      if (m < n) continue;
-      const acc = { model: 0, majorityVote: 0, weightedVote: 0, random: 0, oracle: 0, subsets: 0 };
-      const visit = (idx: Int32Array): void => {
-        let nCorrect = 0;
-        for (let i = 0; i < n; i++) {
-          e[i] = g.energies[idx[i]];
-          l[i] = g.labels[idx[i]];
-          a[i] = g.answers[idx[i]];
-          nCorrect += g.labels[idx[i]];
-        }
-        const label = (j: number): number => (j < 0 ? 0 : g.labels[idx[j]]);
-        acc.model += bestOfNScore(e, l);
-        acc.majorityVote += label(majorityVoteIndex(a));
-        acc.weightedVote += label(weightedVoteIndex(a, e));
-        acc.random += nCorrect / n;
-        acc.oracle += nCorrect > 0 ? 1 : 0;
-        acc.subsets++;
-      };
-      const total = binomialCapped(m, n, subsetsPerN);
-      if (total <= subsetsPerN) {
-        forEachCombination(m, n, visit);
-        row.exactGroups++;
-      } else forEachSample(m, n, subsetsPerN, rng, visit);
-      row.nGroups++;
-      row.model += acc.model / acc.subsets;
-      row.majorityVote += acc.majorityVote / acc.subsets;
-      row.weightedVote += acc.weightedVote / acc.subsets;
-      row.random += acc.random / acc.subsets;
-      row.oracle += acc.oracle / acc.subsets;
+    const members = groups.filter((g) => g.energies.length >= n);
+    // A group of exactly n scores the same in every trial: once.
+    const whole = members.map((g) => (g.energies.length === n ? scoreSubset(g, Int32Array.from({ length: n }, (_, i) => i), temperature) : null));
+    const exactGroups = whole.filter((w) => w !== null).length;
+    const trials = exactGroups === members.length ? 1 : subsetsPerN;
+    const perTrial: Record<CurveRule, Float64Array> = { model: new Float64Array(trials), majorityVote: new Float64Array(trials), weightedVote: new Float64Array(trials), random: new Float64Array(trials), oracle: new Float64Array(trials) };
+    for (let t = 0; t < trials; t++) {
+      const sum = zeros();
+      members.forEach((g, k) => {
+        const s = whole[k] ?? scoreSubset(g, drawSubset(g.energies.length, n, rng), temperature);
+        for (const r of CURVE_RULES) sum[r] += s[r];
+      });
+      // Every row has ≥ 1 group (some group has maxSize ≥ n), so the division is safe.
+      for (const r of CURVE_RULES) perTrial[r][t] = sum[r] / members.length;
     }
-    // Every row has ≥ 1 group (some group has maxSize ≥ n), so these divisions are safe.
-    row.model /= row.nGroups;
-    row.majorityVote /= row.nGroups;
-    row.weightedVote /= row.nGroups;
-    row.random /= row.nGroups;
-    row.oracle /= row.nGroups;
+    const row = { n, nGroups: members.length, exactGroups, trials, ...zeros(), band: {} as Record<CurveRule, CurveBand> };
+    for (const r of CURVE_RULES) {
+      const xs = perTrial[r];
+      let total = 0;
+      for (const x of xs) total += x;
+      row[r] = total / trials;
+      const sorted = xs.slice().sort();
+      row.band[r] = { lo: quantile(sorted, 0.025), hi: quantile(sorted, 0.975) };
+    }
     return row;
   });
 }

@@ -5,12 +5,14 @@ const sp = (x: number): number => Math.log(1 + Math.exp(x)); // textbook softplu
 
 /**
  * Five hand-made groups. Per group (✓ correct / ✗ wrong):
- *            best-of-N            first  random  majority           weighted (softmax(−E))         oracle
- * G1 E=[0.5,1,2]  L=[1,0,0]  A=[4,5,6]: argmin 0 ✓   ✓   1/3   all 1 vote → '4' (idx0) ✓   '4' has weight 1 (max) ✓   ✓
- * G2 E=[1,0,3]    L=[1,0,0]  A=[7,8,9]: argmin 1 ✗   ✓   1/3   all 1 vote → '7' (idx0) ✓   '8': 1 > e^-1, e^-3 → ✗     ✓
- * G3 E=[2,2]      L=[0,1]    A=[–,3]:   tie → ½      ✗   1/2   '3' (idx1) ✓                '3' only answer ✓          ✓
- * G4 E=[0.3]      L=[1]      A=[–]:     0 ✓          ✓   1     no answer → -1 ✗            -1 ✗                       ✓
- * G5 E=[-1,4]     L=[0,0]    A=[1,2]:   0 ✗          ✗   0     tie → '1' ✗                 ✗                          ✗
+ *            best-of-N            first  random  majority                weighted (softmax(−E))         oracle
+ * G1 E=[0.5,1,2]  L=[1,0,0]  A=[4,5,6]: argmin 0 ✓   ✓   1/3   all 1 vote: 3-way tie → 1/3  '4' has weight 1 (max) ✓   ✓
+ * G2 E=[1,0,3]    L=[1,0,0]  A=[7,8,9]: argmin 1 ✗   ✓   1/3   all 1 vote: 3-way tie → 1/3  '8': 1 > e^-1, e^-3 → ✗     ✓
+ * G3 E=[2,2]      L=[0,1]    A=[–,3]:   tie → ½      ✗   1/2   '3' ✓                        '3' only answer ✓          ✓
+ * G4 E=[0.3]      L=[1]      A=[–]:     0 ✓          ✓   1     no answer ✗                  no answer ✗                ✓
+ * G5 E=[-1,4]     L=[0,0]    A=[1,2]:   0 ✗          ✗   0     tie of two wrong ✗           ✗                          ✗
+ * Vote ties score the expected accuracy of a random pick among the tied answers, like Best-of-N's ties
+ * (until issue 20 they went to the first answer seen, which scored G1 and G2 as right).
  * Pairs (E_pos vs E_neg): G1 0.5<1, 0.5<2 → 2/2; G2 1<0 no, 1<3 yes → 1/2; G3 2=2 → ½ of 1. G4, G5 have one label.
  * Margins (mean E_wrong − mean E_right): G1 1.5−0.5 = 1; G2 1.5−1 = 0.5; G3 2−2 = 0.
  */
@@ -66,7 +68,7 @@ describe('evaluateGroups on five hand-made groups', () => {
   it('baselines', () => {
     expect(s.baselines.firstCandidate).toBeCloseTo(3 / 5, 12); // G1, G2, G4
     expect(s.baselines.randomExpected).toBeCloseTo((1 / 3 + 1 / 3 + 1 / 2 + 1 + 0) / 5, 12); // 13/30
-    expect(s.baselines.majorityVote).toBeCloseTo(3 / 5, 12); // G1, G2, G3
+    expect(s.baselines.majorityVote).toBeCloseTo((1 / 3 + 1 / 3 + 1) / 5, 12); // G1 and G2 three-way ties, G3
     expect(s.baselines.weightedVote).toBeCloseTo(2 / 5, 12); // G1, G3
     expect(s.baselines.oracle).toBeCloseTo(4 / 5, 12); // all but G5
   });
@@ -131,11 +133,22 @@ describe('evaluateGroups edge cases', () => {
     expect(s.bestOfN).toBeCloseTo((1 + 1 + 0.5) / 3, 15);
     // G1: 5 < NaN ✓. G2: 1 < −∞ ✓, 1 < +∞ ✓. G3: NaN vs NaN tie ½.
     expect(s.pairwise).toBeCloseTo((1 + 2 + 0.5) / 4, 15);
-    // Weighted vote: G1 'b' (the only finite weight) ✓; G2 'd' ✓ (both 'c' weigh 0); G3 equal weights, first seen 'e' ✓.
-    expect(s.baselines.weightedVote).toBe(1);
+    // Weighted vote: G1 'b' (the only finite weight) ✓; G2 'd' ✓ (both 'c' weigh 0); G3 equal weights: 'e' ✓ and 'f' ✗ tie → ½.
+    expect(s.baselines.weightedVote).toBeCloseTo((1 + 1 + 0.5) / 3, 15);
     // Averages of energies show the divergence.
     expect(s.btLoss).toBeNaN();
     expect(s.energy.incorrect.mean).toBeNaN();
+  });
+
+  it('an answer whose candidates carry both labels counts as its share correct; a vote tie as the mean over the tied answers', () => {
+    const s = evaluateGroups([
+      // 'x' wins 2 votes to 1; its candidates are ✓ and ✗ → ½. Weighted: 'x' holds e^0 + e^-1 > e^-0.5 → ½.
+      { energies: [0, 1, 0.5], labels: [1, 0, 0], answers: ['x', 'x', 'y'] },
+      // 'p' (✓✗ → ½) and 'q' (✗✗ → 0) tie 2–2, and in weight too (the same energies): (½ + 0) / 2 = ¼.
+      { energies: [1, 2, 1, 2], labels: [1, 0, 0, 0], answers: ['p', 'p', 'q', 'q'] },
+    ]);
+    expect(s.baselines.majorityVote).toBeCloseTo((0.5 + 0.25) / 2, 15);
+    expect(s.baselines.weightedVote).toBeCloseTo((0.5 + 0.25) / 2, 15);
   });
 
   it('throws on mismatched lengths or labels other than 0/1', () => {

@@ -15,7 +15,7 @@
  * (margin, BT loss, energy statistics) take them as they are, so they show as NaN or ±Infinity; nNonFinite
  * counts them.
  */
-import { majorityVoteIndex, weightedVoteIndex } from './vote.ts';
+import { majorityVoteScore, weightedVoteScore } from './vote.ts';
 import { bestOfNScore, rankKey } from './rank.ts';
 
 export interface ScoredGroup {
@@ -33,15 +33,19 @@ export interface EnergyStats {
   std: number;
 }
 
-/** Top-1 accuracies of the reference pickers, each a share of nGroups. */
+/**
+ * Top-1 accuracies of the reference pickers, each a share of nGroups. The votes follow the tie rule of
+ * the selection report (selection.ts): a random pick among tied answers, an answer correct with the share
+ * of its candidates labelled correct; they equal its `majority` and `weightedVoteRaw` figures.
+ */
 export interface Baselines {
   /** Label of candidate 0 (generation order). */
   firstCandidate: number;
   /** Expected accuracy of a uniformly random pick: mean over groups of (correct / size). */
   randomExpected: number;
-  /** Label of majorityVoteIndex; a group with no extracted answer (-1) counts as wrong. */
+  /** majorityVoteScore; a group with no extracted answer counts as wrong. */
   majorityVote: number;
-  /** Label of weightedVoteIndex (softmax(−E) weights); -1 counts as wrong. */
+  /** weightedVoteScore with softmax(−E) weights (T = 1, unfitted); no answer counts as wrong. */
   weightedVote: number;
   /** Share of groups with at least one correct candidate: the ceiling for any reranker. */
   oracle: number;
@@ -170,11 +174,9 @@ export function evaluateGroups(groups: ReadonlyArray<ScoredGroup>): EvalSummary 
     best += bestOfNScore(g.energies, g.labels);
     first += g.labels[0];
     random += nCorrect / n;
-    const mv = majorityVoteIndex(g.answers);
-    if (mv < 0) nNoAnswer++;
-    else majority += g.labels[mv];
-    const wv = weightedVoteIndex(g.answers, g.energies);
-    if (wv >= 0) weighted += g.labels[wv];
+    if (g.answers.every((a) => a === null)) nNoAnswer++;
+    majority += majorityVoteScore(g.answers, g.labels);
+    weighted += weightedVoteScore(g.answers, g.energies, g.labels);
     if (nCorrect > 0) oracle++;
 
     if (nCorrect === 0 || nCorrect === n) return;

@@ -25,6 +25,8 @@ export interface ForwardOptions {
   inspect?: (name: string, t: tf.Tensor) => void;
   /** Run the packed forward (packedForward.ts); default: the backend profile's packedForward. */
   packed?: boolean;
+  /** Replaces the encoder input x0 (embedding × √d, + positions) by what it returns, in the forward's layout; gradients with respect to x0 go through it. */
+  embeddingHook?: (x0: tf.Tensor) => tf.Tensor;
 }
 
 /** Large enough that exp() underflows to exactly 0, finite so no NaN reaches any gradient. */
@@ -51,6 +53,7 @@ export function energies(cfg: ModelConfig, p: ParamTensors, inputs: EnergyInputs
     const tokens = packed ? packedTokens(cfg, inputs.ids, Array.from(inputs.hostLengths!)) : paddedTokens(cfg, inputs);
     let x = tf.mul(tokens.embed(get('emb.weight') as tf.Tensor2D), Math.sqrt(cfg.dModel));
     if (cfg.positional === 'learned') x = tf.add(x, tokens.positions(get('pos.weight') as tf.Tensor2D));
+    if (opts.embeddingHook) x = opts.embeddingHook(x);
     opts.inspect?.('x0', tokens.padded(x));
     for (let i = 0; i < cfg.nLayers; i++) {
       const last = i === cfg.nLayers - 1;

@@ -14,6 +14,8 @@ export interface RunTallies {
   /** Unnormalised EMA of the loss (the smoothed curve divides by 1 − 0.95^(step+1)). */
   ema: number;
   bestValBestOfN: number | null;
+  /** The best checkpoint's figure of the run's best metric (settings.bestMetric); absent in checkpoints from before it. */
+  bestMetricValue?: number | null;
   epochLossSum: number;
   epochLossCount: number;
 }

@@ -4,6 +4,10 @@ import type { ParamTensors } from '../model/transebm.ts';
 import { type EnergyHistogram, energyHistogram } from '../metrics/histogram.ts';
 import { type EvalSummary, type ScoredGroup, evaluateGroups } from '../metrics/summary.ts';
 import { type NCurveRow, bestOfNCurve } from '../metrics/ncurve.ts';
+import type { SelectionReport, SourceRow } from '../metrics/selectionTypes.ts';
+import { selectionReport } from '../metrics/selection.ts';
+import { fitSubset } from '../metrics/temperature.ts';
+import { type SourcedGroup, sourceAudit } from '../metrics/sources.ts';
 import { type ScoreOptions, scoreCandidates } from './scoring.ts';
 import { candidateIds } from './stepBatch.ts';
 
@@ -13,12 +17,53 @@ export interface Evaluation {
   histogram: EnergyHistogram;
   /** The scored groups, for Inspect. */
   groups: ScoredGroup[];
+  /** Selection rules with intervals, the weighted vote's temperature (fitted on `fitOn`), calibration, the recommendation. */
+  selection: SelectionReport;
+  /** The per-source audit (sources.ts); [] when the lines name no source or the view does not carry them. */
+  sources: SourceRow[];
 }
 
 export const CURVE_SUBSETS = 64;
 export const HISTOGRAM_BINS = 30;
+/** Training groups scored to fit the vote's temperature (one number): a seeded subset this large bounds the extra forward passes of a validation. */
+export const FIT_MAX_GROUPS = 256;
 
-/** Scores the given groups and computes every validation figure on them. */
+/** Training-split groups to fit the weighted vote's temperature on (scored with the same weights). */
+export interface TemperatureFitData {
+  view: TrainingView;
+  answers: ReadonlyArray<string | null>;
+  groups: ArrayLike<number>;
+}
+
+/** The training split of loaded data, to fit on; null when none is loaded. */
+export function trainingSplitOf(data: { view: TrainingView; answers: ReadonlyArray<string | null>; split: { train: ArrayLike<number> } } | undefined): TemperatureFitData | null {
+  return data ? { view: data.view, answers: data.answers, groups: data.split.train } : null;
+}
+
+/** A seeded subset of at most FIT_MAX_GROUPS of the training groups, scored (in a pass of its own: the progress reported is the evaluated set's). */
+async function scoreFitGroups(cfg: ModelConfig, params: ParamTensors, fit: TemperatureFitData, seed: number, scoring: Omit<ScoreOptions, 'budgetBytes'>): Promise<ScoredGroup[]> {
+  const { view, answers } = fit;
+  const groups = fitSubset(fit.groups, seed, FIT_MAX_GROUPS);
+  if (groups.length === 0) return [];
+  const candidates: Uint16Array[] = [];
+  for (const g of groups) for (let i = view.groupStart[g]; i < view.groupStart[g + 1]; i++) candidates.push(candidateIds(view, i, cfg.maxLen));
+  const e = await scoreCandidates(cfg, params, candidates, { ...scoring, onProgress: undefined });
+  const out: ScoredGroup[] = [];
+  let offset = 0;
+  for (const g of groups) {
+    const start = view.groupStart[g];
+    const n = view.groupStart[g + 1] - start;
+    out.push({ energies: e.subarray(offset, offset + n), labels: view.labels.subarray(start, start + n), answers: answers.slice(start, start + n) });
+    offset += n;
+  }
+  return out;
+}
+
+/**
+ * Scores the given groups and computes every validation figure on them. `fitOn`: training groups (never
+ * the evaluated ones) whose energies fit the weighted vote's temperature, a seeded subset of at most
+ * FIT_MAX_GROUPS scored with the same weights; null: T = 1.
+ */
 export async function evaluateModel(
   cfg: ModelConfig,
   params: ParamTensors,
@@ -27,13 +72,16 @@ export async function evaluateModel(
   groups: ArrayLike<number>,
   seed: number,
   scoring: Omit<ScoreOptions, 'budgetBytes'> = {},
+  fitOn: TemperatureFitData | null = null,
 ): Promise<Evaluation> {
   const candidates: Uint16Array[] = [];
   for (let k = 0; k < groups.length; k++) {
     for (let i = view.groupStart[groups[k]]; i < view.groupStart[groups[k] + 1]; i++) candidates.push(candidateIds(view, i, cfg.maxLen));
   }
   const e = await scoreCandidates(cfg, params, candidates, scoring);
+  const fitScored = fitOn ? await scoreFitGroups(cfg, params, fitOn, seed, scoring) : null;
   const scored: ScoredGroup[] = [];
+  const sourced: SourcedGroup[] = [];
   let offset = 0;
   for (let k = 0; k < groups.length; k++) {
     const start = view.groupStart[groups[k]];
@@ -43,6 +91,7 @@ export async function evaluateModel(
       labels: view.labels.subarray(start, start + n),
       answers: answers.slice(start, start + n),
     });
+    if (view.sources) sourced.push({ energies: e.subarray(offset, offset + n), labels: view.labels.subarray(start, start + n), sources: view.sources.index.subarray(start, start + n) });
     offset += n;
   }
   return {
@@ -50,5 +99,7 @@ export async function evaluateModel(
     curve: bestOfNCurve(scored, { seed, subsetsPerN: CURVE_SUBSETS }),
     histogram: energyHistogram(scored, HISTOGRAM_BINS),
     groups: scored,
+    selection: selectionReport(scored, { seed, fitOn: fitScored, noFitReason: 'no training data loaded' }),
+    sources: view.sources ? sourceAudit(sourced, view.sources.names) : [],
   };
 }

@@ -10,6 +10,7 @@ import { type Params, cloneParams } from '../model/params.ts';
 import { cosineWithWarmup, warmupSteps } from '../model/schedule.ts';
 import { gpuPoolTrimmer } from '../kernels/webgpu/gpuPool.ts';
 import { autoMicroBatch } from './autoMicroBatch.ts';
+import { bestMetricOf, isBetter, metricValue } from './bestMetric.ts';
 import { type RunCheckpoint, captureCheckpoint } from './checkpoint.ts';
 import { type Evaluation, evaluateModel } from './evaluation.ts';
 import type { ScoringPeer } from './scoring.ts';
@@ -127,7 +128,10 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
 
   let step = resume?.step ?? 0;
   let ema = resume?.ema ?? 0;
+  const metric = bestMetricOf(settings);
+  // The best checkpoint's validation Best-of-N (what runs and model files list), and its figure of `metric`.
   let best: number | null = resume?.bestValBestOfN ?? null;
+  let bestScore: number | null = resume?.bestMetricValue ?? (metric === 'bestOfN' ? best : null);
   let buffered: TrainPoint[] = [];
   let lastReport = 0;
   let timer: { start: number; steps: number; tokens: number } | null = null;
@@ -225,13 +229,17 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   const validate = async (epoch: number, epochTrainLoss: number | null) => {
     if (split.val.length === 0) return;
     optimizer.sync(params);
-    const evaluation = await control.holdStill(take, () => evaluateModel(cfg, params, view, answers, split.val, settings.seed, { onProgress: listener.evalProgress, peers: inputs.scoringPeers }));
+    const evaluation = await control.holdStill(take, () => evaluateModel(cfg, params, view, answers, split.val, settings.seed, { onProgress: listener.evalProgress, peers: inputs.scoringPeers }, { view, answers, groups: split.train }));
     // Scoring's batches leave their own sizes in WebGPU's pool: back to the budget before the next step.
     gpuPool?.trim();
     const bon = evaluation.summary.bestOfN;
     // The untrained model (epoch 0) is a reference point, never a checkpoint: on a small validation set it could stay best.
-    const isBest = epoch >= 1 && (best === null || bon > best);
-    if (isBest) best = bon;
+    const score = metricValue(evaluation, metric);
+    const isBest = epoch >= 1 && isBetter(score, bestScore, metric);
+    if (isBest) {
+      best = bon;
+      bestScore = score;
+    }
     listener.evaluation({ epoch, step, epochTrainLoss, evaluation, isBest });
   };
 
@@ -239,7 +247,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   const checkpoint = (epoch: number, stepInEpoch: number) => {
     const deliver = listener.checkpoint;
     if (!deliver) return;
-    const tallies = { ema, bestValBestOfN: best, epochLossSum, epochLossCount };
+    const tallies = { ema, bestValBestOfN: best, bestMetricValue: bestScore, epochLossSum, epochLossCount };
     const done = captureCheckpoint(params, optimizer, { step, epoch, stepInEpoch }, tallies).then((c) => deliver.call(listener, c));
     done.catch(() => undefined);
     checkpointsInFlight.push(done);

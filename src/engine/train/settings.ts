@@ -1,6 +1,10 @@
+import type { SplitKind } from '../data/split.ts';
 import type { ModelConfig } from '../model/config.ts';
 
 export type PresetName = 'tiny' | 'small' | 'paper' | 'custom';
+
+/** The validation figure that picks the best checkpoint (bestMetric.ts reads it; BT loss: lower is better). */
+export type BestMetric = 'bestOfN' | 'weightedVote' | 'pairwise' | 'btLoss';
 
 /** The model part of a run's settings (vocabulary and special ids are fixed by the GPT-2 tokenizer). */
 export type ModelSettings = Pick<ModelConfig, 'dModel' | 'nHeads' | 'nLayers' | 'ffnDim' | 'dropout' | 'maxLen' | 'positional'>;
@@ -16,6 +20,13 @@ export interface TrainSettings {
   maxGradNorm: number;
   /** Seeds the 80/20 split, the per-epoch shuffle, initialisation and dropout. */
   seed: number;
+  /**
+   * Which groups the split holds out (split.ts): 'all' questions (new runs) or only those with both labels
+   * ('mixed'). Absent (runs recorded before it existed): 'mixed'. Continuing a model keeps the split it records.
+   */
+  splitKind?: SplitKind;
+  /** Sources (the lines' `source`) whose candidates are validated on and never trained on; absent or empty: none. */
+  holdoutSources?: string[];
   groupsPerStep: number;
   /** Candidates per forward/backward pass; 0 = automatic (one pass unless the step would not fit in memory). */
   microBatch: number;
@@ -25,6 +36,8 @@ export interface TrainSettings {
   checkpointEverySteps: number;
   /** 'continue' trains the selected model (e.g. an imported one) instead of a fresh initialisation. */
   init: 'fresh' | 'continue';
+  /** Which validation figure makes a checkpoint the best one; absent (runs recorded before it existed): Best-of-N. */
+  bestMetric?: BestMetric;
 }
 
 const model = (dModel: number, maxLen: number): ModelSettings => ({
@@ -54,9 +67,12 @@ export const DEFAULT_TRAIN_SETTINGS: TrainSettings = {
   weightDecay: 0.01,
   maxGradNorm: 1.0,
   seed: 42,
+  splitKind: 'all',
+  holdoutSources: [],
   groupsPerStep: 1,
   microBatch: 0,
   evalEverySteps: 0,
   checkpointEverySteps: 50,
   init: 'fresh',
+  bestMetric: 'bestOfN',
 };

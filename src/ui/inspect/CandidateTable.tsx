@@ -1,6 +1,7 @@
-import { useLayoutEffect, useRef, useState } from 'react';
-import type { RankedCandidate } from '../../worker/protocol.ts';
+import { Fragment, useLayoutEffect, useRef, useState } from 'react';
+import type { RankedCandidate, SaliencyTarget } from '../../worker/protocol.ts';
 import { pct, sig } from '../format.ts';
+import { ExplainButton, ExplainRow } from './ExplainEnergy.tsx';
 
 /** A candidate's text, clamped to two lines; the toggle appears only when something is hidden. */
 function CandidateText({ text }: { text: string }) {
@@ -27,11 +28,19 @@ function CandidateText({ text }: { text: string }) {
 
 const labelMark = (l: 0 | 1 | null) => (l === 1 ? '✓' : l === 0 ? '✗' : '—');
 
+/** Where the candidates are shown and of which question: each row then has a "Why this energy?" button. */
+export interface ExplainContext {
+  view: SaliencyTarget['view'];
+  question: string;
+}
+
 /**
  * Candidates exactly in the order the worker sent them (already ranked by energy).
  * `rowTestId` differs between Inspect and Rerank; data-energy keeps full precision.
  */
-export function CandidateTable(props: { candidates: RankedCandidate[]; rowTestId: string; showLabel: boolean }) {
+export function CandidateTable(props: { candidates: RankedCandidate[]; rowTestId: string; showLabel: boolean; explain?: ExplainContext }) {
+  const { explain } = props;
+  const columns = (props.showLabel ? 9 : 8) + (explain ? 1 : 0);
   return (
     <div className="table-scroll">
       <table className="grid-table candidates">
@@ -46,37 +55,45 @@ export function CandidateTable(props: { candidates: RankedCandidate[]; rowTestId
             <th>Answer</th>
             <th>Tokens</th>
             <th className="wide">Text</th>
+            {explain && <th title="Which tokens push this candidate's energy up or down">Why</th>}
           </tr>
         </thead>
         <tbody>
           {props.candidates.map((c) => (
-            <tr
-              key={`${c.rank}-${c.index}`}
-              data-testid={props.rowTestId}
-              data-rank={c.rank}
-              data-index={c.index}
-              data-energy={String(c.energy)}
-              className={c.label === 1 ? 'row-correct' : c.label === 0 ? 'row-wrong' : undefined}
-            >
-              <td className="num">{c.rank}</td>
-              <td className="num muted">{c.index + 1}</td>
-              <td className="num">{sig(c.energy, 5)}</td>
-              <td className="num">{sig(c.deltaToBest, 3)}</td>
-              <td className="num">{pct(c.share)}</td>
-              {props.showLabel && (
-                <td className={`label-mark ${c.label === 1 ? 'good' : c.label === 0 ? 'bad' : ''}`} aria-label={c.label === 1 ? 'correct' : c.label === 0 ? 'incorrect' : 'unlabelled'}>
-                  {labelMark(c.label)}
+            <Fragment key={`${c.rank}-${c.index}`}>
+              <tr
+                data-testid={props.rowTestId}
+                data-rank={c.rank}
+                data-index={c.index}
+                data-energy={String(c.energy)}
+                className={c.label === 1 ? 'row-correct' : c.label === 0 ? 'row-wrong' : undefined}
+              >
+                <td className="num">{c.rank}</td>
+                <td className="num muted">{c.index + 1}</td>
+                <td className="num">{sig(c.energy, 5)}</td>
+                <td className="num">{sig(c.deltaToBest, 3)}</td>
+                <td className="num">{pct(c.share)}</td>
+                {props.showLabel && (
+                  <td className={`label-mark ${c.label === 1 ? 'good' : c.label === 0 ? 'bad' : ''}`} aria-label={c.label === 1 ? 'correct' : c.label === 0 ? 'incorrect' : 'unlabelled'}>
+                    {labelMark(c.label)}
+                  </td>
+                )}
+                <td>{c.answer ?? <span className="muted">—</span>}</td>
+                <td className="num" title={c.truncated ? 'cut at max length' : undefined}>
+                  {c.tokens}
+                  {c.truncated ? '✂' : ''}
                 </td>
-              )}
-              <td>{c.answer ?? <span className="muted">—</span>}</td>
-              <td className="num" title={c.truncated ? 'cut at max length' : undefined}>
-                {c.tokens}
-                {c.truncated ? '✂' : ''}
-              </td>
-              <td className="wide">
-                <CandidateText text={c.text} />
-              </td>
-            </tr>
+                <td className="wide">
+                  <CandidateText text={c.text} />
+                </td>
+                {explain && (
+                  <td>
+                    <ExplainButton context={explain} candidate={c} />
+                  </td>
+                )}
+              </tr>
+              {explain && <ExplainRow context={explain} candidate={c} columns={columns} />}
+            </Fragment>
           ))}
         </tbody>
       </table>

@@ -2,6 +2,7 @@ import { type LatestEval, isStale } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { pct, sig } from '../format.ts';
 import { evalWhen } from '../evalWhen.ts';
+import { SelectionSummary } from './SelectionSummary.tsx';
 
 /** A run's report says when it was taken; a requested one names the model it describes, and whether that model was replaced since. */
 function When({ latest }: { latest: LatestEval }) {
@@ -37,34 +38,37 @@ function Row({ latest }: { latest: LatestEval }) {
   );
 }
 
-/** The latest evaluation per set, side by side with the baselines. */
+/** The latest evaluation per set, side by side with the baselines; below, the selection rules of the selected model's latest one. */
 export function EvalSummaryTable() {
   const val = useEngine((s) => s.latestEval.val);
   const test = useEngine((s) => s.latestEval.test);
   if (!val && !test) return <p className="muted small">No evaluation yet.</p>;
   return (
-    <div className="table-scroll">
-      <table className="grid-table compact">
-        <thead>
-          <tr>
-            <th>Set</th>
-            <th>When</th>
-            <th>Groups</th>
-            <th>Best-of-N</th>
-            <th>Pairwise</th>
-            <th>Margin</th>
-            <th>First</th>
-            <th>Random</th>
-            <th>Majority</th>
-            <th>Weighted</th>
-            <th>Oracle</th>
-          </tr>
-        </thead>
-        <tbody>
-          {val && <Row latest={val} />}
-          {test && <Row latest={test} />}
-        </tbody>
-      </table>
-    </div>
+    <>
+      <div className="table-scroll">
+        <table className="grid-table compact">
+          <thead>
+            <tr>
+              <th>Set</th>
+              <th>When</th>
+              <th>Groups</th>
+              <th>Best-of-N</th>
+              <th>Pairwise</th>
+              <th>Margin</th>
+              <th>First</th>
+              <th>Random</th>
+              <th>Majority</th>
+              <th>Weighted</th>
+              <th>Oracle</th>
+            </tr>
+          </thead>
+          <tbody>
+            {val && <Row latest={val} />}
+            {test && <Row latest={test} />}
+          </tbody>
+        </table>
+      </div>
+      <SelectionSummary />
+    </>
   );
 }

@@ -7,6 +7,7 @@ import { Panel } from '../common/Panel.tsx';
 import { evaluate, inspect } from '../../client/commands.ts';
 import { CandidateTable } from './CandidateTable.tsx';
 import { EvalSummaryTable } from './EvalSummaryTable.tsx';
+import { SourceTable } from './SourceTable.tsx';
 
 /** Browse how the selected model ranks each group of the validation (or test) set. */
 export function InspectPanel() {
@@ -144,6 +145,7 @@ export function InspectPanel() {
       {!hasModel && <p className="muted">Train or import a model; Inspect then shows how it ranks each group.</p>}
       {(busy || evaluating) && !training && <EvalProgressView />}
       <EvalSummaryTable />
+      <SourceTable set={set} />
       {view && (
         <div className="inspect-view" data-testid="inspect-view" data-group={view.groupIndex} data-position={view.position} data-stale={stale}>
           {stale && view.model && (
@@ -160,7 +162,7 @@ export function InspectPanel() {
             <br />
             {view.question}
           </p>
-          <CandidateTable candidates={view.candidates} rowTestId="inspect-candidate" showLabel />
+          <CandidateTable candidates={view.candidates} rowTestId="inspect-candidate" showLabel explain={{ view: 'inspect', question: view.question }} />
         </div>
       )}
       {view && view.matching === 0 && <p className="muted">No group matches this filter.</p>}

@@ -4,7 +4,7 @@ import { engineStore } from '../../state/engineStore.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { Panel } from '../common/Panel.tsx';
 import { Stat } from '../common/Stat.tsx';
-import { exportWeights, importWeights, selectModel } from '../../client/commands.ts';
+import { exportRun, exportWeights, importWeights, selectModel } from '../../client/commands.ts';
 import { compact, int } from '../format.ts';
 
 const SLOT_NAMES: Record<ModelSlot, string> = {
@@ -50,6 +50,9 @@ export function ModelPanel() {
   const { active, available } = useEngine((s) => s.models);
   const exporting = useEngine((s) => s.pending.export === true);
   const importing = useEngine((s) => s.pending.import === true);
+  const exportingRun = useEngine((s) => s.pending.exportRun === true);
+  // A run of this session has something to write once its first validation or step is in.
+  const hasRun = useEngine((s) => s.run.valVersion > 0 || s.run.seriesVersion > 0);
   const info = available.find((m) => m.slot === active) ?? null;
   const slotId = useId();
   const importId = useId();
@@ -89,6 +92,9 @@ export function ModelPanel() {
         <button type="button" data-testid="export-weights" disabled={!info} onClick={exportWeights}>
           {exporting ? 'Exporting…' : 'Export weights (.safetensors)'}
         </button>
+        <button type="button" data-testid="export-run" disabled={!hasRun} onClick={exportRun} title="This session's run: metrics.jsonl in the format eorm.train writes">
+          {exportingRun ? 'Exporting…' : 'Export run (metrics.jsonl)'}
+        </button>
         <label htmlFor={importId} className="button-like">
           {importing ? 'Importing…' : 'Import weights…'}
         </label>
@@ -109,7 +115,10 @@ export function ModelPanel() {
           }}
         />
       </div>
-      <p className="hint">Weights use PyTorch state_dict names, so the reference TransEBM loads them unchanged.</p>
+      <p className="hint">
+        Weights use PyTorch state_dict names, so the reference TransEBM loads them unchanged. A model card (.md) with the data, settings, selection rules and
+        calibration is saved beside them.
+      </p>
     </Panel>
   );
 }

@@ -4,6 +4,7 @@ import { useEngine } from '../../state/hooks.ts';
 import { Panel } from '../common/Panel.tsx';
 import { rerank } from '../../client/commands.ts';
 import { CandidateTable } from '../inspect/CandidateTable.tsx';
+import { AnswerGroups } from './AnswerGroups.tsx';
 
 type CopyState = 'idle' | 'copied' | 'unavailable' | 'failed';
 
@@ -37,7 +38,7 @@ export function RerankPanel() {
       return;
     }
     try {
-      await navigator.clipboard.writeText(JSON.stringify({ question: result.question, model: result.model.slot, ranked: rows }, null, 2));
+      await navigator.clipboard.writeText(JSON.stringify({ question: result.question, model: result.model.slot, temperature: result.temperature, answers: result.answers, ranked: rows }, null, 2));
       setCopy('copied');
     } catch {
       setCopy('failed');
@@ -104,7 +105,10 @@ export function RerankPanel() {
               one.
             </p>
           )}
-          <CandidateTable candidates={result.candidates} rowTestId="ranked-candidate" showLabel={false} />
+          {result.answers.length > 0 && (
+            <AnswerGroups answers={result.answers} candidates={result.candidates} temperature={result.temperature} temperatureSource={result.temperatureSource} />
+          )}
+          <CandidateTable candidates={result.candidates} rowTestId="ranked-candidate" showLabel={false} explain={{ view: 'rerank', question: result.question }} />
         </div>
       )}
     </Panel>

@@ -1,5 +1,7 @@
 import { useId } from 'react';
-import type { ModelSettings, PresetName, TrainSettings } from '../../engine/train/settings.ts';
+import type { SplitKind } from '../../engine/data/split.ts';
+import type { BestMetric, ModelSettings, PresetName, TrainSettings } from '../../engine/train/settings.ts';
+import { BEST_METRIC_LABELS, bestMetricOf } from '../../engine/train/bestMetric.ts';
 import { settingsStore } from '../../state/settingsStore.ts';
 import { useEngine, useSettings } from '../../state/hooks.ts';
 import type { ModelField, NumberRule, RunField } from '../../state/settingsLogic.ts';
@@ -11,8 +13,11 @@ const INT_NONNEG: NumberRule = { integer: true, min: 0 };
 const POSITIVE: NumberRule = { min: Number.MIN_VALUE };
 const NONNEG: NumberRule = { min: 0 };
 
+/** One empty list: a selector that returned a new [] each time would re-render without end. */
+const NO_SOURCES: readonly string[] = [];
+
 type NumericModelField = Exclude<ModelField, 'positional'>;
-type NumericRunField = Exclude<RunField, 'init'>;
+type NumericRunField = Exclude<RunField, 'init' | 'bestMetric' | 'splitKind' | 'holdoutSources'>;
 
 const MODEL_FIELDS: Array<{ key: NumericModelField; label: string; rule: NumberRule; testId: string; hint?: string }> = [
   { key: 'dModel', label: 'd_model', rule: INT_POS, testId: 'cfg-d-model', hint: 'Width of the Transformer; must be divisible by heads' },
@@ -53,8 +58,11 @@ export function SettingsForm() {
   const settings = useSettings((s) => s.settings);
   const frozen = useEngine((s) => isRunActive(s.run.status.state));
   const hasModel = useEngine((s) => s.models.available.length > 0);
+  const sources = useEngine((s) => s.data.train.summary?.sources ?? NO_SOURCES);
+  const splitKindId = useId();
   const presetId = useId();
   const positionalId = useId();
+  const bestMetricId = useId();
   const st = settingsStore.getState();
 
   const setModel = <K extends ModelField>(k: K, v: ModelSettings[K]) => st.setModelField(k, v);
@@ -119,6 +127,33 @@ export function SettingsForm() {
             />
           ))}
         </div>
+        <div className="field" title="All questions: validation holds the same share of every question, so its accuracy is what you would report; training uses those with both labels among the rest. Both labels only: the split before this option (the oracle reads 100%). Continuing a model keeps the split it records.">
+          <label htmlFor={splitKindId}>Validation questions</label>
+          <select id={splitKindId} data-testid="cfg-split-kind" value={settings.splitKind ?? 'mixed'} onChange={(e) => setRun('splitKind', e.target.value as SplitKind)}>
+            <option value="all">all questions</option>
+            <option value="mixed">both labels only</option>
+          </select>
+        </div>
+        {sources.length > 0 && (
+          <fieldset className="checks" data-testid="cfg-holdout-sources" title="Train on the other sources' candidates only, validate on these sources' candidates (the same questions are held out): does the verifier transfer to a generator it never saw?">
+            <legend>Hold out sources</legend>
+            {sources.map((name) => {
+              const held = settings.holdoutSources ?? [];
+              return (
+                <label key={name}>
+                  <input
+                    type="checkbox"
+                    data-testid="cfg-holdout-source"
+                    data-source={name}
+                    checked={held.includes(name)}
+                    onChange={(e) => setRun('holdoutSources', toggled(held, name, e.target.checked, sources))}
+                  />{' '}
+                  {name}
+                </label>
+              );
+            })}
+          </fieldset>
+        )}
         <div className="radios" role="radiogroup" aria-label="Initialisation">
           <label>
             <input
@@ -144,7 +179,25 @@ export function SettingsForm() {
             continue the selected model
           </label>
         </div>
+        <div className="field inline" title="The validation figure that makes a checkpoint the best model (the best slot and best.safetensors)">
+          <label htmlFor={bestMetricId}>Best checkpoint by</label>
+          <select id={bestMetricId} data-testid="cfg-best-metric" value={bestMetricOf(settings)} onChange={(e) => setRun('bestMetric', e.target.value as BestMetric)}>
+            {(Object.keys(BEST_METRIC_LABELS) as BestMetric[]).map((m) => (
+              <option key={m} value={m}>
+                {BEST_METRIC_LABELS[m]}
+              </option>
+            ))}
+          </select>
+        </div>
       </fieldset>
     </form>
   );
+}
+
+/** `held` with `name` in or out, in the order the file names its sources. */
+function toggled(held: readonly string[], name: string, on: boolean, order: readonly string[]): string[] {
+  const next = new Set(held);
+  if (on) next.add(name);
+  else next.delete(name);
+  return order.filter((s) => next.has(s));
 }

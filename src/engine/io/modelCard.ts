@@ -1,0 +1,156 @@
+/**
+ * The model card written beside exported weights (Markdown): what the model is, the data it learned from
+ * (identity and counts), the settings, the selection rules with their intervals, calibration, the
+ * per-source audit, and the limits of what was measured. Text only: every figure comes from an
+ * evaluation the engine computed; nothing here is recomputed.
+ */
+import type { ModelConfig } from '../model/config.ts';
+import type { SelectionReport, SelectionRule, SourceRow } from '../metrics/selectionTypes.ts';
+import type { EvalSummary } from '../metrics/summary.ts';
+
+/** One evaluation of the exported model, as the card reports it. */
+export interface CardEvaluation {
+  set: 'val' | 'test';
+  /** The file the groups came from. */
+  dataName: string;
+  summary: EvalSummary;
+  selection?: SelectionReport | null;
+  sources?: ReadonlyArray<SourceRow> | null;
+  allQuestionsAccuracy?: number | null;
+}
+
+export interface ModelCardInput {
+  weightsFile: string;
+  description: string;
+  source: 'trained' | 'imported';
+  config: ModelConfig;
+  params: number;
+  /** The model's training summary (what its file's metadata records): dataset, groups, split, settings, epoch… */
+  training: Record<string, unknown>;
+  evaluations: ReadonlyArray<CardEvaluation>;
+  exportedAt: string;
+}
+
+export const RULE_NAMES: Record<SelectionRule, string> = {
+  bestOfN: 'Best-of-N (lowest energy)',
+  majority: 'Majority vote',
+  weightedVote: 'Energy-weighted vote (fitted T)',
+  weightedVoteRaw: 'Energy-weighted vote (T = 1)',
+  first: 'First candidate',
+  random: 'Random candidate',
+  oracle: 'Oracle (any correct)',
+};
+
+const RULE_ORDER: SelectionRule[] = ['bestOfN', 'majority', 'weightedVote', 'weightedVoteRaw', 'first', 'random', 'oracle'];
+
+const pct = (x: number | null | undefined): string => (typeof x === 'number' && Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
+const num = (x: number | null | undefined, digits = 3): string => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : '–');
+const cell = (v: unknown): string => String(typeof v === 'object' && v !== null ? JSON.stringify(v) : v).replace(/\|/g, '\\|');
+const setName = (set: 'val' | 'test'): string => (set === 'val' ? 'validation' : 'test');
+
+function table(head: string[], rows: string[][]): string[] {
+  return [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+}
+
+function dataSection(t: Record<string, unknown>): string[] {
+  const split = (t.split ?? null) as { seed?: number; trainFraction?: number; dataset?: string | null } | null;
+  const out = ['## Data', ''];
+  if (t.dataset === undefined && !split) return [...out, 'This model records no training data (an imported file without a training summary).', ''];
+  out.push(`- Training file: ${cell(t.dataset ?? 'not recorded')}`);
+  out.push(`- Identity: ${split?.dataset ?? 'not recorded'}`);
+  out.push(`- Groups (questions): ${cell(t.trainGroups ?? '–')} for training, ${cell(t.valGroups ?? '–')} held out for validation`);
+  if (split) out.push(`- Split: seed ${cell(split.seed)}, train fraction ${cell(split.trainFraction)}`);
+  if (t.epoch !== undefined) out.push(`- Weights taken at epoch ${cell(t.epoch)}, step ${cell(t.step)}`);
+  return [...out, ''];
+}
+
+function settingsSection(t: Record<string, unknown>): string[] {
+  const s = t.settings as Record<string, unknown> | undefined;
+  if (!s) return [];
+  const rows = Object.entries(s).map(([k, v]) => [k, cell(v)]);
+  return ['## Settings', '', ...table(['setting', 'value'], rows), ''];
+}
+
+function selectionSection(e: CardEvaluation): string[] {
+  const sel = e.selection;
+  const head = `## Selection rules: ${setName(e.set)} (${e.summary.nGroups} groups of ${e.dataName})`;
+  if (!sel) {
+    return [head, '', `Best-of-N ${pct(e.summary.bestOfN)}, majority vote ${pct(e.summary.baselines.majorityVote)}, weighted vote (T = 1) ${pct(e.summary.baselines.weightedVote)}, pairwise ${pct(e.summary.pairwise)}. No intervals: this evaluation has no selection report.`, ''];
+  }
+  const rows = RULE_ORDER.map((r) => [RULE_NAMES[r], pct(sel.rules[r].accuracy), `${pct(sel.rules[r].ci.lo)} – ${pct(sel.rules[r].ci.hi)}`]);
+  const out = [head, '', sel.recommended.sentence, '', ...table(['rule', 'accuracy', '95% interval'], rows), ''];
+  for (const v of sel.versusMajority) {
+    out.push(`- ${RULE_NAMES[v.rule]} minus majority vote: ${v.diff >= 0 ? '+' : ''}${(100 * v.diff).toFixed(1)} points (95% interval ${(100 * v.ci.lo).toFixed(1)} to ${(100 * v.ci.hi).toFixed(1)}): ${v.real ? 'a real difference' : 'not distinguishable from zero'}.`);
+  }
+  out.push(`- Intervals: percentile bootstrap over groups, ${sel.bootstrap.resamples} resamples, seed ${sel.bootstrap.seed}; ties scored as the expected accuracy of a random pick among the tied answers.`);
+  if (typeof e.allQuestionsAccuracy === 'number') out.push(`- Over all held-out questions (not only those with both labels): ${pct(e.allQuestionsAccuracy)}.`);
+  if (sel.mixedLabelAnswers > 0) {
+    out.push(`- ${sel.mixedLabelAnswers} final answers have candidates labelled both correct and incorrect: the labels and the app's answer matching disagree there; each counts as the share of its candidates labelled correct.`);
+  }
+  const c = sel.calibration;
+  out.push('', `### Calibration (${setName(e.set)})`, '');
+  out.push(`Temperature T = ${num(sel.temperature)} (${sel.temperatureSource}). Expected calibration error of the picked answer's probability: ${num(c.ece)} with T, ${num(c.eceRaw)} at T = 1.`, '');
+  const bins = c.bins.map((b, i) => {
+    const raw = c.binsRaw[i];
+    return [`${b.lo.toFixed(1)}–${b.hi.toFixed(1)}`, String(b.count), num(b.confidence), num(b.accuracy), String(raw?.count ?? '–'), num(raw?.confidence), num(raw?.accuracy)];
+  });
+  out.push(...table(['probability', 'picks (T)', 'confidence (T)', 'accuracy (T)', 'picks (T = 1)', 'confidence (T = 1)', 'accuracy (T = 1)'], bins), '');
+  return out;
+}
+
+function sourcesSection(e: CardEvaluation): string[] {
+  if (!e.sources || e.sources.length === 0) return [];
+  const rows = e.sources.map((s) => [
+    cell(s.source) + (s.flagged ? ' ⚠' : ''),
+    String(s.candidates),
+    pct(s.shareCorrect),
+    pct(s.pickedShare),
+    pct(s.chanceShare),
+    pct(s.earnedShare),
+    pct(s.pairwise),
+    num(s.meanEnergyCorrect),
+    num(s.meanEnergyIncorrect),
+  ]);
+  const flagged = e.sources.filter((s) => s.flagged).map((s) => s.source);
+  return [
+    `## Per-source audit (${setName(e.set)})`,
+    '',
+    ...table(['source', 'candidates', 'correct', 'picked', 'picked by chance', 'earned by correctness', 'pairwise', 'mean E correct', 'mean E incorrect'], rows),
+    '',
+    ...(flagged.length > 0 ? [`⚠ picked far above its correctness: ${flagged.join(', ')} (the model may favour who wrote an answer over whether it is right).`, ''] : []),
+  ];
+}
+
+function limitsSection(input: ModelCardInput): string[] {
+  const t = input.training;
+  const sets = input.evaluations.map((e) => `${setName(e.set)} (${e.summary.nGroups} groups of ${e.dataName})`);
+  const out = ['## Limits', ''];
+  out.push(`- Trained on ${t.dataset !== undefined ? cell(t.dataset) : 'data this file does not record'}; every figure above is on ${sets.length > 0 ? sets.join(' and ') : 'no evaluation (none was run before export)'}.`);
+  out.push('- Validation holds questions of the same file as training: it measures questions like those, not other datasets, other question types or other languages.');
+  if (!input.evaluations.some((e) => e.sources && e.sources.length > 0)) out.push('- No per-source audit: the data names no generator (`source`), so whether the model favours some generator was not measured.');
+  out.push('- Answers written by generators absent from the training file were not tested, unless a hold-out-sources split says otherwise.');
+  out.push(`- Inputs are cut at ${input.config.maxLen} tokens (question and answer together): what follows was never read.`);
+  out.push('- The temperature was fitted on the training split of this file; on other data the probabilities may be miscalibrated.');
+  return [...out, ''];
+}
+
+export function modelCard(input: ModelCardInput): string {
+  const c = input.config;
+  const lines = [
+    `# Model card: ${input.weightsFile}`,
+    '',
+    `An energy-based outcome reward model (TransEBM) from EORM Studio: lower energy = more likely a correct answer. ${input.description}.`,
+    '',
+    '## Model',
+    '',
+    `- ${input.params} parameters: d_model ${c.dModel}, ${c.nHeads} heads, ${c.nLayers} layers, FFN ${c.ffnDim}, dropout ${c.dropout}, max length ${c.maxLen}, positions ${c.positional}`,
+    `- Tokenizer: r50k_base (GPT-2 BPE); weights in PyTorch state_dict names (safetensors)`,
+    `- ${input.source === 'trained' ? 'Trained in the app' : 'Imported from a file'}; exported ${input.exportedAt}`,
+    '',
+    ...dataSection(input.training),
+    ...settingsSection(input.training),
+    ...input.evaluations.flatMap((e) => [...selectionSection(e), ...sourcesSection(e)]),
+    ...limitsSection(input),
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { answerShares } from './answerShares.ts';
+import { weightedVoteIndex } from './vote.ts';
+
+describe('answerShares', () => {
+  it('sums softmax(−E/T) per answer, in order of first appearance, candidates by energy', () => {
+    const rows = answerShares(['18', '26', '18', null], [0.6, 0, 0.5, 2], 1);
+    const w = [Math.exp(-0.6), 1, Math.exp(-0.5), Math.exp(-2)];
+    const z = w.reduce((a, b) => a + b);
+    expect(rows.map((r) => r.answer)).toEqual(['18', '26', null]); // the no-answer row last
+    expect(rows[0].probability).toBeCloseTo((w[0] + w[2]) / z, 12);
+    expect(rows[1].probability).toBeCloseTo(w[1] / z, 12);
+    expect(rows[2].probability).toBeCloseTo(w[3] / z, 12);
+    expect(rows.reduce((a, r) => a + r.probability, 0)).toBeCloseTo(1, 12);
+    expect(rows[0].candidates).toEqual([2, 0]);
+    expect(rows.filter((r) => r.picked).map((r) => r.answer)).toEqual(['18']);
+  });
+
+  it('a higher temperature flattens the shares towards the answer counts', () => {
+    const cold = answerShares(['a', 'b', 'b'], [0, 1, 1], 0.1);
+    const hot = answerShares(['a', 'b', 'b'], [0, 1, 1], 1000);
+    expect(cold[0].picked).toBe(true);
+    expect(hot[1].picked).toBe(true);
+    expect(hot[1].probability).toBeCloseTo(2 / 3, 3);
+  });
+
+  it('at T = 1 picks what weightedVoteIndex picks', () => {
+    const answers = ['1', '2', '1', '3', '2'];
+    const energies = [0.3, -0.2, 0.9, -1.1, 0.4];
+    const pick = answerShares(answers, energies, 1).find((r) => r.picked)!;
+    expect(pick.answer).toBe(answers[weightedVoteIndex(answers, energies)]);
+  });
+
+  it('non-finite energies weigh 0; all non-finite is a plain count; null never wins', () => {
+    const rows = answerShares(['a', 'b'], [NaN, 0], 1);
+    expect(rows[0].probability).toBe(0);
+    expect(rows[1].picked).toBe(true);
+    const flat = answerShares([null, null, 'x'], [NaN, Infinity, NaN], 1);
+    expect(flat.map((r) => r.answer)).toEqual(['x', null]);
+    expect(flat[1].probability).toBeCloseTo(2 / 3, 12);
+    expect(flat[1].picked).toBe(false);
+    expect(flat[0].picked).toBe(true);
+  });
+
+  it('rejects a temperature that is not positive', () => {
+    expect(() => answerShares(['a'], [0], 0)).toThrow(RangeError);
+    expect(() => answerShares(['a'], [0], NaN)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../data/rng.ts';
+import { bootstrapIntervals, percentile } from './bootstrap.ts';
+
+describe('percentile', () => {
+  it('interpolates linearly between order statistics (numpy default)', () => {
+    const x = [1, 2, 3, 4, 5];
+    expect(percentile(x, 0)).toBe(1);
+    expect(percentile(x, 1)).toBe(5);
+    expect(percentile(x, 0.5)).toBe(3);
+    expect(percentile(x, 0.1)).toBeCloseTo(1.4, 15);
+    expect(percentile([], 0.5)).toBeNaN();
+  });
+});
+
+describe('bootstrapIntervals', () => {
+  const rng = createRng(11);
+  const a = Float64Array.from({ length: 400 }, () => (rng.next() < 0.7 ? 1 : 0));
+  const b = Float64Array.from({ length: 400 }, () => (rng.next() < 0.5 ? 1 : 0));
+
+  it('brackets the mean; a constant column gives a point; identical columns pair to exactly 0', () => {
+    const diff = a.map((x, i) => x - a[i]);
+    const [ia, ic, id] = bootstrapIntervals([a, new Float64Array(400).fill(0.25), diff], 1000, 1);
+    const mean = a.reduce((s, x) => s + x, 0) / a.length;
+    expect(ia.lo).toBeLessThan(mean);
+    expect(ia.hi).toBeGreaterThan(mean);
+    // About ±1.96 standard errors: √(0.7·0.3/400) ≈ 0.023.
+    expect(ia.hi - ia.lo).toBeGreaterThan(0.06);
+    expect(ia.hi - ia.lo).toBeLessThan(0.12);
+    expect(ic).toEqual({ lo: 0.25, hi: 0.25 });
+    expect(id).toEqual({ lo: 0, hi: 0 });
+  });
+
+  it('is seeded: the same seed gives the same intervals, another seed others', () => {
+    expect(bootstrapIntervals([a, b], 200, 5)).toEqual(bootstrapIntervals([a, b], 200, 5));
+    expect(bootstrapIntervals([a, b], 200, 5)).not.toEqual(bootstrapIntervals([a, b], 200, 6));
+  });
+
+  it('a paired difference is tighter than the two marginal intervals suggest when the columns move together', () => {
+    const c = a.map((x, i) => (i % 10 === 0 ? 0 : x)); // a, with one in ten set wrong
+    const [ia, ic, id] = bootstrapIntervals([a, c, a.map((x, i) => x - c[i])], 1000, 2);
+    expect(ia.lo).toBeLessThan(ic.hi); // the marginal intervals overlap
+    expect(id.lo).toBeGreaterThan(0); // yet a beats c for real
+  });
+
+  it('NaN bounds without groups', () => {
+    expect(bootstrapIntervals([new Float64Array(0)], 100, 1)).toEqual([{ lo: NaN, hi: NaN }]);
+  });
+
+  it('1,000 resamples of 1,000 groups over nine columns take well under a second', () => {
+    const cols = Array.from({ length: 9 }, (_, c) => Float64Array.from({ length: 1000 }, (_, i) => ((i * (c + 3)) % 7) / 7));
+    const t0 = performance.now();
+    bootstrapIntervals(cols, 1000, 42);
+    expect(performance.now() - t0).toBeLessThan(500);
+  });
+});

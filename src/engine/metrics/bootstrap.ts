@@ -1,0 +1,47 @@
+/**
+ * Percentile bootstrap over groups. Every column holds one score per group (a rule's score, or the
+ * difference of two rules' scores for a paired comparison); each resample draws G group indices with
+ * replacement, and every column is averaged over the same indices, so paired differences stay paired.
+ * The scores are computed once; a resample only sums, so 1,000 resamples of 1,000 groups cost a few
+ * milliseconds.
+ *
+ * Resampling order (the Python twin, python/eorm/selection.py, draws the same): one createRng(seed)
+ * stream; resample b takes indices rng.int(G) for j = 0..G−1; sums run left to right.
+ */
+import { createRng } from '../data/rng.ts';
+import type { Interval } from './selectionTypes.ts';
+
+export const BOOTSTRAP_RESAMPLES = 1000;
+
+/** Linear interpolation between order statistics (numpy's default, R's type 7) of sorted values. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  const h = (n - 1) * p;
+  const i = Math.floor(h);
+  if (i + 1 >= n) return sorted[n - 1];
+  return sorted[i] + (h - i) * (sorted[i + 1] - sorted[i]);
+}
+
+/** The 95% interval of each column's mean; NaN bounds when there are no groups. */
+export function bootstrapIntervals(columns: ReadonlyArray<ArrayLike<number>>, resamples: number, seed: number): Interval[] {
+  const g = columns.length > 0 ? columns[0].length : 0;
+  if (g === 0 || resamples < 1) return columns.map(() => ({ lo: NaN, hi: NaN }));
+  const rng = createRng(seed);
+  const cols = columns.map((c) => Float64Array.from(c));
+  const means = columns.map(() => new Float64Array(resamples));
+  const idx = new Int32Array(g);
+  for (let b = 0; b < resamples; b++) {
+    for (let j = 0; j < g; j++) idx[j] = rng.int(g);
+    for (let c = 0; c < cols.length; c++) {
+      const col = cols[c];
+      let sum = 0;
+      for (let j = 0; j < g; j++) sum += col[idx[j]];
+      means[c][b] = sum / g;
+    }
+  }
+  return means.map((m) => {
+    m.sort();
+    return { lo: percentile(m, 0.025), hi: percentile(m, 0.975) };
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * Reliability of a probability that a pick is correct: 10 equal bins on [0, 1] (a probability of 1 falls
+ * in the last), each with its picks' mean probability and share correct, and the expected calibration
+ * error Σ_bins (count / N) · |accuracy − confidence| over the non-empty bins.
+ */
+import type { ReliabilityBin } from './selectionTypes.ts';
+
+export const CALIBRATION_BINS = 10;
+
+export interface Reliability {
+  ece: number;
+  bins: ReliabilityBin[];
+}
+
+/** `probability[g]`: the predicted chance that group g's pick is correct; `correct[g]`: how correct it is (0..1). */
+export function reliability(probability: ArrayLike<number>, correct: ArrayLike<number>): Reliability {
+  const count = new Array<number>(CALIBRATION_BINS).fill(0);
+  const conf = new Array<number>(CALIBRATION_BINS).fill(0);
+  const acc = new Array<number>(CALIBRATION_BINS).fill(0);
+  for (let g = 0; g < probability.length; g++) {
+    const k = Math.min(CALIBRATION_BINS - 1, Math.floor(probability[g] * CALIBRATION_BINS));
+    count[k]++;
+    conf[k] += probability[g];
+    acc[k] += correct[g];
+  }
+  const n = probability.length;
+  let ece = 0;
+  const bins: ReliabilityBin[] = count.map((c, k) => {
+    const bin = { lo: k / CALIBRATION_BINS, hi: (k + 1) / CALIBRATION_BINS, count: c, confidence: c > 0 ? conf[k] / c : NaN, accuracy: c > 0 ? acc[k] / c : NaN };
+    if (c > 0) ece += (c / n) * Math.abs(bin.accuracy - bin.confidence);
+    return bin;
+  });
+  return { ece: n > 0 ? ece : NaN, bins };
+}

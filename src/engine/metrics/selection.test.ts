@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { selectionReport } from './selection.ts';
+import { recommendRule } from './selectionSentence.ts';
+import type { RuleFigure, SelectionRule } from './selectionTypes.ts';
+import { evaluateGroups, type ScoredGroup } from './summary.ts';
+
+/**
+ * Four groups (✓ right, ✗ wrong); at T = 1:
+ *                                       best-of-N  majority        weighted (T = 1)             first random oracle
+ * G1 E=[0,1,2]    L=[1,0,0] A=[a,b,b]   ✓          'b' 2 votes ✗   a: 1 > b: e^-1+e^-2 ✓        ✓     1/3    ✓
+ * G2 E=[1,0]      L=[0,1]   A=[x,y]     ✓          tie → ½         y ✓                          ✗     1/2    ✓
+ * G3 E=[0,0]      L=[0,0]   A=[p,q]     ✗          tie → 0         tie → 0                      ✗     0      ✗
+ * G4 E=[.5,.2,.9] L=[1,0,1] A=[k,k,m]   ✗ (0.2)    'k' ½ right → ½ k: 1+e^-.3 > e^-.7 → ½       ✓     2/3    ✓
+ * 'k' carries both labels: one mixed-label answer.
+ */
+const G: ScoredGroup[] = [
+  { energies: [0, 1, 2], labels: [1, 0, 0], answers: ['a', 'b', 'b'] },
+  { energies: [1, 0], labels: [0, 1], answers: ['x', 'y'] },
+  { energies: [0, 0], labels: [0, 0], answers: ['p', 'q'] },
+  { energies: [0.5, 0.2, 0.9], labels: [1, 0, 1], answers: ['k', 'k', 'm'] },
+];
+
+describe('selectionReport on four hand-made groups, nothing to fit on', () => {
+  const r = selectionReport(G, { seed: 1, fitOn: null, noFitReason: 'no training data loaded' });
+
+  it('scores every rule with the same tie rule', () => {
+    expect(r.groups).toBe(4);
+    const acc = Object.fromEntries(Object.entries(r.rules).map(([k, v]) => [k, v.accuracy]));
+    expect(acc).toEqual({ bestOfN: 0.5, majority: 0.25, weightedVote: 0.625, weightedVoteRaw: 0.625, first: 0.5, random: 0.375, oracle: 0.75 });
+    expect(r.mixedLabelAnswers).toBe(1);
+  });
+
+  it('says T = 1 and why', () => {
+    expect(r.temperature).toBe(1);
+    expect(r.temperatureSource).toBe('not fitted (T = 1): no training data loaded');
+  });
+
+  it('intervals contain the figures; the paired differences are not real on 4 groups, and the sentence says so', () => {
+    for (const f of Object.values(r.rules)) {
+      expect(f.ci.lo).toBeLessThanOrEqual(f.accuracy);
+      expect(f.ci.hi).toBeGreaterThanOrEqual(f.accuracy);
+    }
+    expect(r.versusMajority.map((v) => v.rule)).toEqual(['bestOfN', 'weightedVote']);
+    expect(r.versusMajority[1].diff).toBeCloseTo(0.375, 15);
+    expect(r.versusMajority.every((v) => !v.real)).toBe(true);
+    expect(r.recommended.rule).toBe('majority');
+    expect(r.recommended.sentence).toMatch(
+      /^Use majority vote: no verifier rule beats it for real on these 4 questions; the best, the energy-weighted vote at T = 1\.00, scores 62\.5% vs 25\.0%, \+37\.5 points \(95% CI [+-]\d+\.\d to \+\d+\.\d\)\.$/,
+    );
+    expect(r.bootstrap).toEqual({ resamples: 1000, seed: 1 });
+  });
+
+  it('calibration: the pick’s probability is its answer’s share of the vote', () => {
+    const p1 = 1 / (1 + Math.exp(-1) + Math.exp(-2)); // G1 'a' ✓
+    const p2 = 1 / (1 + Math.exp(-1)); // G2 'y' ✓
+    const p4 = (1 + Math.exp(-0.3)) / (1 + Math.exp(-0.3) + Math.exp(-0.7)); // G4 'k', ½ right
+    const bins = r.calibration.binsRaw;
+    expect(bins.map((b) => b.count)).toEqual([0, 0, 0, 0, 0, 1, 1, 2, 0, 0]); // G3's tie at 0.5; p1 ≈ .665; p2 ≈ .731, p4 ≈ .778
+    expect(bins[7].confidence).toBeCloseTo((p2 + p4) / 2, 14);
+    expect(bins[7].accuracy).toBe(0.75);
+    const ece = (Math.abs(0 - 0.5) + Math.abs(1 - p1) + 2 * Math.abs(0.75 - (p2 + p4) / 2)) / 4;
+    expect(r.calibration.eceRaw).toBeCloseTo(ece, 12);
+    expect(r.calibration.ece).toBe(r.calibration.eceRaw); // T = 1
+  });
+
+  it('the summary’s vote baselines are the report’s majority and unfitted vote', () => {
+    const s = evaluateGroups(G);
+    expect(s.baselines.majorityVote).toBe(r.rules.majority.accuracy);
+    expect(s.baselines.weightedVote).toBe(r.rules.weightedVoteRaw.accuracy);
+    expect(s.bestOfN).toBe(r.rules.bestOfN.accuracy);
+  });
+});
+
+describe('selectionReport with a fitted temperature', () => {
+  // 60 questions where the lowest energy is right and the majority wrong (G1's kind), 60 ties (G2's kind).
+  const report = [...Array.from({ length: 60 }, () => G[0]), ...Array.from({ length: 60 }, () => G[1])];
+  // Training groups where energy ranks right 3 times in 4 by a gap of 1: T = 1 / ln 3.
+  const train: ScoredGroup[] = Array.from({ length: 40 }, (_, i) => ({ energies: i % 4 === 3 ? [1, 0] : [0, 1], labels: [1, 0], answers: ['r', 'w'] }));
+  const r = selectionReport(report, { seed: 42, fitOn: train });
+
+  it('fits T on the training groups only and says so', () => {
+    expect(r.temperature).toBeCloseTo(1 / Math.log(3), 5);
+    expect(r.temperatureSource).toBe('fitted on 40 training groups');
+  });
+
+  it('recommends the rule that beats majority vote for real (the weighted vote on an exact tie with Best-of-N)', () => {
+    expect(r.versusMajority.every((v) => v.real && v.diff === 0.75)).toBe(true);
+    expect(r.recommended.rule).toBe('weightedVote');
+    expect(r.recommended.sentence).toMatch(/^Use the energy-weighted vote \(T = 0\.91\): 100\.0% vs 25\.0% for majority vote, \+75\.0 points \(95% CI \+\d+\.\d to \+\d+\.\d\) over 120 questions\.$/);
+  });
+
+  it('no groups: NaN figures and a sentence that says there is nothing to compare', () => {
+    const empty = selectionReport([{ energies: [], labels: [], answers: [] }], { seed: 1, fitOn: null });
+    expect(empty.groups).toBe(0);
+    expect(empty.rules.bestOfN.accuracy).toBeNaN();
+    expect(empty.rules.bestOfN.ci.lo).toBeNaN();
+    expect(empty.calibration.ece).toBeNaN();
+    expect(empty.recommended).toEqual({ rule: 'majority', sentence: 'No questions to compare the rules on.' });
+  });
+});
+
+describe('recommendRule', () => {
+  const fig = (accuracy: number): RuleFigure => ({ accuracy, ci: { lo: accuracy - 0.05, hi: accuracy + 0.05 } });
+  const rules = Object.fromEntries(
+    (['bestOfN', 'majority', 'weightedVote', 'weightedVoteRaw', 'first', 'random', 'oracle'] as SelectionRule[]).map((k) => [k, fig(0.5)]),
+  ) as Record<SelectionRule, RuleFigure>;
+
+  it('words the winner as the issue does', () => {
+    const r = { ...rules, bestOfN: fig(0.707), majority: fig(0.712), weightedVote: fig(0.811) };
+    const out = recommendRule(
+      r,
+      [
+        { rule: 'bestOfN', diff: -0.005, ci: { lo: -0.05, hi: 0.04 }, real: false },
+        { rule: 'weightedVote', diff: 0.099, ci: { lo: 0.062, hi: 0.135 }, real: true },
+      ],
+      0.42,
+      132,
+    );
+    expect(out).toEqual({
+      rule: 'weightedVote',
+      sentence: 'Use the energy-weighted vote (T = 0.42): 81.1% vs 71.2% for majority vote, +9.9 points (95% CI +6.2 to +13.5) over 132 questions.',
+    });
+  });
+
+  it('a real winner beats a larger difference that is not real; Best-of-N has its own words', () => {
+    const out = recommendRule(
+      { ...rules, bestOfN: fig(0.6), majority: fig(0.5), weightedVote: fig(0.65) },
+      [
+        { rule: 'bestOfN', diff: 0.1, ci: { lo: 0.01, hi: 0.2 }, real: true },
+        { rule: 'weightedVote', diff: 0.15, ci: { lo: -0.01, hi: 0.3 }, real: false },
+      ],
+      1,
+      1,
+    );
+    expect(out.sentence).toBe('Use Best-of-N (the lowest-energy answer): 60.0% vs 50.0% for majority vote, +10.0 points (95% CI +1.0 to +20.0) over 1 question.');
+  });
+
+  it('a verifier rule worse than majority vote for real is never recommended', () => {
+    const out = recommendRule(
+      { ...rules, bestOfN: fig(0.3), majority: fig(0.5), weightedVote: fig(0.4) },
+      [
+        { rule: 'bestOfN', diff: -0.2, ci: { lo: -0.3, hi: -0.1 }, real: true },
+        { rule: 'weightedVote', diff: -0.1, ci: { lo: -0.2, hi: -0.01 }, real: true },
+      ],
+      2.5,
+      50,
+    );
+    expect(out).toEqual({
+      rule: 'majority',
+      sentence: 'Use majority vote: no verifier rule beats it for real on these 50 questions; the best, the energy-weighted vote at T = 2.50, scores 40.0% vs 50.0%, -10.0 points (95% CI -20.0 to -1.0).',
+    });
+  });
+});

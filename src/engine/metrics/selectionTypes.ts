@@ -1,0 +1,107 @@
+/**
+ * What an evaluation reports about choosing one answer per question: each selection rule's accuracy with
+ * a 95% bootstrap interval over groups, the verifier rules against majority vote (paired bootstrap), the
+ * vote's temperature fitted on the training split, and calibration. python/eorm/score.py prints the same
+ * keys (summary JSON), so one plotting script and one golden test read both.
+ */
+
+/** A 95% interval (percentile bootstrap over groups, seeded). */
+export interface Interval {
+  lo: number;
+  hi: number;
+}
+
+/**
+ * The rules. Ties are scored alike for every rule: the expected accuracy of a random pick among the tied
+ * answers (or candidates, for Best-of-N); an answer whose candidates carry both labels counts as the share
+ * of its candidates labelled correct.
+ */
+export type SelectionRule =
+  | 'bestOfN' // lowest energy
+  | 'majority' // most frequent final answer
+  | 'weightedVote' // answers weighted by softmax(−E/T), T fitted on the training split
+  | 'weightedVoteRaw' // the same with T = 1
+  | 'first' // candidate 0 (generation order)
+  | 'random' // expected accuracy of a uniformly random candidate
+  | 'oracle'; // at least one correct candidate
+
+export interface RuleFigure {
+  accuracy: number;
+  ci: Interval;
+}
+
+/** A verifier rule minus majority vote, paired over the same resampled groups. */
+export interface VersusMajority {
+  rule: 'bestOfN' | 'weightedVote';
+  diff: number;
+  ci: Interval;
+  /** The interval excludes 0. */
+  real: boolean;
+}
+
+/** One bin of a reliability diagram over the picked answers' probability (10 equal bins on [0, 1]). */
+export interface ReliabilityBin {
+  lo: number;
+  hi: number;
+  count: number;
+  /** Mean predicted probability that the picked answer is correct; NaN when empty. */
+  confidence: number;
+  /** Share of those picks that are correct (mixed-label answers as their share); NaN when empty. */
+  accuracy: number;
+}
+
+export interface Calibration {
+  /** Expected calibration error of the fitted vote (temperature T). */
+  ece: number;
+  /** The same at T = 1. */
+  eceRaw: number;
+  bins: ReliabilityBin[];
+  binsRaw: ReliabilityBin[];
+}
+
+export interface SelectionReport {
+  /** Groups the figures are over. */
+  groups: number;
+  rules: Record<SelectionRule, RuleFigure>;
+  /** Fitted on the training split (never on the groups reported here); 1 when nothing could be fitted. */
+  temperature: number;
+  /** Where the temperature came from, in words (e.g. "fitted on 412 training groups"). */
+  temperatureSource: string;
+  versusMajority: VersusMajority[];
+  /** The rule to use on this data, and the one plain sentence that says so and by how much it beats majority vote. */
+  recommended: { rule: SelectionRule; sentence: string };
+  /** Final answers whose candidates carry both labels (labels and the app's answer matching disagree). */
+  mixedLabelAnswers: number;
+  calibration: Calibration;
+  /** Bootstrap resamples and seed behind every interval. */
+  bootstrap: { resamples: number; seed: number };
+}
+
+/** Per generator (`source` field of the lines), for the per-source audit. */
+export interface SourceRow {
+  source: string;
+  candidates: number;
+  shareCorrect: number;
+  /** Share of the groups' Best-of-N picks that are this source's candidates. */
+  pickedShare: number;
+  /** The share a uniformly random pick would give this source. */
+  chanceShare: number;
+  /**
+   * The share its correctness earns: that of a picker blind to who wrote the answers that knows the labels
+   * (per question, a uniform pick among the correct candidates; among all when none is correct).
+   */
+  earnedShare: number;
+  /** Picks of this source over the groups (ties split by expectation): the support behind `flagged`. */
+  picks: number;
+  /**
+   * Pairwise accuracy of this source's candidates against the other label in their own question: over the
+   * (correct, incorrect) pairs of a group in which this source wrote at least one of the two, the share the
+   * model orders right (ties 1/2). NaN if none. (Pairs with both candidates from one source barely exist:
+   * generators write one answer per question in the sample and almost always in the 16-candidate set.)
+   */
+  pairwise: number;
+  meanEnergyCorrect: number;
+  meanEnergyIncorrect: number;
+  /** Picked far above its correctness: a shortcut on who wrote the answer. */
+  flagged: boolean;
+}

@@ -1,0 +1,34 @@
+/** A SelectionReport as the engine computes it, for the store and UI tests (figures made up, shapes real). */
+import type { ReliabilityBin, SelectionReport } from '../metrics/selectionTypes.ts';
+
+const bins = (shift: number): ReliabilityBin[] =>
+  Array.from({ length: 10 }, (_, k) => {
+    const count = k < 3 ? 0 : 4;
+    return { lo: k / 10, hi: (k + 1) / 10, count, confidence: count ? k / 10 + 0.05 : NaN, accuracy: count ? Math.min(1, k / 10 + shift) : NaN };
+  });
+
+export function selectionFixture(over: Partial<SelectionReport> = {}): SelectionReport {
+  return {
+    groups: 132,
+    rules: {
+      bestOfN: { accuracy: 0.707, ci: { lo: 0.63, hi: 0.78 } },
+      majority: { accuracy: 0.732, ci: { lo: 0.66, hi: 0.8 } },
+      weightedVote: { accuracy: 0.811, ci: { lo: 0.74, hi: 0.87 } },
+      weightedVoteRaw: { accuracy: 0.79, ci: { lo: 0.72, hi: 0.86 } },
+      first: { accuracy: 0.5, ci: { lo: 0.42, hi: 0.58 } },
+      random: { accuracy: 0.52, ci: { lo: 0.47, hi: 0.57 } },
+      oracle: { accuracy: 1, ci: { lo: 1, hi: 1 } },
+    },
+    temperature: 0.42,
+    temperatureSource: 'fitted on 412 training groups',
+    versusMajority: [
+      { rule: 'bestOfN', diff: -0.025, ci: { lo: -0.09, hi: 0.04 }, real: false },
+      { rule: 'weightedVote', diff: 0.079, ci: { lo: 0.03, hi: 0.13 }, real: true },
+    ],
+    recommended: { rule: 'weightedVote', sentence: 'Use the energy-weighted vote: it beats majority vote by 7.9 points (95% interval 3.0 to 13.0).' },
+    mixedLabelAnswers: 11,
+    calibration: { ece: 0.04, eceRaw: 0.11, bins: bins(0.02), binsRaw: bins(-0.1) },
+    bootstrap: { resamples: 1000, seed: 42 },
+    ...over,
+  };
+}

@@ -1,0 +1,123 @@
+import type { Interval, SelectionReport, SelectionRule } from '../../engine/metrics/selectionTypes.ts';
+import { RULE_NAMES } from '../../engine/io/modelCard.ts';
+import { type LatestEval, selectedModelEval } from '../../state/engineState.ts';
+import { useEngine } from '../../state/hooks.ts';
+import { ReliabilityDiagram } from '../charts/ReliabilityDiagram.tsx';
+import { attr, fixed, pct } from '../format.ts';
+
+const RULES: SelectionRule[] = ['bestOfN', 'majority', 'weightedVote', 'weightedVoteRaw', 'first', 'random', 'oracle'];
+
+const ci = (i: Interval | undefined): string => (i ? `${i.lo},${i.hi}` : '');
+const points = (x: number): string => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
+
+function RuleTable({ selection }: { selection: SelectionReport }) {
+  const recommended = selection.recommended.rule;
+  return (
+    <table className="grid-table compact selection-rules">
+      <thead>
+        <tr>
+          <th>Rule</th>
+          <th className="num">Accuracy</th>
+          <th className="num">95% interval</th>
+        </tr>
+      </thead>
+      <tbody>
+        {RULES.map((r) => {
+          const f = selection.rules[r];
+          return (
+            <tr key={r} data-testid="selection-rule" data-rule={r} data-accuracy={attr(f.accuracy)} className={r === recommended ? 'strong' : undefined}>
+              <th>
+                {RULE_NAMES[r]}
+                {r === recommended ? ' ← use this' : ''}
+              </th>
+              <td className="num">{pct(f.accuracy)}</td>
+              <td className="num">
+                {pct(f.ci.lo)} – {pct(f.ci.hi)}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function SelectionDetails({ selection }: { selection: SelectionReport }) {
+  const c = selection.calibration;
+  return (
+    <div className="selection-details" style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
+      <div>
+        <RuleTable selection={selection} />
+        <ul className="small" style={{ paddingLeft: 18 }}>
+          {selection.versusMajority.map((v) => (
+            <li key={v.rule} data-testid="versus-majority" data-rule={v.rule} data-real={v.real}>
+              {RULE_NAMES[v.rule]} − majority vote: {points(v.diff)} points (95% interval {points(v.ci.lo)} to {points(v.ci.hi)}),{' '}
+              {v.real ? 'a real difference' : 'not distinguishable from no difference'}.
+            </li>
+          ))}
+          <li className="muted">
+            Temperature T = {fixed(selection.temperature, 3)}, {selection.temperatureSource}. Intervals: bootstrap over the {selection.groups} groups,{' '}
+            {selection.bootstrap.resamples} resamples (seed {selection.bootstrap.seed}); tied picks count as a random choice among them.
+          </li>
+        </ul>
+        {selection.mixedLabelAnswers > 0 && (
+          <p className="notice notice-warn small" data-testid="mixed-label-answers" data-count={selection.mixedLabelAnswers}>
+            {selection.mixedLabelAnswers} final {selection.mixedLabelAnswers === 1 ? 'answer has' : 'answers have'} candidates labelled both correct and
+            incorrect: the app read the same final answer where the labels disagree (the answer matching and your labels differ). Each such answer counts
+            as the share of its candidates labelled correct.
+          </p>
+        )}
+      </div>
+      <ReliabilityDiagram bins={c.bins} binsRaw={c.binsRaw} ece={c.ece} eceRaw={c.eceRaw} temperature={selection.temperature} />
+    </div>
+  );
+}
+
+/** Which rule to trust on this data: the selected model's latest evaluation, each rule with its interval, and calibration. */
+function Summary({ latest }: { latest: LatestEval }) {
+  const { report } = latest;
+  const sel = report.selection ?? null;
+  const b = report.summary.baselines;
+  return (
+    <section
+      className="eval-summary"
+      style={{ marginTop: 8 }}
+      data-testid="eval-summary"
+      data-set={report.set}
+      data-best-of-n={attr(sel?.rules.bestOfN.accuracy ?? report.summary.bestOfN)}
+      data-majority={attr(sel?.rules.majority.accuracy ?? b.majorityVote)}
+      data-weighted-vote={attr(sel?.rules.weightedVote.accuracy)}
+      data-temperature={attr(sel?.temperature)}
+      data-ece={attr(sel?.calibration.ece)}
+      data-ece-raw={attr(sel?.calibration.eceRaw)}
+      data-best-of-n-ci={ci(sel?.rules.bestOfN.ci)}
+      data-weighted-vote-ci={ci(sel?.rules.weightedVote.ci)}
+      data-all-questions-accuracy={attr(report.allQuestionsAccuracy)}
+      data-recommended-rule={sel?.recommended.rule ?? ''}
+    >
+      <h3 className="small">
+        Which answer to trust: {report.set === 'val' ? 'validation' : 'test'}, {latest.model.slot} model
+      </h3>
+      {sel ? (
+        <>
+          <p className="recommendation" data-testid="recommendation">
+            {sel.recommended.sentence}
+          </p>
+          {typeof report.allQuestionsAccuracy === 'number' && (
+            <p className="small">
+              Over all held-out questions (not only those with both a right and a wrong answer): {pct(report.allQuestionsAccuracy)}.
+            </p>
+          )}
+          <SelectionDetails selection={sel} />
+        </>
+      ) : (
+        <p className="muted small">This evaluation has no selection report (it was recorded before them): evaluate again for intervals and calibration.</p>
+      )}
+    </section>
+  );
+}
+
+export function SelectionSummary() {
+  const latest = useEngine(selectedModelEval);
+  return latest ? <Summary latest={latest} /> : null;
+}
