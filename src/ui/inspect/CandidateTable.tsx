@@ -1,7 +1,7 @@
 import { Fragment, useLayoutEffect, useRef, useState } from 'react';
-import type { RankedCandidate, SaliencyTarget } from '../../worker/protocol.ts';
+import type { RankedCandidate } from '../../worker/protocol.ts';
 import { pct, sig } from '../format.ts';
-import { ExplainButton, ExplainRow } from './ExplainEnergy.tsx';
+import { type ExplainContext, ExplainButton, ExplainRow } from './ExplainEnergy.tsx';
 
 /** A candidate's text, clamped to two lines; the toggle appears only when something is hidden. */
 function CandidateText({ text }: { text: string }) {
@@ -27,12 +27,6 @@ function CandidateText({ text }: { text: string }) {
 }
 
 const labelMark = (l: 0 | 1 | null) => (l === 1 ? '✓' : l === 0 ? '✗' : '—');
-
-/** Where the candidates are shown and of which question: each row then has a "Why this energy?" button. */
-export interface ExplainContext {
-  view: SaliencyTarget['view'];
-  question: string;
-}
 
 /**
  * Candidates exactly in the order the worker sent them (already ranked by energy).

@@ -2,9 +2,14 @@ import { useState } from 'react';
 import { explainEnergy } from '../../client/explainEnergy.ts';
 import { type SaliencyView, isStale } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
-import type { RankedCandidate } from '../../worker/protocol.ts';
+import type { RankedCandidate, SaliencyTarget } from '../../worker/protocol.ts';
 import { SaliencyText } from '../common/SaliencyText.tsx';
-import type { ExplainContext } from './CandidateTable.tsx';
+
+/** Where the candidates are shown and of which question: each row then has a "Why this energy?" button. */
+export interface ExplainContext {
+  view: SaliencyTarget['view'];
+  question: string;
+}
 
 /** The store's saliency is the one asked for this candidate of this view (same question and text, so not another group's). */
 function askedFor(saliency: SaliencyView | null, context: ExplainContext, c: RankedCandidate): boolean {
