@@ -18,6 +18,13 @@ from .rng import M32, Rng
 
 TEMPERATURE_MIN = 0.01
 TEMPERATURE_MAX = 100.0
+
+
+def at_lower_bound(t: float) -> bool:
+    """The fit stopped at the search's lower end (within the search's tolerance): the criterion still fell there."""
+    return t <= TEMPERATURE_MIN * 1.001
+
+
 GRID_POINTS = 25
 LOG_T_TOLERANCE = 1e-6
 BOOTSTRAP_RESAMPLES = 1000
@@ -273,6 +280,8 @@ def selection_report(
             temperature, source = 1.0, "not fitted (T = 1): no training group has both a correct and an incorrect answer"
         else:
             source = f"fitted on {n_fit} training group{'' if n_fit == 1 else 's'}"
+            if at_lower_bound(temperature):
+                source += f", at the search's lower bound ({TEMPERATURE_MIN:g}): the training groups may separate more sharply than held-out ones; compare with T = 1"
     for gi, g in enumerate(scored):
         assert_group(g, gi)
     groups = [g for g in scored if len(g.energies) > 0]

@@ -83,6 +83,13 @@ describe('selectionReport with a fitted temperature', () => {
     expect(r.temperatureSource).toBe('fitted on 40 training groups');
   });
 
+  it('says when the fit stopped at the lower bound (training groups the energy always ranks right)', () => {
+    const always: ScoredGroup[] = Array.from({ length: 20 }, () => ({ energies: [0, 1], labels: [1, 0], answers: ['r', 'w'] }));
+    const sharp = selectionReport(report, { seed: 42, fitOn: always });
+    expect(sharp.temperature).toBeCloseTo(0.01, 6);
+    expect(sharp.temperatureSource).toBe("fitted on 20 training groups, at the search's lower bound (0.01): the training groups may separate more sharply than held-out ones; compare with T = 1");
+  });
+
   it('recommends the rule that beats majority vote for real (the weighted vote on an exact tie with Best-of-N)', () => {
     expect(r.versusMajority.every((v) => v.real && v.diff === 0.75)).toBe(true);
     expect(r.recommended.rule).toBe('weightedVote');

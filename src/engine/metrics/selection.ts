@@ -14,7 +14,7 @@ import { bestOfNScore } from './rank.ts';
 import { recommendRule } from './selectionSentence.ts';
 import type { RuleFigure, SelectionReport, SelectionRule, VersusMajority } from './selectionTypes.ts';
 import { assertGroup, type ScoredGroup } from './summary.ts';
-import { fitTemperature } from './temperature.ts';
+import { TEMPERATURE_MIN, atLowerBound, fitTemperature } from './temperature.ts';
 import { answerSlots, majorityVotePick, mixedLabelAnswers, weightedVotePick } from './vote.ts';
 
 /** The rules in report order (also the order of the bootstrap's columns). */
@@ -41,7 +41,10 @@ function temperatureOf(opts: SelectionOptions): { temperature: number; source: s
   if (opts.fitOn === null) return { temperature: 1, source: `not fitted (T = 1): ${opts.noFitReason ?? 'no training groups given'}` };
   const fit = fitTemperature(opts.fitOn);
   if (fit.groups === 0) return { temperature: 1, source: 'not fitted (T = 1): no training group has both a correct and an incorrect answer' };
-  return { temperature: fit.temperature, source: `fitted on ${fit.groups} training group${fit.groups === 1 ? '' : 's'}` };
+  const fitted = `fitted on ${fit.groups} training group${fit.groups === 1 ? '' : 's'}`;
+  // At the lower bound the training groups separate more sharply than the search allows: the model ranks
+  // the groups it trained on far better than held-out ones, so a vote this sharp is likely overconfident.
+  return { temperature: fit.temperature, source: atLowerBound(fit.temperature) ? `${fitted}, at the search's lower bound (${TEMPERATURE_MIN}): the training groups may separate more sharply than held-out ones; compare with T = 1` : fitted };
 }
 
 export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: SelectionOptions): SelectionReport {

@@ -20,6 +20,9 @@ import type { ScoredGroup } from './summary.ts';
 
 export const TEMPERATURE_MIN = 0.01;
 export const TEMPERATURE_MAX = 100;
+
+/** The fit stopped at the search's lower end (within the search's tolerance): the criterion still fell there. */
+export const atLowerBound = (t: number): boolean => t <= TEMPERATURE_MIN * 1.001;
 const GRID_POINTS = 25;
 const LOG_T_TOLERANCE = 1e-6;
 
