@@ -23,6 +23,8 @@ class RunState:
     # The first step still to take in `epoch`.
     step_in_epoch: int = 0
     best_val_best_of_n: Optional[float] = None
+    # The best model's figure of the run's best metric (settings["best_metric"]); None in checkpoints before it.
+    best_metric_value: Optional[float] = None
     # Unnormalised EMA of the loss (the smoothed curve divides by 1 − 0.95^(step+1)).
     ema: float = 0.0
     epoch_loss_sum: float = 0.0
@@ -47,6 +49,7 @@ CHECKPOINT_KEYS = {
     "epoch": "epoch",
     "step_in_epoch": "s",
     "best_val_best_of_n": "best",
+    "best_metric_value": "best_metric",
     "ema": "ema",
     "epoch_loss_sum": "loss_sum",
     "epoch_loss_count": "loss_count",

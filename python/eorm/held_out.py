@@ -3,9 +3,11 @@
 belong in the accuracy a user would report. Ties as in every rule (metrics.py)."""
 from __future__ import annotations
 
-from typing import Dict, Sequence
+from typing import Dict, Optional, Sequence
 
-from .metrics import NAN, ScoredGroup, best_of_n_score, majority_vote_score, weighted_vote_score
+from .metrics import NAN, ScoredGroup, best_of_n_score, evaluate_groups, majority_vote_score, weighted_vote_score
+from .ncurve import best_of_n_curve
+from .selection import SELECTION_RULES, selection_report
 
 
 def has_both_labels(g: ScoredGroup) -> bool:
@@ -49,4 +51,29 @@ def held_out_figures(groups: Sequence[ScoredGroup], rule: str, temperature: floa
     return {
         "allQuestions": {"groups": len(every), "accuracy": rule_accuracy(every, rule, temperature)},
         "bothLabels": {"groups": len(both), "accuracy": rule_accuracy(both, rule, temperature)},
+    }
+
+
+def all_questions_figures(groups: Sequence[ScoredGroup], temperature: float) -> Dict:
+    """Every rule's accuracy over every non-empty group (the app's allQuestionsFigures)."""
+    every = [g for g in groups if len(g.labels) > 0]
+    return {"groups": len(every), "rules": {r: rule_accuracy(every, r, temperature) for r in SELECTION_RULES}}
+
+
+def evaluation_figures(scored: Sequence[ScoredGroup], seed: int, fit_on: Optional[Sequence[ScoredGroup]], curve_subsets: int, both_labels: bool, no_fit_reason: str = "") -> Dict:
+    """An evaluation's figures as the app's evaluateModel (src/engine/train/evaluation.ts) computes them.
+    `both_labels` (a validation): `summary`, `curve` and `selection` over the questions with both labels (where
+    rules differ, and all that validation held before the 'all' split), `selection.allQuestions` (each rule)
+    over every question; else (a test file) all of them over every question. `allQuestionsAccuracy`: the
+    recommended rule's accuracy over every question."""
+    reported = [g for g in scored if has_both_labels(g)] if both_labels else list(scored)
+    selection = selection_report(reported, seed, fit_on, no_fit_reason=no_fit_reason or "no training groups given")
+    every = all_questions_figures(scored, selection["temperature"])
+    if both_labels:
+        selection["allQuestions"] = every
+    return {
+        "summary": evaluate_groups(reported),
+        "curve": best_of_n_curve(reported, seed, curve_subsets) if curve_subsets > 0 and reported else [],
+        "selection": selection,
+        "allQuestionsAccuracy": every["rules"][selection["recommended"]["rule"]],
     }

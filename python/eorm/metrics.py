@@ -1,5 +1,5 @@
 """Evaluation of an energy model on scored groups, rule for rule as the app (src/engine/metrics/summary.ts,
-vote.ts, rank.ts, ncurve.ts, histogram.ts). Lower energy = better. Pure Python floats
+vote.ts, rank.ts, histogram.ts; the N-curve is ncurve.py's). Lower energy = better. Pure Python floats
 (float64, like JS numbers); rates over nothing are NaN, never a fake 0.
 
 Ties: Best-of-N scores the share of correct candidates among those tied at the lowest energy; the votes
@@ -14,7 +14,6 @@ import math
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .rng import Rng
 
 NAN = float("nan")
 
@@ -91,43 +90,6 @@ def best_of_n_score(energies: Sequence[float], labels: Sequence[int]) -> float:
             tied += 1
             correct += label
     return correct / tied if tied else NAN
-
-
-def majority_vote_index(answers: Sequence[Optional[str]]) -> int:
-    """Most frequent answer (ties: first seen); index of its first candidate, -1 if no answer at all."""
-    counts: Dict[str, int] = {}
-    first: Dict[str, int] = {}
-    for i, a in enumerate(answers):
-        if a is None:
-            continue
-        counts[a] = counts.get(a, 0) + 1
-        first.setdefault(a, i)
-    best, best_count = -1, 0
-    for a, c in counts.items():
-        if c > best_count:
-            best_count, best = c, first[a]
-    return best
-
-
-def weighted_vote_index(answers: Sequence[Optional[str]], energies: Sequence[float]) -> int:
-    """Energy-weighted vote: each candidate adds softmax(−E)_i to its answer; heaviest wins (ties: first seen).
-    Non-finite energies rank as +∞: weight 0, or equal weights when every energy is non-finite."""
-    min_e = math.inf
-    for e in energies:
-        min_e = min(min_e, rank_key(e))
-    weight: Dict[str, float] = {}
-    first: Dict[str, int] = {}
-    for i, a in enumerate(answers):
-        if a is None:
-            continue
-        w = 1.0 if min_e == math.inf else _js_exp(-(rank_key(energies[i]) - min_e))
-        weight[a] = weight.get(a, 0.0) + w
-        first.setdefault(a, i)
-    best, best_w = -1, -math.inf
-    for a, w in weight.items():
-        if w > best_w:
-            best_w, best = w, first[a]
-    return best
 
 
 # ---- votes scored with the tie rule of every rule (vote.ts) -------------------------------------------
@@ -302,103 +264,6 @@ def evaluate_groups(groups: Sequence[ScoredGroup]) -> Dict:
             "oracle": _rate(oracle, n_groups),
         },
     }
-
-
-# ---- Best-of-N against N (the paper's Figure 3) --------------------------------------------------------
-
-
-def curve_sizes(max_size: int) -> List[int]:
-    ns: List[int] = []
-    n = 1
-    while n <= max_size:
-        ns.append(n)
-        n *= 2
-    if ns and ns[-1] != max_size:
-        ns.append(max_size)
-    return ns
-
-
-def _binomial_capped(m: int, k: int, cap: int) -> int:
-    k = min(k, m - k)
-    c = 1
-    for i in range(1, k + 1):
-        c = c * (m - k + i) // i
-        if c > cap:
-            return cap + 1
-    return c
-
-
-def _combinations(m: int, k: int):
-    idx = list(range(k))
-    while True:
-        yield idx
-        i = k - 1
-        while i >= 0 and idx[i] == m - k + i:
-            i -= 1
-        if i < 0:
-            return
-        idx[i] += 1
-        for j in range(i + 1, k):
-            idx[j] = idx[j - 1] + 1
-
-
-def _samples(m: int, k: int, count: int, rng: Rng):
-    perm = list(range(m))
-    for _ in range(count):
-        for i in range(k):
-            j = i + rng.int(m - i)
-            perm[i], perm[j] = perm[j], perm[i]
-        yield sorted(perm[:k])
-
-
-def best_of_n_curve(groups: Sequence[ScoredGroup], seed: int, subsets_per_n: int = 64) -> List[Dict]:
-    """Model and baseline accuracy when each picker sees only N of a question's candidates."""
-    if not isinstance(subsets_per_n, int) or subsets_per_n < 1:
-        raise ValueError(f"subsetsPerN must be a positive integer, got {subsets_per_n}")
-    for gi, g in enumerate(groups):
-        assert_group(g, gi)
-    rng = Rng(seed)
-    max_size = max((len(g.energies) for g in groups), default=0)
-    rows = []
-    for n in curve_sizes(max_size):
-        row = {"n": n, "nGroups": 0, "exactGroups": 0, "model": 0.0, "majorityVote": 0.0, "weightedVote": 0.0, "random": 0.0, "oracle": 0.0}
-        for g in groups:
-            m = len(g.energies)
-            if m < n:
-                continue
-            acc = {"model": 0.0, "majorityVote": 0.0, "weightedVote": 0.0, "random": 0.0, "oracle": 0.0}
-            subsets = 0
-
-            def visit(idx):
-                nonlocal subsets
-                e = [float(g.energies[i]) for i in idx]
-                a = [g.answers[i] for i in idx]
-                n_correct = sum(g.labels[i] for i in idx)
-
-                def label(j):
-                    return 0 if j < 0 else g.labels[idx[j]]
-
-                acc["model"] += best_of_n_score(e, [g.labels[i] for i in idx])
-                acc["majorityVote"] += label(majority_vote_index(a))
-                acc["weightedVote"] += label(weighted_vote_index(a, e))
-                acc["random"] += n_correct / n
-                acc["oracle"] += 1 if n_correct > 0 else 0
-                subsets += 1
-
-            if _binomial_capped(m, n, subsets_per_n) <= subsets_per_n:
-                for idx in _combinations(m, n):
-                    visit(idx)
-                row["exactGroups"] += 1
-            else:
-                for idx in _samples(m, n, subsets_per_n, rng):
-                    visit(idx)
-            row["nGroups"] += 1
-            for k in acc:
-                row[k] += acc[k] / subsets
-        for k in ("model", "majorityVote", "weightedVote", "random", "oracle"):
-            row[k] /= row["nGroups"]
-        rows.append(row)
-    return rows
 
 
 def energy_histogram(groups: Sequence[ScoredGroup], bins: int = 30) -> Dict:

@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Tuple
 
+from .best_metric import DEFAULT_BEST_METRIC
 from .checkpoint import read_checkpoint
 from .config import GPT2_EOT, GPT2_VOCAB, PRESETS, ModelConfig, make_config
 from .dataset import TrainingData, file_identity, load_training_data
@@ -94,6 +95,7 @@ def flag_settings(args, world: int, custom_model: bool) -> Dict:
         "micro_batch": args.micro_batch,
         "precision": args.precision,
         "preset": "custom" if custom_model else args.preset,
+        "best_metric": args.best_metric or DEFAULT_BEST_METRIC,
     }
 
 
@@ -117,7 +119,14 @@ def resumed_settings(ckpt: Dict, ckpt_path: str, flags: Dict, data_id: str, data
             "its groups, split and epoch order would no longer be the run's. Put the original file back, or use another --out (or --resume never) to start over."
         )
     runtime = {key: flags[key] for key in RUNTIME_KEYS if saved.get(key) != flags[key]}
-    return dict(saved), split, runtime
+    return {**saved, "best_metric": saved.get("best_metric", DEFAULT_BEST_METRIC)}, split, runtime
+
+
+def check_best_metric(asked: Optional[str], settings: Dict, ckpt_path: str) -> None:
+    """A resume keeps the best metric its run chose by (one recorded before the setting: Best-of-N); a
+    --best-metric that asks for another stops it, as the other settings a resume must share."""
+    if asked is not None and asked != settings["best_metric"]:
+        raise SystemExit(f"--best-metric {asked}: {ckpt_path} was written by a run that chooses its best model by {settings['best_metric']}; leave the flag out to keep it, or use another --out (or --resume never) to start over.")
 
 
 def read_resume_checkpoint(args, dist_: Dist, log: Log) -> Tuple[Optional[Dict], Optional[str], str]:
@@ -162,6 +171,7 @@ def choose_split(args, ckpt: Optional[Dict], ckpt_path: Optional[str], init, set
     if ckpt is not None:
         resumed = resumed_settings(ckpt, ckpt_path, settings, data_id, args.data, log)
         _check_split_flags(args, resumed[1], ckpt_path)
+        check_best_metric(args.best_metric, resumed[0], ckpt_path)
         return resumed
     if init is not None:
         split, notes = split_for_init(init[1].training, os.path.basename(args.init), os.path.basename(args.data), data_id, args.seed, args.train_fraction, kind, holdout)

@@ -1,30 +1,42 @@
 """Score a JSONL file with a weights file (from the app or from eorm.train).
 
-    python3 -m eorm.score --weights FILE.safetensors --data FILE.jsonl [--groups val --seed 42]
+    python3 -m eorm.score --weights FILE.safetensors --data FILE.jsonl [--groups val]
 
 Prints one JSON object per accepted input line, in file order:
 `{"line", "energy", "group", "index", "label", "answer", "rank"}` (`line` 1-based, `group` the group's
 0-based index in order of first appearance, `index` the candidate's position in its group, `rank` 1 =
-lowest energy in its group), then one last object `{"metrics": …, "selection": …, "curve": …, "sources": […]}` with the app's figures over
-the scored groups (`selection`: the app's SelectionReport, eorm/selection.py; `sources`: the per-source audit, eorm/sources.py; [] when the lines name no source). Rejected lines go to stderr (line, field, reason), as the app reports them.
+lowest energy in its group), then one last object `{"metrics": …, "selection": …, "curve": …, "allQuestionsAccuracy": …, "sources": […]}`
+with the app's figures (src/engine/train/evaluation.ts): `metrics`, `curve` and `selection` (the app's
+SelectionReport, eorm/selection.py) over every scored question of a test file (--groups all), or, as the
+app validates, over the questions with both labels of --groups train|val, with `selection.allQuestions` (each
+rule over every one of them); `allQuestionsAccuracy` (the recommended rule's accuracy over every scored
+question) and `sources` (the per-source audit, eorm/sources.py; [] when the lines name no source) over every
+scored question.
+
+--groups train|val: the split the weights record for this file (its seed, fraction, kind and held-out
+sources: the groups and candidates the app validates on), as an --init model's in eorm.train; --seed,
+--train-fraction and --split only when the weights record no split of this file (a note on stderr says which).
+Rejected lines go to stderr (line, field, reason), as the app reports them.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import os
 import sys
 from typing import List, Optional
 
 import torch
 
-from .dataset import load_training_data
-from .metrics import evaluate_groups, rank_key
-from .ncurve import best_of_n_curve
+from .dataset import TrainingData, file_identity, load_training_data
+from .held_out import evaluation_figures
+from .kept import keep_candidates
+from .metrics import rank_key
 from .model import score_candidates
-from .selection import fit_subset, selection_report
+from .selection import fit_subset
 from .sources import source_audit, source_index
-from .split import split_groups
+from .split import DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, holdout_split, split_for_init
 from .weights import load_model_file_or_exit
 
 
@@ -43,12 +55,14 @@ def main(argv: Optional[List[str]] = None) -> None:
     p.add_argument("--weights", required=True, help=".safetensors model file (app export or eorm.train output)")
     p.add_argument("--data", required=True, help="JSONL file")
     p.add_argument("--groups", choices=["all", "train", "val"], default="all", help="score every group (a test file), or one part of the seeded split (the app's validation set: val)")
-    p.add_argument("--seed", type=int, default=42, help="split seed for --groups train|val")
+    p.add_argument("--seed", type=int, default=42, help="split seed for --groups train|val when the weights record no split of --data; also seeds the bootstrap, the curve and the temperature fit's subset")
+    p.add_argument("--train-fraction", type=float, default=DEFAULT_TRAIN_FRACTION, help="split fraction when the weights record no split of --data")
+    p.add_argument("--split", choices=["all", "mixed"], default=RECORDED_SPLIT_KIND_DEFAULT, help="split kind when the weights record no split of --data (default mixed, the split before kinds)")
     p.add_argument("--device", default="cpu", help="cpu (default), cuda, cuda:N")
     p.add_argument("--batch-tokens", type=int, default=64 * 512)
     p.add_argument("--curve-subsets", type=int, default=64, help="0 = no Best-of-N-vs-N curve")
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch's default)")
-    p.add_argument("--fit-data", default=None, help="training JSONL whose training split (--seed) fits the weighted vote's temperature when --groups all scores a test file; --groups val fits on --data's own training split")
+    p.add_argument("--fit-data", default=None, help="training JSONL whose training split (the one the weights record for it, else --seed) fits the weighted vote's temperature when --groups all scores a test file; --groups val fits on --data's own training split")
     args = p.parse_args(argv)
     if args.threads > 0:
         torch.set_num_threads(args.threads)
@@ -61,10 +75,11 @@ def main(argv: Optional[List[str]] = None) -> None:
     data = load_training_data(args.data, model.cfg.maxLen, quiet=True)
     for e in data.dataset.report.errors:
         print(e.message(), file=sys.stderr)
+    split, train = None, None
     if args.groups == "all":
         groups = list(range(data.n_groups))
     else:
-        train, val = split_groups(data.group_labels(), args.seed)
+        train, val, data, split = recorded_or_own_split(args, loaded.training, args.data, data)
         groups = train if args.groups == "train" else val
     cand = data.candidates(groups)
     energies = score_candidates(model, [data.ids[i] for i in cand], device, args.batch_tokens)
@@ -84,34 +99,45 @@ def main(argv: Optional[List[str]] = None) -> None:
     out = sys.stdout
     for r in rows:
         out.write(json.dumps(_finite(r)) + "\n")
-    summary = evaluate_groups(scored)
-    selection = _selection(args, model, device, data, scored)
-    curve = best_of_n_curve(scored, args.seed, args.curve_subsets) if args.curve_subsets > 0 and scored else []
+    fit_on, reason = _fit_groups(args, model, device, loaded.training, data, train)
+    ev = evaluation_figures(scored, args.seed, fit_on, args.curve_subsets, args.groups != "all", reason)
     names, src = source_index(data.sources)
     sourced = [(sg.energies, sg.labels, [src[c] for c in data.candidates([g])]) for g, sg in zip(groups, scored)]
     sources = source_audit(sourced, names)
-    out.write(json.dumps(_finite({"metrics": summary, "selection": selection, "curve": curve, "sources": sources, "groups": args.groups, "weights": args.weights, "config": model.cfg.to_dict()})) + "\n")
+    final = {"metrics": ev["summary"], "selection": ev["selection"], "curve": ev["curve"], "allQuestionsAccuracy": ev["allQuestionsAccuracy"], "sources": sources, "groups": args.groups}
+    if split is not None:
+        final["split"] = split
+    final.update({"weights": args.weights, "config": model.cfg.to_dict()})
+    out.write(json.dumps(_finite(final)) + "\n")
 
 
-def _selection(args, model, device, data, scored):
-    """The app's selection report: the vote's temperature fitted, as the app fits it, on a seeded subset of at
-    most 256 groups of a training split, never on the groups reported."""
-    fit_data, reason = None, None
-    if args.groups == "val":
-        fit_data = data
-    elif args.groups == "train":
-        reason = "the reported groups are the training split"
-    elif args.fit_data:
-        fit_data = load_training_data(args.fit_data, model.cfg.maxLen, quiet=True)
-    else:
-        reason = "no training data given (--fit-data)"
-    fit_on = None
-    if fit_data is not None:
-        train, _ = split_groups(fit_data.group_labels(), args.seed)
-        fit = fit_subset(train, args.seed)
-        cand = fit_data.candidates(fit)
-        fit_on = fit_data.scored(fit, score_candidates(model, [fit_data.ids[i] for i in cand], device, args.batch_tokens))
-    return selection_report(scored, args.seed, fit_on, no_fit_reason=reason or "")
+def recorded_or_own_split(args, training, path: str, data: TrainingData):
+    """(train, val, data, split): the split the weights record for the file at `path` (as eorm.train's --init),
+    else --seed, --train-fraction and --split's; with held-out sources, `data` narrowed to the candidates the
+    split keeps (validation: the held-out sources' ones), as the app validates."""
+    split, notes = split_for_init(training, os.path.basename(args.weights), os.path.basename(path), file_identity(path), args.seed, args.train_fraction, args.split)
+    for note in notes:
+        print(note, file=sys.stderr)
+    train, val, keep = holdout_split(data.labels, data.group_start, data.sources, split["seed"], split["trainFraction"], split["kind"], split.get("holdoutSources", []))
+    if keep is not None:
+        data = keep_candidates(data, keep)
+    return train, val, data, split
+
+
+def _fit_groups(args, model, device, training, data, train):
+    """The scored groups the vote's temperature is fitted on, as the app fits it: a seeded subset of at most
+    256 groups of a training split (`train`, that of the split --groups val reports from, or --fit-data's),
+    never the groups reported; (None, why) when there are none."""
+    if args.groups == "train":
+        return None, "the reported groups are the training split"
+    if args.groups == "all":
+        if not args.fit_data:
+            return None, "no training data given (--fit-data)"
+        data = load_training_data(args.fit_data, model.cfg.maxLen, quiet=True)
+        train, _, data, _ = recorded_or_own_split(args, training, args.fit_data, data)
+    fit = fit_subset(train, args.seed)
+    cand = data.candidates(fit)
+    return data.scored(fit, score_candidates(model, [data.ids[i] for i in cand], device, args.batch_tokens)), ""
 
 
 if __name__ == "__main__":

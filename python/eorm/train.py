@@ -9,7 +9,8 @@ The recipe is the app's (src/engine/train/loop.ts): the seeded 80/20 group split
 resumed checkpoint records, see split.split_for_init), epochs over the training
 groups reshuffled with mixSeed(seed, epoch), `--groups-per-step` groups per rank and step, the group-wise
 Bradley-Terry loss, AdamW (0.9, 0.999, 1e-8, wd on every parameter), global-norm clipping, cosine schedule
-with linear warmup, validation before training and at every epoch end, best model by val Best-of-N; a step
+with linear warmup, validation before training and at every epoch end, best model by the validation figure
+--best-metric names (default Best-of-N; best_metric.py, the app's rule; a resume keeps its run's); a step
 with a non-finite loss or gradient norm is skipped, and three in a row stop the run (the app pauses).
 
 Distributed: step s of an epoch takes the next N·k groups of the epoch's order; rank r trains groups
@@ -17,7 +18,7 @@ Distributed: step s of an epoch takes the next N·k groups of the epoch's order;
 divided by the global group count, DDP's gradient averaging is undone), so N ranks × k groups per step are
 one process with N·k groups per step. Backend: nccl on GPUs, gloo on CPU. bf16/fp16 autocast on GPUs.
 
-Writes DIR/model.safetensors (latest weights, every epoch), DIR/best.safetensors (best val Best-of-N),
+Writes DIR/model.safetensors (latest weights, every epoch), DIR/best.safetensors (best by --best-metric),
 DIR/checkpoint.pt (resumable: model, optimizer, position, settings and split; only rank 0 writes, so DIR
 must be shared by every node) and DIR/metrics.jsonl.
 
@@ -37,6 +38,7 @@ from typing import Callable, Dict, List, Optional
 
 import torch
 
+from .best_metric import BEST_METRICS, DEFAULT_BEST_METRIC, is_better, metric_value
 from .checkpoint import RunState
 from .config import DEFAULT_TRAIN, PRESETS
 from .distributed import Dist
@@ -79,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--train-fraction", type=float, default=0.8)
     t.add_argument("--split", choices=["all", "mixed"], default=None, help="all (default for a new run): hold out the fraction of every question and train on those with both labels among the rest; mixed: split only the questions with both labels (every run before this flag). A resume or --init keeps the split it records")
     t.add_argument("--holdout-sources", default=None, metavar="A,B", help="train on the other sources' candidates only and validate on these sources' candidates (same questions held out); names as the lines' `source` field")
+    t.add_argument("--best-metric", choices=BEST_METRICS, default=None, help=f"the validation figure that chooses best.safetensors: bestOfN (default for a new run), weightedVote (fitted temperature), pairwise, btLoss (lower is better); a resume keeps its run's")
     t.add_argument("--eval-every", type=int, default=0, help="also validate every N steps (0 = at epoch ends only)")
     t.add_argument("--init", help="start from these weights (e.g. a model exported from the app); its config wins over the model flags, and its recorded split over --seed/--train-fraction when it was trained on --data")
     t.add_argument("--resume", default="auto", help="'auto' (continue DIR/checkpoint.pt if there is one), 'never', or a checkpoint path")
@@ -332,24 +335,32 @@ def validate(run: Run, epoch: int, epoch_loss: Optional[float]) -> None:
     args, model, state = run.args, run.trainer.model, run.state
     if not run.inputs.val_groups:
         return
-    ev = validation_figures(model, run.inputs.data, run.inputs.val_groups, args.seed, run.dist, run.trainer.amp, args.eval_batch_tokens, args.curve_subsets)
+    ev = validation_figures(model, run.inputs.data, run.inputs.val_groups, args.seed, run.dist, run.trainer.amp, args.eval_batch_tokens, args.curve_subsets, run.inputs.train_groups)
     model.train()
     if ev is None:
         return
     bon = ev["summary"]["bestOfN"]
-    is_best = new_best(state, epoch, bon)
+    metric = run.inputs.settings.get("best_metric", DEFAULT_BEST_METRIC)
+    score = metric_value(ev, metric)
+    is_best = new_best(state, epoch, bon, score, metric)
     run.metrics.write({"type": "eval", "set": "val", "epoch": epoch, "step": state.step, "epochTrainLoss": epoch_loss, "isBest": is_best, "time": time.time() - run.started, **ev})
     s = ev["summary"]
     run.progress.write(f"epoch {epoch} step {state.step}: val Best-of-N {s['bestOfN']:.4f}, pairwise {s['pairwise']:.4f}, BT loss {s['btLoss']:.4f}" + (f", train loss {epoch_loss:.4f}" if epoch_loss is not None else "") + (" (best)" if is_best else ""))
     if is_best:
-        run.outputs.save_model("best.safetensors", model, {"epoch": epoch, "step": state.step, "valBestOfN": bon})
+        run.outputs.save_model("best.safetensors", model, {"epoch": epoch, "step": state.step, "valBestOfN": bon, "bestMetric": metric, "bestMetricValue": score})
 
 
-def new_best(state: RunState, epoch: int, best_of_n: float) -> bool:
-    """Whether this validation's Best-of-N is the run's best so far (then recorded as such). As the app: the
-    untrained model (epoch 0) is a reference point, never the best model; on a small validation set it could stay best."""
-    if epoch >= 1 and (state.best_val_best_of_n is None or best_of_n > state.best_val_best_of_n):
+def new_best(state: RunState, epoch: int, best_of_n: float, score: float, metric: str) -> bool:
+    """Whether this validation's figure of `metric` (`score`) is the run's best so far (then recorded, with its
+    Best-of-N, as such). As the app (src/engine/train/loop.ts): the untrained model (epoch 0) is a reference
+    point, never the best model; on a small validation set it could stay best. A checkpoint written before the
+    metric was recorded chose by Best-of-N: its best Best-of-N is its best figure."""
+    best = state.best_metric_value
+    if best is None and metric == DEFAULT_BEST_METRIC:
+        best = state.best_val_best_of_n
+    if epoch >= 1 and is_better(score, best, metric):
         state.best_val_best_of_n = best_of_n
+        state.best_metric_value = score
         return True
     return False
 

@@ -11,7 +11,6 @@ import os
 import shutil
 import socket
 import subprocess
-import tempfile
 import unittest
 
 import numpy as np
@@ -20,7 +19,7 @@ import torch
 from eorm.launch import PATCHED
 from eorm.weights import read_model, read_safetensors
 
-from tests.util import PYTHON_DIR, SAMPLE, run_module
+from tests.util import PYTHON_DIR, metrics, run_module, sample_in_temp_dir
 
 # A tiny model (the GPT-2 vocabulary stays) on 12 questions of the sample: seconds per run.
 TINY = ["--preset", "tiny", "--d-model", "16", "--n-heads", "2", "--n-layers", "2", "--max-len", "32", "--lr", "3e-3", "--curve-subsets", "4", "--quiet"]
@@ -41,11 +40,6 @@ def start_module(args, env):
 def params(path):
     with open(path, "rb") as f:
         return {k: v.numpy() for k, v in read_model(f.read()).tensors.items()}
-
-
-def metrics(path):
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f]
 
 
 # Wall-clock figures: the only fields of metrics.jsonl a resume may change.
@@ -97,12 +91,7 @@ def assert_same_run_files(test, a, b):
 class Distributed(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="eorm-dist-")
-        cls.data = os.path.join(cls.tmp, "data.jsonl")
-        with open(SAMPLE, encoding="utf-8") as f:
-            lines = f.readlines()[:48]
-        with open(cls.data, "w", encoding="utf-8") as f:
-            f.writelines(lines)
+        cls.tmp, cls.data = sample_in_temp_dir("eorm-dist-", "data.jsonl", 48)
 
     @classmethod
     def tearDownClass(cls):

@@ -10,10 +10,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import contextlib
 import io
-import json
 import math
 import shutil
-import tempfile
 import unittest
 from unittest import mock
 
@@ -22,14 +20,9 @@ import torch
 import eorm.train as train_mod
 from eorm.schedule import cosine_with_warmup
 
-from tests.util import SAMPLE
+from tests.util import metrics, sample_in_temp_dir
 
 TINY = ["--preset", "tiny", "--d-model", "16", "--n-heads", "2", "--n-layers", "1", "--max-len", "32", "--lr", "3e-3", "--curve-subsets", "0", "--quiet", "--groups-per-step", "2"]
-
-
-def metrics(path):
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f]
 
 
 class PoisonedSteps:
@@ -72,12 +65,7 @@ class PoisonedSteps:
 class NonFiniteSteps(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="eorm-nonfinite-")
-        cls.data = os.path.join(cls.tmp, "data.jsonl")
-        with open(SAMPLE, encoding="utf-8") as f:
-            lines = f.readlines()[:48]
-        with open(cls.data, "w", encoding="utf-8") as f:
-            f.writelines(lines)
+        cls.tmp, cls.data = sample_in_temp_dir("eorm-nonfinite-", "data.jsonl", 48)
 
     @classmethod
     def tearDownClass(cls):

@@ -10,9 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import contextlib
 import io
-import json
 import shutil
-import tempfile
 import unittest
 
 import torch
@@ -24,7 +22,7 @@ from eorm.metrics import ScoredGroup, evaluate_groups
 from eorm.ncurve import CURVE_RULES, best_of_n_curve, quantile
 from eorm.split import holdout_split, recorded_split, split_for_init, split_groups, split_record, trainable_groups
 
-from tests.util import SAMPLE
+from tests.util import metrics, sample_in_temp_dir
 
 MODEL = ["--d-model", "16", "--n-heads", "2", "--n-layers", "1", "--max-len", "32"]
 RUN = ["--lr", "3e-3", "--curve-subsets", "0", "--quiet", "--epochs", "1"]
@@ -132,12 +130,7 @@ class Curve(unittest.TestCase):
 class TrainFlags(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="eorm-kinds-")
-        cls.data = os.path.join(cls.tmp, "train.jsonl")
-        with open(SAMPLE, encoding="utf-8") as f:
-            lines = f.readlines()[:120]
-        with open(cls.data, "w", encoding="utf-8") as f:
-            f.writelines(lines)
+        cls.tmp, cls.data = sample_in_temp_dir("eorm-kinds-", "train.jsonl", 120)
 
     @classmethod
     def tearDownClass(cls):
@@ -148,8 +141,7 @@ class TrainFlags(unittest.TestCase):
             return train_mod.run(["--data", self.data, "--out", os.path.join(self.tmp, out), *MODEL, *RUN, *extra])
 
     def first_records(self, out):
-        with open(os.path.join(self.tmp, out, "metrics.jsonl"), encoding="utf-8") as f:
-            return [json.loads(line) for line in f]
+        return metrics(os.path.join(self.tmp, out, "metrics.jsonl"))
 
     def test_default_all_and_held_out_sources_are_recorded_and_used(self):
         view = load_training_data(self.data, 32, quiet=True)
@@ -168,7 +160,11 @@ class TrainFlags(unittest.TestCase):
         self.assertEqual((m[0]["trainGroups"], m[0]["valGroups"]), (len(train), len(val)))
         first_eval = [r for r in m if r["type"] == "eval"][0]
         kept = keep_candidates(view, keep)
-        self.assertEqual(first_eval["summary"]["nCandidates"], len(kept.candidates(val)))
+        # One source writes one candidate per question: no held-out question keeps both labels, so the summary
+        # (over those) is empty; the histogram and allQuestions cover every held-out candidate and question.
+        h = first_eval["histogram"]
+        self.assertEqual(sum(h["correct"]) + sum(h["incorrect"]) + h["skipped"], len(kept.candidates(val)))
+        self.assertEqual(first_eval["selection"]["allQuestions"]["groups"], len(val))
         self.assertTrue(all(kept.sources[i] == "gpt3-6b_verification" for i in kept.candidates(val)))
         self.assertTrue(all(kept.sources[i] != "gpt3-6b_verification" for i in kept.candidates(train)))
 

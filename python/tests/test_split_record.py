@@ -11,9 +11,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import contextlib
 import hashlib
 import io
-import json
 import shutil
-import tempfile
 import unittest
 
 import torch
@@ -26,7 +24,7 @@ from eorm.model import TransEBM, score_candidates, state_dict_arrays
 from eorm.split import recorded_split, split_groups
 from eorm.weights import read_model, write_model
 
-from tests.util import SAMPLE
+from tests.util import metrics, sample_in_temp_dir
 
 MODEL = ["--d-model", "16", "--n-heads", "2", "--n-layers", "1", "--max-len", "32"]
 RUN = ["--lr", "3e-3", "--curve-subsets", "0", "--quiet", "--epochs", "1"]
@@ -38,11 +36,6 @@ def sha(path):
         return "sha256:" + hashlib.sha256(f.read()).hexdigest()
 
 
-def metrics(path):
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f]
-
-
 def training_summary(path):
     with open(path, "rb") as f:
         return read_model(f.read()).training
@@ -51,12 +44,7 @@ def training_summary(path):
 class SplitRecord(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="eorm-split-")
-        cls.data = os.path.join(cls.tmp, "train.jsonl")
-        with open(SAMPLE, encoding="utf-8") as f:
-            lines = f.readlines()[:80]
-        with open(cls.data, "w", encoding="utf-8") as f:
-            f.writelines(lines)
+        cls.tmp, cls.data = sample_in_temp_dir("eorm-split-", "train.jsonl", 80)
         cls.id = sha(cls.data)
         cls.view = load_training_data(cls.data, 32, quiet=True)
         torch.manual_seed(3)

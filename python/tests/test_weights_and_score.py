@@ -107,8 +107,11 @@ class ScoreCommand(unittest.TestCase):
             for g in {r["group"] for r in rows}:
                 ranked = sorted((r for r in rows if r["group"] == g), key=lambda r: r["rank"])
                 self.assertEqual([r["energy"] for r in ranked], sorted(r["energy"] for r in ranked))
+            # A test file (--groups all): every question, the single-label one (group 2, all wrong) included, as the app's.
             self.assertEqual(last["metrics"]["nCandidates"], 20)
             self.assertEqual(last["metrics"]["nGroups"], 5)
+            self.assertNotIn("allQuestions", last["selection"])
+            self.assertEqual(last["allQuestionsAccuracy"], last["selection"]["rules"][last["selection"]["recommended"]["rule"]]["accuracy"])
             self.assertIn("weightedVote", last["metrics"]["baselines"])
             self.assertEqual(last["curve"][-1]["n"], 4)
         finally:

@@ -1,7 +1,9 @@
-"""Shared test helpers: where the fixtures are, the repository root, a Python that has torch."""
+"""Shared test helpers: where the fixtures are, the repository root, a Python that has torch, sample data to train on."""
+import json
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON_DIR = os.path.dirname(HERE)
@@ -27,3 +29,20 @@ def run_module(args, cwd=PYTHON_DIR, env=None, timeout=300):
     if env:
         e.update(env)
     return subprocess.run([sys.executable, *args], cwd=cwd, env=e, capture_output=True, text=True, timeout=timeout)
+
+
+def sample_in_temp_dir(prefix, name, lines):
+    """A new temporary folder holding the sample file's first `lines` lines as `name`: (folder, file path)."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    data = os.path.join(tmp, name)
+    with open(SAMPLE, encoding="utf-8") as f:
+        head = f.readlines()[:lines]
+    with open(data, "w", encoding="utf-8") as f:
+        f.writelines(head)
+    return tmp, data
+
+
+def metrics(path):
+    """The records of a metrics.jsonl (any JSON-lines file), in order."""
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f]

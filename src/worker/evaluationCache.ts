@@ -36,9 +36,14 @@ export class EvaluationCache {
     private readonly models: ModelSlots,
   ) {}
 
-  /** What an evaluation of `set` by the model in `slot` depends on, the latest model's step aside. */
+  /**
+   * What an evaluation of `set` by the model in `slot` depends on, the latest model's step aside. A test
+   * evaluation's vote temperature is fitted on the training split, so its key holds the training data's
+   * version too (a new training file or split changes the test figures).
+   */
   key(set: EvalSet, slot: ModelSlot): string {
-    return `${set}:${this.datasets.version(roleOf(set))}:${slot}:${this.models.revision(slot) ?? -1}`;
+    const fittedOn = set === 'test' ? `+train${this.datasets.version('train')}` : '';
+    return `${set}:${this.datasets.version(roleOf(set))}${fittedOn}:${slot}:${this.models.revision(slot) ?? -1}`;
   }
 
   /**
@@ -54,9 +59,12 @@ export class EvaluationCache {
     return training ? c : null;
   }
 
-  /** Keeps an evaluation by the model in `slot` as it is now; returns the entry. */
-  store(set: EvalSet, slot: ModelSlot, evaluated: Omit<CachedEvaluation, 'model'>): CachedEvaluation {
-    const entry = { ...evaluated, model: this.key(set, slot) };
+  /**
+   * Keeps an evaluation by the model in `slot`; returns the entry. `key`: what it was computed from, taken
+   * when the work began (a training file loaded meanwhile must leave a test evaluation stale); default: now.
+   */
+  store(set: EvalSet, slot: ModelSlot, evaluated: Omit<CachedEvaluation, 'model'>, key = this.key(set, slot)): CachedEvaluation {
+    const entry = { ...evaluated, model: key };
     this.entries.set(set, entry);
     return entry;
   }

@@ -72,6 +72,7 @@ export class ModelQueries {
           curve: evaluation.curve,
           histogram: evaluation.histogram,
           selection: selectionOf(evaluation),
+          allQuestionsAccuracy: evaluation.allQuestionsAccuracy,
           sources: evaluation.sources,
           isBest: false,
           origin: 'request',
@@ -150,7 +151,7 @@ export class ModelQueries {
       const c = cache.get(set, runs.latestStep, runs.isTraining());
       if (!c) return [];
       const e = c.evaluation;
-      return [{ set, dataName: c.data.name, summary: e.summary, selection: selectionOf(e), sources: e.sources }];
+      return [{ set, dataName: c.data.name, summary: e.summary, selection: selectionOf(e), sources: e.sources, allQuestionsAccuracy: e.allQuestionsAccuracy }];
     });
     return modelCard({ weightsFile, description: model.description, source: model.source, config: model.cfg, params: paramCount(model.cfg), training: model.training, evaluations, exportedAt: new Date().toISOString() });
   }
@@ -227,16 +228,17 @@ export class ModelQueries {
     await this.onCurrent(
       role,
       async (m) => {
+        const key = cache.key(set, m.slot);
         const data = datasets.require(role);
         const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
         if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
         const evaluation = await evaluateModel(m.model.cfg, m.params, withSources(data.view, data.dataset), data.answers, groups, datasets.settings.seed, {
           onProgress: (done, total) => emit({ type: 'evalProgress', set, done, total }),
           peers: this.deps.scoringPeers(),
-        }, trainingSplitOf(datasets.get('train')));
-        return { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation };
+        }, trainingSplitOf(datasets.get('train')), set === 'val' ? 'bothLabels' : 'allQuestions');
+        return { key, evaluated: { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation } };
       },
-      (result, slot) => use(cache.store(set, slot, result)),
+      ({ key, evaluated }, slot) => use(cache.store(set, slot, evaluated, key)),
     );
   }
 

@@ -2,32 +2,14 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
 import type { TrainPoint } from '../engine/train/loop.ts';
-import { DEFAULT_TRAIN_SETTINGS } from '../engine/train/settings.ts';
 import type { SavedRunInfo } from './protocol.ts';
 import { RunRecorder } from './runRecorder.ts';
 import { StudioDb, type StoredRun } from './storage/db.ts';
 import { Persister } from './storage/persister.ts';
+import { storedRun } from './testing/storedRun.ts';
 
 const point = (step: number): TrainPoint => ({ step, epoch: 1, loss: 1, smoothed: 0.5 + step, lr: 0, gradNorm: 1 });
 const settle = () => new Promise((r) => setTimeout(r, 0));
-
-function record(): StoredRun {
-  return {
-    id: 'r1',
-    createdAt: 1,
-    settings: DEFAULT_TRAIN_SETTINGS,
-    cfg: {} as StoredRun['cfg'],
-    datasetKey: 'k',
-    datasetName: 'a.jsonl',
-    splitSeed: 42,
-    totalSteps: 10,
-    state: 'running',
-    checkpointStep: 0,
-    points: [],
-    evaluations: [],
-    bestValBestOfN: null,
-  };
-}
 
 describe('RunRecorder', () => {
   it('stores a checkpoint with the history up to it, and lists its step only once the write is committed', async () => {
@@ -40,7 +22,7 @@ describe('RunRecorder', () => {
       },
     } as unknown as StudioDb;
     const listed: SavedRunInfo[] = [];
-    const r = new RunRecorder(record(), new Persister(Promise.resolve(db), () => undefined), (info) => listed.push(info));
+    const r = new RunRecorder(storedRun(), new Persister(Promise.resolve(db), () => undefined), (info) => listed.push(info));
     // Points arrive before and after the checkpoint is delivered (it is read back while training goes on).
     r.points([0, 1, 2, 3, 4, 5].map(point));
     r.checkpoint({ step: 4 } as RunCheckpoint);
@@ -59,8 +41,8 @@ describe('RunRecorder', () => {
   for (const state of ['done', 'paused', 'interrupted'] as const) {
     it(`a run that turns ${state} while its checkpoint is being written is stored with that checkpoint's step`, async () => {
       const db = (await StudioDb.open(`recorder-${state}-${Math.random()}`))!;
-      const r = new RunRecorder(record(), new Persister(Promise.resolve(db), () => undefined), () => undefined);
-      await db.putRun(record());
+      const r = new RunRecorder(storedRun(), new Persister(Promise.resolve(db), () => undefined), () => undefined);
+      await db.putRun(storedRun());
       r.points([0, 1, 2, 3, 4, 5].map(point));
       r.checkpoint({ step: 6 } as RunCheckpoint);
       r.setState(state);

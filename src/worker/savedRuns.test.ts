@@ -2,34 +2,19 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
 import type { TrainPoint } from '../engine/train/loop.ts';
-import { DEFAULT_TRAIN_SETTINGS } from '../engine/train/settings.ts';
 import type { SavedRunInfo, SavedRunState, WorkerEvent } from './protocol.ts';
 import { SavedRuns } from './savedRuns.ts';
 import { StudioDb, type StoredData, type StoredRun } from './storage/db.ts';
 import { type FakeLocks, fakeLocks } from './storage/fakeLocks.ts';
 import { Persister } from './storage/persister.ts';
+import { storedRun } from './testing/storedRun.ts';
 
 const point = (step: number): TrainPoint => ({ step, epoch: 1, loss: 1, smoothed: 1, lr: 0, gradNorm: 1 });
 const settle = () => new Promise((r) => setTimeout(r, 5));
 const lockOf = (id: string) => `eorm-studio-run:${id}`;
 
-function run(id: string, state: SavedRunState, steps: number, checkpointStep = 0): StoredRun {
-  return {
-    id,
-    createdAt: 1,
-    settings: DEFAULT_TRAIN_SETTINGS,
-    cfg: {} as StoredRun['cfg'],
-    datasetKey: 'k',
-    datasetName: 'a.jsonl',
-    splitSeed: 42,
-    totalSteps: 10,
-    state,
-    checkpointStep,
-    points: Array.from({ length: steps }, (_, i) => point(i)),
-    evaluations: [],
-    bestValBestOfN: null,
-  };
-}
+const run = (id: string, state: SavedRunState, steps: number, checkpointStep = 0): StoredRun =>
+  storedRun({ id, state, checkpointStep, points: Array.from({ length: steps }, (_, i) => point(i)) });
 
 let locks: FakeLocks;
 let db: StudioDb;

@@ -5,23 +5,15 @@ import { join } from 'node:path';
 import { fixtureDir } from '../engine/testing/fixtureDir.ts';
 import { writeModel } from '../engine/io/modelFile.ts';
 import { makeConfig, paramShapes } from '../engine/model/config.ts';
-import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import { encodeOrdinary } from '../engine/data/tokenize.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { disposeParams, paramsFromArrays } from '../engine/model/params.ts';
 import { scoreCandidates } from '../engine/train/scoring.ts';
-import { file, harness, modelFile } from './sessionHarness.ts';
+import { file, harness, modelFile, sampleLines, tinySettings } from './sessionHarness.ts';
 
 // A very small model (the GPT-2 vocabulary stays: the session always uses it) on 12 sample questions.
-const settings: TrainSettings = {
-  ...DEFAULT_TRAIN_SETTINGS,
-  preset: 'custom',
-  model: { dModel: 8, nHeads: 2, nLayers: 1, ffnDim: 16, dropout: 0.1, maxLen: 32, positional: 'none' },
-  epochs: 2,
-  lr: 1e-2,
-  groupsPerStep: 2,
-};
-const sample = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n').slice(0, 48).join('\n');
+const settings = tinySettings({ epochs: 2, groupsPerStep: 2 });
+const sample = sampleLines(0, 48);
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

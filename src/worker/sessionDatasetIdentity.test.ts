@@ -6,33 +6,18 @@
 import 'fake-indexeddb/auto';
 import * as tf from '@tensorflow/tfjs';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_RULES_VERSION } from '../engine/data/ingest.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
-import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import { TOKEN_CAP, loadData } from './dataLoader.ts';
-import type { Command, WorkerEvent } from './protocol.ts';
-import { Session } from './session.ts';
-import { file } from './sessionHarness.ts';
-import { StudioDb } from './storage/db.ts';
-import { Persister } from './storage/persister.ts';
+import { file, sampleLines, tinySettings } from './sessionHarness.ts';
+import { newDb, settle, stopAtStep, tab, writesSettled } from './testing/storedSession.ts';
 
-const settings: TrainSettings = {
-  ...DEFAULT_TRAIN_SETTINGS,
-  preset: 'custom',
-  model: { dModel: 8, nHeads: 2, nLayers: 1, ffnDim: 16, dropout: 0.1, maxLen: 32, positional: 'none' },
-  epochs: 2,
-  lr: 1e-2,
-  groupsPerStep: 2,
-  checkpointEverySteps: 2,
-};
-const lines = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n');
-const text = lines.slice(0, 48).join('\n');
-const other = lines.slice(48, 96).join('\n');
+const settings = tinySettings({ epochs: 2, groupsPerStep: 2, checkpointEverySteps: 2 });
+const text = sampleLines(0, 48);
+const other = sampleLines(48, 96);
 /** Below the test files' sizes: they are "over the storage cap". */
 const LOW_CAP = 4096;
-const settle = () => new Promise((r) => setTimeout(r, 20));
 const sha256 = (s: string) => `sha256:${createHash('sha256').update(s).digest('hex')}`;
 const keyOf = (s: string) => `${sha256(s)}:r50k_base:${TOKEN_CAP}:rules${INGEST_RULES_VERSION}`;
 
@@ -40,57 +25,11 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-/** A Session on `db` (a tab, or the same tab after a reload), storing files up to `cap` bytes. */
-function tab(db: StudioDb, cap?: number, onEvent?: (e: WorkerEvent, send: (cmd: Command) => void) => void) {
-  const events: WorkerEvent[] = [];
-  const send = (cmd: Command) => void session.handle(cmd);
-  const session: Session = new Session(
-    (e) => {
-      events.push(e);
-      onEvent?.(e, send);
-    },
-    () => inProcessPool(),
-    () => null,
-    new Persister(Promise.resolve(db), () => undefined),
-  );
-  if (cap !== undefined) session.storedMaxBytes = cap;
-  const runEnd = async (nth = 1) => {
-    for (;;) {
-      const end = events.filter((e) => e.type === 'complete' || (e.type === 'error' && e.command === 'start'))[nth - 1];
-      if (end?.type === 'complete') return end;
-      if (end?.type === 'error') throw new Error(end.message);
-      await settle();
-    }
-  };
-  const runs = () => (events.filter((e) => e.type === 'runs').at(-1) as Extract<WorkerEvent, { type: 'runs' }> | undefined)?.runs ?? [];
-  const datasets = () => events.filter((e) => e.type === 'dataset');
-  return { session, events, runEnd, runs, datasets };
-}
-
-/** Lets the writes already issued commit (they are fire and forget). */
-async function writesSettled(db: StudioDb, id: string): Promise<void> {
-  let last = '';
-  for (let i = 0; i < 50; i++) {
-    await settle();
-    const now = JSON.stringify(await db.getRun(id));
-    if (now === last) return;
-    last = now;
-  }
-}
-
-const newDb = () => StudioDb.open(`dataset-identity-${Math.random()}`) as Promise<StudioDb>;
-
 describe('Session: a run on a file over the storage cap', () => {
   it('resumes after a reload once that same file is loaded again, and says plainly to load it when it is not', async () => {
     expect(text.length).toBeGreaterThan(LOW_CAP);
-    const db = await newDb();
-    let stopSent = false;
-    const a = tab(db, LOW_CAP, (e, send) => {
-      if (e.type === 'metrics' && !stopSent && e.points.at(-1)!.step >= 4) {
-        stopSent = true;
-        send({ type: 'stop' });
-      }
-    });
+    const db = await newDb('dataset-identity');
+    const a = tab(db, stopAtStep(4), LOW_CAP);
     await a.session.handle({ type: 'loadData', role: 'train', source: file(text, 'big.jsonl') });
     await a.session.handle({ type: 'start', settings });
     expect((await a.runEnd()).reason).toBe('stopped');
@@ -102,7 +41,7 @@ describe('Session: a run on a file over the storage cap', () => {
     expect(checkpoint.step).toBeGreaterThan(0);
 
     // A reload: nothing is loaded, and the file is not stored.
-    const b = tab(db, LOW_CAP);
+    const b = tab(db, undefined, LOW_CAP);
     await b.session.restore();
     expect(b.datasets()).toEqual([]);
     await expect(b.session.handle({ type: 'resumeRun', runId: id })).rejects.toThrow(
@@ -122,14 +61,8 @@ describe('Session: a run on a file over the storage cap', () => {
   });
 
   it('a run recorded by an older app: resumes on the same file read now (with a warning); one with no identity says it cannot be checked', async () => {
-    const db = await newDb();
-    let stopSent = false;
-    const a = tab(db, undefined, (e, send) => {
-      if (e.type === 'metrics' && !stopSent && e.points.at(-1)!.step >= 4) {
-        stopSent = true;
-        send({ type: 'stop' });
-      }
-    });
+    const db = await newDb('dataset-identity');
+    const a = tab(db, stopAtStep(4));
     await a.session.handle({ type: 'loadData', role: 'train', source: file(text) });
     await a.session.handle({ type: 'start', settings });
     await a.runEnd();
@@ -154,7 +87,7 @@ describe('Session: a run on a file over the storage cap', () => {
 
 describe('Dataset identity and storage keys', () => {
   it('every loaded file has its SHA-256: a stored one, a recalled one, one over the cap, and one loaded with no storage at all', async () => {
-    const db = await newDb();
+    const db = await newDb('dataset-identity');
     const a = tab(db);
     await a.session.handle({ type: 'loadData', role: 'train', source: file(text) });
     await a.session.handle({ type: 'loadData', role: 'test', source: file(other) });
@@ -196,7 +129,7 @@ describe('Dataset identity and storage keys', () => {
   });
 
   it('a tokenization stored under an older key (before the rules version) is never reused, and nothing breaks on it', async () => {
-    const db = await newDb();
+    const db = await newDb('dataset-identity');
     const a = tab(db);
     await a.session.handle({ type: 'loadData', role: 'train', source: file(text) });
     // Re-store it as an older app did: key without the rules' version, and the last-file pointer on it.

@@ -1,20 +1,10 @@
 /** Export run, the model card beside exported weights, Rerank's answers, and the best checkpoint by another metric, through the Session. */
 import * as tf from '@tensorflow/tfjs';
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
-import { file, harness } from './sessionHarness.ts';
+import { file, harness, sampleLines, tinySettings } from './sessionHarness.ts';
 
-const settings: TrainSettings = {
-  ...DEFAULT_TRAIN_SETTINGS,
-  preset: 'custom',
-  model: { dModel: 8, nHeads: 2, nLayers: 1, ffnDim: 16, dropout: 0.1, maxLen: 32, positional: 'none' },
-  epochs: 2,
-  lr: 1e-2,
-  groupsPerStep: 2,
-  bestMetric: 'btLoss',
-};
-const sample = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n').slice(0, 48).join('\n');
+const settings = tinySettings({ epochs: 2, groupsPerStep: 2, bestMetric: 'btLoss' });
+const sample = sampleLines(0, 48);
 const text = (bytes: ArrayBuffer) => new TextDecoder().decode(bytes);
 
 beforeAll(async () => {

@@ -1,8 +1,10 @@
-/** Test support: a Session in-process, every event it emits recorded. */
+/** Test support: a Session in-process, every event it emits recorded; the small settings and sample data its tests train on. */
+import { readFileSync } from 'node:fs';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { writeModel } from '../engine/io/modelFile.ts';
 import { GPT2_EOT, GPT2_VOCAB, makeConfig, paramShapes } from '../engine/model/config.ts';
 import { disposeParams, initParams, paramsToArrays } from '../engine/model/params.ts';
+import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import type { Command, WorkerEvent } from './protocol.ts';
 import { Session } from './session.ts';
 import type { Persister } from './storage/persister.ts';
@@ -10,15 +12,16 @@ import type { Persister } from './storage/persister.ts';
 export type Harness = ReturnType<typeof harness>;
 
 /**
- * `onEvent` sees each event as it is emitted, so a test can answer within the same task (as a fast UI could).
- * `persist`: the browser storage to use (e.g. over fake-indexeddb); none by default.
+ * `onEvent` sees each event as it is emitted, so a test can answer within the same task (as a fast UI could),
+ * e.g. with `send` (a command not awaited). `persist`: the browser storage to use (e.g. over fake-indexeddb); none by default.
  */
-export function harness(onEvent?: (e: WorkerEvent) => void, persist?: Persister) {
+export function harness(onEvent?: (e: WorkerEvent, send: (cmd: Command) => void) => void, persist?: Persister) {
   const events: WorkerEvent[] = [];
-  const session = new Session(
+  const send = (cmd: Command) => void session.handle(cmd);
+  const session: Session = new Session(
     (e) => {
       events.push(e);
-      onEvent?.(e);
+      onEvent?.(e, send);
     },
     () => inProcessPool(),
     () => null,
@@ -40,7 +43,23 @@ export function harness(onEvent?: (e: WorkerEvent) => void, persist?: Persister)
   const until = async (pred: (e: WorkerEvent) => boolean) => {
     while (!events.some(pred)) await new Promise((r) => setTimeout(r, 5));
   };
-  return { events, run, last, all, runEnd, until };
+  return { session, events, run, last, all, runEnd, until };
+}
+
+/** Settings for a very small model (the GPT-2 vocabulary stays: the session always uses it) at lr 1e-2; `over`: what a test sets besides. */
+export const tinySettings = (over: Partial<TrainSettings>): TrainSettings => ({
+  ...DEFAULT_TRAIN_SETTINGS,
+  preset: 'custom',
+  model: { dModel: 8, nHeads: 2, nLayers: 1, ffnDim: 16, dropout: 0.1, maxLen: 32, positional: 'none' },
+  lr: 1e-2,
+  ...over,
+});
+
+let sample: string[] | undefined;
+/** Lines `start` to `end` (exclusive) of the app's sample file, joined: four candidates a question, so 48 lines are 12 groups. */
+export function sampleLines(start: number, end: number): string {
+  sample ??= readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n');
+  return sample.slice(start, end).join('\n');
 }
 
 export const file = (text: string, name = 'data.jsonl') => ({ kind: 'file' as const, file: new File([text], name) });

@@ -4,26 +4,17 @@
  * out); the record says which, and continuing the model keeps it whatever the form says.
  */
 import * as tf from '@tensorflow/tfjs';
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { candidateSources } from '../engine/data/candidateSources.ts';
 import { splitGroups } from '../engine/data/split.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { readModel } from '../engine/io/modelFile.ts';
-import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import { loadData } from './dataLoader.ts';
-import { type Harness, file, harness } from './sessionHarness.ts';
+import { type Harness, file, harness, sampleLines, tinySettings } from './sessionHarness.ts';
 
-const settings: TrainSettings = {
-  ...DEFAULT_TRAIN_SETTINGS,
-  preset: 'custom',
-  model: { dModel: 8, nHeads: 2, nLayers: 1, ffnDim: 16, dropout: 0.1, maxLen: 32, positional: 'none' },
-  epochs: 1,
-  lr: 1e-2,
-  groupsPerStep: 8,
-};
+const settings = tinySettings({ epochs: 1, groupsPerStep: 8 });
 // 50 groups of four candidates, one from each of the sample's four sources.
-const text = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n').slice(0, 200).join('\n');
+const text = sampleLines(0, 200);
 const HELD = 'gpt3-6b_verification';
 
 /** Every validation group Inspect shows, with the texts of its candidates. */

@@ -1,32 +1,23 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { encodeOrdinary } from '../engine/data/tokenize.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { EMBEDDING } from '../engine/model/adamw.ts';
 import { disposeParams, initParams, paramsToArrays } from '../engine/model/params.ts';
 import { cosineWithWarmup } from '../engine/model/schedule.ts';
-import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
+import type { TrainSettings } from '../engine/train/settings.ts';
 import type { WorkerEvent } from './protocol.ts';
-import { file, harness, modelFile } from './sessionHarness.ts';
+import { file, harness, modelFile, sampleLines, tinySettings } from './sessionHarness.ts';
 
 // Commands that overlap: each test catches one command mid-way with another, the way a user can.
 
-const settings: TrainSettings = {
-  ...DEFAULT_TRAIN_SETTINGS,
-  preset: 'custom',
-  model: { dModel: 8, nHeads: 2, nLayers: 1, ffnDim: 16, dropout: 0.1, maxLen: 32, positional: 'none' },
-  epochs: 1,
-  lr: 1e-2,
-  groupsPerStep: 2,
-};
-const lines = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n');
-const sampleA = lines.slice(0, 48).join('\n');
-const sampleB = lines.slice(48, 96).join('\n');
+const settings = tinySettings({ epochs: 1, groupsPerStep: 2 });
+const sampleA = sampleLines(0, 48);
+const sampleB = sampleLines(48, 96);
 /** 40 groups, 160 candidates: three scoring batches. */
-const testA = lines.slice(400, 560).join('\n');
+const testA = sampleLines(400, 560);
 /** 12 groups. */
-const testB = lines.slice(600, 648).join('\n');
+const testB = sampleLines(600, 648);
 const questionsOf = (text: string) => new Set(text.split('\n').map((l) => (JSON.parse(l) as { question: string }).question));
 
 beforeAll(async () => {
@@ -153,7 +144,7 @@ describe('Session: commands that overlap', () => {
 
   it('export during training: one step of the run, the lazy embedding brought up to that step', async () => {
     // 100 groups, one per step and no warmup: the first steps move every weight, and no epoch ends soon.
-    const big = lines.slice(0, 400).join('\n');
+    const big = sampleLines(0, 400);
     const run: TrainSettings = { ...settings, groupsPerStep: 1, warmupRatio: 0 };
     // Paused as soon as the first step is done, before an epoch end brings the embedding up to date.
     const h = harness((e) => {

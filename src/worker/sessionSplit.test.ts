@@ -6,29 +6,19 @@
  */
 import 'fake-indexeddb/auto';
 import * as tf from '@tensorflow/tfjs';
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SplitKind, splitGroups } from '../engine/data/split.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { readModel } from '../engine/io/modelFile.ts';
-import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import { loadData } from './dataLoader.ts';
-import { type Harness, file, harness, modelFile } from './sessionHarness.ts';
+import { type Harness, file, harness, modelFile, sampleLines, tinySettings } from './sessionHarness.ts';
 import { StudioDb } from './storage/db.ts';
 import { Persister } from './storage/persister.ts';
 
-const settings: TrainSettings = {
-  ...DEFAULT_TRAIN_SETTINGS,
-  preset: 'custom',
-  model: { dModel: 8, nHeads: 2, nLayers: 1, ffnDim: 16, dropout: 0.1, maxLen: 32, positional: 'none' },
-  epochs: 1,
-  lr: 1e-2,
-  groupsPerStep: 8,
-};
-const lines = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n');
+const settings = tinySettings({ epochs: 1, groupsPerStep: 8 });
 // 50 groups, 27 of them with both labels: 0.8 keeps 5 for validation, 0.9 keeps 3.
-const text = lines.slice(0, 200).join('\n');
-const other = lines.slice(200, 400).join('\n');
+const text = sampleLines(0, 200);
+const other = sampleLines(200, 400);
 
 async function sha256(s: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s)));

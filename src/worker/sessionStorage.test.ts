@@ -1,28 +1,13 @@
 import 'fake-indexeddb/auto';
 import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { inProcessPool } from '../engine/data/tokenizePool.ts';
-import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
-import type { WorkerEvent } from './protocol.ts';
-import { Session } from './session.ts';
-import { file } from './sessionHarness.ts';
-import { StudioDb } from './storage/db.ts';
-import { Persister } from './storage/persister.ts';
+import { file, sampleLines, tinySettings } from './sessionHarness.ts';
+import { newDb, stopAtStep, tab, writesSettled } from './testing/storedSession.ts';
 
 // A run's record in storage, as a reload (a new Session on the same database) lists it.
 
-const settings: TrainSettings = {
-  ...DEFAULT_TRAIN_SETTINGS,
-  preset: 'custom',
-  model: { dModel: 8, nHeads: 2, nLayers: 1, ffnDim: 16, dropout: 0.1, maxLen: 32, positional: 'none' },
-  epochs: 2,
-  lr: 1e-2,
-  groupsPerStep: 2,
-  checkpointEverySteps: 2,
-};
-const sample = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n').slice(0, 48).join('\n');
-const settle = () => new Promise((r) => setTimeout(r, 20));
+const settings = tinySettings({ epochs: 2, groupsPerStep: 2, checkpointEverySteps: 2 });
+const sample = sampleLines(0, 48);
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -32,48 +17,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** A Session on `db` (a tab, or the same tab after a reload); `onEvent` may answer within the same task. */
-function tab(db: StudioDb, onEvent?: (e: WorkerEvent, send: (cmd: Parameters<Session['handle']>[0]) => void) => void) {
-  const events: WorkerEvent[] = [];
-  const warnings: string[] = [];
-  const send = (cmd: Parameters<Session['handle']>[0]) => void session.handle(cmd);
-  const session: Session = new Session(
-    (e) => {
-      events.push(e);
-      onEvent?.(e, send);
-    },
-    () => inProcessPool(),
-    () => null,
-    new Persister(Promise.resolve(db), (m) => warnings.push(m)),
-  );
-  const runEnd = async () => {
-    for (;;) {
-      const end = events.find((e) => e.type === 'complete' || (e.type === 'error' && e.command === 'start'));
-      if (end?.type === 'complete') return end;
-      if (end?.type === 'error') throw new Error(end.message);
-      await settle();
-    }
-  };
-  const runs = () => (events.filter((e) => e.type === 'runs').at(-1) as Extract<WorkerEvent, { type: 'runs' }> | undefined)?.runs ?? [];
-  return { session, events, warnings, runEnd, runs };
-}
-
-/** Lets the writes already issued commit (they are fire and forget). */
-async function writesSettled(db: StudioDb, id: string): Promise<void> {
-  let last = '';
-  for (let i = 0; i < 50; i++) {
-    await settle();
-    const now = JSON.stringify(await db.getRun(id));
-    if (now === last) return;
-    last = now;
-  }
-}
-
-const newDb = () => StudioDb.open(`session-storage-${Math.random()}`) as Promise<StudioDb>;
-
 describe('Session: what a reload lists', () => {
   it('a finished run is listed with the checkpoint storage holds (its last)', async () => {
-    const db = await newDb();
+    const db = await newDb('session-storage');
     const a = tab(db);
     await a.session.handle({ type: 'loadData', role: 'train', source: file(sample) });
     await a.session.handle({ type: 'start', settings });
@@ -90,15 +36,9 @@ describe('Session: what a reload lists', () => {
   });
 
   it('a stopped run is listed as paused with its checkpoint, and a resumed one is stored as running at once', async () => {
-    const db = await newDb();
-    let stopSent = false;
+    const db = await newDb('session-storage');
     // Stop right after the checkpoint at step 4 was taken, while its write is still open.
-    const a = tab(db, (e, send) => {
-      if (e.type === 'metrics' && !stopSent && e.points.at(-1)!.step >= 4) {
-        stopSent = true;
-        send({ type: 'stop' });
-      }
-    });
+    const a = tab(db, stopAtStep(4));
     await a.session.handle({ type: 'loadData', role: 'train', source: file(sample) });
     await a.session.handle({ type: 'start', settings });
     expect((await a.runEnd()).reason).toBe('stopped');

@@ -5,7 +5,6 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { beforeAll, expect, it } from 'vitest';
 import { splitGroups } from '../engine/data/split.ts';
 import { readRecordedSplit } from '../engine/data/splitRecord.ts';
@@ -14,7 +13,7 @@ import { readModel } from '../engine/io/modelFile.ts';
 import { INSTALL_TORCH, PYTHON_DIR, findPython } from '../engine/testing/pythonNode.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import { loadData } from './dataLoader.ts';
-import { file, harness, modelFile } from './sessionHarness.ts';
+import { file, harness, modelFile, sampleLines } from './sessionHarness.ts';
 
 const settings: TrainSettings = {
   ...DEFAULT_TRAIN_SETTINGS,
@@ -23,7 +22,7 @@ const settings: TrainSettings = {
   epochs: 1,
   groupsPerStep: 8,
 };
-const text = readFileSync('public/sample/gsm8k_gpt3_openai_4cand.jsonl', 'utf8').split('\n').slice(0, 200).join('\n');
+const text = sampleLines(0, 200);
 
 /** Runs python/'s reading of a training summary and its split of `labels`. */
 function python(training: unknown, labels: number[][]): { recorded: unknown; val: number[] } {

@@ -302,7 +302,7 @@ export class TrainingRuns {
     const { emit, models } = this.deps;
     const { summary: s, curve, histogram } = e.evaluation;
     const selection = selectionOf(e.evaluation);
-    const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: s, curve, histogram, sources: e.evaluation.sources, isBest: e.isBest, origin: 'run', modelSlot: 'latest', selection };
+    const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: s, curve, histogram, sources: e.evaluation.sources, isBest: e.isBest, origin: 'run', modelSlot: 'latest', selection, allQuestionsAccuracy: e.evaluation.allQuestionsAccuracy };
     this.deps.cache.store('val', 'latest', { step: e.step, data, groups: data.split.val, maxLen: cfg.maxLen, evaluation: e.evaluation });
     const latest = models.get('latest')!;
     latest.description = `epoch ${e.epoch}, step ${e.step}, val Best-of-N ${s.bestOfN.toFixed(3)}`;

@@ -37,22 +37,23 @@ describe('datasetStats', () => {
       groupsBothLabels: 2,
       groupsAllCorrect: 1,
       groupsAllWrong: 1,
-      // A: vote 7 (right), first wrong; B: "$1,000" = "1000.00" wins (right), first right;
+      // A: vote 7 (right), first wrong; B: "$1,000" = "1000.00" wins, but one of its candidates is labelled
+      // right and one wrong, so it counts as ½ (the share of its candidates labelled correct), first right;
       // C: no answer, so the vote counts as wrong; D: one right candidate.
       oracle: 3 / 4,
       firstCandidate: 2 / 4,
-      majorityVote: 3 / 4,
+      majorityVote: 2.5 / 4,
       candidatesWithAnswer: 7,
     });
   });
 
-  it('breaks vote ties towards the answer seen first', async () => {
+  it('scores a vote tie as the expected accuracy of a random pick among the tied answers, as evaluations do', async () => {
     const tie = [
       { question: 'T', gen_text: 'A: 1', label: 0 },
       { question: 'T', gen_text: 'A: 2', label: 1 },
     ];
     const s = datasetStats(await ingestJsonl(bytesStream(tie.map((o) => JSON.stringify(o)).join('\n'))));
-    expect(s.majorityVote).toBe(0);
+    expect(s.majorityVote).toBe(0.5);
   });
 });
 

@@ -2,7 +2,7 @@
  * Figures for the dataset panel, as plain data. Token lengths are separate because tokenization
  * finishes well after parsing: the panel can show everything else first.
  */
-import { majorityVoteIndex } from '../metrics/vote.ts';
+import { majorityVoteScore } from '../metrics/vote.ts';
 import type { Dataset, TokenizedSet } from './types.ts';
 
 export interface DatasetStats {
@@ -19,7 +19,11 @@ export interface DatasetStats {
   oracle: number;
   /** Share of groups whose first candidate is correct. */
   firstCandidate: number;
-  /** Share of groups whose majority-vote candidate is correct; a group where no candidate has an answer counts as wrong. */
+  /**
+   * Majority vote's accuracy, scored as every evaluation scores it (metrics/vote.ts majorityVoteScore): tied
+   * answers as the expected accuracy of a random pick among them, an answer as the share of its candidates
+   * labelled correct; a group where no candidate has an answer counts as wrong.
+   */
   majorityVote: number;
   /** Candidates with a final answer (given or extracted); majority vote needs them. */
   candidatesWithAnswer: number;
@@ -56,8 +60,7 @@ export function datasetStats(dataset: Dataset): DatasetStats {
     first += g.candidates[0].label;
     const keys = g.candidates.map((c) => c.answerKey);
     withAnswer += keys.filter((k) => k !== null).length;
-    const winner = majorityVoteIndex(keys);
-    if (winner >= 0) vote += g.candidates[winner].label;
+    vote += majorityVoteScore(keys, g.candidates.map((c) => c.label));
   });
 
   const nGroups = dataset.groups.length;

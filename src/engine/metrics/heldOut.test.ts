@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { INSTALL_TORCH, PYTHON_DIR, findPython } from '../testing/pythonNode.ts';
-import { hasBothLabels, heldOutFigures, ruleAccuracy } from './heldOut.ts';
+import { allQuestionsFigures, evaluationFigures, hasBothLabels, heldOutFigures, ruleAccuracy } from './heldOut.ts';
 import { SELECTION_RULES, selectionReport } from './selection.ts';
 import type { ScoredGroup } from './summary.ts';
 
@@ -46,5 +46,52 @@ describe('heldOutFigures', () => {
       expect(py[rule].allQuestions.accuracy).toBeCloseTo(ts.allQuestions.accuracy, 12);
       expect(py[rule].bothLabels.accuracy).toBeCloseTo(ts.bothLabels.accuracy, 12);
     }
+  });
+});
+
+/** `got` equals `want` (JSON values) with numbers to 12 significant digits (float sums differ in the last bits). */
+function expectClose(got: unknown, want: unknown, path = ''): void {
+  if (typeof want === 'number' && typeof got === 'number') {
+    expect(Math.abs(got - want), path).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(want)));
+  } else if (want !== null && typeof want === 'object') {
+    expect(got !== null && typeof got === 'object', path).toBe(true);
+    expect(Object.keys(got as object), path).toEqual(Object.keys(want));
+    for (const k of Object.keys(want)) expectClose((got as Record<string, unknown>)[k], (want as Record<string, unknown>)[k], `${path}.${k}`);
+  } else expect(got, path).toEqual(want);
+}
+
+describe('evaluationFigures', () => {
+  const fitOn: ScoredGroup[] = [
+    { energies: [0.2, 1.5, 0.9], labels: [1, 0, 0], answers: ['a', 'b', 'c'] },
+    { energies: [1.1, 0.3], labels: [0, 1], answers: ['x', 'y'] },
+  ];
+
+  it('a validation: every figure over the questions with both labels, allQuestions over all of them; a test file: all over every question', () => {
+    const val = evaluationFigures(groups, { seed: 3, subsetsPerN: 4, fitOn, figuresOver: 'bothLabels' });
+    expect(val.summary.nGroups).toBe(2);
+    expect(val.selection.groups).toBe(2);
+    expect(val.selection.allQuestions).toEqual(allQuestionsFigures(groups, val.selection.temperature));
+    expect(val.allQuestionsAccuracy).toBe(val.selection.allQuestions!.rules[val.selection.recommended.rule]);
+    const test = evaluationFigures(groups, { seed: 3, subsetsPerN: 4, fitOn, figuresOver: 'allQuestions' });
+    expect(test.summary.nGroups).toBe(4);
+    expect(test.selection.allQuestions).toBeUndefined();
+    expect(test.allQuestionsAccuracy).toBeCloseTo(test.selection.rules[test.selection.recommended.rule].accuracy, 15);
+  });
+
+  it('python/eorm/held_out.py evaluation_figures prints the same, both ways', () => {
+    const code = [
+      'import json, math, sys',
+      'from eorm.metrics import ScoredGroup',
+      'from eorm.held_out import evaluation_figures',
+      'q = json.load(sys.stdin)',
+      'mk = lambda gs: [ScoredGroup(g["energies"], g["labels"], g["answers"]) for g in gs]',
+      'fin = lambda v: None if isinstance(v, float) and not math.isfinite(v) else {k: fin(x) for k, x in v.items()} if isinstance(v, dict) else [fin(x) for x in v] if isinstance(v, list) else v',
+      'print(json.dumps(fin([evaluation_figures(mk(q["groups"]), 3, mk(q["fitOn"]), 4, both) for both in (True, False)])))',
+    ].join('\n');
+    const { python, tried } = findPython();
+    if (!python) throw new Error(`No Python (${tried.join('; ')}). ${INSTALL_TORCH}`);
+    const py = JSON.parse(execFileSync(python, ['-c', code], { cwd: PYTHON_DIR, input: JSON.stringify({ groups, fitOn }), encoding: 'utf8' }));
+    const ts = (['bothLabels', 'allQuestions'] as const).map((figuresOver) => evaluationFigures(groups, { seed: 3, subsetsPerN: 4, fitOn, noFitReason: 'no training groups given', figuresOver }));
+    expectClose(JSON.parse(JSON.stringify(ts)), py);
   });
 });

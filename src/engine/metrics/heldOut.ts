@@ -5,9 +5,11 @@
  * report; the groups with both labels are where rules differ (and where the oracle is 100%). Rules score
  * ties as in the selection report (selection.ts, vote.ts); python/eorm/held_out.py is the twin.
  */
+import { type NCurveRow, bestOfNCurve } from './ncurve.ts';
 import { bestOfNScore } from './rank.ts';
-import type { SelectionRule } from './selectionTypes.ts';
-import type { ScoredGroup } from './summary.ts';
+import { SELECTION_RULES, selectionReport } from './selection.ts';
+import type { AllQuestionsFigures, SelectionReport, SelectionRule } from './selectionTypes.ts';
+import { type EvalSummary, type ScoredGroup, evaluateGroups } from './summary.ts';
 import { majorityVoteScore, weightedVoteScore } from './vote.ts';
 
 /** At least one correct and one incorrect candidate. */
@@ -64,5 +66,45 @@ export function heldOutFigures(groups: ReadonlyArray<ScoredGroup>, rule: Selecti
   return {
     allQuestions: { groups: all.length, accuracy: ruleAccuracy(all, rule, temperature) },
     bothLabels: { groups: both.length, accuracy: ruleAccuracy(both, rule, temperature) },
+  };
+}
+
+/** Every rule's accuracy over every non-empty group (the weighted vote at the fitted `temperature`). */
+export function allQuestionsFigures(groups: ReadonlyArray<ScoredGroup>, temperature: number): AllQuestionsFigures {
+  const all = groups.filter((g) => g.labels.length > 0);
+  return { groups: all.length, rules: Object.fromEntries(SELECTION_RULES.map((r) => [r, ruleAccuracy(all, r, temperature)])) as Record<SelectionRule, number> };
+}
+
+/** 'bothLabels': a validation's figures (train/evaluation.ts says why); 'allQuestions': a test file's. */
+export type FiguresOver = 'bothLabels' | 'allQuestions';
+
+export interface EvaluationFigures {
+  summary: EvalSummary;
+  curve: NCurveRow[];
+  /** With 'bothLabels', `allQuestions` holds each rule over every question. */
+  selection: SelectionReport;
+  /** The recommended rule's accuracy over every question. */
+  allQuestionsAccuracy: number;
+}
+
+export interface EvaluationFiguresOptions {
+  seed: number;
+  subsetsPerN: number;
+  /** Scored training groups the vote's temperature is fitted on; null: T = 1 (noFitReason says why). */
+  fitOn: ReadonlyArray<ScoredGroup> | null;
+  noFitReason?: string;
+  figuresOver: FiguresOver;
+}
+
+/** An evaluation's figures from its scored groups (python/eorm/held_out.py evaluation_figures is the twin). */
+export function evaluationFigures(scored: ReadonlyArray<ScoredGroup>, opts: EvaluationFiguresOptions): EvaluationFigures {
+  const reported = opts.figuresOver === 'bothLabels' ? scored.filter(hasBothLabels) : scored;
+  const report = selectionReport(reported, { seed: opts.seed, fitOn: opts.fitOn, noFitReason: opts.noFitReason });
+  const allQuestions = allQuestionsFigures(scored, report.temperature);
+  return {
+    summary: evaluateGroups(reported),
+    curve: bestOfNCurve(reported, { seed: opts.seed, subsetsPerN: opts.subsetsPerN }),
+    selection: opts.figuresOver === 'bothLabels' ? { ...report, allQuestions } : report,
+    allQuestionsAccuracy: allQuestions.rules[report.recommended.rule],
   };
 }

@@ -59,8 +59,14 @@ export interface Calibration {
   binsRaw: ReliabilityBin[];
 }
 
+/** Each rule's accuracy over every evaluated question, those with a single label included (heldOut.ts). */
+export interface AllQuestionsFigures {
+  groups: number;
+  rules: Record<SelectionRule, number>;
+}
+
 export interface SelectionReport {
-  /** Groups the figures are over. */
+  /** Groups the figures are over: a validation's questions with both labels, a test file's every question (train/evaluation.ts). */
   groups: number;
   rules: Record<SelectionRule, RuleFigure>;
   /** Fitted on the training split (never on the groups reported here); 1 when nothing could be fitted. */
@@ -75,6 +81,12 @@ export interface SelectionReport {
   calibration: Calibration;
   /** Bootstrap resamples and seed behind every interval. */
   bootstrap: { resamples: number; seed: number };
+  /**
+   * A validation's rules (no intervals) over every held-out question, single-label ones included: what a
+   * user would report. Set by train/evaluation.ts on validations; absent on test files (their figures are
+   * over every question already) and in reports made before it.
+   */
+  allQuestions?: AllQuestionsFigures;
 }
 
 /** Per generator (`source` field of the lines), for the per-source audit. */

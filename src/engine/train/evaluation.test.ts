@@ -3,7 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { splitGroups } from '../data/split.ts';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
-import { selectionReport } from '../metrics/selection.ts';
+import { allQuestionsFigures, hasBothLabels } from '../metrics/heldOut.ts';
+import { SELECTION_RULES, selectionReport } from '../metrics/selection.ts';
+import { evaluateGroups } from '../metrics/summary.ts';
 import { syntheticView } from '../testing/syntheticData.ts';
 import { evaluateModel, trainingSplitOf } from './evaluation.ts';
 
@@ -38,7 +40,52 @@ describe('evaluateModel: the selection report', () => {
     const e = await evaluateModel(cfg, params, data.view, data.answers, split.val, 9, {}, trainingSplitOf(undefined));
     expect(e.selection.temperature).toBe(1);
     expect(e.selection.temperatureSource).toBe('not fitted (T = 1): no training data loaded');
-    expect(e.selection).toEqual(selectionReport(e.groups, { seed: 9, fitOn: null, noFitReason: 'no training data loaded' }));
+    const { allQuestions, ...report } = e.selection;
+    expect(report).toEqual(selectionReport(e.groups, { seed: 9, fitOn: null, noFitReason: 'no training data loaded' }));
+    expect(allQuestions).toEqual(allQuestionsFigures(e.groups, 1));
+    disposeParams(params);
+  });
+});
+
+describe('evaluateModel: questions with both labels and all questions', () => {
+  it('reports the summary, curve and rules over the questions with both labels, and every rule over all of them', async () => {
+    // The first two validation groups made single-label (all correct, all wrong), as the 'all' split holds them.
+    const labels = Uint8Array.from(data.view.labels);
+    const [g0, g1] = [split.val[0], split.val[1]];
+    for (let i = data.view.groupStart[g0]; i < data.view.groupStart[g0 + 1]; i++) labels[i] = 1;
+    for (let i = data.view.groupStart[g1]; i < data.view.groupStart[g1 + 1]; i++) labels[i] = 0;
+    const view = { ...data.view, labels };
+    const params = initParams(cfg, 4);
+    const e = await evaluateModel(cfg, params, view, data.answers, split.val, 9, {}, null);
+    const both = e.groups.filter(hasBothLabels);
+    expect(e.groups).toHaveLength(split.val.length); // Inspect browses every evaluated question
+    expect(both).toHaveLength(split.val.length - 2);
+    expect(e.summary).toEqual(evaluateGroups(both));
+    expect(e.selection.groups).toBe(both.length);
+    const all = allQuestionsFigures(e.groups, e.selection.temperature);
+    expect(e.selection.allQuestions).toEqual(all);
+    expect(all.groups).toBe(split.val.length);
+    expect(e.allQuestionsAccuracy).toBe(all.rules[e.selection.recommended.rule]);
+    // The single-label questions: every rule scores 1 on the all-correct one, 0 on the all-wrong one.
+    for (const rule of SELECTION_RULES) {
+      expect(all.rules[rule] * all.groups, rule).toBeCloseTo(e.selection.rules[rule].accuracy * both.length + 1, 9);
+    }
+    expect(e.selection.rules.oracle.accuracy).toBe(1);
+    expect(all.rules.oracle).toBeCloseTo((split.val.length - 1) / split.val.length, 15);
+    disposeParams(params);
+  });
+
+  it('a test file: every figure over every question, no separate allQuestions', async () => {
+    const labels = Uint8Array.from(data.view.labels);
+    const g0 = split.val[0];
+    for (let i = data.view.groupStart[g0]; i < data.view.groupStart[g0 + 1]; i++) labels[i] = 0;
+    const params = initParams(cfg, 4);
+    const e = await evaluateModel(cfg, params, { ...data.view, labels }, data.answers, split.val, 9, {}, null, 'allQuestions');
+    expect(e.summary).toEqual(evaluateGroups(e.groups));
+    expect(e.summary.nGroups).toBe(split.val.length);
+    expect(e.selection.allQuestions).toBeUndefined();
+    expect(e.selection.groups).toBe(split.val.length);
+    expect(e.allQuestionsAccuracy).toBeCloseTo(e.selection.rules[e.selection.recommended.rule].accuracy, 15);
     disposeParams(params);
   });
 });

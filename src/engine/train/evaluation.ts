@@ -2,24 +2,43 @@ import type { TrainingView } from '../data/types.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { ParamTensors } from '../model/transebm.ts';
 import { type EnergyHistogram, energyHistogram } from '../metrics/histogram.ts';
-import { type EvalSummary, type ScoredGroup, evaluateGroups } from '../metrics/summary.ts';
-import { type NCurveRow, bestOfNCurve } from '../metrics/ncurve.ts';
+import type { EvalSummary, ScoredGroup } from '../metrics/summary.ts';
+import type { NCurveRow } from '../metrics/ncurve.ts';
 import type { SelectionReport, SourceRow } from '../metrics/selectionTypes.ts';
-import { selectionReport } from '../metrics/selection.ts';
 import { fitSubset } from '../metrics/temperature.ts';
 import { type SourcedGroup, sourceAudit } from '../metrics/sources.ts';
+import { type FiguresOver, evaluationFigures } from '../metrics/heldOut.ts';
 import { type ScoreOptions, scoreCandidates } from './scoring.ts';
 import { candidateIds } from './stepBatch.ts';
 
+/**
+ * Which questions each figure is over (FiguresOver, metrics/heldOut.ts). A validation's summary, N-curve and selection report are over the
+ * held-out questions with both a correct and an incorrect candidate: where rules differ, and all that
+ * validation held before the 'all' split, so a run's curves compare with older runs'; the summary's
+ * Best-of-N is what the best checkpoint follows by default (defined whenever one such question is held
+ * out; NaN, which never wins, when none is: then no figure tells checkpoints apart). Its selection report's
+ * `allQuestions` gives each rule over every held-out question, what a user would report. A separate test
+ * file is scored on every question for every figure, as test evaluations always were. `allQuestionsAccuracy`
+ * (the recommended rule over every evaluated question), the energy histogram, the per-source audit and
+ * Inspect's groups cover every evaluated question in both cases.
+ */
 export interface Evaluation {
+  /** Over the questions `figuresOver` names. */
   summary: EvalSummary;
+  /** Over the questions `figuresOver` names. */
   curve: NCurveRow[];
+  /** Over every evaluated candidate. */
   histogram: EnergyHistogram;
-  /** The scored groups, for Inspect. */
+  /** Every scored group (in the order of the evaluated groups), for Inspect. */
   groups: ScoredGroup[];
-  /** Selection rules with intervals, the weighted vote's temperature (fitted on `fitOn`), calibration, the recommendation. */
+  /**
+   * Selection rules with intervals over the questions `figuresOver` names, the weighted vote's temperature
+   * (fitted on `fitOn`), calibration, the recommendation; with 'bothLabels', `allQuestions` over every one.
+   */
   selection: SelectionReport;
-  /** The per-source audit (sources.ts); [] when the lines name no source or the view does not carry them. */
+  /** The recommended rule's accuracy over every evaluated question (NaN when there is none). */
+  allQuestionsAccuracy: number;
+  /** The per-source audit (sources.ts) over every evaluated question; [] when the lines name no source or the view does not carry them. */
   sources: SourceRow[];
 }
 
@@ -60,9 +79,10 @@ async function scoreFitGroups(cfg: ModelConfig, params: ParamTensors, fit: Tempe
 }
 
 /**
- * Scores the given groups and computes every validation figure on them. `fitOn`: training groups (never
- * the evaluated ones) whose energies fit the weighted vote's temperature, a seeded subset of at most
- * FIT_MAX_GROUPS scored with the same weights; null: T = 1.
+ * Scores the given groups and computes every figure on them (which questions each is over: FiguresOver).
+ * `fitOn`: training groups (never the evaluated ones) whose energies fit the weighted vote's temperature, a
+ * seeded subset of at most FIT_MAX_GROUPS scored with the same weights; null: T = 1. `figuresOver`:
+ * 'bothLabels' for a validation, 'allQuestions' for a test file.
  */
 export async function evaluateModel(
   cfg: ModelConfig,
@@ -73,6 +93,7 @@ export async function evaluateModel(
   seed: number,
   scoring: Omit<ScoreOptions, 'budgetBytes'> = {},
   fitOn: TemperatureFitData | null = null,
+  figuresOver: FiguresOver = 'bothLabels',
 ): Promise<Evaluation> {
   const candidates: Uint16Array[] = [];
   for (let k = 0; k < groups.length; k++) {
@@ -95,11 +116,9 @@ export async function evaluateModel(
     offset += n;
   }
   return {
-    summary: evaluateGroups(scored),
-    curve: bestOfNCurve(scored, { seed, subsetsPerN: CURVE_SUBSETS }),
+    ...evaluationFigures(scored, { seed, subsetsPerN: CURVE_SUBSETS, fitOn: fitScored, noFitReason: 'no training data loaded', figuresOver }),
     histogram: energyHistogram(scored, HISTOGRAM_BINS),
     groups: scored,
-    selection: selectionReport(scored, { seed, fitOn: fitScored, noFitReason: 'no training data loaded' }),
     sources: view.sources ? sourceAudit(sourced, view.sources.names) : [],
   };
 }

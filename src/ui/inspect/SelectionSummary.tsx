@@ -10,15 +10,21 @@ const RULES: SelectionRule[] = ['bestOfN', 'majority', 'weightedVote', 'weighted
 const ci = (i: Interval | undefined): string => (i ? `${i.lo},${i.hi}` : '');
 const points = (x: number): string => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
 
+/** What the report's figures are over: a validation's questions with both labels (beside `allQuestions`), a test file's every question. */
+const reportedQuestions = (selection: SelectionReport): string => `${selection.groups} ${selection.allQuestions ? 'questions with both labels' : 'questions'}`;
+
+/** Each rule with its interval and, for a validation, over every held-out question too. */
 function RuleTable({ selection }: { selection: SelectionReport }) {
   const recommended = selection.recommended.rule;
+  const all = selection.allQuestions;
   return (
     <table className="grid-table compact selection-rules">
       <thead>
         <tr>
           <th>Rule</th>
-          <th className="num">Accuracy</th>
+          <th className="num">{all ? `Questions with both labels (${selection.groups})` : `Accuracy (${selection.groups} questions)`}</th>
           <th className="num">95% interval</th>
+          {all && <th className="num">All questions ({all.groups})</th>}
         </tr>
       </thead>
       <tbody>
@@ -34,6 +40,11 @@ function RuleTable({ selection }: { selection: SelectionReport }) {
               <td className="num">
                 {pct(f.ci.lo)} – {pct(f.ci.hi)}
               </td>
+              {all && (
+                <td className="num" data-all-questions={attr(all.rules[r])}>
+                  {pct(all.rules[r])}
+                </td>
+              )}
             </tr>
           );
         })}
@@ -56,7 +67,7 @@ function SelectionDetails({ selection }: { selection: SelectionReport }) {
             </li>
           ))}
           <li className="muted">
-            Temperature T = {fixed(selection.temperature, 3)}, {selection.temperatureSource}. Intervals: bootstrap over the {selection.groups} groups,{' '}
+            Temperature T = {fixed(selection.temperature, 3)}, {selection.temperatureSource}. Intervals: bootstrap over the {reportedQuestions(selection)},{' '}
             {selection.bootstrap.resamples} resamples (seed {selection.bootstrap.seed}); tied picks count as a random choice among them.
           </li>
         </ul>
@@ -103,9 +114,11 @@ function Summary({ latest }: { latest: LatestEval }) {
           <p className="recommendation" data-testid="recommendation">
             {sel.recommended.sentence}
           </p>
-          {typeof report.allQuestionsAccuracy === 'number' && (
-            <p className="small">
-              Over all held-out questions (not only those with both a right and a wrong answer): {pct(report.allQuestionsAccuracy)}.
+          {typeof report.allQuestionsAccuracy === 'number' && sel.allQuestions && (
+            <p className="small" data-testid="all-questions-accuracy">
+              {RULE_NAMES[sel.recommended.rule]} over all {sel.allQuestions.groups} held-out questions: {pct(report.allQuestionsAccuracy)}. The other validation
+              figures (the table above, the sentence, the intervals) are over the {sel.groups} questions with both a right and a wrong answer, where rules
+              differ; on the others every rule scores alike.
             </p>
           )}
           <SelectionDetails selection={sel} />

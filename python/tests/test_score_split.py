@@ -1,0 +1,92 @@
+"""`eorm.score --groups val|train` validates on the split the weights record for the data file (seed, fraction,
+kind, held-out sources), as the app does, and falls back to --seed/--train-fraction/--split only when the
+weights record none for this file."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import json
+import shutil
+import unittest
+
+import torch
+
+from eorm.config import make_config
+from eorm.dataset import file_identity, load_training_data
+from eorm.model import TransEBM, state_dict_arrays
+from eorm.split import holdout_split, split_record
+from eorm.weights import write_model
+
+from tests.util import run_module, sample_in_temp_dir
+
+
+class ScoreValidatesOnTheRecordedSplit(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp, cls.data = sample_in_temp_dir("eorm-score-split-", "d.jsonl", 200)
+        cls.cfg = make_config(vocabSize=50257, dModel=8, nHeads=2, nLayers=1, maxLen=32, dropout=0.0)
+        torch.manual_seed(0)
+        cls.arrays = state_dict_arrays(TransEBM(cls.cfg))
+        cls.loaded = load_training_data(cls.data, 32, quiet=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def weights(self, name, training):
+        path = os.path.join(self.tmp, name)
+        with open(path, "wb") as f:
+            f.write(write_model(self.cfg, self.arrays, training=training))
+        return path
+
+    def score(self, weights, *args):
+        p = run_module(["-m", "eorm.score", "--weights", weights, "--data", self.data, "--curve-subsets", "0", *args])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = [json.loads(l) for l in p.stdout.strip().split("\n")]
+        return out[:-1], out[-1], p.stderr
+
+    def expected(self, seed, fraction, kind, holdout=()):
+        d = self.loaded
+        return holdout_split(d.labels, d.group_start, d.sources, seed, fraction, kind, list(holdout))
+
+    def test_the_recorded_split_of_this_file_wins_over_the_flags(self):
+        split = split_record(7, 0.75, file_identity(self.data), "all")
+        w = self.weights("all.safetensors", {"split": split})
+        rows, last, err = self.score(w, "--groups", "val", "--seed", "42")
+        train, val, _ = self.expected(7, 0.75, "all")
+        self.assertEqual(sorted({r["group"] for r in rows}), sorted(val))
+        self.assertNotEqual(sorted(val), sorted(self.expected(42, 0.8, "mixed")[1]))
+        self.assertEqual(last["split"], split)
+        self.assertIn("was trained on this file: splitting with its split (seed 7, train fraction 0.75, kind all)", err)
+        # 'all' holds out single-label questions too: all of them count in allQuestions, only the others in the rest.
+        self.assertEqual(last["selection"]["allQuestions"]["groups"], len(val))
+        self.assertLess(last["selection"]["groups"], len(val))
+        self.assertEqual(last["selection"]["temperatureSource"], f"fitted on {len(train)} training groups")
+        rows, _, _ = self.score(w, "--groups", "train")
+        self.assertEqual(sorted({r["group"] for r in rows}), sorted(train))
+
+    def test_held_out_sources_validate_on_those_sources_candidates(self):
+        source = next(s for s in self.loaded.sources if s)
+        w = self.weights("holdout.safetensors", {"split": split_record(3, 0.8, file_identity(self.data), "mixed", [source])})
+        rows, last, _ = self.score(w, "--groups", "val")
+        _, val, keep = self.expected(3, 0.8, "mixed", [source])
+        self.assertEqual(sorted({r["group"] for r in rows}), sorted(val))
+        kept_lines = {self.loaded.lines[i] for i in range(len(keep)) if keep[i]}
+        self.assertTrue(rows and all(r["line"] in kept_lines for r in rows))
+        self.assertEqual(last["split"]["holdoutSources"], [source])
+
+    def test_another_files_split_or_none_falls_back_to_the_flags(self):
+        other = self.weights("other.safetensors", {"split": split_record(7, 0.75, "sha256:" + "0" * 64, "all")})
+        rows, last, err = self.score(other, "--groups", "val", "--seed", "5")
+        self.assertEqual(sorted({r["group"] for r in rows}), sorted(self.expected(5, 0.8, "mixed")[1]))
+        self.assertIn("was trained on another file", err)
+        bare = self.weights("bare.safetensors", None)
+        rows, last, err = self.score(bare, "--groups", "val", "--seed", "5", "--split", "all")
+        self.assertEqual(sorted({r["group"] for r in rows}), sorted(self.expected(5, 0.8, "all")[1]))
+        self.assertEqual(last["split"]["kind"], "all")
+        self.assertIn("records no split", err)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,216 @@
+/**
+ * The selection report of one real run, from the app's engine and from `python -m eorm.score` on the same
+ * weights: trains in Node (tfjs WASM, as recipe.bench), evaluates the final weights on the validation split,
+ * prints every rule with its 95% interval, the fitted temperature, calibration before/after, the paired
+ * differences vs majority vote, the recommendation and the per-source table; then scores the same weights
+ * and data in Python and prints each figure side by side with the largest |difference|. Exits 1 when any
+ * figure (temperature and ECE included) differs by more than 1e-6, or a sentence differs.
+ *
+ *   npm run bench -- selection                      # built-in sample, tiny, 3 epochs, seed 42, the app's default split
+ *   npm run bench -- selection --data /work/shared/data/gsm8k_zeroeval_multimodel_16cand.jsonl --slice 300
+ * Options: --epochs N, --data FILE, --slice K (first K questions), --seed N, --preset tiny|small,
+ * --split all|mixed (default: the app's, DEFAULT_TRAIN_SETTINGS.splitKind), --keep (print the weights' path).
+ */
+import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-wasm';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ingestJsonl } from '../engine/data/ingest.ts';
+import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
+import { type SplitKind, DEFAULT_TRAIN_FRACTION, splitGroups } from '../engine/data/split.ts';
+import { splitRecord } from '../engine/data/splitRecord.ts';
+import { bytesStream } from '../engine/data/testing/node.ts';
+import { tokenizeDataset, trainingView } from '../engine/data/tokenizeDataset.ts';
+import { inProcessPool } from '../engine/data/tokenizePool.ts';
+import { writeModel } from '../engine/io/modelFile.ts';
+import { SELECTION_RULES } from '../engine/metrics/selection.ts';
+import { TEMPERATURE_MAX, TEMPERATURE_MIN } from '../engine/metrics/temperature.ts';
+import type { ReliabilityBin, SelectionReport, SourceRow } from '../engine/metrics/selectionTypes.ts';
+import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
+import { initParams, paramsToArrays } from '../engine/model/params.ts';
+import { INSTALL_TORCH, findPython, runPython } from '../engine/testing/pythonNode.ts';
+import { evaluateModel } from '../engine/train/evaluation.ts';
+import { runTraining } from '../engine/train/loop.ts';
+import { RunControl } from '../engine/train/runControl.ts';
+import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings } from '../engine/train/settings.ts';
+
+const TOLERANCE = 1e-6;
+const argv = process.argv.slice(2);
+const opt = (name: string, dflt: string): string => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : dflt;
+};
+const root = process.cwd();
+const epochs = Number(opt('epochs', '3'));
+const seed = Number(opt('seed', '42'));
+const preset = opt('preset', 'tiny') as keyof typeof PRESETS;
+const kind = opt('split', DEFAULT_TRAIN_SETTINGS.splitKind ?? 'all') as SplitKind;
+const slice = Number(opt('slice', '0'));
+const source = resolve(root, opt('data', join('public', SAMPLE_DATASET_PATH)));
+
+/** The first `k` questions' lines (a question: its question_id, else its text), in file order. */
+function firstQuestions(text: string, k: number): string {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line) as { question_id?: unknown; question?: unknown };
+    const key = JSON.stringify(r.question_id ?? r.question);
+    if (!seen.has(key)) {
+      if (seen.size === k) continue;
+      seen.add(key);
+    }
+    kept.push(line);
+  }
+  return kept.join('\n') + '\n';
+}
+
+let text = readFileSync(source, 'utf8');
+if (slice > 0) text = firstQuestions(text, slice);
+const work = mkdtempSync(join(tmpdir(), 'eorm-selection-'));
+const dataPath = join(work, 'data.jsonl');
+const weightsPath = join(work, 'weights.safetensors');
+writeFileSync(dataPath, text);
+
+// ---- the app: train, evaluate the final weights on the validation split, save them ----------------------
+await tf.setBackend('wasm');
+const t0 = performance.now();
+const dataset = await ingestJsonl(bytesStream(text));
+const tokens = await tokenizeDataset(dataset, { maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT }, inProcessPool());
+const view = trainingView(dataset, tokens);
+const answers = dataset.groups.flatMap((g) => g.candidates.map((c) => c.answerKey));
+const settings: TrainSettings = { ...DEFAULT_TRAIN_SETTINGS, preset, model: PRESETS[preset], epochs, seed, splitKind: kind };
+const cfg = makeConfig({ ...settings.model, vocabSize: GPT2_VOCAB, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+const split = splitGroups(view, { seed, kind });
+const params = initParams(cfg, seed);
+console.log(`${source}${slice > 0 ? ` (first ${slice} questions)` : ''}: ${view.groupStart.length - 1} groups, split '${kind}' seed ${seed}: ${split.train.length} train / ${split.val.length} val groups`);
+console.log(`app (tfjs ${tf.getBackend()}): ${preset}, ${epochs} epoch(s), lr ${settings.lr}`);
+const ignore = () => undefined;
+await runTraining({ cfg, params, view, answers, split, settings }, {
+  state: ignore, points: ignore, progress: ignore, evalProgress: ignore,
+  evaluation: (e) => console.log(`  epoch ${e.epoch}: val Best-of-N ${e.evaluation.summary.bestOfN.toFixed(4)}, weighted vote ${e.evaluation.selection.rules.weightedVote.accuracy.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`),
+}, new RunControl());
+const app = await evaluateModel(cfg, params, view, answers, split.val, seed, {}, { view, answers, groups: split.train });
+const contentHash = `sha256:${createHash('sha256').update(text).digest('hex')}`;
+const training = { split: splitRecord(seed, DEFAULT_TRAIN_FRACTION, contentHash, kind), epochs, preset };
+writeFileSync(weightsPath, writeModel({ cfg, tensors: await paramsToArrays(params), metadata: { tokenizer: 'r50k_base', training } }));
+
+// ---- Python: the same weights and data --------------------------------------------------------------------
+const { python: py, tried } = findPython();
+if (!py) throw new Error(`No Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`);
+const pyArgs = ['-m', 'eorm.score', '--weights', weightsPath, '--data', dataPath, '--groups', 'val', '--seed', String(seed)];
+console.log(`python: ${py} ${pyArgs.join(' ')}`);
+const pyLines = runPython(py, pyArgs).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const pyFinal = pyLines.pop() as { selection: SelectionReport; sources: PyRow<SourceRow>[]; allQuestionsAccuracy: number | null };
+const pyRows = pyLines as Array<{ group: number; index: number; energy: number | null }>;
+type PyRow<T> = { [K in keyof T]: T[K] extends number ? number | null : T[K] };
+
+// ---- side by side ---------------------------------------------------------------------------------------
+const num = (x: number | null | undefined): number => (x === null || x === undefined ? NaN : x);
+const diffOf = (a: number, b: number | null | undefined): number => {
+  const p = num(b);
+  return Number.isNaN(a) && Number.isNaN(p) ? 0 : Math.abs(a - p);
+};
+let worst = 0;
+const failures: string[] = [];
+/** Largest |app − python| over `pairs`, recorded against the tolerance under `name`. */
+function compare(name: string, pairs: Array<[number, number | null | undefined]>): string {
+  const d = Math.max(0, ...pairs.map(([a, p]) => diffOf(a, p)));
+  const bad = Number.isNaN(d) || d > TOLERANCE;
+  if (bad) failures.push(`${name}: |Δ| ${d.toExponential(2)}`);
+  worst = Math.max(worst, Number.isNaN(d) ? Infinity : d);
+  return `${d.toExponential(1)}${bad ? ' !' : ''}`;
+}
+const f4 = (x: number | null | undefined) => (Number.isNaN(num(x)) ? '   -  ' : num(x).toFixed(4));
+const ci = (c: { lo: number | null; hi: number | null }) => `[${f4(c.lo)}, ${f4(c.hi)}]`;
+const sameText = (name: string, a: string, p: string | undefined) => {
+  if (a !== p) failures.push(`${name} differs`);
+  return a === p ? 'same' : `DIFFERS — python: ${p}`;
+};
+
+const s = app.selection;
+const ps = pyFinal.selection;
+const pyGroups = [...new Set(pyRows.map((r) => r.group))].sort((a, b) => a - b);
+const appGroups = Array.from(split.val).sort((a, b) => a - b);
+const sameGroups = pyGroups.length === appGroups.length && pyGroups.every((g, i) => g === appGroups[i]);
+console.log(`\nvalidation groups: app ${appGroups.length}, python ${pyGroups.length}${sameGroups ? ' (the same groups)' : ' — NOT the same groups: python split them differently'}`);
+if (!sameGroups) failures.push('validation groups differ');
+else {
+  const appEnergy = new Map<string, number>();
+  app.groups.forEach((g, k) => Array.from(g.energies).forEach((e, i) => appEnergy.set(`${split.val[k]}:${i}`, e)));
+  const dE = Math.max(...pyRows.map((r) => diffOf(appEnergy.get(`${r.group}:${r.index}`) ?? NaN, r.energy)));
+  console.log(`energies: largest |app − python| ${dE.toExponential(2)} over ${pyRows.length} candidates (float32 on two engines; not a figure)`);
+}
+
+console.log(`\nselection over ${s.groups} validation groups (python ${ps.groups}); ${s.mixedLabelAnswers} answer(s) with both labels (python ${ps.mixedLabelAnswers}); bootstrap ${s.bootstrap.resamples} resamples, seed ${s.bootstrap.seed}`);
+compare('groups', [[s.groups, ps.groups], [s.mixedLabelAnswers, ps.mixedLabelAnswers]]);
+console.log('rule             | app acc  95% interval       | python acc  95% interval     | max |Δ|');
+for (const r of SELECTION_RULES) {
+  const a = s.rules[r];
+  const p = ps.rules[r];
+  console.log(`${r.padEnd(16)} | ${f4(a.accuracy)} ${ci(a.ci)} | ${f4(p?.accuracy)}  ${ci(p?.ci ?? { lo: null, hi: null })} | ${compare(r, [[a.accuracy, p?.accuracy], [a.ci.lo, p?.ci.lo], [a.ci.hi, p?.ci.hi]])}`);
+}
+
+const every = s.allQuestions;
+const pyEvery = ps.allQuestions;
+console.log(`\nover all ${every?.groups ?? '?'} held-out questions (python ${pyEvery?.groups ?? 'none'}) | over the ${s.groups} with both labels (above)`);
+if (every) compare('allQuestions.groups', [[every.groups, pyEvery?.groups]]);
+for (const r of SELECTION_RULES) {
+  const a = every?.rules[r] ?? NaN;
+  const p = pyEvery?.rules[r];
+  console.log(`${r.padEnd(16)} | app ${f4(a)} | python ${f4(p)} | ${compare(`allQuestions.${r}`, [[a, p]])} | both labels ${f4(s.rules[r].accuracy)}`);
+}
+console.log(`allQuestionsAccuracy (the recommended rule's): app ${f4(app.allQuestionsAccuracy)}, python ${f4(pyFinal.allQuestionsAccuracy)} | ${compare('allQuestionsAccuracy', [[app.allQuestionsAccuracy, pyFinal.allQuestionsAccuracy]])}`);
+
+console.log(`\ntemperature: app ${s.temperature.toPrecision(8)}, python ${num(ps.temperature).toPrecision(8)} | ${compare('temperature', [[s.temperature, ps.temperature]])}`);
+// The golden section stops within 1e-6 of its bracket's end in log T: a T that close to a bound is the bound.
+if ([TEMPERATURE_MIN, TEMPERATURE_MAX].some((b) => Math.abs(Math.log(s.temperature / b)) < 1e-5)) console.log(`  (at a bound of the fit's search [${TEMPERATURE_MIN}, ${TEMPERATURE_MAX}]: the fit's criterion is lowest there)`);
+console.log(`  source: app "${s.temperatureSource}" — ${sameText('temperature source', s.temperatureSource, ps.temperatureSource)}`);
+const c = s.calibration;
+const pc = ps.calibration;
+console.log(`ECE after fit: app ${f4(c.ece)}, python ${f4(pc.ece)} | ${compare('ece', [[c.ece, pc.ece]])}`);
+console.log(`ECE at T = 1:  app ${f4(c.eceRaw)}, python ${f4(pc.eceRaw)} | ${compare('eceRaw', [[c.eceRaw, pc.eceRaw]])}`);
+const binRows = (label: string, a: ReliabilityBin[], p: ReliabilityBin[]) => {
+  console.log(`reliability (${label}): bin | count | confidence | accuracy | python count, confidence, accuracy | max |Δ|`);
+  a.forEach((b, k) => {
+    const q = p[k];
+    const d = compare(`${label} bin ${k}`, [[b.count, q?.count], [b.confidence, q?.confidence], [b.accuracy, q?.accuracy]]);
+    console.log(`  ${b.lo.toFixed(1)}–${b.hi.toFixed(1)} | ${String(b.count).padStart(5)} | ${f4(b.confidence)}     | ${f4(b.accuracy)}   | ${q?.count}, ${f4(q?.confidence)}, ${f4(q?.accuracy)} | ${d}`);
+  });
+};
+binRows('fitted T', c.bins, pc.bins);
+binRows('T = 1', c.binsRaw, pc.binsRaw);
+
+console.log('\nversus majority vote (paired bootstrap): rule | diff 95% interval real | python | max |Δ|');
+s.versusMajority.forEach((v, k) => {
+  const p = ps.versusMajority[k];
+  const d = compare(`versus ${v.rule}`, [[v.diff, p?.diff], [v.ci.lo, p?.ci.lo], [v.ci.hi, p?.ci.hi]]);
+  if (v.real !== p?.real) failures.push(`versus ${v.rule}: real differs`);
+  console.log(`  ${v.rule.padEnd(12)} | ${f4(v.diff)} ${ci(v.ci)} ${v.real ? 'real' : 'not real'} | ${f4(p?.diff)} ${ci(p?.ci ?? { lo: null, hi: null })} ${p?.real ? 'real' : 'not real'} | ${d}`);
+});
+console.log(`\nrecommendation (${s.recommended.rule}): ${s.recommended.sentence}`);
+console.log(`  python: ${sameText('recommendation', `${s.recommended.rule}: ${s.recommended.sentence}`, `${ps.recommended?.rule}: ${ps.recommended?.sentence}`)}`);
+
+console.log('\nper source: source | candidates | share correct | picked | chance | earned | pairwise | E correct | E incorrect | flagged | python max |Δ|');
+const pySources = new Map(pyFinal.sources.map((r) => [r.source, r]));
+const width = Math.max(6, ...app.sources.map((r) => r.source.length));
+for (const r of app.sources) {
+  const p = pySources.get(r.source);
+  const fields = ['candidates', 'shareCorrect', 'pickedShare', 'chanceShare', 'earnedShare', 'picks', 'pairwise', 'meanEnergyCorrect', 'meanEnergyIncorrect'] as const;
+  const d = p ? compare(`source ${r.source}`, fields.map((k) => [r[k], p[k]])) : 'missing in python';
+  if (!p) failures.push(`source ${r.source} missing in python`);
+  else if (p.flagged !== r.flagged) failures.push(`source ${r.source}: flagged differs`);
+  console.log(`  ${r.source.padEnd(width)} | ${String(r.candidates).padStart(5)} | ${f4(r.shareCorrect)} | ${f4(r.pickedShare)} | ${f4(r.chanceShare)} | ${f4(r.earnedShare)} | ${f4(r.pairwise)} | ${r.meanEnergyCorrect.toFixed(3)} | ${r.meanEnergyIncorrect.toFixed(3)} | ${r.flagged ? 'FLAGGED' : '-'} | ${d}`);
+}
+if (pyFinal.sources.length !== app.sources.length) failures.push(`sources: app ${app.sources.length} rows, python ${pyFinal.sources.length}`);
+
+console.log(`\nlargest |app − python| over every figure: ${worst.toExponential(2)} (tolerance ${TOLERANCE}); ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+if (argv.includes('--keep')) console.log(`weights and data kept in ${work}`);
+else rmSync(work, { recursive: true, force: true });
+if (failures.length > 0) {
+  console.log(`DISAGREE (${failures.length}): ${failures.join('; ')}`);
+  process.exit(1);
+}
+console.log('app and python agree on every figure');
