@@ -12,7 +12,9 @@ test('the built-in sample loads with the published figures', async ({ page }) =>
   await expect(summary).toHaveAttribute('data-trainable-groups', '731');
   await expect(summary).toHaveAttribute('data-rejected', '0');
   // First candidate, majority vote and oracle accuracy as the sample's README gives them.
-  for (const figure of ['37.0%', '47.3%', '67.2%']) await expect(summary).toContainText(figure);
+  // Majority vote scores a tie as the expected accuracy among the tied answers: 48.2% (the published
+  // 47.3% gave ties to the answer seen first).
+  for (const figure of ['37.0%', '48.2%', '67.2%']) await expect(summary).toContainText(figure);
   expect(errors).toEqual([]);
 });
 

@@ -5,7 +5,7 @@ import { sampleSlice } from './helpers.ts';
 
 type Events = Array<WorkerEvent & { at: number }>;
 
-// 14 training groups, two per step: 7 steps; a checkpoint every 2 steps.
+// 16 training groups (the default split), two per step: 8 steps; a checkpoint every 2 steps.
 const SETTINGS: TrainSettings = {
   ...DEFAULT_TRAIN_SETTINGS,
   model: { ...PRESETS.tiny, maxLen: 64 },
@@ -69,6 +69,6 @@ test('a lost WebGPU device is reported in plain words and the run resumes from i
   await send(page, { type: 'resumeRun', runId });
   const done = await waitFor(page, 'complete', () => true, wasm.index);
   expect(done.event.reason).toBe('finished');
-  expect(done.event.steps).toBe(7);
+  expect(done.event.steps).toBe(8);
   await waitFor(page, 'runs', (e) => e.runs.some((r) => r.id === runId && r.state === 'done'), wasm.index);
 });

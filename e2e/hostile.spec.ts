@@ -101,7 +101,8 @@ test('markup in data, file names, messages, model files and pasted text renders 
   for (const p of PAYLOADS.slice(1, 4)) await expect(page.getByTestId('rerank-result')).toContainText(p);
 
   // Log and model panel: the exported weights imported again under a markup name, with a markup config field.
-  const download = page.waitForEvent('download');
+  // The weights come with a model card (.md): take the weights.
+  const download = page.waitForEvent('download', (d) => d.suggestedFilename().endsWith('.safetensors'));
   await page.getByTestId('export-weights').click();
   const exported = readFileSync((await (await download).path())!);
   await page.getByTestId('import-weights').setInputFiles({ name: MODEL_NAME, mimeType: 'application/octet-stream', buffer: withConfigField(exported, CONFIG_KEY, 1) });

@@ -4,9 +4,10 @@ import { collectConsoleErrors, sampleSlice } from './helpers.ts';
 const SLICE = Buffer.from(sampleSlice(32));
 const QUESTION = 'Tom has 3 apples and buys 4 more. How many apples does he have?';
 const CANDIDATES = ['3 + 4 = 7.\nA: 7', '3 * 4 = 12.\nA: 12', 'He has 4 - 3 = 1.\nA: 1'].join('\n---\n');
-// 14 training groups, two per step: 7 steps per epoch, 56 in all; a checkpoint every 3 steps and at every epoch end.
+// 16 training groups (the default split holds out 20% of all questions, trains on the mixed ones among the
+// rest), two per step: 8 steps per epoch, 64 in all; a checkpoint every 3 steps and at every epoch end.
 const EPOCHS = 8;
-const TOTAL_STEPS = 7 * EPOCHS;
+const TOTAL_STEPS = 8 * EPOCHS;
 
 async function loadSlice(page: Page): Promise<void> {
   await page.goto('/');
@@ -150,6 +151,11 @@ test('two saved runs compare side by side: their settings (differences marked), 
   const items = page.getByTestId('run-item');
   await expect(items).toHaveCount(2);
   await expect(items.nth(0)).toHaveAttribute('data-state', 'done');
+  await expect(items.nth(1)).toHaveAttribute('data-state', 'done');
+  // Each run's steps (its last checkpoint, at the end): one epoch, two groups per step; the seed picks the
+  // held-out questions, so the two counts may differ.
+  const steps = [Number(await items.nth(0).getAttribute('data-checkpoint-step')), Number(await items.nth(1).getAttribute('data-checkpoint-step'))];
+  expect(steps.every((n) => n >= 5)).toBe(true);
   await items.nth(0).getByTestId('run-compare-tick').check();
   await items.nth(1).getByTestId('run-compare-tick').check();
   const compare = page.getByTestId('run-compare');
@@ -157,7 +163,7 @@ test('two saved runs compare side by side: their settings (differences marked), 
   const differing = await compare.locator('tr[data-differs="true"] th').allInnerTexts();
   expect(differing).toContain('Seed');
   expect(differing).not.toContain('Learning rate');
-  // Each curve holds the run's 7 steps (one epoch of 14 groups, two per step).
-  await expect(page.getByTestId('compare-loss-a')).toHaveAttribute('data-points', '7');
-  await expect(page.getByTestId('compare-loss-b')).toHaveAttribute('data-points', '7');
+  // Each curve holds every step of its run.
+  const points = async () => [await page.getByTestId('compare-loss-a').getAttribute('data-points'), await page.getByTestId('compare-loss-b').getAttribute('data-points')].map(Number).sort();
+  await expect.poll(points).toEqual([...steps].sort());
 });

@@ -2,8 +2,8 @@ import { expect, test, type Page, type Worker } from '@playwright/test';
 import { collectConsoleErrors, sampleSlice } from './helpers.ts';
 
 const SLICE = Buffer.from(sampleSlice(32));
-// 14 training groups, two per step: 7 steps per epoch, 56 in all; a checkpoint every 3 steps.
-const TOTAL_STEPS = 7 * 8;
+// 16 training groups (the default split), two per step: 8 steps per epoch, 64 in all; a checkpoint every 3 steps.
+const TOTAL_STEPS = 8 * 8;
 
 async function startTiny(page: Page): Promise<void> {
   await page.getByTestId('preset').selectOption('tiny');
