@@ -13,21 +13,11 @@ import unittest
 
 from eorm import answers, js, jsonl, metrics, ncurve, rng, selection, split, tokenize
 
-from tests.util import HERE, SAMPLE
+from tests.util import HERE, SAMPLE, dec
 
 with open(os.path.join(HERE, "golden", "app_rules.json"), encoding="utf-8") as f:
     G = json.load(f)
 
-
-def dec(v):
-    """Golden JSON writes NaN / ±Infinity as strings."""
-    if isinstance(v, str) and v in ("NaN", "Infinity", "-Infinity"):
-        return float(v.replace("Infinity", "inf"))
-    if isinstance(v, list):
-        return [dec(x) for x in v]
-    if isinstance(v, dict):
-        return {k: dec(x) for k, x in v.items()}
-    return v
 
 
 class Close(unittest.TestCase):

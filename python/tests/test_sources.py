@@ -14,21 +14,11 @@ import unittest
 
 from eorm.sources import FLAG_MIN_PICKS, source_audit, source_index
 
-from tests.util import HERE, SAMPLE, run_module
+from tests.util import HERE, SAMPLE, dec, run_module
 
 with open(os.path.join(HERE, "golden", "sources.json"), encoding="utf-8") as f:
     G = json.load(f)
 
-
-def dec(v):
-    """Golden JSON writes NaN / ±Infinity as strings."""
-    if isinstance(v, str) and v in ("NaN", "Infinity", "-Infinity"):
-        return float(v.replace("Infinity", "inf"))
-    if isinstance(v, list):
-        return [dec(x) for x in v]
-    if isinstance(v, dict):
-        return {k: dec(x) for k, x in v.items()}
-    return v
 
 
 def same(a, b) -> bool:

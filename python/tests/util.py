@@ -46,3 +46,14 @@ def metrics(path):
     """The records of a metrics.jsonl (any JSON-lines file), in order."""
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f]
+
+
+def dec(v):
+    """Golden JSON writes NaN / ±Infinity as strings."""
+    if isinstance(v, str) and v in ("NaN", "Infinity", "-Infinity"):
+        return float(v.replace("Infinity", "inf"))
+    if isinstance(v, list):
+        return [dec(x) for x in v]
+    if isinstance(v, dict):
+        return {k: dec(x) for k, x in v.items()}
+    return v
