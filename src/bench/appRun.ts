@@ -12,10 +12,12 @@ import { join } from 'node:path';
 import { ingestJsonl } from '../engine/data/ingest.ts';
 import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
 import { splitGroups } from '../engine/data/split.ts';
+import { fitSubset } from '../engine/metrics/temperature.ts';
 import { bytesStream } from '../engine/data/testing/node.ts';
 import { tokenizeDataset, trainingView } from '../engine/data/tokenizeDataset.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { GPT2_EOT } from '../engine/model/config.ts';
+import { FIT_MAX_GROUPS } from '../engine/train/evaluation.ts';
 import { DEFAULT_TRAIN_SETTINGS, type ModelSettings } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from '../worker/backendInfo.ts';
 import { backendLabel } from '../worker/backendInfo.ts';
@@ -91,7 +93,7 @@ export interface RunSpec {
   /** Steady training lasts at least this long (or to the run's last steps). */
   seconds: number;
   /** Used instead of the whole sample on software adapters and the CPU backend, and wherever `sliced`. */
-  slice: { questions: number; bytes: Buffer };
+  slice: { questions: number; bytes: Buffer; name?: string };
   /** Train on the slice on any backend (a short first epoch on a real GPU too). */
   sliced?: boolean;
   /** The window lies after the first epoch (and its validation). */
@@ -101,28 +103,35 @@ export interface RunSpec {
 }
 
 /** The first n questions of the sample (4 lines each, grouped by question_id). */
-export function sampleSlice(questions: number): { questions: number; bytes: Buffer } {
+export function sampleSlice(questions: number, text = sampleText, name?: string): { questions: number; bytes: Buffer; name?: string } {
   const ids = new Set<string>();
   const out: string[] = [];
-  for (const line of sampleText.split('\n').filter((l) => l.trim())) {
+  for (const line of text.split('\n').filter((l) => l.trim())) {
     const id = (JSON.parse(line) as { question_id: string }).question_id;
     if (!ids.has(id) && ids.size === questions) break;
     ids.add(id);
     out.push(line);
   }
-  return { questions, bytes: Buffer.from(`${out.join('\n')}\n`) };
+  return { questions: ids.size, bytes: Buffer.from(`${out.join('\n')}\n`), name };
 }
 
-/** Real tokens of the validation split's candidates at maxLen, as the engine splits the file (seed 42). */
-async function valTokens(text: Buffer | string, maxLen: number): Promise<number> {
+/**
+ * What a validation scores, as the engine splits the file (seed 42, the default split): every held-out
+ * question's candidates and the training groups the vote's temperature is fitted on; real tokens at maxLen.
+ */
+async function scoredWork(text: Buffer | string, maxLen: number): Promise<{ candidates: number; tokens: number }> {
   const ds = await ingestJsonl(bytesStream(typeof text === 'string' ? text : new Uint8Array(text)));
   const tokens = await tokenizeDataset(ds, { maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT }, inProcessPool());
   const view = trainingView(ds, tokens);
-  let n = 0;
-  for (const g of splitGroups(view, { seed: SEED }).val) {
-    for (let i = view.groupStart[g]; i < view.groupStart[g + 1]; i++) n += Math.min(maxLen, tokens.offsets[i + 1] - tokens.offsets[i]);
+  const split = splitGroups(view, { seed: SEED, kind: DEFAULT_TRAIN_SETTINGS.splitKind });
+  const out = { candidates: 0, tokens: 0 };
+  for (const g of [...split.val, ...fitSubset(split.train, SEED, FIT_MAX_GROUPS)]) {
+    for (let i = view.groupStart[g]; i < view.groupStart[g + 1]; i++) {
+      out.candidates++;
+      out.tokens += Math.min(maxLen, tokens.offsets[i + 1] - tokens.offsets[i]);
+    }
   }
-  return n;
+  return out;
 }
 
 export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ run: AppRun; info: BackendInfo }> {
@@ -196,8 +205,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     const steps = c1.step - c0.step;
     const per = (k: 'kernels' | 'dispatches' | 'submits' | 'uniformWrites' | 'uploadBytes' | 'readbacks' | 'buffersCreated' | 'kernelMs') => (c1.c[k] - c0.c[k]) / steps;
     const scoreSeconds = (untrained.at - compiling.at) / 1000;
-    const candidates = untrained.report.summary.nCandidates;
-    const tokens = await valTokens(sliced ? spec.slice.bytes : sampleText, spec.model.maxLen);
+    const { candidates, tokens } = await scoredWork(sliced ? spec.slice.bytes : sampleText, spec.model.maxLen);
     return {
       info,
       run: {
@@ -208,7 +216,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
         preset: spec.preset,
         dModel: spec.model.dModel,
         maxLen: spec.model.maxLen,
-        data: sliced ? `sample, first ${spec.slice.questions} questions` : 'sample',
+        data: sliced ? `${spec.slice.name ?? 'sample'}, first ${spec.slice.questions} questions` : 'sample',
         checkpointEverySteps: spec.checkpointEverySteps ?? DEFAULT_TRAIN_SETTINGS.checkpointEverySteps,
         startToFirstStepSec: (first.at - t0) / 1000,
         score: { seconds: scoreSeconds, candidates, tokens, perSec: candidates / scoreSeconds, tokensPerSec: tokens / scoreSeconds },

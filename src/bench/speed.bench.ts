@@ -12,10 +12,12 @@
  *   npm run bench                                  # auto, wasm, webgpu, cpu × tiny, small; PyTorch
  *   npm run bench -- speed --presets tiny --backends auto,wasm --seconds 10 --no-python
  *   npm run bench -- speed --backends webgpu --presets tiny --slice 300 --seconds 120   # a longer software window
+ *   npm run bench -- speed --data FILE.jsonl --slice 200   # a file of your shape (its first 200 questions) on every backend
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
 import { INSTALL_TORCH, findPython, runPython } from '../engine/testing/pythonNode.ts';
 import { PRESETS } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from '../worker/backendInfo.ts';
@@ -35,6 +37,8 @@ const SECONDS = Number(opt('seconds', '20'));
 const WITH_PYTHON = !argv.includes('--no-python');
 /** Questions of the sample that software adapters and the CPU backend train on. */
 const SLOW_SLICE_QUESTIONS = Number(opt('slice', '40'));
+/** Another file (e.g. many long answers per question): its first --slice questions, on every backend and in PyTorch. */
+const DATA = opt('data', '');
 
 interface TorchRun {
   preset: Preset;
@@ -44,10 +48,10 @@ interface TorchRun {
   score: { candidates: number; tokens: number; seconds: number; candidatesPerSec: number; tokensPerSec: number };
 }
 
-function pytorch(preset: Preset, threads: number): TorchRun | string {
+function pytorch(preset: Preset, threads: number, data: string): TorchRun | string {
   const { python, tried } = findPython();
   if (!python) return `no Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`;
-  const out = runPython(python, ['-m', 'eorm.bench', '--data', join('..', SAMPLE_PATH), '--preset', preset, '--threads', String(threads), '--seconds', String(SECONDS)]);
+  const out = runPython(python, ['-m', 'eorm.bench', '--data', data, '--preset', preset, '--threads', String(threads), '--seconds', String(SECONDS)]);
   return JSON.parse(out.trim().split('\n').pop()!) as TorchRun;
 }
 
@@ -56,7 +60,10 @@ const f1 = (x: number) => x.toFixed(1);
 
 async function main() {
   const cores = availableParallelism();
-  const slice = sampleSlice(SLOW_SLICE_QUESTIONS);
+  const slice = DATA ? sampleSlice(SLOW_SLICE_QUESTIONS, readFileSync(DATA, 'utf8'), basename(DATA)) : sampleSlice(SLOW_SLICE_QUESTIONS);
+  // PyTorch reads the same bytes the app trains on.
+  const torchData = DATA ? join(mkdtempSync(join(tmpdir(), 'eorm-speed-')), 'data.jsonl') : resolve(SAMPLE_PATH);
+  if (DATA) writeFileSync(torchData, slice.bytes);
   const runs: AppRun[] = [];
   let probe: BackendInfo | null = null;
   const bench = await startBenchBrowser();
@@ -65,7 +72,7 @@ async function main() {
     for (const requested of BACKENDS) {
       for (const preset of PRESET_LIST) {
         process.stdout.write(`app: ${requested} ${preset}… `);
-        const { run, info } = await appRun(bench, { requested, preset, model: PRESETS[preset], seconds: SECONDS, slice });
+        const { run, info } = await appRun(bench, { requested, preset, model: PRESETS[preset], seconds: SECONDS, slice, sliced: DATA !== '' });
         if (requested === 'auto') probe ??= info;
         console.log(`${f0(run.train.window.tokensPerSec)} tok/s training`);
         runs.push(run);
@@ -79,7 +86,7 @@ async function main() {
   if (WITH_PYTHON) {
     for (const preset of PRESET_LIST) {
       process.stdout.write(`PyTorch ${preset}… `);
-      torch[preset] = pytorch(preset, cores);
+      torch[preset] = pytorch(preset, cores, torchData);
       console.log(typeof torch[preset] === 'string' ? torch[preset] : `${f0((torch[preset] as TorchRun).train.tokensPerSec)} tok/s training`);
     }
   }
@@ -92,7 +99,7 @@ async function main() {
   }
   for (const [preset, t] of Object.entries(torch)) {
     if (typeof t === 'string') continue;
-    rows.push([`PyTorch ${t.torch} CPU, ${t.threads} threads`, preset, 'sample', '–', `${f0(t.score.tokensPerSec)} (${f0(t.score.candidatesPerSec)})`, f0(t.train.tokensPerSec), t.train.stepsPerSec.toFixed(2), '1.00×, 1.00×']);
+    rows.push([`PyTorch ${t.torch} CPU, ${t.threads} threads`, preset, DATA ? `${slice.name}, first ${slice.questions} questions` : 'sample', '–', `${f0(t.score.tokensPerSec)} (${f0(t.score.candidatesPerSec)})`, f0(t.train.tokensPerSec), t.train.stepsPerSec.toFixed(2), '1.00×, 1.00×']);
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   console.log(`\n${cores} cores, ${chromium}; training over a window of whole steps between two pauses (up to ${SECONDS} s after the first step)\n`);
