@@ -9,14 +9,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ingestJsonl } from '../engine/data/ingest.ts';
 import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
 import { splitGroups } from '../engine/data/split.ts';
 import { fitSubset } from '../engine/metrics/temperature.ts';
-import { bytesStream } from '../engine/data/testing/node.ts';
-import { tokenizeDataset, trainingView } from '../engine/data/tokenizeDataset.ts';
-import { inProcessPool } from '../engine/data/tokenizePool.ts';
-import { GPT2_EOT } from '../engine/model/config.ts';
+import { readTrainingData } from '../engine/data/testing/node.ts';
 import { FIT_MAX_GROUPS } from '../engine/train/evaluation.ts';
 import { DEFAULT_TRAIN_SETTINGS, type ModelSettings } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from '../worker/backendInfo.ts';
@@ -120,9 +116,7 @@ export function sampleSlice(questions: number, text = sampleText, name?: string)
  * question's candidates and the training groups the vote's temperature is fitted on; real tokens at maxLen.
  */
 async function scoredWork(text: Buffer | string, maxLen: number): Promise<{ candidates: number; tokens: number }> {
-  const ds = await ingestJsonl(bytesStream(typeof text === 'string' ? text : new Uint8Array(text)));
-  const tokens = await tokenizeDataset(ds, { maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT }, inProcessPool());
-  const view = trainingView(ds, tokens);
+  const { tokens, view } = await readTrainingData(typeof text === 'string' ? text : new Uint8Array(text));
   const split = splitGroups(view, { seed: SEED, kind: DEFAULT_TRAIN_SETTINGS.splitKind });
   const out = { candidates: 0, tokens: 0 };
   for (const g of [...split.val, ...fitSubset(split.train, SEED, FIT_MAX_GROUPS)]) {

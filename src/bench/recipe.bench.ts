@@ -17,12 +17,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ingestJsonl } from '../engine/data/ingest.ts';
 import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
-import { bytesStream } from '../engine/data/testing/node.ts';
+import { readTrainingData } from '../engine/data/testing/node.ts';
 import { splitGroups } from '../engine/data/split.ts';
-import { tokenizeDataset, trainingView } from '../engine/data/tokenizeDataset.ts';
-import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
 import { initParams } from '../engine/model/params.ts';
 import { runTraining } from '../engine/train/loop.ts';
@@ -61,13 +58,11 @@ writeFileSync(dataPath, text);
 async function app(): Promise<Point[]> {
   await tf.setBackend('wasm');
   const t0 = performance.now();
-  const dataset = await ingestJsonl(bytesStream(text));
-  const tokens = await tokenizeDataset(dataset, { maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT }, inProcessPool());
-  const view = trainingView(dataset, tokens);
-  const answers = dataset.groups.flatMap((g) => g.candidates.map((c) => c.answerKey));
+  const { view, answers } = await readTrainingData(text);
   const settings: TrainSettings = { ...DEFAULT_TRAIN_SETTINGS, preset, model: PRESETS[preset], epochs, lr, seed };
   const cfg = makeConfig({ ...settings.model, vocabSize: GPT2_VOCAB, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
-  const split = splitGroups(view, { seed });
+  // The app's default split, named on both sides (python/'s default is the same, but the comparison must not hang on it).
+  const split = splitGroups(view, { seed, kind: settings.splitKind });
   const params = initParams(cfg, seed);
   const points: Point[] = [];
   console.log(`app (tfjs ${tf.getBackend()}): ${split.train.length} train / ${split.val.length} val groups, ${preset}, ${epochs} epoch(s), lr ${lr}, seed ${seed}`);
@@ -99,7 +94,7 @@ function pythonWithTorch(): string {
 function python(): Point[] {
   const py = pythonWithTorch();
   const out = join(work, 'python-run');
-  const args = ['-m', 'eorm.train', '--data', dataPath, '--out', out, '--preset', preset, '--epochs', String(epochs), '--lr', String(lr), '--seed', String(seed), '--resume', 'never', '--quiet'];
+  const args = ['-m', 'eorm.train', '--data', dataPath, '--out', out, '--preset', preset, '--epochs', String(epochs), '--lr', String(lr), '--seed', String(seed), '--split', DEFAULT_TRAIN_SETTINGS.splitKind ?? 'all', '--resume', 'never', '--quiet'];
   console.log(`python (${py} ${args.join(' ')})`);
   const r = spawnSync(py, args, { cwd: join(root, 'python'), env: { ...process.env, PYTHONPATH: join(root, 'python') }, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) throw new Error(`eorm.train failed (${r.status})`);

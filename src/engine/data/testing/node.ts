@@ -3,7 +3,11 @@
  */
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { GPT2_EOT } from '../../model/config.ts';
+import { ingestJsonl } from '../ingest.ts';
 import { SAMPLE_DATASET_PATH } from '../sample.ts';
+import { tokenizeDataset, trainingView } from '../tokenizeDataset.ts';
+import { inProcessPool } from '../tokenizePool.ts';
 
 /** Absolute path of the built-in sample in the repo's `public/` folder. */
 export function repoSamplePath(): string {
@@ -47,4 +51,13 @@ export function bytesStream(data: Uint8Array | string, chunkBytes = 64 * 1024): 
       at += chunkBytes;
     },
   });
+}
+
+/** A JSONL text read as the app reads it (ingest, r50k tokens up to the 4096 cap, the training view, answers). */
+export async function readTrainingData(text: Uint8Array | string) {
+  const dataset = await ingestJsonl(bytesStream(text));
+  const tokens = await tokenizeDataset(dataset, { maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT }, inProcessPool());
+  const view = trainingView(dataset, tokens);
+  const answers = dataset.groups.flatMap((g) => g.candidates.map((c) => c.answerKey));
+  return { dataset, tokens, view, answers };
 }
