@@ -126,7 +126,7 @@ def recorded_or_own_split(args, training, path: str, data: TrainingData):
 
 def _fit_groups(args, model, device, training, data, train):
     """The scored groups the vote's temperature is fitted on, as the app fits it: a seeded subset of at most
-    256 groups of a training split (`train`, that of the split --groups val reports from, or --fit-data's),
+    64 groups of a training split (`train`, that of the split --groups val reports from, or --fit-data's),
     never the groups reported; (None, why) when there are none."""
     if args.groups == "train":
         return None, "the reported groups are the training split"

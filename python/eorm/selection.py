@@ -29,7 +29,7 @@ GRID_POINTS = 25
 LOG_T_TOLERANCE = 1e-6
 BOOTSTRAP_RESAMPLES = 1000
 CALIBRATION_BINS = 10
-FIT_MAX_GROUPS = 256
+FIT_MAX_GROUPS = 64  # the app's (src/engine/train/evaluation.ts)
 SELECTION_RULES = ["bestOfN", "majority", "weightedVote", "weightedVoteRaw", "first", "random", "oracle"]
 NAN = float("nan")
 

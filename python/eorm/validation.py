@@ -23,7 +23,7 @@ HISTOGRAM_BINS = 30
 
 def validation_figures(module: TransEBM, data: TrainingData, groups: List[int], seed: int, dist_: Dist, amp, batch_tokens: int, curve_subsets: int, train_groups: List[int]) -> Optional[Dict]:
     """{summary, histogram, curve, selection, allQuestionsAccuracy} on rank 0, None on the others. The vote's
-    temperature is fitted on a seeded subset of at most 256 of `train_groups` (the app's fitSubset)."""
+    temperature is fitted on a seeded subset of at most FIT_MAX_GROUPS (64) of `train_groups` (the app's fitSubset)."""
     fit = fit_subset(train_groups, seed)
     n_val = len(data.candidates(groups))
     cand = data.candidates(groups) + data.candidates(fit)

@@ -49,7 +49,7 @@ class ScorePrintsTheSelectionReport(unittest.TestCase):
         s = last["selection"]
         self.assertEqual(set(s), KEYS)
         self.assertEqual(set(s["rules"]), RULES)
-        self.assertRegex(s["temperatureSource"], r"^fitted on \d+ training groups$")
+        self.assertRegex(s["temperatureSource"], r"^fitted on \d+ training groups(, at the search's lower bound .*)?$")
         self.assertGreater(s["temperature"], 0)
         self.assertEqual(s["groups"], last["metrics"]["nGroups"])
         # The summary's baselines follow the same tie rule as the report.
@@ -84,7 +84,7 @@ class ScorePrintsTheSelectionReport(unittest.TestCase):
         self.assertEqual((s["temperature"], s["temperatureSource"]), (1, "not fitted (T = 1): no training data given (--fit-data)"))
         self.assertNotIn("allQuestions", s)  # a test file's figures are over every question already
         s = self.last("--groups", "all", "--fit-data", SAMPLE)["selection"]
-        self.assertRegex(s["temperatureSource"], r"^fitted on \d+ training groups$")
+        self.assertRegex(s["temperatureSource"], r"^fitted on \d+ training groups(, at the search's lower bound .*)?$")
 
     def test_the_training_split_is_never_fitted_on_itself(self):
         s = self.last("--groups", "train")["selection"]

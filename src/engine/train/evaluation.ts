@@ -44,8 +44,11 @@ export interface Evaluation {
 
 export const CURVE_SUBSETS = 64;
 export const HISTOGRAM_BINS = 30;
-/** Training groups scored to fit the vote's temperature (one number): a seeded subset this large bounds the extra forward passes of a validation. */
-export const FIT_MAX_GROUPS = 256;
+/**
+ * Training groups scored to fit the vote's temperature (one number): a seeded subset this large bounds the
+ * extra forward passes of a validation (at 256 the sample's validation, and so Start → first step, doubled).
+ */
+export const FIT_MAX_GROUPS = 64;
 
 /** Training-split groups to fit the weighted vote's temperature on (scored with the same weights). */
 export interface TemperatureFitData {
