@@ -23,6 +23,22 @@ from .split import split_groups
 from .step import make_optimizer, optimizer_step, train_step
 
 
+def blas_name() -> str:
+    """The BLAS this process loaded (from its memory map; Linux), as the bench's table names it."""
+    try:
+        with open("/proc/self/maps") as f:
+            maps = f.read()
+    except OSError:
+        return "BLAS unknown"
+    if "openblas" in maps:
+        return "OpenBLAS"
+    if "mkl" in maps:
+        return "MKL"
+    if "/blas/libblas" in maps:
+        return "reference BLAS"
+    return "BLAS unknown"
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--data", required=True)
@@ -82,6 +98,7 @@ def main() -> None:
     print(json.dumps({
         "torch": torch.__version__,
         "threads": torch.get_num_threads(),
+        "blas": blas_name(),
         "device": str(device),
         "deviceName": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu",
         "preset": args.preset,

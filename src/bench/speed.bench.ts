@@ -1,18 +1,24 @@
 /**
  * Training and scoring speed of the app, per backend and preset, against PyTorch on the same CPU, in one
- * run (figures, no pass/fail). The app side is the real engine worker in headless Chromium on the built-in
- * sample: the start-up probe's figures and choice; time from Start to the first training step (the
- * validation of the untrained model included); scoring of the validation split (candidates/s, tokens/s);
- * training over a window of whole steps between two pauses, every step in it finished (steps/s, real
- * tokens/s, no padding counted; see appRun.ts). The PyTorch side runs the same model, data
- * and step (`python -m eorm.bench`) when a Python with torch is found. Writes bench/results/latest.json.
- * Software GPU adapters (SwiftShader, llvmpipe) and the CPU backend are far slower: they run the tiny
- * preset on the sample's first 40 questions only, and are labelled so. Their timings are not GPU speed.
+ * run (figures, no pass/fail), on three shapes of data:
+ * - sample: the built-in sample, 4 short answers per question (median 122 tokens);
+ * - 16 answers: 16 chat models' answers to each of the first 200 GSM8K questions (bench/data/);
+ * - long answers: the same groups with answers joined until most reach the token cap (longAnswers.ts).
+ * The sample runs on every backend; the real shapes on the auto-chosen one. The app side is the real
+ * engine worker in headless Chromium: the start-up probe's figures and choice; time from Start to the
+ * first training step (the validation of the untrained model included); scoring of the validation split
+ * (candidates/s, tokens/s); training over a window of whole steps between two pauses, every step in it
+ * finished (steps/s, real tokens/s, no padding counted; see appRun.ts). The PyTorch side runs the same
+ * model, data and step (`python -m eorm.bench`) when a Python with torch is found; its BLAS is named.
+ * Writes bench/results/latest.json. Software GPU adapters (SwiftShader, llvmpipe) and the CPU backend are
+ * far slower: they run the tiny preset on the sample's first 40 questions only, and are labelled so.
+ * Their timings are not GPU speed.
  *
- *   npm run bench                                  # auto, wasm, webgpu, cpu × tiny, small; PyTorch
+ *   npm run bench                                  # 3 shapes; auto, wasm, webgpu, cpu × tiny, small on the sample; PyTorch
+ *   npm run bench -- speed --shapes long --presets small --backends auto
  *   npm run bench -- speed --presets tiny --backends auto,wasm --seconds 10 --no-python
  *   npm run bench -- speed --backends webgpu --presets tiny --slice 300 --seconds 120   # a longer software window
- *   npm run bench -- speed --data FILE.jsonl --slice 200   # a file of your shape (its first 200 questions) on every backend
+ *   npm run bench -- speed --data FILE.jsonl --slice 200   # a file of your shape (its first 200 questions) instead
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -22,6 +28,7 @@ import { INSTALL_TORCH, findPython, runPython } from '../engine/testing/pythonNo
 import { PRESETS } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from '../worker/backendInfo.ts';
 import { type AppRun, SAMPLE_PATH, appRun, sampleSlice } from './appRun.ts';
+import { longAnswers } from './longAnswers.ts';
 import { startBenchBrowser } from './enginePage.ts';
 import { formatCounters } from './formatCounters.ts';
 
@@ -37,13 +44,55 @@ const SECONDS = Number(opt('seconds', '20'));
 const WITH_PYTHON = !argv.includes('--no-python');
 /** Questions of the sample that software adapters and the CPU backend train on. */
 const SLOW_SLICE_QUESTIONS = Number(opt('slice', '40'));
-/** Another file (e.g. many long answers per question): its first --slice questions, on every backend and in PyTorch. */
+/** Another file (e.g. many long answers per question): its first --slice questions, on every backend and in PyTorch, instead of the shapes. */
 const DATA = opt('data', '');
+const SHAPES = opt('shapes', 'sample,real,long').split(',') as ShapeName[];
+const REAL_PATH = 'bench/data/zeroeval-gsm8k-16cand-first200.jsonl';
+
+type ShapeName = 'sample' | 'real' | 'long';
+interface Shape {
+  /** In the table. */
+  label: string;
+  /** What the app trains on where it trains on a slice (every backend for the real shapes). */
+  slice: { questions: number; bytes: Buffer; name?: string };
+  /** The same bytes for PyTorch. */
+  torchData: string;
+  backends: BackendChoice[];
+  sliced: boolean;
+}
+
+function shapes(): Shape[] {
+  const dir = mkdtempSync(join(tmpdir(), 'eorm-speed-'));
+  const own = (name: string, label: string, text: string, questions: number, backends: BackendChoice[]): Shape => {
+    const slice = sampleSlice(questions, text, name);
+    const torchData = join(dir, `${name}.jsonl`);
+    writeFileSync(torchData, slice.bytes);
+    return { label, slice, torchData, backends, sliced: true };
+  };
+  if (DATA) return [own(basename(DATA), basename(DATA), readFileSync(DATA, 'utf8'), SLOW_SLICE_QUESTIONS, BACKENDS)];
+  const real = () => readFileSync(REAL_PATH, 'utf8');
+  // The real shapes on the auto-chosen backend only (what a user gets), unless --backends names others.
+  const realBackends = argv.includes('--backends') ? BACKENDS : (['auto'] as BackendChoice[]);
+  return SHAPES.map((name) => {
+    switch (name) {
+      case 'sample':
+        return { label: 'sample', slice: sampleSlice(SLOW_SLICE_QUESTIONS), torchData: resolve(SAMPLE_PATH), backends: BACKENDS, sliced: false };
+      case 'real':
+        return own('16 answers', '16 answers (200 q)', real(), 200, realBackends);
+      case 'long':
+        return own('long answers', 'long answers (200 q)', longAnswers(real()), 200, realBackends);
+      default:
+        throw new Error(`unknown shape "${name}": sample, real, long`);
+    }
+  });
+}
 
 interface TorchRun {
   preset: Preset;
   torch: string;
   threads: number;
+  /** The BLAS library torch loaded (OpenBLAS and the reference BLAS differ several-fold). */
+  blas: string;
   train: { steps: number; stepsPerSec: number; tokensPerSec: number };
   score: { candidates: number; tokens: number; seconds: number; candidatesPerSec: number; tokensPerSec: number };
 }
@@ -60,54 +109,59 @@ const f1 = (x: number) => x.toFixed(1);
 
 async function main() {
   const cores = availableParallelism();
-  const slice = DATA ? sampleSlice(SLOW_SLICE_QUESTIONS, readFileSync(DATA, 'utf8'), basename(DATA)) : sampleSlice(SLOW_SLICE_QUESTIONS);
-  // PyTorch reads the same bytes the app trains on.
-  const torchData = DATA ? join(mkdtempSync(join(tmpdir(), 'eorm-speed-')), 'data.jsonl') : resolve(SAMPLE_PATH);
-  if (DATA) writeFileSync(torchData, slice.bytes);
-  const runs: AppRun[] = [];
+  const shapeList = shapes();
+  const runs: Array<AppRun & { shape: string }> = [];
   let probe: BackendInfo | null = null;
   const bench = await startBenchBrowser();
   const chromium = bench.browser.version();
   try {
-    for (const requested of BACKENDS) {
-      for (const preset of PRESET_LIST) {
-        process.stdout.write(`app: ${requested} ${preset}… `);
-        const { run, info } = await appRun(bench, { requested, preset, model: PRESETS[preset], seconds: SECONDS, slice, sliced: DATA !== '' });
-        if (requested === 'auto') probe ??= info;
-        console.log(`${f0(run.train.window.tokensPerSec)} tok/s training`);
-        runs.push(run);
-        if (run.software) break; // slow backends: the tiny preset only
+    for (const shape of shapeList) {
+      for (const requested of shape.backends) {
+        for (const preset of PRESET_LIST) {
+          process.stdout.write(`app: ${shape.label} ${requested} ${preset}… `);
+          const { run, info } = await appRun(bench, { requested, preset, model: PRESETS[preset], seconds: SECONDS, slice: shape.slice, sliced: shape.sliced });
+          if (requested === 'auto') probe ??= info;
+          console.log(`${f0(run.train.window.tokensPerSec)} tok/s training`);
+          runs.push({ ...run, shape: shape.label });
+          if (run.software) break; // slow backends: the tiny preset only
+        }
       }
     }
   } finally {
     await bench.close();
   }
   const torch: Record<string, TorchRun | string> = {};
+  const key = (shape: string, preset: string) => `${shape} ${preset}`;
   if (WITH_PYTHON) {
-    for (const preset of PRESET_LIST) {
-      process.stdout.write(`PyTorch ${preset}… `);
-      torch[preset] = pytorch(preset, cores, torchData);
-      console.log(typeof torch[preset] === 'string' ? torch[preset] : `${f0((torch[preset] as TorchRun).train.tokensPerSec)} tok/s training`);
+    for (const shape of shapeList) {
+      for (const preset of PRESET_LIST) {
+        process.stdout.write(`PyTorch ${shape.label} ${preset}… `);
+        const t = pytorch(preset, cores, shape.torchData);
+        torch[key(shape.label, preset)] = t;
+        console.log(typeof t === 'string' ? t : `${f0(t.train.tokensPerSec)} tok/s training`);
+      }
     }
   }
 
-  const rows: string[][] = [['backend', 'preset', 'data', 'Start→1st step', 'score tok/s (cand/s)', 'train tok/s', 'steps/s', '× PyTorch (train, score)']];
+  const rows: string[][] = [['shape', 'backend', 'preset', 'Start→1st step', 'score tok/s (cand/s)', 'train tok/s', 'steps/s', '× PyTorch (train, score)']];
   for (const r of runs) {
-    const t = torch[r.preset];
+    const t = torch[key(r.shape, r.preset)];
     const vs = typeof t === 'object' && !r.software ? `${(r.train.window.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×, ${(r.score.tokensPerSec / t.score.tokensPerSec).toFixed(2)}×` : r.software ? 'n/a (software)' : '–';
-    rows.push([r.label, r.preset, r.data, `${f1(r.startToFirstStepSec)} s`, `${f0(r.score.tokensPerSec)} (${f0(r.score.perSec)})`, f0(r.train.window.tokensPerSec), r.train.window.stepsPerSec.toFixed(2), vs]);
+    const shape = r.software && r.shape === 'sample' ? `sample, first ${SLOW_SLICE_QUESTIONS} q` : r.shape;
+    rows.push([shape, r.label, r.preset, `${f1(r.startToFirstStepSec)} s`, `${f0(r.score.tokensPerSec)} (${f0(r.score.perSec)})`, f0(r.train.window.tokensPerSec), r.train.window.stepsPerSec.toFixed(2), vs]);
   }
-  for (const [preset, t] of Object.entries(torch)) {
+  for (const [k, t] of Object.entries(torch)) {
     if (typeof t === 'string') continue;
-    rows.push([`PyTorch ${t.torch} CPU, ${t.threads} threads`, preset, DATA ? `${slice.name}, first ${slice.questions} questions` : 'sample', '–', `${f0(t.score.tokensPerSec)} (${f0(t.score.candidatesPerSec)})`, f0(t.train.tokensPerSec), t.train.stepsPerSec.toFixed(2), '1.00×, 1.00×']);
+    const shape = k.slice(0, k.lastIndexOf(' '));
+    rows.push([shape, `PyTorch ${t.torch} CPU, ${t.threads} threads, ${t.blas}`, t.preset, '–', `${f0(t.score.tokensPerSec)} (${f0(t.score.candidatesPerSec)})`, f0(t.train.tokensPerSec), t.train.stepsPerSec.toFixed(2), '1.00×, 1.00×']);
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   console.log(`\n${cores} cores, ${chromium}; training over a window of whole steps between two pauses (up to ${SECONDS} s after the first step)\n`);
   for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join('  '));
   console.log('\nwork per training step (window of whole steps after the first ones):');
-  for (const r of runs) console.log(`  ${r.label} ${r.preset}: ${formatCounters(r)}`);
+  for (const r of runs) console.log(`  ${r.shape}, ${r.label} ${r.preset}: ${formatCounters(r)}`);
   console.log('\nvalidation batches scored on other cores (scoring peers):');
-  for (const r of runs) console.log(`  ${r.label} ${r.preset}: ${r.counters.scoringPeerBatches}`);
+  for (const r of runs) console.log(`  ${r.shape}, ${r.label} ${r.preset}: ${r.counters.scoringPeerBatches}`);
   if (probe) {
     console.log(`\nprobe: ${probe.reason}`);
     for (const p of probe.probes) console.log(`  ${p.backend.padEnd(7)} ${p.available ? `${p.gflops!.toFixed(2)} GFLOP/s, ${p.roundsPerSec!.toFixed(1)} rounds/s, ${p.ms.toFixed(0)} ms` : p.error}`);
