@@ -1,29 +1,84 @@
 import * as tf from '@tensorflow/tfjs';
 import { type BackendProfile, activeProfile } from '../backend/profile.ts';
+import { type DropoutRows, hostDropout } from '../kernels/hostDropout.ts';
 import { fusedDropout } from '../kernels/webgpu/dropout.ts';
 
+/** One dropout of the forward (a layer's attention probabilities, its FFN output, …), with its own seed. */
+export interface DropoutSite {
+  /**
+   * x with dropout. `rows` keys x's rows ([rows, cols]) by chunk-local candidate and position: with them,
+   * on the host backends, each row's mask depends on its keys only, not on how the step is split.
+   */
+  apply(x: tf.Tensor, rows?: DropoutRows): tf.Tensor;
+}
+
+export interface DropoutOptions {
+  /** The chunk's first candidate's index in the step: host-kernel row keys are step-wide candidates. */
+  firstCandidate?: number;
+}
+
 /**
- * Seeded dropout. Every call draws the mask from (seed, call counter), so replaying the same
- * forward pass with the same seed reproduces every mask: the micro-batched step relies on that
- * to compute energies without gradients first and then again with gradients.
+ * Seeded dropout. Each site draws its masks from (seed, site counter), so replaying the same forward
+ * pass with the same seed reproduces every mask: the micro-batched step relies on that to compute
+ * energies without gradients first and then again with gradients. A site takes its counter once, however
+ * many tensors it applies to (packed attention's per-candidate blocks), so a site's seed does not depend
+ * on how many candidates the pass has.
  */
 export class SeededDropout {
   private calls = 0;
   private readonly fused: boolean;
+  private readonly host: boolean;
+  private readonly firstCandidate: number;
   constructor(
     readonly rate: number,
     private readonly seed: number,
     profile: BackendProfile = activeProfile(),
+    { firstCandidate = 0 }: DropoutOptions = {},
   ) {
     this.fused = profile.fused.dropout;
+    this.host = profile.hostKernels;
+    this.firstCandidate = firstCandidate;
   }
 
-  apply(x: tf.Tensor): tf.Tensor {
-    if (this.rate <= 0) return x;
-    const callSeed = mixSeed(this.seed, this.calls++);
-    // The fused kernel (WebGPU) draws the mask on the device from the same seed (kernels/webgpu/dropout.ts).
-    return this.fused ? fusedDropout(x, callSeed, this.rate) : tf.dropout(x, this.rate, undefined, callSeed);
+  /** The forward's next site: sites are taken in the same order on every replay of the pass. */
+  site(): DropoutSite {
+    const siteSeed = mixSeed(this.seed, this.calls++);
+    // Off the host kernel a mask spans a whole tensor: each chunk (by its first candidate) and each further
+    // tensor of the site draws from its own seed. Index 0 keeps the seed, so a first chunk's single-tensor
+    // sites (the padded reference, WebGPU) draw the masks they drew before sites existed.
+    const chunkSeed = derive(siteSeed, this.firstCandidate);
+    let tensors = 0;
+    return {
+      apply: (x, rows) => {
+        if (this.rate <= 0) return x;
+        if (rows && this.host) {
+          const candidate = rows.candidate.map((b) => b + this.firstCandidate);
+          return hostDropout(x, siteSeed, this.rate, { candidate, position: rows.position });
+        }
+        const callSeed = derive(chunkSeed, tensors++);
+        // The fused kernel (WebGPU) draws the mask on the device from the same seed (kernels/webgpu/dropout.ts).
+        return this.fused ? fusedDropout(x, callSeed, this.rate) : tf.dropout(x, this.rate, undefined, callSeed);
+      },
+    };
   }
+}
+
+/**
+ * The dropout of chunk `chunk` of a step, whose first candidate is the step's `first`-th. On the host
+ * backends, where a layout keys rows by candidate, every chunk shares one seed for the step, so any split
+ * of the candidates (micro-batches, workers) draws the same masks; elsewhere each chunk has its own seed.
+ */
+export function dropoutForChunk(rate: number, stepSeed: number, chunk: number, first: number, profile: BackendProfile): SeededDropout {
+  return profile.hostKernels
+    ? new SeededDropout(rate, mixSeed(stepSeed, STEP_KEY), profile, { firstCandidate: first })
+    : new SeededDropout(rate, mixSeed(stepSeed, chunk), profile);
+}
+
+/** Keeps the step-wide seed apart from chunk 0's seed mixSeed(stepSeed, 0). */
+const STEP_KEY = -1;
+
+function derive(seed: number, k: number): number {
+  return k === 0 ? seed : mixSeed(seed, k);
 }
 
 /** A well-spread 32-bit seed from two integers (a splitmix-style finaliser). */

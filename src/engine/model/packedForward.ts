@@ -24,6 +24,9 @@ export function packedTokens(cfg: ModelConfig, paddedIds: tf.Tensor2D, lengths: 
     }
   });
   const cls = tf.tensor1d(clsRows, 'int32');
+  // Dropout keys per row (kernels/hostDropout.ts): candidate and token; a CLS row is its candidate's token 0.
+  const tokenKeys = { candidate: Int32Array.from(rows, (r) => Math.floor(r / T)), position: Int32Array.from(positions) };
+  const clsKeys = { candidate: Int32Array.from(lengths, (_, b) => b), position: new Int32Array(lengths.length) };
   return {
     embed: (table) => gatherRows(table, tf.gather(tf.reshape(paddedIds, [-1]), tf.tensor1d(rows, 'int32'))),
     positions: (table) => gatherRows(table, tf.tensor1d(positions, 'int32')),
@@ -34,6 +37,7 @@ export function packedTokens(cfg: ModelConfig, paddedIds: tf.Tensor2D, lengths: 
       return tf.reshape(tf.gather(tf.concat([x, tf.zeros([1, d])]), tf.tensor1d(index, 'int32')), [B, T, d]);
     },
     cls: (x) => gatherRows(x as tf.Tensor2D, cls),
+    dropoutRows: (clsOnly) => (clsOnly ? clsKeys : tokenKeys),
     attention: (h, wIn, bIn, H, clsOnly, drop) => {
       const dh = d / H;
       const layout = { lengths, heads: H, dh };
@@ -54,9 +58,16 @@ export function packedTokens(cfg: ModelConfig, paddedIds: tf.Tensor2D, lengths: 
         const qkv = linear(h, tf.mul(wIn, rowScale), tf.mul(bIn, tf.reshape(rowScale, [-1])));
         [q, kT, v] = splitHeads(qkv, layout, [{ col0: 0 }, { col0: d, transpose: true }, { col0: 2 * d }]);
       }
+      // Block j is candidate b = j / H, head j % H; its query row i (0: the CLS query) keys the dropout
+      // as position head·maxLen + i, whatever the chunk's padded length.
+      const blockKeys = (j: number) => {
+        const b = Math.floor(j / H);
+        const rowsOf = queries.lengths[b];
+        return { candidate: new Int32Array(rowsOf).fill(b), position: Int32Array.from({ length: rowsOf }, (_, i) => (j % H) * cfg.maxLen + i) };
+      };
       const context = q.map((qi, j) => {
         let probs = tf.softmax(matMul(qi, kT[j]));
-        if (drop) probs = drop.apply(probs);
+        if (drop) probs = drop.apply(probs, blockKeys(j));
         return matMul(probs, v[j]);
       });
       return mergeHeads(context, queries);

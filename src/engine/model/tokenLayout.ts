@@ -1,5 +1,6 @@
 import type * as tf from '@tensorflow/tfjs';
-import type { SeededDropout } from './dropout.ts';
+import type { DropoutRows } from '../kernels/hostDropout.ts';
+import type { DropoutSite } from './dropout.ts';
 
 /**
  * How a forward lays out the batch's tokens, and attention on that layout: all that the padded
@@ -19,5 +20,10 @@ export interface TokenLayout {
    * Multi-head self-attention of `h` = LN1(x) up to the out-projection (PyTorch's in_proj weight
    * [3d, d] and bias): the heads' context side by side, for the CLS queries only with `clsOnly`.
    */
-  attention(h: tf.Tensor, wIn: tf.Tensor, bIn: tf.Tensor, heads: number, clsOnly: boolean, drop?: SeededDropout): tf.Tensor;
+  attention(h: tf.Tensor, wIn: tf.Tensor, bIn: tf.Tensor, heads: number, clsOnly: boolean, drop?: DropoutSite): tf.Tensor;
+  /**
+   * Dropout keys of the rows of a layer's [rows, width] activations (all tokens, or the CLS rows with
+   * `clsOnly`): chunk-local candidate and token. Undefined where rows are not one per token (padded).
+   */
+  dropoutRows(clsOnly: boolean): DropoutRows | undefined;
 }

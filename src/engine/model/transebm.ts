@@ -75,14 +75,16 @@ export function energies(cfg: ModelConfig, p: ParamTensors, inputs: EnergyInputs
  */
 function encoderLayer(cfg: ModelConfig, get: Getter, pre: string, x: tf.Tensor, tokens: TokenLayout, clsOnly: boolean, drop?: SeededDropout): tf.Tensor {
   const h = layerNorm(x, get(`${pre}norm1.weight`), get(`${pre}norm1.bias`));
-  const context = tokens.attention(h, get(`${pre}self_attn.in_proj_weight`), get(`${pre}self_attn.in_proj_bias`), cfg.nHeads, clsOnly, drop);
+  const context = tokens.attention(h, get(`${pre}self_attn.in_proj_weight`), get(`${pre}self_attn.in_proj_bias`), cfg.nHeads, clsOnly, drop?.site());
+  // The three [rows, width] dropouts below share the layer's row keys; each is its own site.
+  const rows = drop && tokens.dropoutRows(clsOnly);
   let attnOut = linear(context, get(`${pre}self_attn.out_proj.weight`), get(`${pre}self_attn.out_proj.bias`));
-  if (drop) attnOut = drop.apply(attnOut);
+  if (drop) attnOut = drop.site().apply(attnOut, rows);
   const y = tf.add(clsOnly ? tokens.cls(x) : x, attnOut);
   let ff = gelu(linear(layerNorm(y, get(`${pre}norm2.weight`), get(`${pre}norm2.bias`)), get(`${pre}linear1.weight`), get(`${pre}linear1.bias`)));
-  if (drop) ff = drop.apply(ff);
+  if (drop) ff = drop.site().apply(ff, rows);
   let ffOut = linear(ff, get(`${pre}linear2.weight`), get(`${pre}linear2.bias`));
-  if (drop) ffOut = drop.apply(ffOut);
+  if (drop) ffOut = drop.site().apply(ffOut, rows);
   const out = tf.add(y, ffOut);
   return clsOnly ? tf.reshape(out, [-1, cfg.dModel]) : out;
 }
@@ -99,6 +101,7 @@ function paddedTokens(cfg: ModelConfig, inputs: EnergyInputs): TokenLayout {
     positions: (table) => tf.slice(table, [0, 0], [T, d]),
     padded: (x) => x,
     cls: (x) => tf.slice(x, [0, 0, 0], [B, 1, d]),
+    dropoutRows: () => undefined,
     attention: (h, wIn, bIn, H, clsOnly, drop) => {
       const dh = d / H;
       const Tq = clsOnly ? 1 : T;

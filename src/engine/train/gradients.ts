@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { type BackendProfile, activeProfile } from '../backend/profile.ts';
 import type { ModelConfig } from '../model/config.ts';
-import { SeededDropout, mixSeed } from '../model/dropout.ts';
+import { dropoutForChunk } from '../model/dropout.ts';
 import { btLoss, btLossGradient, pairGroups } from '../model/loss.ts';
 import type { Params } from '../model/params.ts';
 import { energies } from '../model/transebm.ts';
@@ -47,7 +47,7 @@ export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBa
   for (const [name, v] of params) names.set(v.name, name);
   const varList = [...params.values()];
   const dropoutFor = (c: number) =>
-    opts.dropoutSeed === undefined || cfg.dropout === 0 ? undefined : new SeededDropout(cfg.dropout, mixSeed(opts.dropoutSeed, c), profile);
+    opts.dropoutSeed === undefined || cfg.dropout === 0 ? undefined : dropoutForChunk(cfg.dropout, opts.dropoutSeed, c, chunks[c][0], profile);
   const chunkEnergies = (c: number) => {
     const [s, e] = chunks[c];
     const chunk = batch.candidates.slice(s, e);
