@@ -91,3 +91,45 @@ test('a test-set evaluation while the run validates gives each scoring call the 
   expect(shared.testReport!.histogram).toEqual(alone.testReport!.histogram);
   expect(errors.flat()).toEqual([]);
 });
+
+/** The losses of a tiny run's first `steps` steps on the sample (WASM), and how many of them a peer shared. */
+async function firstSteps(browser: Browser, errors: string[][], scoringWorkers: number | undefined, steps: number): Promise<{ losses: number[]; peerSteps: number }> {
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const page = await context.newPage();
+  errors.push(collectConsoleErrors(page));
+  await page.goto('/e2e/pages/engine.html');
+  await page.waitForFunction(() => 'engine' in window);
+  const send = (cmd: Command) => page.evaluate((c) => (window as unknown as { engine: Engine }).engine.send(c as Command), cmd as unknown as Record<string, unknown>);
+  await send({ type: 'init', backend: 'wasm', scoringWorkers });
+  await next(page, 'ready');
+  await send({ type: 'loadData', role: 'train', source: { kind: 'url', url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' } });
+  await next(page, 'dataset');
+  await send({ type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'tiny', model: PRESETS.tiny, epochs: 1 } });
+  await next(page, 'progress', `e.step >= ${steps}`);
+  await send({ type: 'stop' });
+  await next(page, 'complete');
+  const points = await page.evaluate(() =>
+    (window as unknown as { engine: Engine }).engine.events.flatMap((e) => (e.type === 'metrics' ? e.points.map((p) => [p.step, p.loss]) : [])),
+  );
+  await send({ type: 'counters' });
+  const { peerSteps } = await next(page, 'counters');
+  await context.close();
+  const losses: number[] = [];
+  for (const [step, loss] of points) if (step < steps) losses[step] = loss;
+  return { losses, peerSteps };
+}
+
+test('training steps shared with the other core give the losses of the engine alone', async ({ browser }) => {
+  const errors: string[][] = [];
+  const steps = 30;
+  const alone = await firstSteps(browser, errors, 0, steps);
+  const shared = await firstSteps(browser, errors, 1, steps);
+  console.log(`${shared.peerSteps} steps shared with the scoring worker`);
+  expect(alone.peerSteps).toBe(0);
+  expect(shared.peerSteps).toBeGreaterThanOrEqual(steps);
+  expect(alone.losses.filter(Number.isFinite)).toHaveLength(steps);
+  // The same masks and the same products; only the gradients' sums run in another order (the peer's half
+  // is added as one term), so the weights drift apart by float rounding: losses agree to 1e-5 relative.
+  shared.losses.forEach((loss, s) => expect(Math.abs(loss - alone.losses[s])).toBeLessThan(1e-5 * Math.abs(alone.losses[s]) + 1e-6));
+  expect(errors.flat()).toEqual([]);
+});

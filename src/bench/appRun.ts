@@ -48,6 +48,8 @@ export interface RunCounters {
   pipelinesAfterFirstEpoch: number | null;
   /** Batches of the untrained model's validation that scoring peers (other cores) scored. */
   scoringPeerBatches: number;
+  /** Share of the window's steps whose later half a peer (the other core) computed. */
+  sharedStepShare: number;
   liveTensorBytes: number;
   gpuBytesAllocated: number | null;
   /** The most bytes the GPU pool had in use at once during the window (null off WebGPU). */
@@ -197,7 +199,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     await waitFor('complete', c1.index);
     const epoch1 = spec.pastFirstEpoch ? await firstEpochCounters(host, first.index) : null;
     const steps = c1.step - c0.step;
-    const per = (k: 'kernels' | 'dispatches' | 'submits' | 'uniformWrites' | 'uploadBytes' | 'readbacks' | 'buffersCreated' | 'kernelMs') => (c1.c[k] - c0.c[k]) / steps;
+    const per = (k: 'kernels' | 'dispatches' | 'submits' | 'uniformWrites' | 'uploadBytes' | 'readbacks' | 'buffersCreated' | 'kernelMs' | 'peerSteps') => (c1.c[k] - c0.c[k]) / steps;
     const scoreSeconds = (untrained.at - compiling.at) / 1000;
     const { candidates, tokens } = await scoredWork(sliced ? spec.slice.bytes : sampleText, spec.model.maxLen);
     return {
@@ -229,6 +231,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
           pipelinesFirstEpoch: epoch1 ? epoch1.pipelines : null,
           pipelinesAfterFirstEpoch: epoch1 ? c1.c.pipelines - epoch1.pipelines : null,
           scoringPeerBatches: c0.c.peerBatches,
+          sharedStepShare: per('peerSteps'),
           liveTensorBytes: c1.c.liveTensorBytes,
           gpuBytesAllocated: c1.c.gpuBytesAllocated,
           gpuPeakBytesUsed: c1.c.gpuPeakBytesUsed,

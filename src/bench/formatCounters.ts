@@ -16,5 +16,6 @@ export function formatCounters(r: AppRun): string {
       : '';
   // A validation in the window (an epoch too short for the page to pause before its end) adds its work here.
   const validated = r.train.window.validations > 0 ? `; the work of ${r.train.window.validations} validation included` : '';
-  return `${f1(c.kernelsPerStep)} kernels (${f1(c.kernelMsPerStep)} ms in them on the engine thread)${gpu} (over ${c.windowSteps} steps${validated})`;
+  const shared = c.sharedStepShare > 0 ? `, ${(100 * c.sharedStepShare).toFixed(0)}% of steps half on the other core` : '';
+  return `${f1(c.kernelsPerStep)} kernels (${f1(c.kernelMsPerStep)} ms in them on the engine thread)${shared}${gpu} (over ${c.windowSteps} steps${validated})`;
 }

@@ -21,6 +21,8 @@ export interface EngineCounters {
   buffersCreated: number;
   /** Eval batches scored by the scoring peers (other cores), counted whether or not the counters are installed. */
   peerBatches: number;
+  /** Training steps whose later half a peer (the other core) computed (sharedStep.ts). */
+  peerSteps: number;
   /**
    * Wall ms on the engine's thread inside tfjs kernels (the outermost ones): the CPU side of the work, on
    * WebGPU recording and submitting it, which bounds steps/s however fast the GPU is. Counts time the
@@ -36,9 +38,10 @@ export interface EngineCounters {
   gpuPeakBytesAllocated: number | null;
 }
 
-const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, buffersCreated: 0, peerBatches: 0, kernelMs: 0 };
+const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, buffersCreated: 0, peerBatches: 0, peerSteps: 0, kernelMs: 0 };
 
 export const countPeerBatch = () => void counts.peerBatches++;
+export const countPeerStep = () => void counts.peerSteps++;
 let installed = false;
 
 type Method = (...args: unknown[]) => unknown;

@@ -5,7 +5,7 @@
  */
 import { warmUp } from '../engine/train/warmUp.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
-import type { ScoringPeer } from '../engine/train/scoring.ts';
+import type { StepPeer } from '../engine/train/stepPeer.ts';
 import { type BackendInfo, initBackend } from './backend.ts';
 import type { BackendChoice, BackendName } from './backendInfo.ts';
 import { installCounters, readCounters } from './counters.ts';
@@ -19,7 +19,7 @@ export interface EngineDeps {
   /** The tokenizer threads, `size` as the UI's `init` asks (undefined: the default). */
   tokenizePool(size: () => number | undefined): () => TokenizePool;
   /** The scoring threads (WASM only), `size` likewise; `backend` is the one running. */
-  scoringPeers(backend: () => BackendInfo | null, size: () => number | undefined): () => ReadonlyArray<ScoringPeer>;
+  scoringPeers(backend: () => BackendInfo | null, size: () => number | undefined): () => ReadonlyArray<StepPeer>;
   persister: Persister;
   /** The backends the start-up probe tries (default: every one). */
   backends?: readonly BackendName[];

@@ -1,6 +1,7 @@
 /**
- * A scoring peer (ScoringPeer in src/engine/train/scoring.ts): a second tfjs-wasm engine on another core
- * that scores the batches the engine worker hands it, each with the weights of the scoring call it names.
+ * A scoring peer (StepPeer in src/engine/train/stepPeer.ts): a second tfjs-wasm engine on another core
+ * that scores the batches and computes the parts of training steps the engine worker hands it, each with
+ * the weights of the call it names.
  * One thread: it exists to use a core the engine's own products leave idle.
  */
 import * as tf from '@tensorflow/tfjs';
@@ -23,9 +24,17 @@ const reply = (r: PeerReply, transfer: Transferable[] = []) => self.postMessage(
 self.addEventListener('message', (event: MessageEvent<PeerRequest>) => {
   const req = event.data;
   if (req.type === 'release') return void scorer.release(req.call).catch(() => undefined);
-  const work =
-    req.type === 'load'
-      ? scorer.load(req.call, req.model).then(() => reply({ id: req.id }))
-      : scorer.score(req.call, req.batch, req.length).then((energies) => reply({ id: req.id, energies }, [energies.buffer]));
+  const work = (() => {
+    switch (req.type) {
+      case 'load':
+        return scorer.load(req.call, req.model).then(() => reply({ id: req.id }));
+      case 'score':
+        return scorer.score(req.call, req.batch, req.length).then((energies) => reply({ id: req.id, energies }, [energies.buffer]));
+      case 'energies':
+        return scorer.energies(req.call, req.part).then((energies) => reply({ id: req.id, energies }, [energies.buffer]));
+      case 'gradients':
+        return scorer.gradients(req.call, req.part, req.upstream).then((gradients) => reply({ id: req.id, gradients }, gradients.map(([, g]) => g.buffer)));
+    }
+  })();
   work.catch((e: unknown) => reply({ id: req.id, error: e instanceof Error ? e.message : String(e) }));
 });

@@ -3,23 +3,28 @@
  * own threads leave idle, each wrapped as a ScoringPeer (src/engine/train/scoring.ts) that posts its
  * requests and waits for their replies.
  */
-import type { PeerModel, ScoringPeer } from '../engine/train/scoring.ts';
+import type { PeerModel } from '../engine/train/scoring.ts';
+import type { PeerPart, StepPeer } from '../engine/train/stepPeer.ts';
 import type { BackendInfo } from './backendInfo.ts';
-import { countPeerBatch } from './counters.ts';
+import { countPeerBatch, countPeerStep } from './counters.ts';
 
 /** `call` names the scoring call, whose weights the peer keeps until that call's release (see ScoringPeer). */
-type Request = { type: 'load'; call: number; model: PeerModel } | { type: 'score'; call: number; batch: Int32Array[]; length: number };
+type Request =
+  | { type: 'load'; call: number; model: PeerModel }
+  | { type: 'score'; call: number; batch: Int32Array[]; length: number }
+  | { type: 'energies'; call: number; part: PeerPart }
+  | { type: 'gradients'; call: number; part: PeerPart; upstream: Float32Array };
 /** Requests are answered by `id`; a release is not answered. */
 export type PeerRequest = (Request & { id: number }) | { type: 'release'; call: number };
-export type PeerReply = { id: number; energies?: Float32Array; error?: string };
+export type PeerReply = { id: number; energies?: Float32Array; gradients?: Array<[string, Float32Array]>; error?: string };
 
 /** Longer than any batch takes (a paper-size batch at 2048 tokens on one slow core): then the batch is taken back. */
 const REPLY_LIMIT_MS = 120_000;
 /** Peers beyond this cost more memory (a tfjs-wasm engine and a weight copy each) than they save. */
 const MAX_PEERS = 3;
 
-/** A scoring worker as a ScoringPeer: one request at a time, each answered or failed (error, timeout, dead worker). */
-function workerPeer(worker: Worker): ScoringPeer {
+/** A scoring worker as a StepPeer: one request at a time, each answered or failed (error, timeout, dead worker). */
+function workerPeer(worker: Worker): StepPeer {
   let nextId = 0;
   let dead: string | null = null;
   const pending = new Map<number, { resolve: (r: PeerReply) => void; reject: (e: Error) => void }>();
@@ -35,7 +40,7 @@ function workerPeer(worker: Worker): ScoringPeer {
     else p?.resolve(e.data);
   });
   worker.addEventListener('error', (e: ErrorEvent) => fail(`the scoring worker failed: ${e.message || 'its script could not be loaded'}`));
-  const request = (req: Request): Promise<PeerReply> => {
+  const request = (req: Request, transfer: Transferable[] = []): Promise<PeerReply> => {
     if (dead) return Promise.reject(new Error(dead));
     const id = nextId++;
     return new Promise<PeerReply>((resolve, reject) => {
@@ -45,7 +50,7 @@ function workerPeer(worker: Worker): ScoringPeer {
       }, REPLY_LIMIT_MS);
       const settle = <T>(f: (v: T) => void) => (v: T) => (clearTimeout(timer), f(v));
       pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
-      worker.postMessage({ ...req, id });
+      worker.postMessage({ ...req, id }, { transfer });
     });
   };
   return {
@@ -54,6 +59,12 @@ function workerPeer(worker: Worker): ScoringPeer {
       const { energies } = await request({ type: 'score', call, batch, length });
       countPeerBatch();
       return energies!;
+    },
+    energies: async (call, part) => (await request({ type: 'energies', call, part })).energies!,
+    gradients: async (call, part, upstream) => {
+      const { gradients } = await request({ type: 'gradients', call, part, upstream }, [upstream.buffer]);
+      countPeerStep();
+      return gradients!;
     },
     release: (call) => {
       if (!dead) worker.postMessage({ type: 'release', call } satisfies PeerRequest);
@@ -65,8 +76,8 @@ function workerPeer(worker: Worker): ScoringPeer {
  * Scoring peers for the engine worker: on the WASM backend, one per core its own threads leave idle
  * (at most MAX_PEERS), started on first use and kept. None on other backends or where workers cannot start.
  */
-export function lazyScoringPeers(backend: () => BackendInfo | null, count: () => number | undefined = () => undefined): () => ScoringPeer[] {
-  let peers: ScoringPeer[] | null = null;
+export function lazyScoringPeers(backend: () => BackendInfo | null, count: () => number | undefined = () => undefined): () => StepPeer[] {
+  let peers: StepPeer[] | null = null;
   return () => {
     const b = backend();
     if (b?.backend !== 'wasm' || typeof Worker === 'undefined') return [];

@@ -1,5 +1,5 @@
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
-import type { ScoringPeer } from '../engine/train/scoring.ts';
+import type { StepPeer } from '../engine/train/stepPeer.ts';
 import type { BackendInfo } from './backend.ts';
 import { Datasets } from './datasets.ts';
 import { EvaluationCache, setOf } from './evaluationCache.ts';
@@ -30,7 +30,7 @@ export class Session {
     backend: () => BackendInfo | null,
     persist: Persister = new Persister(Promise.resolve(null), () => undefined),
     /** Other threads that score batches too (the WASM backend's idle cores); none in tests. */
-    scoringPeers: () => ReadonlyArray<ScoringPeer> = () => [],
+    scoringPeers: () => ReadonlyArray<StepPeer> = () => [],
   ) {
     const models = new ModelSlots();
     const emitModels = () => emit({ type: 'models', active: models.active, available: models.info() });

@@ -9,7 +9,7 @@ import { estimateMemory } from '../engine/train/estimate.ts';
 import { type RunEvaluation, runTraining } from '../engine/train/loop.ts';
 import { RunControl } from '../engine/train/runControl.ts';
 import { bestMetricOf, metricValue, selectionOf } from '../engine/train/bestMetric.ts';
-import type { ScoringPeer } from '../engine/train/scoring.ts';
+import type { StepPeer } from '../engine/train/stepPeer.ts';
 import type { TrainSettings } from '../engine/train/settings.ts';
 import { groupsPerStep, totalSteps } from '../engine/train/stepCount.ts';
 import type { BackendInfo } from './backend.ts';
@@ -36,7 +36,7 @@ export interface RunDeps {
   saved: SavedRuns;
   persist: Persister;
   backend: () => BackendInfo | null;
-  scoringPeers: () => ReadonlyArray<ScoringPeer>;
+  scoringPeers: () => ReadonlyArray<StepPeer>;
   /** Sends the model slots to the UI. */
   emitModels: () => void;
 }
@@ -239,6 +239,7 @@ export class TrainingRuns {
         lazyEmbedding: resume ? resume.optimizer.lazy !== null : undefined,
         resumeFrom: resume ?? undefined,
         scoringPeers: this.deps.scoringPeers(),
+        stepPeer: this.deps.scoringPeers()[0],
       },
       {
         state: (s, step, epoch, message) => {

@@ -15,13 +15,14 @@ describe('the backend profile', () => {
       const p = detectProfile(backend);
       expect(p).toMatchObject({ backend, hostKernels: true, lazyEmbedding: true, flatAdamW: false, readTogether: false, readbackEvery: 1, trimGpuPool: false, headsFromOneProduct: false });
       expect(p.packedForward).toBe(backend === 'wasm');
+      expect(p.sharedSteps).toBe(backend === 'wasm');
       expect(on(p)).toEqual(['adamw']);
     }
   });
 
   it('on webgpu: read-backs together every READBACK_EVERY steps, pool trimming, heads from one product, no host path; the flat AdamW where its kernel is registered', () => {
     const p = detectProfile('webgpu');
-    expect(p).toMatchObject({ backend: 'webgpu', packedForward: false, hostKernels: false, lazyEmbedding: false, readTogether: true, readbackEvery: READBACK_EVERY, trimGpuPool: true, headsFromOneProduct: true });
+    expect(p).toMatchObject({ backend: 'webgpu', packedForward: false, hostKernels: false, lazyEmbedding: false, readTogether: true, readbackEvery: READBACK_EVERY, trimGpuPool: true, headsFromOneProduct: true, sharedSteps: false });
     // The worker registers WebGPU's kernels when WebGPU starts: here a stand-in, unless one is there.
     const mine = !tf.getKernel(ADAMW_LINK, 'webgpu');
     if (mine) tf.registerKernel({ kernelName: ADAMW_LINK, backendName: 'webgpu', kernelFunc: () => [] });

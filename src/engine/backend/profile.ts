@@ -41,6 +41,12 @@ export interface BackendProfile {
   readonly readbackEvery: number;
   /** WebGPU's buffer pool is trimmed between steps, at pauses and after validations. */
   readonly trimGpuPool: boolean;
+  /**
+   * Training steps are shared with a peer thread on another core, half the candidates each (sharedStep.ts):
+   * on WASM, whose step runs on one core, where the engine has a peer. It needs the packed forward, whose
+   * dropout masks are keyed by candidate, so that any split of a step draws the same masks.
+   */
+  readonly sharedSteps: boolean;
 }
 
 export type FusedOp = 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'qkvHeads' | 'linear' | 'btLoss' | 'globalNorm' | 'clipCoefficient' | 'bothFinite' | 'dropout' | 'adamw';
@@ -89,6 +95,7 @@ export function detectProfile(backend: string = tf.getBackend()): BackendProfile
     readTogether: webgpu,
     readbackEvery: webgpu ? READBACK_EVERY : 1,
     trimGpuPool: webgpu,
+    sharedSteps: backend === 'wasm',
   };
 }
 

@@ -1,11 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
-import { type BackendProfile, activeProfile } from '../backend/profile.ts';
+import { activeProfile } from '../backend/profile.ts';
 import type { ModelConfig } from '../model/config.ts';
-import { dropoutForChunk } from '../model/dropout.ts';
 import { btLoss, btLossGradient, pairGroups } from '../model/loss.ts';
 import type { Params } from '../model/params.ts';
-import { energies } from '../model/transebm.ts';
-import { bucketLength, chunkRanges, padBatch } from './batch.ts';
+import { chunkRanges } from './batch.ts';
+import { type GradientOptions, accumulate, chunkPasses } from './chunkPasses.ts';
 
 /** The candidates of one optimizer step: one group by default, several groups allowed. */
 export interface StepBatch {
@@ -15,15 +14,6 @@ export interface StepBatch {
   labels: ArrayLike<number>;
   /** Group index per candidate; the loss is averaged per group. */
   groupOf: ArrayLike<number>;
-}
-
-export interface GradientOptions {
-  /** Candidates per forward/backward pass; ≥ the batch size means one pass. */
-  microBatch?: number;
-  /** Training mode with dropout seeded by this; omit for eval mode (no dropout). */
-  dropoutSeed?: number;
-  /** What runs where (left out: the active backend's profile). */
-  profile?: BackendProfile;
 }
 
 export interface LossAndGradients {
@@ -43,58 +33,24 @@ export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBa
   const chunks = chunkRanges(n, opts.microBatch ?? n);
   const pairs = pairGroups(batch.labels, batch.groupOf);
   const profile = opts.profile ?? activeProfile();
-  const names = new Map<string, string>();
-  for (const [name, v] of params) names.set(v.name, name);
-  const varList = [...params.values()];
-  const dropoutFor = (c: number) =>
-    opts.dropoutSeed === undefined || cfg.dropout === 0 ? undefined : dropoutForChunk(cfg.dropout, opts.dropoutSeed, c, chunks[c][0], profile);
-  const chunkEnergies = (c: number) => {
-    const [s, e] = chunks[c];
-    const chunk = batch.candidates.slice(s, e);
-    const inputs = padBatch(chunk, cfg.padId, bucketLength(longestOf(chunk), cfg.maxLen));
-    const out = energies(cfg, params, inputs, { dropout: dropoutFor(c) });
-    inputs.ids.dispose();
-    inputs.lengths.dispose();
-    return out;
-  };
-  const byName = (g: tf.NamedTensorMap) => {
-    const out = new Map<string, tf.Tensor>();
-    for (const [vname, t] of Object.entries(g)) out.set(names.get(vname)!, t);
-    return out;
-  };
+  const passes = chunkPasses(cfg, params, batch.candidates, 0, chunks, { ...opts, profile });
 
   if (chunks.length === 1) {
-    const { value, grads } = tf.variableGrads(() => btLoss(chunkEnergies(0), pairs, profile), varList);
-    return { loss: value, grads: byName(grads) };
+    const varList = [...params.values()];
+    const names = new Map([...params].map(([name, v]) => [v.name, name]));
+    const { value, grads } = tf.variableGrads(() => btLoss(passes.energies(0), pairs, profile), varList);
+    return { loss: value, grads: new Map(Object.entries(grads).map(([vname, g]) => [names.get(vname)!, g])) };
   }
-  const e = tf.concat(chunks.map((_, c) => tf.tidy(() => chunkEnergies(c)))) as tf.Tensor1D;
+  const e = tf.concat(chunks.map((_, c) => tf.tidy(() => passes.energies(c)))) as tf.Tensor1D;
   const loss = btLoss(e, pairs, profile);
   const dE = btLossGradient(e, pairs, profile);
   e.dispose();
   let acc: Map<string, tf.Tensor> | null = null;
   chunks.forEach(([s, end], c) => {
-    const upstream = tf.slice(dE, [s], [end - s]);
-    const { value, grads } = tf.variableGrads(() => tf.sum(tf.mul(upstream, chunkEnergies(c))) as tf.Scalar, varList);
-    value.dispose();
+    const upstream = tf.slice(dE, [s], [end - s]) as tf.Tensor1D;
+    acc = accumulate(acc, passes.gradients(c, upstream));
     upstream.dispose();
-    const named = byName(grads);
-    if (acc === null) {
-      acc = named;
-      return;
-    }
-    for (const [name, g] of named) {
-      const prev = acc.get(name)!;
-      acc.set(name, tf.add(prev, g));
-      prev.dispose();
-      g.dispose();
-    }
   });
   dE.dispose();
   return { loss, grads: acc! };
-}
-
-function longestOf(candidates: ReadonlyArray<ArrayLike<number>>): number {
-  let n = 0;
-  for (const c of candidates) n = Math.max(n, c.length);
-  return n;
 }

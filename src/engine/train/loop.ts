@@ -14,6 +14,7 @@ import { bestMetricOf, isBetter, metricValue } from './bestMetric.ts';
 import { type RunCheckpoint, captureCheckpoint } from './checkpoint.ts';
 import { type Evaluation, evaluateModel } from './evaluation.ts';
 import type { ScoringPeer } from './scoring.ts';
+import type { StepPeer } from './stepPeer.ts';
 import type { RunControl, TakeSnapshot } from './runControl.ts';
 import type { TrainSettings } from './settings.ts';
 import { type StepScalars, trainStep } from './step.ts';
@@ -91,6 +92,8 @@ export interface RunInputs {
   resumeFrom?: RunCheckpoint;
   /** Threads that help score the validation (see ScoringPeer in scoring.ts). */
   scoringPeers?: ReadonlyArray<ScoringPeer>;
+  /** A thread that computes half of each training step where the profile shares steps (sharedStep.ts). */
+  stepPeer?: StepPeer;
 }
 
 export interface RunResult {
@@ -291,6 +294,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
           maxGradNorm: settings.maxGradNorm,
           microBatch,
           dropoutSeed: mixSeed(settings.seed ^ 0x5eed, step),
+          peer: profile.sharedSteps ? inputs.stepPeer : undefined,
         });
         queued.push({ s: scalars, at: { step, epoch, lr } });
         step++;

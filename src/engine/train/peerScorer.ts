@@ -1,14 +1,22 @@
+import * as tf from '@tensorflow/tfjs';
+import { activeProfile } from '../backend/profile.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type Params, disposeParams, paramsFromArrays } from '../model/params.ts';
-import { type ScoringPeer, scoreBatch } from './scoring.ts';
+import { accumulate, chunkPasses } from './chunkPasses.ts';
+import { scoreBatch } from './scoring.ts';
+import type { PeerPart, StepPeer } from './stepPeer.ts';
 
-export interface PeerScorer extends ScoringPeer {
+/** The indices of the part's chunks. */
+const partChunks = (part: PeerPart) => Array.from({ length: part.chunks.length - part.from }, (_, i) => part.from + i);
+
+export interface PeerScorer extends StepPeer {
   /** Settles once the call's weights are dropped (or were never held). */
   release(call: number): Promise<void>;
 }
 
 /**
- * What a peer runs on its own thread (the scoring worker wraps it in messages). Requests are handled
+ * What a peer runs on its own thread (the scoring worker wraps it in messages): scoring batches and
+ * parts of training steps (sharedStep.ts). Requests are handled
  * one at a time in the order received, after `ready` (the thread's backend): a batch sent right after
  * its call's weights finds them. It holds the weights of every call not yet released, keyed by call, so
  * two calls in flight at once each score with their own; a batch of a released call is refused unscored.
@@ -24,6 +32,16 @@ export function peerScorer(ready: Promise<void> = Promise.resolve()): PeerScorer
     queue = run.catch(() => undefined);
     return run;
   };
+  const weightsOf = (call: number) => {
+    const c = held.get(call);
+    if (over.has(call)) throw new Error(`call ${call} is over`);
+    if (!c) throw new Error(`no weights loaded for call ${call}`);
+    return c;
+  };
+  const passesOf = (call: number, part: PeerPart) => {
+    const c = weightsOf(call);
+    return chunkPasses(c.cfg, c.params, part.candidates, part.first, part.chunks, { dropoutSeed: part.dropoutSeed, profile: activeProfile() });
+  };
   return {
     load: (call, model) =>
       inOrder(() => {
@@ -33,10 +51,30 @@ export function peerScorer(ready: Promise<void> = Promise.resolve()): PeerScorer
       }),
     score: (call, batch, length) =>
       inOrder(() => {
-        const c = held.get(call);
-        if (over.has(call)) throw new Error(`scoring call ${call} is over`);
-        if (!c) throw new Error(`no weights loaded for scoring call ${call}`);
+        const c = weightsOf(call);
         return scoreBatch(c.cfg, c.params, batch, length);
+      }),
+    energies: (call, part) =>
+      inOrder(() => {
+        const passes = passesOf(call, part);
+        const e = tf.tidy(() => tf.concat(partChunks(part).map((c) => passes.energies(c))));
+        const values = e.dataSync() as Float32Array;
+        e.dispose();
+        return values;
+      }),
+    gradients: (call, part, upstream) =>
+      inOrder(() => {
+        const passes = passesOf(call, part);
+        let grads: Map<string, tf.Tensor> | null = null;
+        for (const c of partChunks(part)) {
+          const [s, e] = part.chunks[c];
+          const up = tf.tensor1d(upstream.subarray(s - part.first, e - part.first));
+          grads = accumulate(grads, passes.gradients(c, up));
+          up.dispose();
+        }
+        const out = [...grads!].map(([name, g]) => [name, g.dataSync() as Float32Array] as [string, Float32Array]);
+        tf.dispose([...grads!.values()]);
+        return out;
       }),
     release(call) {
       over.add(call);

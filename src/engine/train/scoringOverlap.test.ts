@@ -94,7 +94,7 @@ describe('overlapping scoring calls', () => {
     await Promise.all(peers.map((p) => p.settled()));
     expect(tf.memory().numTensors).toBe(tensorsBefore);
     const lastCall = Math.max(...peers.flatMap((p) => p.calls));
-    await expect(peers[0].inner.score(lastCall, [Int32Array.of(0, 1, 2)], 8)).rejects.toThrow(/no weights loaded for scoring call/);
+    await expect(peers[0].inner.score(lastCall, [Int32Array.of(0, 1, 2)], 8)).rejects.toThrow(/no weights loaded for call/);
     disposeParams(before);
     disposeParams(after);
   });
@@ -110,8 +110,8 @@ describe('overlapping scoring calls', () => {
     const queued = peer.score(1, batch, 40);
     const released = peer.release(1);
     // Requests already handed over when the release came are not scored with weights about to go.
-    await expect(scored).rejects.toThrow(/scoring call 1 is over/);
-    await expect(queued).rejects.toThrow(/scoring call 1 is over/);
+    await expect(scored).rejects.toThrow(/call 1 is over/);
+    await expect(queued).rejects.toThrow(/call 1 is over/);
     await released;
     disposeParams(params);
   });

@@ -4,11 +4,16 @@ import { bothFinite, clipCoefficient, globalNorm } from '../model/clip.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { Params } from '../model/params.ts';
 import { compactBatch } from './compactBatch.ts';
-import { type GradientOptions, type StepBatch, lossAndGradients } from './gradients.ts';
+import type { GradientOptions } from './chunkPasses.ts';
+import { type StepBatch, lossAndGradients } from './gradients.ts';
+import { sharedLossAndGradients } from './sharedStep.ts';
+import type { StepPeer } from './stepPeer.ts';
 
 export interface StepOptions extends GradientOptions {
   lr: number;
   maxGradNorm: number;
+  /** Computes half of the step on another core (the lazy-embedding step only; see sharedStep.ts). */
+  peer?: StepPeer;
 }
 
 /** Scalars of one step, still on the device: read them with `await t.data()` and dispose them. */
@@ -61,11 +66,14 @@ async function lazyEmbeddingStep(cfg: ModelConfig, params: Params, optimizer: Ad
   const rows = lazy.gather(compact.rows);
   const { stepParams, table } = withCompactTable(params, () => tf.tensor2d(rows, [compact.rows.length, lazy.width]));
   try {
-    // A plain object: tidy keeps the tensors it returns only in arrays and objects, not in a Map.
-    const { scalars, grads } = tf.tidy(() => {
-      const { loss, grads, gradNorm, clipCoef } = clippedGradients({ ...cfg, padId: compact.padId }, stepParams, compact.batch, opts);
-      return { scalars: { loss, gradNorm, clipCoef }, grads: Object.fromEntries(grads) };
-    });
+    const stepCfg = { ...cfg, padId: compact.padId };
+    const { scalars, grads } = opts.peer
+      ? await sharedClippedGradients(stepCfg, stepParams, compact.batch, opts, opts.peer, rows)
+      : // A plain object: tidy keeps the tensors it returns only in arrays and objects, not in a Map.
+        tf.tidy(() => {
+          const { loss, grads, gradNorm, clipCoef } = clippedGradients(stepCfg, stepParams, compact.batch, opts);
+          return { scalars: { loss, gradNorm, clipCoef }, grads: Object.fromEntries(grads) };
+        });
     try {
       const embGrad = grads[EMBEDDING];
       const [g, coef, loss, norm] = await Promise.all([embGrad.data(), scalars.clipCoef.data(), scalars.loss.data(), scalars.gradNorm.data()]);
@@ -109,6 +117,22 @@ function clippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, op
   const { loss, grads } = lossAndGradients(cfg, params, batch, opts);
   const gradNorm = globalNorm(grads.values(), opts.profile);
   return { loss, grads, gradNorm, clipCoef: clipCoefficient(gradNorm, opts.maxGradNorm, opts.profile) };
+}
+
+/**
+ * clippedGradients with half of the step computed by `peer`: it gets the step's weights (the compact
+ * table's rows as they are, every other parameter read here) and the candidates in the table's numbering.
+ */
+async function sharedClippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: StepOptions, peer: StepPeer, tableRows: Float32Array) {
+  const profile = opts.profile!;
+  const weights = [...params].map(([name, v]): [string, Float32Array] => [name, name === EMBEDDING ? tableRows : (v.dataSync() as Float32Array)]);
+  const model = { cfg: { ...cfg, vocabSize: params.get(EMBEDDING)!.shape[0]! }, weights };
+  const { loss, grads } = await sharedLossAndGradients(cfg, params, batch, { ...opts, profile }, peer, model);
+  const { gradNorm, clipCoef } = tf.tidy(() => {
+    const norm = globalNorm(grads.values(), profile);
+    return { gradNorm: norm, clipCoef: clipCoefficient(norm, opts.maxGradNorm, profile) };
+  });
+  return { scalars: { loss, gradNorm, clipCoef }, grads: Object.fromEntries(grads) };
 }
 
 /** The step's parameters with the embedding swapped for a trainable compact table of the rows it uses. */

@@ -1,0 +1,80 @@
+import * as tf from '@tensorflow/tfjs';
+import type { BackendProfile } from '../backend/profile.ts';
+import type { ModelConfig } from '../model/config.ts';
+import type { Params } from '../model/params.ts';
+import { dropoutForChunk } from '../model/dropout.ts';
+import { energies } from '../model/transebm.ts';
+import { bucketLength, padBatch } from './batch.ts';
+
+/** How a step's gradients are computed. */
+export interface GradientOptions {
+  /** Candidates per forward/backward pass; ≥ the batch size means one pass. */
+  microBatch?: number;
+  /** Training mode with dropout seeded by this; omit for eval mode (no dropout). */
+  dropoutSeed?: number;
+  /** What runs where (left out: the active backend's profile). */
+  profile?: BackendProfile;
+}
+
+/**
+ * The two passes of a micro-batched step over chunk c of its candidates: energies (on the tape if one
+ * records), and the gradients of Σ upstream_i · E_i over the chunk. `chunks` are all the step's chunks
+ * as ranges of step indices, and `candidates` the step's candidates from step index `first` on (all of
+ * them, or a peer's part), so a chunk's dropout masks are the same whoever computes it.
+ */
+export interface ChunkPasses {
+  energies(c: number): tf.Tensor1D;
+  gradients(c: number, upstream: tf.Tensor1D): Map<string, tf.Tensor>;
+}
+
+export function chunkPasses(
+  cfg: ModelConfig,
+  params: Params,
+  candidates: ReadonlyArray<ArrayLike<number>>,
+  first: number,
+  chunks: ReadonlyArray<[number, number]>,
+  opts: GradientOptions & { profile: BackendProfile },
+): ChunkPasses {
+  const names = new Map<string, string>();
+  for (const [name, v] of params) names.set(v.name, name);
+  const varList = [...params.values()];
+  const dropoutFor = (c: number) =>
+    opts.dropoutSeed === undefined || cfg.dropout === 0 ? undefined : dropoutForChunk(cfg.dropout, opts.dropoutSeed, c, chunks[c][0], opts.profile);
+  const chunkEnergies = (c: number) => {
+    const [s, e] = chunks[c];
+    const chunk = candidates.slice(s - first, e - first);
+    const inputs = padBatch(chunk, cfg.padId, bucketLength(longestOf(chunk), cfg.maxLen));
+    const out = energies(cfg, params, inputs, { dropout: dropoutFor(c) });
+    inputs.ids.dispose();
+    inputs.lengths.dispose();
+    return out;
+  };
+  return {
+    energies: chunkEnergies,
+    gradients(c, upstream) {
+      const { value, grads } = tf.variableGrads(() => tf.sum(tf.mul(upstream, chunkEnergies(c))) as tf.Scalar, varList);
+      value.dispose();
+      const out = new Map<string, tf.Tensor>();
+      for (const [vname, t] of Object.entries(grads)) out.set(names.get(vname)!, t);
+      return out;
+    },
+  };
+}
+
+/** Adds `more` into `acc` by name (disposing what it replaces); `acc` null takes `more` as it is. */
+export function accumulate(acc: Map<string, tf.Tensor> | null, more: Map<string, tf.Tensor>): Map<string, tf.Tensor> {
+  if (acc === null) return more;
+  for (const [name, g] of more) {
+    const prev = acc.get(name)!;
+    acc.set(name, tf.add(prev, g));
+    prev.dispose();
+    g.dispose();
+  }
+  return acc;
+}
+
+function longestOf(candidates: ReadonlyArray<ArrayLike<number>>): number {
+  let n = 0;
+  for (const c of candidates) n = Math.max(n, c.length);
+  return n;
+}

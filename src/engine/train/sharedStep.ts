@@ -1,0 +1,87 @@
+import * as tf from '@tensorflow/tfjs';
+import type { BackendProfile } from '../backend/profile.ts';
+import type { ModelConfig } from '../model/config.ts';
+import { btLoss, btLossGradient, pairGroups } from '../model/loss.ts';
+import type { Params } from '../model/params.ts';
+import { chunkRanges } from './batch.ts';
+import { type ChunkPasses, type GradientOptions, accumulate, chunkPasses } from './chunkPasses.ts';
+import type { LossAndGradients, StepBatch } from './gradients.ts';
+import type { PeerModel } from './scoring.ts';
+import type { PeerPart, StepPeer } from './stepPeer.ts';
+
+/** Names each step's weights at the peer: negative, as scoring calls (scoring.ts) count up from 1. */
+let lastCall = 0;
+
+/**
+ * Loss and gradients of one step with a peer on another core taking the later half of its chunks
+ * (data-parallel over the group's candidates): both compute their chunks' energies, this thread the
+ * loss and dL/dE, then both backpropagate their chunks and the peer's gradients are added to these.
+ * The masks of a chunk do not depend on who computes it (chunkPasses), so the result is the one-thread
+ * step's up to the order of float sums. A step of one chunk is cut in two. `model`: the step's weights
+ * in the peer's numbering (the candidates' ids already are). A peer that fails hands its part back:
+ * this thread computes it, with the same numbers.
+ */
+export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions & { profile: BackendProfile }, peer: StepPeer, model: PeerModel): Promise<LossAndGradients> {
+  const n = batch.candidates.length;
+  let chunks = chunkRanges(n, opts.microBatch ?? n);
+  if (chunks.length === 1) chunks = chunkRanges(n, Math.ceil(n / 2));
+  const from = splitAt(chunks, batch.candidates);
+  const mine = range(0, from);
+  const theirs = range(from, chunks.length);
+  const first = chunks[from][0];
+  const part: PeerPart = { candidates: batch.candidates.slice(first).map((c) => Int32Array.from(c)), first, chunks, from, dropoutSeed: opts.dropoutSeed };
+  const passes = chunkPasses(cfg, params, batch.candidates, 0, chunks, opts);
+  const call = --lastCall;
+  // Posted together, before this thread's synchronous work: the peer handles them in order meanwhile.
+  const loaded = peer.load(call, model);
+  const theirEnergies = peer.energies(call, part);
+  loaded.catch(() => undefined);
+  try {
+    const e = tf.tidy(() => allEnergies(passes, mine));
+    const all = await settle(theirEnergies).then((values) => tf.tidy(() => tf.concat([e, values ? tf.tensor1d(values) : allEnergies(passes, theirs)])) as tf.Tensor1D);
+    e.dispose();
+    const pairs = pairGroups(batch.labels, batch.groupOf);
+    const loss = btLoss(all, pairs, opts.profile);
+    const dE = btLossGradient(all, pairs, opts.profile);
+    all.dispose();
+    const upstream = dE.dataSync() as Float32Array;
+    const theirGrads = settle(peer.gradients(call, part, upstream.slice(first)));
+    const chunkGradients = (c: number) => {
+      const [s, e] = chunks[c];
+      const up = tf.slice(dE, [s], [e - s]) as tf.Tensor1D;
+      const g = passes.gradients(c, up);
+      up.dispose();
+      return g;
+    };
+    let grads: Map<string, tf.Tensor> | null = null;
+    for (const c of mine) grads = accumulate(grads, chunkGradients(c));
+    const fromPeer = await theirGrads;
+    if (fromPeer) grads = accumulate(grads, new Map(fromPeer.map(([name, g]) => [name, tf.tensor(g, params.get(name)!.shape)])));
+    else for (const c of theirs) grads = accumulate(grads, chunkGradients(c));
+    dE.dispose();
+    return { loss, grads: grads! };
+  } finally {
+    peer.release(call);
+  }
+}
+
+/** The first chunk of the peer's part: about half the step's tokens on each side, at least one chunk each. */
+function splitAt(chunks: Array<[number, number]>, candidates: ReadonlyArray<ArrayLike<number>>): number {
+  const tokens = chunks.map(([s, e]) => candidates.slice(s, e).reduce((a, c) => a + c.length, 0));
+  const total = tokens.reduce((a, b) => a + b, 0);
+  let k = 0;
+  let done = 0;
+  while (k < chunks.length - 1 && done + tokens[k] / 2 < total / 2) done += tokens[k++];
+  return Math.max(1, k);
+}
+
+function allEnergies(passes: ChunkPasses, chunks: number[]): tf.Tensor1D {
+  return tf.concat(chunks.map((c) => passes.energies(c))) as tf.Tensor1D;
+}
+
+const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i);
+
+/** The value, or null when the peer failed (its part is then computed here). */
+function settle<T>(p: Promise<T>): Promise<T | null> {
+  return p.catch(() => null);
+}
