@@ -21,7 +21,7 @@ export interface EngineCounters {
   buffersCreated: number;
   /** Eval batches scored by the scoring peers (other cores), counted whether or not the counters are installed. */
   peerBatches: number;
-  /** Training steps whose later half a peer (the other core) computed (sharedStep.ts). */
+  /** Training steps whose later half a peer (the other core) computed and the engine used (sharedStep.ts). */
   peerSteps: number;
   /**
    * Wall ms on the engine's thread inside tfjs kernels (the outermost ones): the CPU side of the work, on

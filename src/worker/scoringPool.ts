@@ -4,7 +4,7 @@
  * requests and waits for their replies.
  */
 import type { PeerModel } from '../engine/train/scoring.ts';
-import type { PeerPart, StepPeer } from '../engine/train/stepPeer.ts';
+import type { OnePassStep, PeerPart, StepPeer } from '../engine/train/stepPeer.ts';
 import type { BackendInfo } from './backendInfo.ts';
 import { countPeerBatch, countPeerStep } from './counters.ts';
 
@@ -13,7 +13,8 @@ type Request =
   | { type: 'load'; call: number; model: PeerModel }
   | { type: 'score'; call: number; batch: Int32Array[]; length: number }
   | { type: 'energies'; call: number; part: PeerPart }
-  | { type: 'gradients'; call: number; part: PeerPart; upstream: Float32Array };
+  | { type: 'gradients'; call: number; part: PeerPart; upstream: Float32Array }
+  | { type: 'onePass'; call: number; part: PeerPart; step: OnePassStep };
 /** Requests are answered by `id`; a release is not answered. */
 export type PeerRequest = (Request & { id: number }) | { type: 'release'; call: number };
 export type PeerReply = { id: number; energies?: Float32Array; gradients?: Array<[string, Float32Array]>; error?: string };
@@ -26,6 +27,11 @@ const MAX_PEERS = 3;
 /** A scoring worker as a StepPeer: one request at a time, each answered or failed (error, timeout, dead worker). */
 function workerPeer(worker: Worker): StepPeer {
   let nextId = 0;
+  // Calls released: a step part answered after its call's release was not used (the engine computed it).
+  const released = new Set<number>();
+  const stepAnswered = (call: number) => {
+    if (!released.has(call)) countPeerStep();
+  };
   let dead: string | null = null;
   const pending = new Map<number, { resolve: (r: PeerReply) => void; reject: (e: Error) => void }>();
   const fail = (message: string) => {
@@ -54,6 +60,7 @@ function workerPeer(worker: Worker): StepPeer {
     });
   };
   return {
+    otherThread: true,
     load: async (call, model) => void (await request({ type: 'load', call, model })),
     score: async (call, batch, length) => {
       const { energies } = await request({ type: 'score', call, batch, length });
@@ -63,10 +70,18 @@ function workerPeer(worker: Worker): StepPeer {
     energies: async (call, part) => (await request({ type: 'energies', call, part })).energies!,
     gradients: async (call, part, upstream) => {
       const { gradients } = await request({ type: 'gradients', call, part, upstream }, [upstream.buffer]);
-      countPeerStep();
+      stepAnswered(call);
+      return gradients!;
+    },
+    onePass: async (call, part, step) => {
+      const { gradients } = await request({ type: 'onePass', call, part, step });
+      stepAnswered(call);
       return gradients!;
     },
     release: (call) => {
+      released.add(call);
+      // Only the calls in flight matter: a few steps back at most.
+      if (released.size > 64) released.delete(released.values().next().value!);
       if (!dead) worker.postMessage({ type: 'release', call } satisfies PeerRequest);
     },
   };

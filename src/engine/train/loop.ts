@@ -171,6 +171,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   // (a read ends a GPU pass and maps a buffer); the curves get every step, at most that many steps late.
   // On the CPU-memory backends a read is a copy: every step, so a run of non-finite steps pauses at once.
   const readEvery = profile.readbackEvery;
+  const stepPeer = profile.sharedSteps ? inputs.stepPeer : undefined;
   // WebGPU's buffer pool keeps every freed buffer: trimmed to a multiple of the bytes in use after every
   // step, at pauses, after validations and at the end (see kernels/webgpu/gpuPool.ts).
   const gpuPool = profile.trimGpuPool ? gpuPoolTrimmer() : null;
@@ -286,15 +287,16 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
         }
         if (control.stopRequested) break;
         const batch = stepBatch(view, order.subarray(s * perStep, (s + 1) * perStep), cfg.maxLen);
-        const microBatch =
-          settings.microBatch > 0 ? settings.microBatch : autoMicroBatch(cfg, batch.candidates.length, batch.longest, inputs.passBudgetBytes);
+        // A step shared with a peer holds half its candidates' activations on each thread.
+        const perThread = stepPeer ? Math.ceil(batch.candidates.length / 2) : batch.candidates.length;
+        const microBatch = settings.microBatch > 0 ? settings.microBatch : autoMicroBatch(cfg, perThread, batch.longest, inputs.passBudgetBytes);
         const lr = cosineWithWarmup(step, settings.lr, warmup, runSteps);
         const scalars = await trainStep(cfg, params, optimizer, batch, {
           lr,
           maxGradNorm: settings.maxGradNorm,
           microBatch,
           dropoutSeed: mixSeed(settings.seed ^ 0x5eed, step),
-          peer: profile.sharedSteps ? inputs.stepPeer : undefined,
+          peer: stepPeer,
         });
         queued.push({ s: scalars, at: { step, epoch, lr } });
         step++;

@@ -2,9 +2,21 @@ import * as tf from '@tensorflow/tfjs';
 import { activeProfile } from '../backend/profile.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type Params, disposeParams, paramsFromArrays } from '../model/params.ts';
+import { btLoss, pairGroups } from '../model/loss.ts';
 import { accumulate, chunkPasses } from './chunkPasses.ts';
+import { ENGINE, EnergyExchange, PEER } from './energyExchange.ts';
 import { scoreBatch } from './scoring.ts';
 import type { PeerPart, StepPeer } from './stepPeer.ts';
+
+/** How long a one-pass part waits for the engine's energies (the engine publishes them before it waits). */
+const ENGINE_WAIT_MS = 60_000;
+
+/** Gradients as arrays for the reply; the tensors are freed. */
+function readBack(grads: Map<string, tf.Tensor>): Array<[string, Float32Array]> {
+  const out = [...grads].map(([name, g]) => [name, g.dataSync() as Float32Array] as [string, Float32Array]);
+  tf.dispose([...grads.values()]);
+  return out;
+}
 
 /** The indices of the part's chunks. */
 const partChunks = (part: PeerPart) => Array.from({ length: part.chunks.length - part.from }, (_, i) => part.from + i);
@@ -72,9 +84,25 @@ export function peerScorer(ready: Promise<void> = Promise.resolve()): PeerScorer
           grads = accumulate(grads, passes.gradients(c, up));
           up.dispose();
         }
-        const out = [...grads!].map(([name, g]) => [name, g.dataSync() as Float32Array] as [string, Float32Array]);
-        tf.dispose([...grads!.values()]);
-        return out;
+        return readBack(grads!);
+      }),
+    onePass: (call, part, step) =>
+      inOrder(() => {
+        const c = weightsOf(call);
+        const profile = activeProfile();
+        const passes = chunkPasses(c.cfg, c.params, part.candidates, part.first, part.chunks, { dropoutSeed: part.dropoutSeed, profile });
+        const exchange = new EnergyExchange(step.exchange);
+        const pairs = pairGroups(step.labels, step.groupOf);
+        const names = new Map([...c.params].map(([name, v]) => [v.name, name]));
+        const { value, grads } = tf.variableGrads(() => {
+          const mine = tf.concat(partChunks(part).map((k) => passes.energies(k)));
+          exchange.publish(PEER, step.step, part.first, mine.dataSync());
+          const waited = exchange.wait(ENGINE, step.step, ENGINE_WAIT_MS);
+          if (waited !== 'ready') throw new Error(`the engine's energies of step ${step.step} did not come (${waited})`);
+          return btLoss(tf.concat([tf.tensor1d(exchange.read(0, part.first)), mine]) as tf.Tensor1D, pairs, profile);
+        }, [...c.params.values()]);
+        value.dispose();
+        return readBack(new Map(Object.entries(grads).map(([vname, g]) => [names.get(vname)!, g])));
       }),
     release(call) {
       over.add(call);

@@ -58,7 +58,10 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
     const model = { cfg, weights: [...(await paramsToArrays(params))] };
     const alone = lossAndGradients(cfg, params, batch, { dropoutSeed: 9, profile });
     const lossAlone = (await alone.loss.data())[0];
-    for (const [microBatch, peer] of [[undefined, peerScorer()], [3, peerScorer()], [2, failing()]] as const) {
+    // On this thread a peer that claims another thread never publishes its energies in time: the one-pass
+    // step waits a second, then computes them itself.
+    const silent: StepPeer = { ...peerScorer(), otherThread: true };
+    for (const [microBatch, peer] of [[undefined, peerScorer()], [3, peerScorer()], [2, failing()], [undefined, silent]] as const) {
       const shared = await sharedLossAndGradients(cfg, params, batch, { dropoutSeed: 9, microBatch, profile }, peer, model);
       expect(Math.abs((await shared.loss.data())[0] - lossAlone)).toBeLessThan(1e-5);
       expect(await worstGap(alone.grads, shared.grads)).toBeLessThan(TOLERANCE);

@@ -7,6 +7,7 @@ import { chunkRanges } from './batch.ts';
 import { type ChunkPasses, type GradientOptions, accumulate, chunkPasses } from './chunkPasses.ts';
 import type { LossAndGradients, StepBatch } from './gradients.ts';
 import type { PeerModel } from './scoring.ts';
+import { ENGINE, EnergyExchange, PEER } from './energyExchange.ts';
 import type { PeerPart, StepPeer } from './stepPeer.ts';
 
 /** Names each step's weights at the peer: negative, as scoring calls (scoring.ts) count up from 1. */
@@ -24,7 +25,9 @@ let lastCall = 0;
 export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions & { profile: BackendProfile }, peer: StepPeer, model: PeerModel): Promise<LossAndGradients> {
   const n = batch.candidates.length;
   let chunks = chunkRanges(n, opts.microBatch ?? n);
+  const exchange = chunks.length === 1 && peer.otherThread ? exchangeFor(peer, n) : null;
   if (chunks.length === 1) chunks = chunkRanges(n, Math.ceil(n / 2));
+  if (exchange) return onePass(cfg, params, batch, opts, peer, model, chunks, exchange);
   const from = splitAt(chunks, batch.candidates);
   const mine = range(0, from);
   const theirs = range(from, chunks.length);
@@ -61,6 +64,84 @@ export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, b
     dE.dispose();
     return { loss, grads: grads! };
   } finally {
+    peer.release(call);
+  }
+}
+
+/** Waits for the peer's energies at most this many times as long as this thread's own took (then computes them). */
+const PEER_SLACK = 4;
+const exchanges = new WeakMap<StepPeer, EnergyExchange>();
+let lastExchangeStep = 0;
+
+/** The peer's exchange for a step of n candidates; null where threads cannot share memory. */
+function exchangeFor(peer: StepPeer, n: number): EnergyExchange | null {
+  let exchange = exchanges.get(peer);
+  if (!exchange || exchange.capacity < n) {
+    const made = EnergyExchange.create(Math.max(n, 1024));
+    if (!made) return null;
+    exchanges.set(peer, (exchange = made));
+  }
+  return exchange;
+}
+
+/**
+ * A step that fits one pass, shared in one pass: each side records its chunk's energies, publishes them
+ * to the exchange and reads the other's mid-tape, takes the whole step's loss with the other's energies
+ * as constants and backpropagates through its own. The sum of both sides' gradients is the step's, with
+ * no second forward. If the peer's energies do not come in time, this thread computes them on its tape
+ * (the whole gradient, the peer's reply unused); if its gradients fail, it computes their chunk's.
+ */
+async function onePass(
+  cfg: ModelConfig,
+  params: Params,
+  batch: StepBatch,
+  opts: GradientOptions & { profile: BackendProfile },
+  peer: StepPeer,
+  model: PeerModel,
+  chunks: Array<[number, number]>,
+  exchange: EnergyExchange,
+): Promise<LossAndGradients> {
+  const n = batch.candidates.length;
+  const first = chunks[1][0];
+  const part: PeerPart = { candidates: batch.candidates.slice(first).map((c) => Int32Array.from(c)), first, chunks, from: 1, dropoutSeed: opts.dropoutSeed };
+  const passes = chunkPasses(cfg, params, batch.candidates, 0, chunks, opts);
+  const pairs = pairGroups(batch.labels, batch.groupOf);
+  // Steps go up by two: a step given up is marked past (step + 1) without taking the next one's number.
+  const step = (lastExchangeStep += 2);
+  const call = --lastCall;
+  const loaded = peer.load(call, model);
+  const reply = peer.onePass(call, part, { labels: Int32Array.from(batch.labels), groupOf: Int32Array.from(batch.groupOf), exchange: exchange.buffer, step });
+  loaded.catch(() => undefined);
+  reply.catch(() => undefined);
+  const names = new Map([...params].map(([name, v]) => [v.name, name]));
+  let published = false;
+  let energies: Float32Array | null = null;
+  try {
+    const { value: loss, grads: taped } = tf.variableGrads(() => {
+      const t0 = performance.now();
+      const own = passes.energies(0);
+      const ownValues = own.dataSync() as Float32Array;
+      exchange.publish(ENGINE, step, 0, ownValues);
+      published = true;
+      const waited = exchange.wait(PEER, step, Math.max(1_000, PEER_SLACK * (performance.now() - t0)));
+      if (waited !== 'ready') return btLoss(tf.concat([own, passes.energies(1)]) as tf.Tensor1D, pairs, opts.profile);
+      const theirs = exchange.read(first, n - first);
+      energies = new Float32Array(n);
+      energies.set(ownValues);
+      energies.set(theirs, first);
+      return btLoss(tf.concat([own, tf.tensor1d(theirs)]) as tf.Tensor1D, pairs, opts.profile);
+    }, [...params.values()]);
+    let grads = new Map(Object.entries(taped).map(([vname, g]) => [names.get(vname)!, g]));
+    if (energies === null) return { loss, grads };
+    const fromPeer = await settle(reply);
+    if (fromPeer) return { loss, grads: accumulate(grads, new Map(fromPeer.map(([name, g]) => [name, tf.tensor(g, params.get(name)!.shape)]))) };
+    // The peer read our energies but did not answer: its chunk's gradient with the same dL/dE.
+    const dE = tf.tidy(() => tf.slice(btLossGradient(tf.tensor1d(energies!), pairs, opts.profile), [first], [n - first]) as tf.Tensor1D);
+    grads = accumulate(grads, passes.gradients(1, dE));
+    dE.dispose();
+    return { loss, grads };
+  } finally {
+    if (!published) exchange.publish(ENGINE, step + 1, 0, []);
     peer.release(call);
   }
 }
