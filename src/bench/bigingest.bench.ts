@@ -15,6 +15,7 @@ import type { Page } from '@playwright/test';
 import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
 import type { Command } from '../worker/protocol.ts';
 import { type BenchBrowser, newEnginePage, now, send, startBenchBrowser, waitFor } from './enginePage.ts';
+import { procMiB } from './rendererMemory.ts';
 
 const TARGET_MB = Number(process.argv[2] ?? 300);
 const SYLLABLES = ['ka', 'lo', 'mer', 'ti', 'zan', 'qu', 've', 'dor', 'sil', 'bra', 'nu', 'fex'];
@@ -56,12 +57,6 @@ async function writeDistinctFile(path: string, targetBytes: number): Promise<{ b
   out.end();
   await once(out, 'finish');
   return { bytes, lines };
-}
-
-/** A /proc/<pid>/status field in MiB (VmRSS: now; VmHWM: the process's peak so far). */
-function procMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
 }
 
 /** The renderer processes' pids; with one page open, the largest of them is the tab. */

@@ -31,6 +31,7 @@ import { type AppRun, SAMPLE_PATH, appRun, sampleSlice } from './appRun.ts';
 import { longAnswers } from './longAnswers.ts';
 import { startBenchBrowser } from './enginePage.ts';
 import { formatCounters } from './formatCounters.ts';
+import { sampleRendererPeak } from './rendererMemory.ts';
 
 type Preset = 'tiny' | 'small';
 const argv = process.argv.slice(2);
@@ -110,7 +111,7 @@ const f1 = (x: number) => x.toFixed(1);
 async function main() {
   const cores = availableParallelism();
   const shapeList = shapes();
-  const runs: Array<AppRun & { shape: string }> = [];
+  const runs: Array<AppRun & { shape: string; peakMiB: number | null }> = [];
   let probe: BackendInfo | null = null;
   const bench = await startBenchBrowser();
   const chromium = bench.browser.version();
@@ -119,10 +120,12 @@ async function main() {
       for (const requested of shape.backends) {
         for (const preset of PRESET_LIST) {
           process.stdout.write(`app: ${shape.label} ${requested} ${preset}… `);
+          const memory = sampleRendererPeak();
           const { run, info } = await appRun(bench, { requested, preset, model: PRESETS[preset], seconds: SECONDS, slice: shape.slice, sliced: shape.sliced });
+          const peakMiB = memory.stop();
           if (requested === 'auto') probe ??= info;
           console.log(`${f0(run.train.window.tokensPerSec)} tok/s training`);
-          runs.push({ ...run, shape: shape.label });
+          runs.push({ ...run, shape: shape.label, peakMiB });
           if (run.software) break; // slow backends: the tiny preset only
         }
       }
@@ -143,17 +146,18 @@ async function main() {
     }
   }
 
-  const rows: string[][] = [['shape', 'backend', 'preset', 'Start→1st step', 'score tok/s (cand/s)', 'train tok/s', 'steps/s', '× PyTorch (train, score)']];
+  const rows: string[][] = [['shape', 'backend', 'preset', 'Start→1st step', 'score tok/s (cand/s)', 'train tok/s', 'steps/s', '× PyTorch (train, score)', 'tab peak']];
   for (const r of runs) {
     const t = torch[key(r.shape, r.preset)];
     const vs = typeof t === 'object' && !r.software ? `${(r.train.window.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×, ${(r.score.tokensPerSec / t.score.tokensPerSec).toFixed(2)}×` : r.software ? 'n/a (software)' : '–';
     const shape = r.software && r.shape === 'sample' ? `sample, first ${SLOW_SLICE_QUESTIONS} q` : r.shape;
-    rows.push([shape, r.label, r.preset, `${f1(r.startToFirstStepSec)} s`, `${f0(r.score.tokensPerSec)} (${f0(r.score.perSec)})`, f0(r.train.window.tokensPerSec), r.train.window.stepsPerSec.toFixed(2), vs]);
+    const peak = r.peakMiB === null ? '–' : `${f0(r.peakMiB)} MiB`;
+    rows.push([shape, r.label, r.preset, `${f1(r.startToFirstStepSec)} s`, `${f0(r.score.tokensPerSec)} (${f0(r.score.perSec)})`, f0(r.train.window.tokensPerSec), r.train.window.stepsPerSec.toFixed(2), vs, peak]);
   }
   for (const [k, t] of Object.entries(torch)) {
     if (typeof t === 'string') continue;
     const shape = k.slice(0, k.lastIndexOf(' '));
-    rows.push([shape, `PyTorch ${t.torch} CPU, ${t.threads} threads, ${t.blas}`, t.preset, '–', `${f0(t.score.tokensPerSec)} (${f0(t.score.candidatesPerSec)})`, f0(t.train.tokensPerSec), t.train.stepsPerSec.toFixed(2), '1.00×, 1.00×']);
+    rows.push([shape, `PyTorch ${t.torch} CPU, ${t.threads} threads, ${t.blas}`, t.preset, '–', `${f0(t.score.tokensPerSec)} (${f0(t.score.candidatesPerSec)})`, f0(t.train.tokensPerSec), t.train.stepsPerSec.toFixed(2), '1.00×, 1.00×', '–']);
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   console.log(`\n${cores} cores, ${chromium}; training over a window of whole steps between two pauses (up to ${SECONDS} s after the first step)\n`);
