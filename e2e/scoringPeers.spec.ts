@@ -23,6 +23,21 @@ async function next<T extends WorkerEvent['type']>(page: Page, type: T, pred = '
   return e as Extract<WorkerEvent, { type: T }>;
 }
 
+/** A page of its own (nothing restored from another run's storage) whose engine runs WASM with the sample loaded. */
+async function sampleOnWasm(browser: Browser, errors: string[][], scoringWorkers: number | undefined) {
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const page = await context.newPage();
+  errors.push(collectConsoleErrors(page));
+  await page.goto('/e2e/pages/engine.html');
+  await page.waitForFunction(() => 'engine' in window);
+  const send = (cmd: Command) => page.evaluate((c) => (window as unknown as { engine: Engine }).engine.send(c as Command), cmd as unknown as Record<string, unknown>);
+  await send({ type: 'init', backend: 'wasm', scoringWorkers });
+  expect((await next(page, 'ready')).backend.backend).toBe('wasm');
+  await send({ type: 'loadData', role: 'train', source: { kind: 'url', url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' } });
+  await next(page, 'dataset');
+  return { context, page, send };
+}
+
 /**
  * The untrained model's validation on the sample (WASM, tiny), and how many of its batches the scoring
  * workers took. With `testWhileValidating`, the sample is also the test set, evaluated (by the model at
@@ -34,17 +49,7 @@ async function untrainedValidation(
   scoringWorkers?: number,
   testWhileValidating = false,
 ): Promise<{ report: EvalReport; testReport: EvalReport | null; peerBatches: number }> {
-  // A context of its own: nothing restored from the other run's storage.
-  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
-  const page = await context.newPage();
-  errors.push(collectConsoleErrors(page));
-  await page.goto('/e2e/pages/engine.html');
-  await page.waitForFunction(() => 'engine' in window);
-  const send = (cmd: Command) => page.evaluate((c) => (window as unknown as { engine: Engine }).engine.send(c as Command), cmd as unknown as Record<string, unknown>);
-  await send({ type: 'init', backend: 'wasm', scoringWorkers });
-  expect((await next(page, 'ready')).backend.backend).toBe('wasm');
-  await send({ type: 'loadData', role: 'train', source: { kind: 'url', url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' } });
-  await next(page, 'dataset');
+  const { context, page, send } = await sampleOnWasm(browser, errors, scoringWorkers);
   if (testWhileValidating) {
     await send({ type: 'loadData', role: 'test', source: { kind: 'url', url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' } });
     await next(page, 'dataset', "e.summary.role === 'test'");
@@ -94,16 +99,7 @@ test('a test-set evaluation while the run validates gives each scoring call the 
 
 /** The losses of a tiny run's first `steps` steps on the sample (WASM), and how many of them a peer shared. */
 async function firstSteps(browser: Browser, errors: string[][], scoringWorkers: number | undefined, steps: number): Promise<{ losses: number[]; peerSteps: number }> {
-  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
-  const page = await context.newPage();
-  errors.push(collectConsoleErrors(page));
-  await page.goto('/e2e/pages/engine.html');
-  await page.waitForFunction(() => 'engine' in window);
-  const send = (cmd: Command) => page.evaluate((c) => (window as unknown as { engine: Engine }).engine.send(c as Command), cmd as unknown as Record<string, unknown>);
-  await send({ type: 'init', backend: 'wasm', scoringWorkers });
-  await next(page, 'ready');
-  await send({ type: 'loadData', role: 'train', source: { kind: 'url', url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' } });
-  await next(page, 'dataset');
+  const { context, page, send } = await sampleOnWasm(browser, errors, scoringWorkers);
   await send({ type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'tiny', model: PRESETS.tiny, epochs: 1 } });
   await next(page, 'progress', `e.step >= ${steps}`);
   await send({ type: 'stop' });
