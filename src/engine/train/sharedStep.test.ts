@@ -67,6 +67,12 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
       expect(await worstGap(alone.grads, shared.grads)).toBeLessThan(TOLERANCE);
       tf.dispose([shared.loss, ...shared.grads.values()]);
     }
+    // A step of one candidate is not shared (nothing to split), and still gives its gradients.
+    const single = { candidates: batch.candidates.slice(0, 1), labels: [1], groupOf: [0] };
+    const one = lossAndGradients(cfg, params, single, { dropoutSeed: 9, profile });
+    const oneShared = await sharedLossAndGradients(cfg, params, single, { dropoutSeed: 9, profile }, failing(), model);
+    expect(await worstGap(one.grads, oneShared.grads)).toBe(0);
+    tf.dispose([one.loss, oneShared.loss, ...one.grads.values(), ...oneShared.grads.values()]);
     // Dropout is on: another seed moves the loss.
     const other = lossAndGradients(cfg, params, batch, { dropoutSeed: 10, profile });
     expect(Math.abs((await other.loss.data())[0] - lossAlone)).toBeGreaterThan(1e-4);

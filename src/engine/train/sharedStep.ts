@@ -5,7 +5,7 @@ import { btLoss, btLossGradient, pairGroups } from '../model/loss.ts';
 import type { Params } from '../model/params.ts';
 import { chunkRanges } from './batch.ts';
 import { type ChunkPasses, type GradientOptions, accumulate, chunkPasses } from './chunkPasses.ts';
-import type { LossAndGradients, StepBatch } from './gradients.ts';
+import { type LossAndGradients, type StepBatch, lossAndGradients } from './gradients.ts';
 import type { PeerModel } from './scoring.ts';
 import { ENGINE, EnergyExchange, PEER } from './energyExchange.ts';
 import type { PeerPart, StepPeer } from './stepPeer.ts';
@@ -24,6 +24,8 @@ let lastCall = 0;
  */
 export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions & { profile: BackendProfile }, peer: StepPeer, model: PeerModel): Promise<LossAndGradients> {
   const n = batch.candidates.length;
+  // One candidate has nothing to share.
+  if (n < 2) return lossAndGradients(cfg, params, batch, opts);
   let chunks = chunkRanges(n, opts.microBatch ?? n);
   const exchange = chunks.length === 1 && peer.otherThread ? exchangeFor(peer, n) : null;
   if (chunks.length === 1) chunks = chunkRanges(n, Math.ceil(n / 2));
