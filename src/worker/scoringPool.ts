@@ -60,7 +60,10 @@ function workerPeer(worker: Worker): StepPeer {
     });
   };
   return {
-    otherThread: true,
+    // A dead worker never publishes: the engine must not block waiting for it.
+    get otherThread() {
+      return dead === null;
+    },
     load: async (call, model) => void (await request({ type: 'load', call, model })),
     score: async (call, batch, length) => {
       const { energies } = await request({ type: 'score', call, batch, length });

@@ -32,7 +32,7 @@ export interface OnePassStep {
  * `load`, dropped with `release`, as for scoring): how training uses a second core.
  */
 export interface StepPeer extends ScoringPeer {
-  /** It runs on another thread, so this one may block waiting for its energies (one-pass steps); else two passes. */
+  /** It runs (and lives) on another thread, so this one may block waiting for its energies (one-pass steps); else two passes. */
   readonly otherThread?: boolean;
   /** The part's energies, chunk after chunk (no gradients). */
   energies(call: number, part: PeerPart): Promise<Float32Array>;
