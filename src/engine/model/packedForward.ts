@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import type { DropoutRows } from '../kernels/hostDropout.ts';
 import { mergeHeads, splitHeads } from '../kernels/raggedHeads.ts';
 import type { ModelConfig } from './config.ts';
 import { gatherRows, linear, matMul } from './ops.ts';
@@ -25,8 +26,9 @@ export function packedTokens(cfg: ModelConfig, paddedIds: tf.Tensor2D, lengths: 
   });
   const cls = tf.tensor1d(clsRows, 'int32');
   // Dropout keys per row (kernels/hostDropout.ts): candidate and token; a CLS row is its candidate's token 0.
-  const tokenKeys = { candidate: Int32Array.from(rows, (r) => Math.floor(r / T)), position: Int32Array.from(positions) };
-  const clsKeys = { candidate: Int32Array.from(lengths, (_, b) => b), position: new Int32Array(lengths.length) };
+  // Made on first use: scoring has no dropout.
+  let tokenKeys: DropoutRows | null = null;
+  const clsKeys = () => ({ candidate: Int32Array.from(lengths, (_, b) => b), position: new Int32Array(lengths.length) });
   return {
     embed: (table) => gatherRows(table, tf.gather(tf.reshape(paddedIds, [-1]), tf.tensor1d(rows, 'int32'))),
     positions: (table) => gatherRows(table, tf.tensor1d(positions, 'int32')),
@@ -37,7 +39,7 @@ export function packedTokens(cfg: ModelConfig, paddedIds: tf.Tensor2D, lengths: 
       return tf.reshape(tf.gather(tf.concat([x, tf.zeros([1, d])]), tf.tensor1d(index, 'int32')), [B, T, d]);
     },
     cls: (x) => gatherRows(x as tf.Tensor2D, cls),
-    dropoutRows: (clsOnly) => (clsOnly ? clsKeys : tokenKeys),
+    dropoutRows: (clsOnly) => (clsOnly ? clsKeys() : (tokenKeys ??= { candidate: Int32Array.from(rows, (r) => Math.floor(r / T)), position: Int32Array.from(positions) })),
     attention: (h, wIn, bIn, H, clsOnly, drop) => {
       const dh = d / H;
       const layout = { lengths, heads: H, dh };

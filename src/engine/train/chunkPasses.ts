@@ -35,9 +35,6 @@ export function chunkPasses(
   chunks: ReadonlyArray<[number, number]>,
   opts: GradientOptions & { profile: BackendProfile },
 ): ChunkPasses {
-  const names = new Map<string, string>();
-  for (const [name, v] of params) names.set(v.name, name);
-  const varList = [...params.values()];
   const dropoutFor = (c: number) =>
     opts.dropoutSeed === undefined || cfg.dropout === 0 ? undefined : dropoutForChunk(cfg.dropout, opts.dropoutSeed, c, chunks[c][0], opts.profile);
   const chunkEnergies = (c: number) => {
@@ -52,13 +49,18 @@ export function chunkPasses(
   return {
     energies: chunkEnergies,
     gradients(c, upstream) {
-      const { value, grads } = tf.variableGrads(() => tf.sum(tf.mul(upstream, chunkEnergies(c))) as tf.Scalar, varList);
+      const { value, grads } = gradientsByName(params, () => tf.sum(tf.mul(upstream, chunkEnergies(c))) as tf.Scalar);
       value.dispose();
-      const out = new Map<string, tf.Tensor>();
-      for (const [vname, t] of Object.entries(grads)) out.set(names.get(vname)!, t);
-      return out;
+      return grads;
     },
   };
+}
+
+/** tf.variableGrads of `f` over every parameter, the gradients keyed by parameter name. */
+export function gradientsByName(params: Params, f: () => tf.Scalar): { value: tf.Scalar; grads: Map<string, tf.Tensor> } {
+  const names = new Map([...params].map(([name, v]) => [v.name, name]));
+  const { value, grads } = tf.variableGrads(f, [...params.values()]);
+  return { value, grads: new Map(Object.entries(grads).map(([vname, g]) => [names.get(vname)!, g])) };
 }
 
 /** Adds `more` into `acc` by name (disposing what it replaces); `acc` null takes `more` as it is. */

@@ -4,7 +4,7 @@ import type { ModelConfig } from '../model/config.ts';
 import { btLoss, btLossGradient, pairGroups } from '../model/loss.ts';
 import type { Params } from '../model/params.ts';
 import { chunkRanges } from './batch.ts';
-import { type GradientOptions, accumulate, chunkPasses } from './chunkPasses.ts';
+import { type GradientOptions, accumulate, chunkPasses, gradientsByName } from './chunkPasses.ts';
 
 /** The candidates of one optimizer step: one group by default, several groups allowed. */
 export interface StepBatch {
@@ -36,10 +36,8 @@ export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBa
   const passes = chunkPasses(cfg, params, batch.candidates, 0, chunks, { ...opts, profile });
 
   if (chunks.length === 1) {
-    const varList = [...params.values()];
-    const names = new Map([...params].map(([name, v]) => [v.name, name]));
-    const { value, grads } = tf.variableGrads(() => btLoss(passes.energies(0), pairs, profile), varList);
-    return { loss: value, grads: new Map(Object.entries(grads).map(([vname, g]) => [names.get(vname)!, g])) };
+    const { value, grads } = gradientsByName(params, () => btLoss(passes.energies(0), pairs, profile));
+    return { loss: value, grads };
   }
   const e = tf.concat(chunks.map((_, c) => tf.tidy(() => passes.energies(c)))) as tf.Tensor1D;
   const loss = btLoss(e, pairs, profile);

@@ -3,7 +3,7 @@ import { activeProfile } from '../backend/profile.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type Params, disposeParams, paramsFromArrays } from '../model/params.ts';
 import { btLoss, pairGroups } from '../model/loss.ts';
-import { accumulate, chunkPasses } from './chunkPasses.ts';
+import { accumulate, chunkPasses, gradientsByName } from './chunkPasses.ts';
 import { ENGINE, EnergyExchange, PEER } from './energyExchange.ts';
 import { scoreBatch } from './scoring.ts';
 import type { PeerPart, StepPeer } from './stepPeer.ts';
@@ -93,16 +93,15 @@ export function peerScorer(ready: Promise<void> = Promise.resolve()): PeerScorer
         const passes = chunkPasses(c.cfg, c.params, part.candidates, part.first, part.chunks, { dropoutSeed: part.dropoutSeed, profile });
         const exchange = new EnergyExchange(step.exchange);
         const pairs = pairGroups(step.labels, step.groupOf);
-        const names = new Map([...c.params].map(([name, v]) => [v.name, name]));
-        const { value, grads } = tf.variableGrads(() => {
+        const { value, grads } = gradientsByName(c.params, () => {
           const mine = tf.concat(partChunks(part).map((k) => passes.energies(k)));
           exchange.publish(PEER, step.step, part.first, mine.dataSync());
           const waited = exchange.wait(ENGINE, step.step, ENGINE_WAIT_MS);
           if (waited !== 'ready') throw new Error(`the engine's energies of step ${step.step} did not come (${waited})`);
           return btLoss(tf.concat([tf.tensor1d(exchange.read(0, part.first)), mine]) as tf.Tensor1D, pairs, profile);
-        }, [...c.params.values()]);
+        });
         value.dispose();
-        return readBack(new Map(Object.entries(grads).map(([vname, g]) => [names.get(vname)!, g])));
+        return readBack(grads);
       }),
     release(call) {
       over.add(call);

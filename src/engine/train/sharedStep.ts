@@ -4,7 +4,7 @@ import type { ModelConfig } from '../model/config.ts';
 import { btLoss, btLossGradient, pairGroups } from '../model/loss.ts';
 import type { Params } from '../model/params.ts';
 import { chunkRanges } from './batch.ts';
-import { type ChunkPasses, type GradientOptions, accumulate, chunkPasses } from './chunkPasses.ts';
+import { type ChunkPasses, type GradientOptions, accumulate, chunkPasses, gradientsByName } from './chunkPasses.ts';
 import { type LossAndGradients, type StepBatch, lossAndGradients } from './gradients.ts';
 import type { PeerModel } from './scoring.ts';
 import { ENGINE, EnergyExchange, PEER } from './energyExchange.ts';
@@ -61,7 +61,7 @@ export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, b
     let grads: Map<string, tf.Tensor> | null = null;
     for (const c of mine) grads = accumulate(grads, chunkGradients(c));
     const fromPeer = await theirGrads;
-    if (fromPeer) grads = accumulate(grads, new Map(fromPeer.map(([name, g]) => [name, tf.tensor(g, params.get(name)!.shape)])));
+    if (fromPeer) grads = accumulate(grads, asTensors(params, fromPeer));
     else for (const c of theirs) grads = accumulate(grads, chunkGradients(c));
     dE.dispose();
     return { loss, grads: grads! };
@@ -115,11 +115,10 @@ async function onePass(
   const reply = peer.onePass(call, part, { labels: Int32Array.from(batch.labels), groupOf: Int32Array.from(batch.groupOf), exchange: exchange.buffer, step });
   loaded.catch(() => undefined);
   reply.catch(() => undefined);
-  const names = new Map([...params].map(([name, v]) => [v.name, name]));
   let published = false;
   let energies: Float32Array | null = null;
   try {
-    const { value: loss, grads: taped } = tf.variableGrads(() => {
+    const { value: loss, grads: taped } = gradientsByName(params, () => {
       const t0 = performance.now();
       const own = passes.energies(0);
       const ownValues = own.dataSync() as Float32Array;
@@ -132,11 +131,11 @@ async function onePass(
       energies.set(ownValues);
       energies.set(theirs, first);
       return btLoss(tf.concat([own, tf.tensor1d(theirs)]) as tf.Tensor1D, pairs, opts.profile);
-    }, [...params.values()]);
-    let grads = new Map(Object.entries(taped).map(([vname, g]) => [names.get(vname)!, g]));
+    });
+    let grads = taped;
     if (energies === null) return { loss, grads };
     const fromPeer = await settle(reply);
-    if (fromPeer) return { loss, grads: accumulate(grads, new Map(fromPeer.map(([name, g]) => [name, tf.tensor(g, params.get(name)!.shape)]))) };
+    if (fromPeer) return { loss, grads: accumulate(grads, asTensors(params, fromPeer)) };
     // The peer read our energies but did not answer: its chunk's gradient with the same dL/dE.
     const dE = tf.tidy(() => tf.slice(btLossGradient(tf.tensor1d(energies!), pairs, opts.profile), [first], [n - first]) as tf.Tensor1D);
     grads = accumulate(grads, passes.gradients(1, dE));
@@ -163,6 +162,11 @@ function allEnergies(passes: ChunkPasses, chunks: number[]): tf.Tensor1D {
 }
 
 const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i);
+
+/** The peer's gradients as tensors of their parameters' shapes. */
+function asTensors(params: Params, arrays: Array<[string, Float32Array]>): Map<string, tf.Tensor> {
+  return new Map(arrays.map(([name, g]) => [name, tf.tensor(g, params.get(name)!.shape)]));
+}
 
 /** The value, or null when the peer failed (its part is then computed here). */
 function settle<T>(p: Promise<T>): Promise<T | null> {
