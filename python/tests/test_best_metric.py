@@ -5,18 +5,14 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import contextlib
-import io
 import math
-import shutil
 import unittest
 
-import eorm.train as train_mod
 from eorm.best_metric import is_better, metric_value
 from eorm.metrics import ScoredGroup, evaluate_groups
 from eorm.weights import load_model_file
 
-from tests.util import metrics, sample_in_temp_dir
+from tests.util import TrainRuns, metrics
 
 MODEL = ["--d-model", "16", "--n-heads", "2", "--n-layers", "1", "--max-len", "32"]
 RUN = ["--lr", "3e-3", "--curve-subsets", "0", "--quiet", "--epochs", "2", "--eval-every", "2", "--split", "mixed"]
@@ -46,18 +42,9 @@ class Rule(unittest.TestCase):
         self.assertTrue(is_better(0.1, math.nan, "pairwise"))
 
 
-class TrainFlag(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp, cls.data = sample_in_temp_dir("eorm-best-metric-", "train.jsonl", 160)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
-    def run_train(self, out, *extra):
-        with contextlib.redirect_stderr(io.StringIO()):
-            return train_mod.run(["--data", self.data, "--out", os.path.join(self.tmp, out), *MODEL, *RUN, *extra])
+class TrainFlag(TrainRuns):
+    LINES = 160
+    ARGS = [*MODEL, *RUN]
 
     def records(self, out):
         return metrics(os.path.join(self.tmp, out, "metrics.jsonl"))

@@ -14,7 +14,7 @@ import unittest
 
 from eorm.sources import FLAG_MIN_PICKS, source_audit, source_index
 
-from tests.util import HERE, SAMPLE, dec, run_module
+from tests.util import HERE, SAMPLE, dec, run_module, untrained_model_file
 
 with open(os.path.join(HERE, "golden", "sources.json"), encoding="utf-8") as f:
     G = json.load(f)
@@ -70,12 +70,6 @@ class Rules(unittest.TestCase):
 
 class ScoreCommand(unittest.TestCase):
     def test_final_object_has_the_rows_of_its_energies(self):
-        import torch
-
-        from eorm.config import make_config
-        from eorm.model import TransEBM, state_dict_arrays
-        from eorm.weights import write_model
-
         tmp = tempfile.mkdtemp(prefix="eorm-sources-")
         try:
             with open(SAMPLE, encoding="utf-8") as f:
@@ -88,11 +82,7 @@ class ScoreCommand(unittest.TestCase):
             data = os.path.join(tmp, "data.jsonl")
             with open(data, "w", encoding="utf-8") as f:
                 f.writelines(lines)
-            weights = os.path.join(tmp, "m.safetensors")
-            cfg = make_config(vocabSize=50257, dModel=8, nHeads=2, nLayers=1, maxLen=32, dropout=0.0)
-            torch.manual_seed(0)
-            with open(weights, "wb") as f:
-                f.write(write_model(cfg, state_dict_arrays(TransEBM(cfg))))
+            weights = untrained_model_file(tmp)
             p = run_module(["-m", "eorm.score", "--weights", weights, "--data", data, "--curve-subsets", "0"])
             self.assertEqual(p.returncode, 0, p.stderr)
             out = [json.loads(l) for l in p.stdout.strip().split("\n")]

@@ -8,21 +8,17 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import contextlib
-import io
-import shutil
 import unittest
 
 import torch
 
-import eorm.train as train_mod
 from eorm.dataset import load_training_data
 from eorm.kept import keep_candidates
 from eorm.metrics import ScoredGroup, evaluate_groups
 from eorm.ncurve import CURVE_RULES, best_of_n_curve, quantile
 from eorm.split import holdout_split, recorded_split, split_for_init, split_groups, split_record, trainable_groups
 
-from tests.util import metrics, sample_in_temp_dir
+from tests.util import TrainRuns, metrics
 
 MODEL = ["--d-model", "16", "--n-heads", "2", "--n-layers", "1", "--max-len", "32"]
 RUN = ["--lr", "3e-3", "--curve-subsets", "0", "--quiet", "--epochs", "1"]
@@ -127,18 +123,9 @@ class Curve(unittest.TestCase):
             best_of_n_curve(self.GROUPS, 1, 4, 0.0)
 
 
-class TrainFlags(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp, cls.data = sample_in_temp_dir("eorm-kinds-", "train.jsonl", 120)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
-    def run_train(self, out, *extra):
-        with contextlib.redirect_stderr(io.StringIO()):
-            return train_mod.run(["--data", self.data, "--out", os.path.join(self.tmp, out), *MODEL, *RUN, *extra])
+class TrainFlags(TrainRuns):
+    LINES = 120
+    ARGS = [*MODEL, *RUN]
 
     def first_records(self, out):
         return metrics(os.path.join(self.tmp, out, "metrics.jsonl"))

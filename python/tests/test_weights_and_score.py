@@ -18,7 +18,7 @@ from eorm.config import make_config, param_shapes
 from eorm.model import TransEBM, state_dict_arrays
 from eorm.weights import SafetensorsError, parse_safetensors, read_model, write_model, write_safetensors
 
-from tests.util import SAMPLE, fixture_dir, run_module
+from tests.util import SAMPLE, fixture_dir, run_module, untrained_model_file
 
 TINY = make_config(vocabSize=11, dModel=8, nHeads=2, nLayers=2, ffnDim=12, clsId=10, sepId=9, padId=10, maxLen=16)
 
@@ -92,11 +92,7 @@ class ScoreCommand(unittest.TestCase):
             lines.insert(3, "not json\n")
             with open(data, "w", encoding="utf-8") as f:
                 f.writelines(lines)
-            weights = os.path.join(tmp, "m.safetensors")
-            cfg = make_config(vocabSize=50257, dModel=8, nHeads=2, nLayers=1, maxLen=32, dropout=0.0)
-            torch.manual_seed(0)
-            with open(weights, "wb") as f:
-                f.write(write_model(cfg, state_dict_arrays(TransEBM(cfg))))
+            weights = untrained_model_file(tmp)
             p = run_module(["-m", "eorm.score", "--weights", weights, "--data", data])
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertIn('line 4, (line): invalid JSON', p.stderr)

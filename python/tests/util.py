@@ -1,9 +1,13 @@
 """Shared test helpers: where the fixtures are, the repository root, a Python that has torch, sample data to train on."""
+import contextlib
+import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON_DIR = os.path.dirname(HERE)
@@ -40,6 +44,43 @@ def sample_in_temp_dir(prefix, name, lines):
     with open(data, "w", encoding="utf-8") as f:
         f.writelines(head)
     return tmp, data
+
+
+def untrained_model_file(folder, seed=0):
+    """An untrained tiny model (d 8, one layer, maxLen 32) written to `folder`/m.safetensors: its path."""
+    import torch
+
+    from eorm.config import make_config
+    from eorm.model import TransEBM, state_dict_arrays
+    from eorm.weights import write_model
+
+    path = os.path.join(folder, "m.safetensors")
+    cfg = make_config(vocabSize=50257, dModel=8, nHeads=2, nLayers=1, maxLen=32, dropout=0.0)
+    torch.manual_seed(seed)
+    with open(path, "wb") as f:
+        f.write(write_model(cfg, state_dict_arrays(TransEBM(cfg))))
+    return path
+
+
+class TrainRuns(unittest.TestCase):
+    """Runs `eorm.train` (quietly) on the sample's first LINES lines, in a folder the class shares; ARGS go to every run."""
+
+    LINES = 120
+    ARGS: list = []
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp, cls.data = sample_in_temp_dir(f"eorm-{cls.__name__}-", "train.jsonl", cls.LINES)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def run_train(self, out, *extra):
+        import eorm.train as train_mod
+
+        with contextlib.redirect_stderr(io.StringIO()):
+            return train_mod.run(["--data", self.data, "--out", os.path.join(self.tmp, out), *self.ARGS, *extra])
 
 
 def metrics(path):
