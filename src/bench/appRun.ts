@@ -58,6 +58,16 @@ export interface RunCounters {
   gpuPeakBytesAllocated: number | null;
   /** Wall ms per step on the engine's thread inside tfjs kernels (EngineCounters.kernelMs). */
   kernelMsPerStep: number;
+  /** WebGPU: bind groups made, steps recorded and replayed per step, and the engine thread's ms replaying. */
+  bindGroupsPerStep: number;
+  recordingsPerStep: number;
+  replaysPerStep: number;
+  replayMsPerStep: number;
+  /** Recorded shapes kept at the end of the window and their GPU bytes. */
+  captures: number;
+  captureBytes: number;
+  /** Whether WebGPU's step replay was on. */
+  replay: boolean;
 }
 
 export interface AppRun {
@@ -98,6 +108,8 @@ export interface RunSpec {
   pastFirstEpoch?: boolean;
   /** Instead of the app's default checkpoint interval (0: none; PyTorch's step takes none). */
   checkpointEverySteps?: number;
+  /** false: WebGPU's step replay off (the figures without it). */
+  replay?: boolean;
 }
 
 /** The first n questions of the sample (4 lines each, grouped by question_id). */
@@ -138,7 +150,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     const ready = await waitFor('ready');
     const info = ready.backend;
     // Counters from here on, so pipelines compiled by the validation and the first steps are counted too.
-    await send({ type: 'counters' });
+    await send({ type: 'counters', replay: spec.replay });
     await waitFor('counters', ready.index);
     const software = info.backend === 'cpu' || (info.backend === 'webgpu' && !!info.adapter?.software);
     const sliced = software || !!spec.sliced;
@@ -199,7 +211,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     await waitFor('complete', c1.index);
     const epoch1 = spec.pastFirstEpoch ? await firstEpochCounters(host, first.index) : null;
     const steps = c1.step - c0.step;
-    const per = (k: 'kernels' | 'dispatches' | 'submits' | 'uniformWrites' | 'uploadBytes' | 'readbacks' | 'buffersCreated' | 'kernelMs' | 'peerSteps') => (c1.c[k] - c0.c[k]) / steps;
+    const per = (k: 'kernels' | 'dispatches' | 'submits' | 'uniformWrites' | 'uploadBytes' | 'readbacks' | 'buffersCreated' | 'bindGroups' | 'recordings' | 'replays' | 'replayMs' | 'kernelMs' | 'peerSteps') => (c1.c[k] - c0.c[k]) / steps;
     const scoreSeconds = (untrained.at - compiling.at) / 1000;
     const { candidates, tokens } = await scoredWork(sliced ? spec.slice.bytes : sampleText, spec.model.maxLen);
     return {
@@ -237,6 +249,13 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
           gpuPeakBytesUsed: c1.c.gpuPeakBytesUsed,
           gpuPeakBytesAllocated: c1.c.gpuPeakBytesAllocated,
           kernelMsPerStep: per('kernelMs'),
+          bindGroupsPerStep: per('bindGroups'),
+          recordingsPerStep: per('recordings'),
+          replaysPerStep: per('replays'),
+          replayMsPerStep: per('replayMs'),
+          captures: c1.c.captures,
+          captureBytes: c1.c.captureBytes,
+          replay: spec.replay !== false,
         },
       },
     };

@@ -21,6 +21,7 @@
  *   … --slice 200                         (the sample's first 200 questions on every adapter: a shorter first epoch)
  *   … --checkpoint-every 0                (no checkpoint in the window, as PyTorch's step; the app's default is 50)
  *   … --submit-every 15                   (WebGPU dispatches per submit instead of the app's 64; --node only)
+ *   … --replay both                       (each preset without step replay, then with it: before and after in one run; on|off)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -57,6 +58,9 @@ const WITH_PARITY = IN_NODE && !argv.includes('--no-parity');
 const SUBMIT_EVERY = opt('submit-every', '');
 /** The app's checkpoint interval unless given (0: none in the window, as PyTorch's step takes none). */
 const CHECKPOINT_EVERY = opt('checkpoint-every', '');
+/** WebGPU's step replay: 'on' (the app's default), 'off', or 'both' (each preset without, then with). */
+const REPLAY = opt('replay', 'on');
+const REPLAY_MODES: boolean[] = REPLAY === 'both' ? [false, true] : [REPLAY !== 'off'];
 const FIXTURES = process.env.EORM_FIXTURES ?? resolve('src/engine/testdata/transebm');
 
 /** "paper@512" → the paper architecture at maxLen 512; "tiny" → the preset as it is. */
@@ -144,13 +148,17 @@ async function main() {
         skipped[name] = why;
         continue;
       }
-      process.stdout.write(`app: webgpu ${name}… `);
-      const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, sliced: SLICE_ALWAYS, pastFirstEpoch: true, ...(CHECKPOINT_EVERY ? { checkpointEverySteps: Number(CHECKPOINT_EVERY) } : {}) });
-      if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see docs/performance.md (gpu) for what a real GPU needs`);
-      adapter = info.adapter;
-      console.log(`${f0(run.train.window.tokensPerSec)} tok/s training${run.software ? ' (software adapter)' : ''}`);
-      runs.push(run);
-      if (run.software && !ALL_PRESETS) break; // a software adapter: the tiny preset only
+      let software = false;
+      for (const replay of REPLAY_MODES) {
+        process.stdout.write(`app: webgpu ${name}, replay ${replay ? 'on' : 'off'}… `);
+        const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, sliced: SLICE_ALWAYS, pastFirstEpoch: true, replay, ...(CHECKPOINT_EVERY ? { checkpointEverySteps: Number(CHECKPOINT_EVERY) } : {}) });
+        if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see docs/performance.md (gpu) for what a real GPU needs`);
+        adapter = info.adapter;
+        console.log(`${f0(run.train.window.tokensPerSec)} tok/s training${run.software ? ' (software adapter)' : ''}`);
+        runs.push(run);
+        software = run.software;
+      }
+      if (software && !ALL_PRESETS) break; // a software adapter: the tiny preset only
     }
   } finally {
     await close();
@@ -161,7 +169,7 @@ async function main() {
   // PyTorch trains on the app's data: the sample, or the slice where the app had it.
   let data = resolve(SAMPLE_PATH);
   if (SLICE_ALWAYS) writeFileSync((data = join(tmpdir(), `eorm-gpu-slice-${process.pid}.jsonl`)), slice.bytes);
-  if (WITH_PYTHON && !software) for (const r of runs) torch[r.preset] = pytorchCuda(r.preset, presetModel(r.preset), data);
+  if (WITH_PYTHON && !software) for (const r of runs) torch[r.preset] ??= pytorchCuda(r.preset, presetModel(r.preset), data);
 
   console.log(`\nadapter: ${[a.vendor, a.architecture, a.description].filter(Boolean).join(' · ') || 'unknown'}${software ? ' — SOFTWARE adapter (a CPU renderer): these figures are not GPU speed' : ''}`);
   console.log(`limits: maxBufferSize ${f0(a.maxBufferSize / 2 ** 20)} MiB, maxStorageBufferBindingSize ${f0(a.maxStorageBufferBindingSize / 2 ** 20)} MiB`);
@@ -170,7 +178,7 @@ async function main() {
     const w = r.train.window;
     const vs = typeof t === 'object' ? `; PyTorch CUDA (${t.deviceName}) ${f0(t.train.tokensPerSec)} tok/s, app ${(w.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×` : t ? `; PyTorch CUDA: ${t}` : '';
     const validated = w.validations > 0 ? ` (a validation fell in it: ${w.validations})` : '';
-    console.log(`  ${r.preset} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps (${w.seconds.toFixed(1)} s) after the first epoch, ${r.checkpointEverySteps ? `a checkpoint every ${r.checkpointEverySteps} steps` : 'no checkpoints'}${validated}${vs}`);
+    console.log(`  ${r.preset}, replay ${r.counters.replay ? 'on' : 'off'} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps (${w.seconds.toFixed(1)} s) after the first epoch, ${r.checkpointEverySteps ? `a checkpoint every ${r.checkpointEverySteps} steps` : 'no checkpoints'}${validated}${vs}`);
     console.log(`    ${formatCounters(r)}`);
   }
   for (const [name, why] of Object.entries(skipped)) console.log(`  ${name}: not run, ${why}`);

@@ -20,6 +20,8 @@ let submitEvery = 64;
 export function setSubmitEvery(n: number): void {
   submitEvery = n;
 }
+/** A workgroup count no product is under: tfjs then never picks its few-workgroup programs (split-K among them). */
+const SPLIT_K_NEVER = 1e-9;
 let adapter: AdapterSummary | null = null;
 let probes: ProbeResult[] | null = null;
 
@@ -59,6 +61,10 @@ async function activate(name: BackendName): Promise<void> {
   if (!ok) throw new Error(`the ${backendName(name)} backend failed to start`);
   if (name === 'webgpu') {
     tf.env().set('WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE', submitEvery);
+    // No split-K products: they add their partial sums with atomics, in whatever order the GPU runs them,
+    // so the same step would not give the same bits twice (replayed steps are checked to). The products
+    // that lose it (few output tiles over thousands of tokens: small weight gradients) are a sliver of a step.
+    tf.env().set('WEBGPU_THRESHOLD_TO_INCREASE_WORKGROUPS_FOR_MATMUL', SPLIT_K_NEVER);
     registerWebGpuKernels();
   }
   // What runs where on this backend, decided once here: the model, optimizer and loop read it.

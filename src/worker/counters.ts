@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { gpuPoolTrimmer } from '../engine/kernels/webgpu/gpuPool.ts';
+import { replaySummary } from '../engine/kernels/webgpu/replay/stepReplay.ts';
 
 /**
  * Work counters for the benchmarks: kernels run by tfjs (every backend) and, on WebGPU, compute
@@ -19,6 +20,8 @@ export interface EngineCounters {
   pipelines: number;
   /** GPUDevice.createBuffer calls: pool misses, plus tfjs's one-off staging buffer per upload into a reused buffer. */
   buffersCreated: number;
+  /** GPUDevice.createBindGroup calls: tfjs makes one per dispatch; a replayed step none. */
+  bindGroups: number;
   /** Eval batches scored by the scoring peers (other cores), counted whether or not the counters are installed. */
   peerBatches: number;
   /** Training steps whose later half a peer (the other core) computed and the engine used (sharedStep.ts). */
@@ -29,6 +32,14 @@ export interface EngineCounters {
    * thread is descheduled too: on a busy machine (a software GPU's threads) it reads high.
    */
   kernelMs: number;
+  /** WebGPU steps and scoring batches recorded, and replayed (kernels/webgpu/replay/stepReplay.ts). */
+  recordings: number;
+  replays: number;
+  /** Wall ms on the engine's thread replaying them (writing inputs, encoding, submitting): outside tfjs's kernels. */
+  replayMs: number;
+  /** Recorded shapes kept, and the GPU bytes they hold (their own buffers and the shared arena). */
+  captures: number;
+  captureBytes: number;
   liveTensorBytes: number;
   /** WebGPU only: bytes in the backend's buffer pool, live or free (null elsewhere). */
   gpuBytesAllocated: number | null;
@@ -38,7 +49,7 @@ export interface EngineCounters {
   gpuPeakBytesAllocated: number | null;
 }
 
-const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, buffersCreated: 0, peerBatches: 0, peerSteps: 0, kernelMs: 0 };
+const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, buffersCreated: 0, bindGroups: 0, peerBatches: 0, peerSteps: 0, kernelMs: 0 };
 
 export const countPeerBatch = () => void counts.peerBatches++;
 export const countPeerStep = () => void counts.peerSteps++;
@@ -99,6 +110,7 @@ export function installCounters(): void {
   });
   wrap(g.GPUBuffer?.prototype, 'mapAsync', () => counts.readbacks++);
   wrap(g.GPUDevice?.prototype, 'createBuffer', () => counts.buffersCreated++);
+  wrap(g.GPUDevice?.prototype, 'createBindGroup', () => counts.bindGroups++);
   wrap(g.GPUDevice?.prototype, 'createComputePipeline', () => counts.pipelines++);
   wrap(g.GPUDevice?.prototype, 'createComputePipelineAsync', () => counts.pipelines++);
   // The pool's peak in use is followed by its trimmer, made here if training has not made it yet.
@@ -108,11 +120,17 @@ export function installCounters(): void {
 /** Back to zero, as in a fresh worker (the Node bench runs one engine after another in one process). */
 export function resetCounters(): void {
   for (const k of Object.keys(counts) as Array<keyof typeof counts>) counts[k] = 0;
+  replayBase = replaySummary();
 }
+
+/** The replay figures when the counters were last reset (a backend's cache lives on across Node engines). */
+let replayBase: ReturnType<typeof replaySummary> = null;
 
 export function readCounters(): EngineCounters {
   const m = tf.memory() as tf.MemoryInfo & { numBytesAllocatedInGPU?: number };
   // The current backend's trimmer: a backend switch brings a new pool and a new trimmer.
   const peak = installed ? (gpuPoolTrimmer()?.takePeak() ?? null) : null;
-  return { ...counts, liveTensorBytes: m.numBytes, gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null, gpuPeakBytesUsed: peak?.used ?? null, gpuPeakBytesAllocated: peak?.allocated ?? null };
+  const r = replaySummary();
+  const since = (k: 'recordings' | 'replays' | 'replayMs') => (r?.[k] ?? 0) - (replayBase?.[k] ?? 0);
+  return { ...counts, recordings: since('recordings'), replays: since('replays'), replayMs: since('replayMs'), captures: r?.captures ?? 0, captureBytes: r?.bytes ?? 0, liveTensorBytes: m.numBytes, gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null, gpuPeakBytesUsed: peak?.used ?? null, gpuPeakBytesAllocated: peak?.allocated ?? null };
 }

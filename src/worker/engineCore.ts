@@ -3,6 +3,7 @@
  * the bench's counters. engine.worker.ts gives it the browser's port, storage and helper threads; the
  * Node GPU bench (src/bench/nodeEngine.ts) runs it in-process with none of them.
  */
+import { activeProfile, useProfile } from '../engine/backend/profile.ts';
 import { warmUp } from '../engine/train/warmUp.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
 import type { StepPeer } from '../engine/train/stepPeer.ts';
@@ -71,6 +72,7 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
       return;
     }
     if (cmd.type === 'counters') {
+      if (cmd.replay === false) useProfile({ ...activeProfile(), replaySteps: false });
       installCounters();
       emit({ type: 'counters', ...readCounters() });
       return;

@@ -34,8 +34,11 @@ export type Command =
   | { type: 'init'; backend?: BackendChoice; tokenizerWorkers?: number; scoringWorkers?: number }
   /** Switches the engine's backend between commands (refused while training). */
   | { type: 'setBackend'; backend: BackendChoice }
-  /** Benchmarks: installs the work counters (first time) and answers with their totals. */
-  | { type: 'counters' }
+  /**
+   * Benchmarks: installs the work counters (first time) and answers with their totals. `replay: false`
+   * turns WebGPU's step replay off for this engine (the bench's figures without it).
+   */
+  | { type: 'counters'; replay?: boolean }
   /** Browser tests: destroys the WebGPU device, as a lost device (driver reset) would. */
   | { type: 'destroyDevice' }
   /** The UI's heartbeat: answered at once with `pong`, ahead of any queued command (see client/heartbeat.ts). */

@@ -2,6 +2,8 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADAMW_LINK } from '../kernels/webgpu/adamwFlat.ts';
+import { BT_LOSS } from '../kernels/webgpu/btLoss.ts';
+import { DROPOUT } from '../kernels/webgpu/dropout.ts';
 import { GELU } from '../kernels/webgpu/gelu.ts';
 import { type BackendProfile, READBACK_EVERY, activeProfile, detectProfile, useProfile } from './profile.ts';
 
@@ -16,20 +18,31 @@ describe('the backend profile', () => {
       expect(p).toMatchObject({ backend, hostKernels: true, lazyEmbedding: true, flatAdamW: false, readTogether: false, readbackEvery: 1, trimGpuPool: false, headsFromOneProduct: false });
       expect(p.packedForward).toBe(backend === 'wasm');
       expect(p.sharedSteps).toBe(backend === 'wasm');
+      expect(p.replaySteps).toBe(false);
       expect(on(p)).toEqual(['adamw']);
     }
   });
 
-  it('on webgpu: read-backs together every READBACK_EVERY steps, pool trimming, heads from one product, no host path; the flat AdamW where its kernel is registered', () => {
+  it('on webgpu: read-backs together every READBACK_EVERY steps, pool trimming, heads from one product, no host path; the flat AdamW where its kernel is registered, replay where the kernels that keep per-step values on the device are', () => {
     const p = detectProfile('webgpu');
     expect(p).toMatchObject({ backend: 'webgpu', packedForward: false, hostKernels: false, lazyEmbedding: false, readTogether: true, readbackEvery: READBACK_EVERY, trimGpuPool: true, headsFromOneProduct: true, sharedSteps: false });
-    // The worker registers WebGPU's kernels when WebGPU starts: here a stand-in, unless one is there.
-    const mine = !tf.getKernel(ADAMW_LINK, 'webgpu');
-    if (mine) tf.registerKernel({ kernelName: ADAMW_LINK, backendName: 'webgpu', kernelFunc: () => [] });
+    // The worker registers WebGPU's kernels when WebGPU starts: here stand-ins, unless they are there.
+    const stand = [ADAMW_LINK, DROPOUT, BT_LOSS].filter((k) => !tf.getKernel(k, 'webgpu'));
+    const add = (k: string) => tf.registerKernel({ kernelName: k, backendName: 'webgpu', kernelFunc: () => [] });
     try {
-      expect(detectProfile('webgpu').flatAdamW).toBe(true);
+      for (const k of stand) add(k);
+      expect(detectProfile('webgpu')).toMatchObject({ flatAdamW: true, replaySteps: true });
     } finally {
-      if (mine) tf.unregisterKernel(ADAMW_LINK, 'webgpu');
+      for (const k of stand) tf.unregisterKernel(k, 'webgpu');
+    }
+    // In Node none of them is registered: without the dropout and loss kernels nothing is replayed.
+    if (stand.length === 3) {
+      add(ADAMW_LINK);
+      try {
+        expect(detectProfile('webgpu')).toMatchObject({ flatAdamW: true, replaySteps: false });
+      } finally {
+        tf.unregisterKernel(ADAMW_LINK, 'webgpu');
+      }
     }
   });
 

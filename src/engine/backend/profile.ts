@@ -9,6 +9,7 @@ import { GELU } from '../kernels/webgpu/gelu.ts';
 import { BOTH_FINITE, CLIP_COEFFICIENT, SQUARED_NORM_LINK } from '../kernels/webgpu/globalNorm.ts';
 import { QKV_HEADS } from '../kernels/webgpu/heads.ts';
 import { LAYER_NORM } from '../kernels/webgpu/layerNorm.ts';
+import { ROW_SUM } from '../kernels/webgpu/rowSum.ts';
 import { MASKED_SOFTMAX } from '../kernels/webgpu/softmax.ts';
 
 /**
@@ -47,9 +48,15 @@ export interface BackendProfile {
    * dropout masks are keyed by candidate, so that any split of a step draws the same masks.
    */
   readonly sharedSteps: boolean;
+  /**
+   * Training steps and scoring batches are recorded once per shape and replayed (WebGPU, with the fused
+   * kernels that keep per-step values out of the GPU work: kernels/webgpu/replay/stepReplay.ts), so a
+   * step costs the engine thread its inputs and one encoding instead of tfjs's work per kernel.
+   */
+  readonly replaySteps: boolean;
 }
 
-export type FusedOp = 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'qkvHeads' | 'linear' | 'btLoss' | 'globalNorm' | 'clipCoefficient' | 'bothFinite' | 'dropout' | 'adamw';
+export type FusedOp = 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'qkvHeads' | 'linear' | 'btLoss' | 'globalNorm' | 'clipCoefficient' | 'bothFinite' | 'dropout' | 'adamw' | 'rowSum';
 
 /** On WebGPU the per-step scalars are read back together, at most one read (it ends a GPU pass and maps a buffer) per this many steps. */
 export const READBACK_EVERY = 10;
@@ -67,6 +74,7 @@ const FUSED_KERNELS: Readonly<Record<FusedOp, string>> = {
   bothFinite: BOTH_FINITE,
   dropout: DROPOUT,
   adamw: ADAMW_KERNEL,
+  rowSum: ROW_SUM,
 };
 const FUSED_ENTRIES = Object.entries(FUSED_KERNELS) as Array<[FusedOp, string]>;
 
@@ -96,6 +104,7 @@ export function detectProfile(backend: string = tf.getBackend()): BackendProfile
     readbackEvery: webgpu ? READBACK_EVERY : 1,
     trimGpuPool: webgpu,
     sharedSteps: backend === 'wasm',
+    replaySteps: webgpu && fused.dropout && fused.btLoss && has(ADAMW_LINK),
   };
 }
 

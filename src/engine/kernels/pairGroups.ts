@@ -1,3 +1,5 @@
+import type * as tf from '@tensorflow/tfjs';
+
 /**
  * The step's candidates as Bradley-Terry pair groups: which candidates of each group are correct and
  * which are not. Plain data shared by the loss (model/loss.ts) and its WebGPU kernel (webgpu/btLoss.ts),
@@ -14,6 +16,8 @@ export interface PairGroups {
   n: number;
   /** Only the groups having both labels, in order of first appearance. */
   groups: PairGroup[];
+  /** The groups as WebGPU's loss kernel reads them (btLoss.ts's pairTable), already on the device: a training step's input. */
+  table?: tf.Tensor2D;
 }
 
 export function pairGroups(labels: ArrayLike<number>, groupOf: ArrayLike<number>): PairGroups {

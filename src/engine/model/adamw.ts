@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { type BackendProfile, activeProfile } from '../backend/profile.ts';
 import { type AdamWUpdate, composedAdamW, fusedAdamW } from '../kernels/adamw.ts';
-import { FlatMoments, type RowGradient, flatMomentsFit } from '../kernels/webgpu/adamwFlat.ts';
+import { FlatMoments, type RowGradient, flatMomentsFit, stepHyper } from '../kernels/webgpu/adamwFlat.ts';
 import { type AdamWHyper, LazyEmbeddingAdam, type LazyEmbeddingState } from './lazyEmbedding.ts';
 import type { Params } from './params.ts';
 
@@ -119,6 +119,23 @@ export class AdamW {
         v.assign(vNew);
       }
     });
+  }
+
+  /**
+   * The flat variant's step in two parts, for a step whose GPU work must not hold values of its own
+   * (train/deviceStep.ts, replayed): `beginStep` counts the step and gives its hyper-parameters (to be
+   * uploaded as an input), `stepFlat` records the update with them on the device.
+   */
+  beginStep(lr: number): Float32Array {
+    if (!this.flat) throw new Error('beginStep needs the flat variant');
+    this.t += 1;
+    return stepHyper({ ...this.opts, lr, t: this.t });
+  }
+
+  stepFlat(params: Params, grads: ReadonlyMap<string, tf.Tensor>, hyper: tf.Tensor1D, gradScale: tf.Scalar, apply: tf.Scalar, embeddingRows?: tf.Tensor1D): void {
+    const rowGrad = embeddingRows ? new Map([[EMBEDDING, { rows: embeddingRows, grad: grads.get(EMBEDDING) as tf.Tensor2D }]]) : undefined;
+    // lr and t reach the device through `hyper` only; the kernel's uniforms are the same every step.
+    this.flat!.step(params, grads, gradScale, apply, { ...this.opts, lr: 0, t: this.t }, rowGrad, hyper);
   }
 
   /** The lazy embedding's part of the same step: `rows` got `grads` ([rows × d]), scaled by `scale`. */

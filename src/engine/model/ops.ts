@@ -6,6 +6,7 @@ import { fusedGelu } from '../kernels/webgpu/gelu.ts';
 import { fusedQkvHeads } from '../kernels/webgpu/heads.ts';
 import { fusedLayerNorm } from '../kernels/webgpu/layerNorm.ts';
 import { fusedLinear } from '../kernels/webgpu/linear.ts';
+import { type RowOrder, rowSum } from '../kernels/webgpu/rowSum.ts';
 import { fusedMaskedSoftmax } from '../kernels/webgpu/softmax.ts';
 
 /**
@@ -126,17 +127,20 @@ export function gatherTableRows(table: tf.Tensor2D, ids: tf.Tensor): tf.Tensor {
  * Rows of a table (the embedding lookup, or picking rows of activations) whose gradient is a scatter-add
  * into the table. tf.gather's own gradient goes
  * through UnsortedSegmentSum, which the CPU backend runs as one pass per vocabulary row (50257
- * passes: minutes per step); ScatterNd sums duplicate ids in one pass on every backend.
+ * passes: minutes per step); ScatterNd sums duplicate ids in one pass on every backend. With `byRow`
+ * (the ids' positions grouped by row, a WebGPU step's input) and the fused kernel, the gradient is a sum
+ * per row in a fixed order instead (webgpu/rowSum.ts): ScatterNd's atomics add in any order.
  */
-export function gatherRows(table: tf.Tensor2D, ids: tf.Tensor): tf.Tensor {
+export function gatherRows(table: tf.Tensor2D, ids: tf.Tensor, byRow?: RowOrder): tf.Tensor {
   const [rows, width] = table.shape;
+  const ordered = byRow && fused().rowSum ? byRow : null;
   const lookup = tf.customGrad(((t: tf.Tensor, idx: tf.Tensor, save: tf.GradSaveFunc) => {
     // Saving the ids keeps them alive for the backward pass, whoever created them.
     save([idx]);
     return {
       value: gatherTableRows(t as tf.Tensor2D, idx),
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [
-        tf.scatterND(tf.reshape(saved[0], [-1, 1]), tf.reshape(dy, [-1, width]), [rows, width]),
+        ordered ? rowSum(tf.reshape(dy, [-1, width]) as tf.Tensor2D, ordered, rows) : tf.scatterND(tf.reshape(saved[0], [-1, 1]), tf.reshape(dy, [-1, width]), [rows, width]),
         // The ids are integers: no gradient flows to them, but the tape wants a float32 tensor.
         tf.zeros(saved[0].shape),
       ],

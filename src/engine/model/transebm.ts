@@ -4,6 +4,7 @@ import type { ModelConfig } from './config.ts';
 import type { SeededDropout } from './dropout.ts';
 import { attentionHeads, gatherRows, gelu, layerNorm, linear, maskedSoftmax, matMul } from './ops.ts';
 import { packedTokens } from './packedForward.ts';
+import type { RowOrder } from '../kernels/webgpu/rowSum.ts';
 import type { TokenLayout } from './tokenLayout.ts';
 
 /** Any name → tensor map works (trainable variables, or plain tensors in tests). */
@@ -16,6 +17,8 @@ export interface EnergyInputs {
   lengths: tf.Tensor1D;
   /** The same lengths on the host: the packed forward needs them to lay out its rows. */
   hostLengths?: Int32Array;
+  /** The ids' positions grouped by embedding row (a WebGPU step's input): the embedding's gradient is then summed in a fixed order. */
+  byRow?: RowOrder;
 }
 
 export interface ForwardOptions {
@@ -97,7 +100,7 @@ function paddedTokens(cfg: ModelConfig, inputs: EnergyInputs): TokenLayout {
   const valid = tf.less(tf.range(0, T, 1, 'int32').reshape([1, T]), tf.reshape(inputs.lengths, [-1, 1]));
   const keyMask = tf.reshape(tf.mul(tf.sub(1, tf.cast(valid, 'float32')), MASKED), [-1, 1, 1, T]);
   return {
-    embed: (table) => gatherRows(table, inputs.ids),
+    embed: (table) => gatherRows(table, inputs.ids, inputs.byRow),
     positions: (table) => tf.slice(table, [0, 0], [T, d]),
     padded: (x) => x,
     cls: (x) => tf.slice(x, [0, 0, 0], [B, 1, d]),

@@ -8,19 +8,21 @@ import { globalNormParity } from './kernelChecks/globalNorm.ts';
 import { qkvHeadsParity } from './kernelChecks/heads.ts';
 import { layerNormParity } from './kernelChecks/layerNorm.ts';
 import { linearParity } from './kernelChecks/linear.ts';
+import { rowSumParity } from './kernelChecks/rowSum.ts';
 import { maskedSoftmaxParity } from './kernelChecks/softmax.ts';
 import { type ParityFixture, runParity } from './fixtureParity.ts';
+import { replayParity } from './replayParity.ts';
 import type { ParityReport } from './parityVerdict.ts';
 
 /**
  * Every numeric check of the active backend in one report (judged by parityVerdict.ts): the fixture
  * parity (energies, loss, gradients, AdamW steps, micro-batches), the fused AdamW kernel, the fused
- * WebGPU kernels against their compositions and the device-drawn dropout mask. The browser parity test
- * and the GPU kit (on a real GPU) both run it.
+ * WebGPU kernels against their compositions, the device-drawn dropout mask, and WebGPU's replayed steps
+ * against the same steps run through tfjs. The browser parity test and the GPU kit (on a real GPU) both run it.
  */
 export async function parityReport(fx: ParityFixture): Promise<ParityReport> {
   const checks = await runParity(fx, { microBatches: [1, 3, 1000] });
-  return { checks, kernels: { adamw: await adamwKernelParity(), fused: await fusedKernelParity(), dropoutMask: await dropoutStatistics() } };
+  return { checks, kernels: { adamw: await adamwKernelParity(), fused: await fusedKernelParity(), dropoutMask: await dropoutStatistics(), replay: await replayParity() } };
 }
 
 /**
@@ -29,5 +31,5 @@ export async function parityReport(fx: ParityFixture): Promise<ParityReport> {
  * testing/kernelChecks/<the kernel's file name>.ts.
  */
 async function fusedKernelParity(): Promise<Record<string, ParityErrors | null>> {
-  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity(), maskedSoftmax: await maskedSoftmaxParity(), linear: await linearParity(), qkvHeads: await qkvHeadsParity(), dropout: await dropoutParity(), adamwFlat: await adamwFlatParity() };
+  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity(), maskedSoftmax: await maskedSoftmaxParity(), linear: await linearParity(), qkvHeads: await qkvHeadsParity(), dropout: await dropoutParity(), adamwFlat: await adamwFlatParity(), rowSum: await rowSumParity() };
 }

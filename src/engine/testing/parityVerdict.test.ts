@@ -13,6 +13,20 @@ function passing(): ParityReport {
       adamw: { p: 1e-7, m: 1e-7, v: 1e-7, moved: 0.01, skipMoved: 0 },
       fused: { gelu: { value: 1e-7, dx: 2e-7 }, dropout: { value: 0, dx: 0, replay: 0 } },
       dropoutMask: { rate: 0.1, dropped: 0.1001, pairsDropped: 0.0099, seedsAgree: 0.8202 },
+      replay: {
+        steps: 50,
+        replayed: 30,
+        recorded: 20,
+        shapes: 8,
+        lossDiff: 0,
+        gradNormDiff: 0,
+        weightDiff: 0,
+        scoreDiff: 0,
+        scoreReplays: 4,
+        perReplay: { dispatches: 140, bindGroups: 0, buffers: 0, writes: 1, submits: 1 },
+        perPlain: { dispatches: 140, bindGroups: 140, buffers: 40, writes: 140, submits: 3 },
+        extraDispatches: 0,
+      },
     },
   };
 }
@@ -31,6 +45,17 @@ describe('parityFailures', () => {
       ['a biased mask', (r) => (r.kernels.dropoutMask!.dropped = 0.11), /0.11 dropped at rate 0.1/],
       ['correlated neighbours', (r) => (r.kernels.dropoutMask!.pairsDropped = 0.02), /neighbours both dropped 0.02/],
       ['seeds that agree too often', (r) => (r.kernels.dropoutMask!.seedsAgree = 0.9), /two seeds agree on 0.9/],
+      ['a replayed loss that differs in the last bit', (r) => (r.kernels.replay!.lossDiff = 6e-8), /replay: lossDiff 6e-8 \(not bit-identical\)/],
+      ['replayed weights that differ', (r) => (r.kernels.replay!.weightDiff = 1e-9), /replay: weightDiff/],
+      ['replayed scores that differ', (r) => (r.kernels.replay!.scoreDiff = 1e-7), /replay: scoreDiff/],
+      ['too few steps replayed', (r) => (r.kernels.replay!.replayed = 3), /only 3 of 50 steps replayed/],
+      ['no scoring batch replayed', (r) => (r.kernels.replay!.scoreReplays = 0), /no scoring batch replayed/],
+      ['a replayed step that makes bind groups', (r) => (r.kernels.replay!.perReplay.bindGroups = 140), /140 bindGroups in a replayed step \(at most 5\)/],
+      ['a replayed step that writes per dispatch', (r) => (r.kernels.replay!.perReplay.writes = 11), /11 writes in a replayed step/],
+      ['a replayed step that submits often', (r) => (r.kernels.replay!.perReplay.submits = 3), /3 submits/],
+      ['a replayed step that makes buffers', (r) => (r.kernels.replay!.perReplay.buffers = 2), /2 buffers/],
+      ['no replay on WebGPU', (r) => (r.kernels.replay = null), /no replayed steps on WebGPU/],
+      ['a replayed step with more work than its own', (r) => (r.kernels.replay!.extraDispatches = 3), /ran 3 dispatches more/],
     ];
     for (const [what, spoil, message] of cases) {
       const r = passing();
@@ -41,11 +66,12 @@ describe('parityFailures', () => {
     }
   });
 
-  it('wants no fused kernels and no device mask off WebGPU', () => {
+  it('wants no fused kernels, no device mask and no replay off WebGPU', () => {
     const r = passing();
-    expect(parityFailures(r, false, WEBGPU_TOLERANCE)).toEqual(['fused gelu registered off WebGPU', 'fused dropout registered off WebGPU', 'a device-drawn dropout mask off WebGPU']);
+    expect(parityFailures(r, false, WEBGPU_TOLERANCE)).toEqual(['step replay off WebGPU', 'fused gelu registered off WebGPU', 'fused dropout registered off WebGPU', 'a device-drawn dropout mask off WebGPU']);
     r.kernels.fused = { gelu: null, dropout: null };
     r.kernels.dropoutMask = null;
+    r.kernels.replay = null;
     expect(parityFailures(r, false, WEBGPU_TOLERANCE)).toEqual([]);
   });
 });

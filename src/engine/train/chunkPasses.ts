@@ -3,15 +3,19 @@ import type { BackendProfile } from '../backend/profile.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { Params } from '../model/params.ts';
 import { dropoutForChunk } from '../model/dropout.ts';
-import { energies } from '../model/transebm.ts';
+import { type EnergyInputs, energies } from '../model/transebm.ts';
 import { bucketLength, padBatch } from './batch.ts';
 
 /** How a step's gradients are computed. */
 export interface GradientOptions {
   /** Candidates per forward/backward pass; ≥ the batch size means one pass. */
   microBatch?: number;
-  /** Training mode with dropout seeded by this; omit for eval mode (no dropout). */
-  dropoutSeed?: number;
+  /** Training mode with dropout seeded by this (a number, or an int32 tensor on the device); omit for eval mode (no dropout). */
+  dropoutSeed?: number | tf.Tensor;
+  /** Chunk c's padded inputs, made by the caller (the WebGPU step uploads its own); left out, padded here. */
+  chunkInputs?: (c: number) => EnergyInputs;
+  /** The pair table on the device (btLoss.ts), made by the caller; left out, the loss makes it. */
+  pairTable?: tf.Tensor2D;
   /** What runs where (left out: the active backend's profile). */
   profile?: BackendProfile;
 }
@@ -38,6 +42,8 @@ export function chunkPasses(
   const dropoutFor = (c: number) =>
     opts.dropoutSeed === undefined || cfg.dropout === 0 ? undefined : dropoutForChunk(cfg.dropout, opts.dropoutSeed, c, chunks[c][0], opts.profile);
   const chunkEnergies = (c: number) => {
+    const given = opts.chunkInputs?.(c);
+    if (given) return energies(cfg, params, given, { dropout: dropoutFor(c) });
     const [s, e] = chunks[c];
     const chunk = candidates.slice(s - first, e - first);
     const inputs = padBatch(chunk, cfg.padId, bucketLength(longestOf(chunk), cfg.maxLen));

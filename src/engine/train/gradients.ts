@@ -31,7 +31,7 @@ export interface LossAndGradients {
 export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions = {}): LossAndGradients {
   const n = batch.candidates.length;
   const chunks = chunkRanges(n, opts.microBatch ?? n);
-  const pairs = pairGroups(batch.labels, batch.groupOf);
+  const pairs = { ...pairGroups(batch.labels, batch.groupOf), table: opts.pairTable };
   const profile = opts.profile ?? activeProfile();
   const passes = chunkPasses(cfg, params, batch.candidates, 0, chunks, { ...opts, profile });
 

@@ -9,6 +9,7 @@ import { mixSeed } from '../model/dropout.ts';
 import { type Params, cloneParams } from '../model/params.ts';
 import { cosineWithWarmup, warmupSteps } from '../model/schedule.ts';
 import { gpuPoolTrimmer } from '../kernels/webgpu/gpuPool.ts';
+import { stepReplay } from '../kernels/webgpu/replay/stepReplay.ts';
 import { autoMicroBatch } from './autoMicroBatch.ts';
 import { bestMetricOf, isBetter, metricValue } from './bestMetric.ts';
 import { type RunCheckpoint, captureCheckpoint } from './checkpoint.ts';
@@ -342,6 +343,8 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
     await Promise.allSettled(checkpointsInFlight);
     optimizer.sync(params);
     optimizer.dispose();
+    // The recorded steps bind this run's weights and moments: their memory goes with the run.
+    if (profile.replaySteps) stepReplay().clear();
     gpuPool?.trim();
     control.finish(() => ({ params: cloneParams(params), step }));
   }

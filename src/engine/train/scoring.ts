@@ -4,11 +4,13 @@
  * other cores is src/worker/scoringPool.ts.
  */
 import * as tf from '@tensorflow/tfjs';
+import { activeProfile } from '../backend/profile.ts';
 import { gatherTableRows } from '../model/ops.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type ParamTensors, energies } from '../model/transebm.ts';
 import { activationBytesPerCandidate, DEFAULT_PASS_BUDGET_BYTES } from './autoMicroBatch.ts';
 import { bucketLength, padBatch } from './batch.ts';
+import { webgpuScore } from './webgpuScore.ts';
 import { yieldToEventLoop } from './yieldToEventLoop.ts';
 
 /** Slack on top of the wait for a peer's running batch (message hops, a busy event loop). */
@@ -51,12 +53,16 @@ function planBatches(cfg: ModelConfig, candidates: ReadonlyArray<ArrayLike<numbe
   return batches;
 }
 
-/** Eval-mode energies (no dropout) of one batch padded to `length`, read back asynchronously. */
+/**
+ * Eval-mode energies (no dropout) of one batch padded to `length`, read back asynchronously; on WebGPU's
+ * replay the batch's shape is recorded once and replayed (webgpuScore.ts).
+ */
 export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: ReadonlyArray<ArrayLike<number>>, length: number): Promise<Float32Array> {
-  const e = tf.tidy(() => energies(cfg, params, padBatch(batch, cfg.padId, length)));
+  const replay = activeProfile().replaySteps;
+  const e = replay ? webgpuScore(cfg, params, batch, length) : tf.tidy(() => energies(cfg, params, padBatch(batch, cfg.padId, length)));
   const values = (await e.data()) as Float32Array;
   e.dispose();
-  return values;
+  return values.length === batch.length ? values : values.slice(0, batch.length);
 }
 
 /**

@@ -34,7 +34,7 @@ export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, b
   const mine = range(0, from);
   const theirs = range(from, chunks.length);
   const first = chunks[from][0];
-  const part: PeerPart = { candidates: batch.candidates.slice(first).map((c) => Int32Array.from(c)), first, chunks, from, dropoutSeed: opts.dropoutSeed };
+  const part: PeerPart = { candidates: batch.candidates.slice(first).map((c) => Int32Array.from(c)), first, chunks, from, dropoutSeed: hostSeed(opts.dropoutSeed) };
   const passes = chunkPasses(cfg, params, batch.candidates, 0, chunks, opts);
   const call = --lastCall;
   // Posted together, before this thread's synchronous work: the peer handles them in order meanwhile.
@@ -105,7 +105,7 @@ async function onePass(
 ): Promise<LossAndGradients> {
   const n = batch.candidates.length;
   const first = chunks[1][0];
-  const part: PeerPart = { candidates: batch.candidates.slice(first).map((c) => Int32Array.from(c)), first, chunks, from: 1, dropoutSeed: opts.dropoutSeed };
+  const part: PeerPart = { candidates: batch.candidates.slice(first).map((c) => Int32Array.from(c)), first, chunks, from: 1, dropoutSeed: hostSeed(opts.dropoutSeed) };
   const passes = chunkPasses(cfg, params, batch.candidates, 0, chunks, opts);
   const pairs = pairGroups(batch.labels, batch.groupOf);
   // Steps go up by two: a step given up is marked past (step + 1) without taking the next one's number.
@@ -171,4 +171,10 @@ function asTensors(params: Params, arrays: Array<[string, Float32Array]>): Map<s
 /** The value, or null when the peer failed (its part is then computed here). */
 function settle<T>(p: Promise<T>): Promise<T | null> {
   return p.catch(() => null);
+}
+
+/** A peer gets the step's seed as a number: shared steps run on the host backends, whose seeds never live on a device. */
+function hostSeed(seed: GradientOptions['dropoutSeed']): number | undefined {
+  if (typeof seed === 'object') throw new Error('a shared step needs its dropout seed as a number');
+  return seed;
 }

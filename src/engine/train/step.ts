@@ -4,6 +4,7 @@ import { bothFinite, clipCoefficient, globalNorm } from '../model/clip.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { Params } from '../model/params.ts';
 import { compactBatch } from './compactBatch.ts';
+import { webgpuStep } from './webgpuStep.ts';
 import type { GradientOptions } from './chunkPasses.ts';
 import { type StepBatch, lossAndGradients } from './gradients.ts';
 import { sharedLossAndGradients } from './sharedStep.ts';
@@ -92,24 +93,14 @@ async function lazyEmbeddingStep(cfg: ModelConfig, params: Params, optimizer: Ad
 
 /**
  * With the optimizer's in-place flat AdamW (WebGPU): the compact table of the rows the step's tokens use
- * is gathered on the device, so the embedding's gradient is [rows × d] instead of [vocabulary × d], made
- * and freed every step, and AdamW takes it as rows and still updates every row of the embedding, in
- * place. Nothing is read back.
+ * is gathered on the device, so the embedding's gradient is [rows × d] instead of [vocabulary × d], and
+ * AdamW takes it as rows and still updates every row of the embedding, in place (webgpuStep.ts, which
+ * also records the step once per shape and replays it). Nothing is read back.
  */
 function compactTableStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: StepOptions): StepScalars {
-  const emb = params.get(EMBEDDING)!;
-  const compact = compactBatch(batch, cfg.padId, emb.shape[0]!);
-  const rows = tf.tensor1d(compact.rows, 'int32');
-  const { stepParams, table } = withCompactTable(params, () => tf.gather(emb, rows));
-  try {
-    return tf.tidy(() => {
-      const { loss, grads, gradNorm, clipCoef } = clippedGradients({ ...cfg, padId: compact.padId }, stepParams, compact.batch, opts);
-      optimizer.step(params, grads, opts.lr, clipCoef, bothFinite(loss, gradNorm, optimizer.profile), rows);
-      return { loss, gradNorm, clipCoef };
-    });
-  } finally {
-    tf.dispose([table, rows]);
-  }
+  if (typeof opts.dropoutSeed === 'object') throw new Error('the WebGPU step takes its dropout seed as a number');
+  const [loss, gradNorm, clipCoef] = webgpuStep(cfg, params, optimizer, batch, { lr: opts.lr, maxGradNorm: opts.maxGradNorm, microBatch: opts.microBatch, dropoutSeed: opts.dropoutSeed, profile: optimizer.profile });
+  return { loss: loss as tf.Scalar, gradNorm: gradNorm as tf.Scalar, clipCoef: clipCoef as tf.Scalar };
 }
 
 /** Loss and gradients with their global norm and clip coefficient, all left on the device. */

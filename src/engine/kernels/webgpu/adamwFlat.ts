@@ -7,13 +7,15 @@ import { WORKGROUP } from './program.ts';
 
 /**
  * AdamW on WebGPU over every parameter, in place: the moments of all parameters live in one flat buffer
- * (every m, then every v, then the step's clip coefficient S and apply flag A), and each dispatch updates
- * the moments and the parameters themselves of up to LINK parameters (tfjs programs write one new tensor
- * per dispatch, so this goes through inPlace.ts). One dispatch first copies S and A into the buffer:
- * with them there, a dispatch binds the moments, and a parameter and its gradient for each of the
- * LINK parameters (7 of WebGPU's default 8 storage buffers). The tiny model's 31 parameters take 12
- * dispatches (the composition ~12 per parameter, three fused per-parameter kernels 3). Where A is 0
- * nothing changes.
+ * (every m, then every v, then the step's own values: clip coefficient S, apply flag A, and the
+ * hyper-parameters that change with the step — decay 1 − lr·wd, step size lr/(1 − β1^t), 1/√(1 − β2^t)),
+ * and each dispatch updates the moments and the parameters themselves of up to LINK parameters (tfjs
+ * programs write one new tensor per dispatch, so this goes through inPlace.ts). One dispatch first copies
+ * the step's values into the buffer: with them there, a dispatch binds the moments, and a parameter and
+ * its gradient for each of the LINK parameters (7 of WebGPU's default 8 storage buffers). The tiny
+ * model's 31 parameters take 12 dispatches (the composition ~12 per parameter, three fused
+ * per-parameter kernels 3). Where A is 0 nothing changes. The step's values come from tensors, not
+ * uniforms, so the step's GPU work is the same from step to step (replay/stepReplay.ts).
  *
  * A parameter whose gradient comes as rows (`sparse`: the token embedding, trained as a compact table of
  * the rows a step uses) is still updated whole, as full AdamW does: a row absent from the step has
@@ -24,34 +26,44 @@ export const ADAMW_LINK = 'EormAdamWLink';
 
 const LINK = 3;
 
-/** 1 − β1 and 1 − β2 come in computed in double, as the composition's scalars (1.0 − f32(0.999) is off by 1.3e-5). */
-const HYPER = 'beta1 : f32, beta2 : f32, c1 : f32, c2 : f32, decay : f32, stepSize : f32, invSqrtBias2 : f32, eps : f32, total : i32,';
+/** Entries after the moments: S, A, decay, step size, 1/√(1 − β2^t). */
+export const FLAT_TAIL = 5;
 
-function hyper(s: AdamWStep, total: number): Array<{ type: 'float32' | 'int32'; data: number[] }> {
-  return [
-    ...[s.beta1, s.beta2, 1 - s.beta1, 1 - s.beta2, 1 - s.lr * s.weightDecay, s.lr / (1 - s.beta1 ** s.t), 1 / Math.sqrt(1 - s.beta2 ** s.t), s.eps].map((x) => ({ type: 'float32' as const, data: [x] })),
-    { type: 'int32', data: [total] },
-  ];
+/** 1 − β1 and 1 − β2 come in computed in double, as the composition's scalars (1.0 − f32(0.999) is off by 1.3e-5). */
+const HYPER = 'beta1 : f32, beta2 : f32, c1 : f32, c2 : f32, eps : f32, total : i32,';
+
+function hyper(s: Omit<AdamWStep, 'lr' | 't'>, total: number): Array<{ type: 'float32' | 'int32'; data: number[] }> {
+  return [...[s.beta1, s.beta2, 1 - s.beta1, 1 - s.beta2, s.eps].map((x) => ({ type: 'float32' as const, data: [x] })), { type: 'int32', data: [total] }];
+}
+
+/** The hyper-parameters of step `s` that change with lr and t, computed in double as the composition's scalars: decay, step size, 1/√(1 − β2^t). */
+export function stepHyper(s: AdamWStep): Float32Array {
+  return Float32Array.of(1 - s.lr * s.weightDecay, s.lr / (1 - s.beta1 ** s.t), 1 / Math.sqrt(1 - s.beta2 ** s.t));
 }
 
 /** The update of one entry: m and v at `at` in the flat buffer, the new parameter value returned. */
 const ADAM = `
   fn adam(at : i32, g0 : f32, p : f32) -> f32 {
-    let g = g0 * MV[2 * uniforms.total];
+    let tail = 2 * uniforms.total;
+    let g = g0 * MV[tail];
     let m = MV[at] * uniforms.beta1 + g * uniforms.c1;
     let v = MV[uniforms.total + at] * uniforms.beta2 + (g * g) * uniforms.c2;
     MV[at] = m;
     MV[uniforms.total + at] = v;
-    return p * uniforms.decay - uniforms.stepSize * (m / (sqrt(v) * uniforms.invSqrtBias2 + uniforms.eps));
+    return p * MV[tail + 2] - MV[tail + 3] * (m / (sqrt(v) * MV[tail + 4] + uniforms.eps));
   }
   fn applied() -> bool { return MV[2 * uniforms.total + 1] != 0.0; }`;
 
-/** S and A into the buffer's last two entries. */
+/** The step's S, A and hyper-parameters H into the buffer's tail. */
 const GATE = `
   fn main(index : i32) {
     if (index == 0) {
-      MV[2 * uniforms.total] = S[0];
-      MV[2 * uniforms.total + 1] = select(0.0, 1.0, A[0] != 0);
+      let tail = 2 * uniforms.total;
+      MV[tail] = S[0];
+      MV[tail + 1] = select(0.0, 1.0, A[0] != 0);
+      MV[tail + 2] = H[0];
+      MV[tail + 3] = H[1];
+      MV[tail + 4] = H[2];
     }
   }`;
 
@@ -92,7 +104,7 @@ const int = (x: number) => ({ type: 'int32' as const, data: [x] });
 
 /** Whether the moments of `entries` parameter entries fit in one storage binding of the device in use. */
 export function flatMomentsFit(entries: number): boolean {
-  return (2 * entries + 2) * 4 <= (tf.backend() as unknown as WebGPUBackend).device.limits.maxStorageBufferBindingSize;
+  return (2 * entries + FLAT_TAIL) * 4 <= (tf.backend() as unknown as WebGPUBackend).device.limits.maxStorageBufferBindingSize;
 }
 
 /** A gradient given as rows: `grad` [rows.length × width] holds the gradient of the ascending `rows`, every other row's is 0. */
@@ -116,14 +128,15 @@ export class FlatMoments {
       total += size(shape);
     }
     this.total = total;
-    this.buffer = tf.tidy(() => tf.variable(tf.zeros([2 * total + 2]), false));
+    this.buffer = tf.tidy(() => tf.variable(tf.zeros([2 * total + FLAT_TAIL]), false));
   }
 
   /**
    * One AdamW step of every parameter, in place. `grads` holds a dense gradient per parameter but for
-   * those in `sparse` (by name).
+   * those in `sparse` (by name). `h`: stepHyper(s) already on the device (a training step's input);
+   * left out, it is uploaded from `s`.
    */
-  step(params: ReadonlyMap<string, tf.Variable>, grads: ReadonlyMap<string, tf.Tensor>, scale: tf.Scalar, apply: tf.Scalar, s: AdamWStep, sparse: ReadonlyMap<string, RowGradient> = new Map()): void {
+  step(params: ReadonlyMap<string, tf.Variable>, grads: ReadonlyMap<string, tf.Tensor>, scale: tf.Scalar, apply: tf.Scalar, s: AdamWStep, sparse: ReadonlyMap<string, RowGradient> = new Map(), h?: tf.Tensor1D): void {
     const backend = tf.backend() as unknown as WebGPUBackend;
     const param = (name: string) => {
       const p = params.get(name)!;
@@ -136,7 +149,7 @@ export class FlatMoments {
       if (!g) throw new Error(`no gradient for parameter "${name}"`);
       return g;
     };
-    tf.engine().runKernel(ADAMW_LINK, { mv: this.buffer, s: scale, a: apply }, { code: 'gate', total: this.total });
+    tf.tidy(() => tf.engine().runKernel(ADAMW_LINK, { mv: this.buffer, s: scale, a: apply, h: h ?? tf.tensor1d(stepHyper(s)) }, { code: 'gate', total: this.total }));
     const dense = [...this.offsets.keys()].filter((n) => !sparse.has(n));
     for (let at = 0; at < dense.length; at += LINK) {
       const link = dense.slice(at, at + LINK);
@@ -156,14 +169,14 @@ export class FlatMoments {
 
   /** Every parameter's m and v in a read-back of `buffer`, as views into it. */
   split(flat: Float32Array): { m: Map<string, Float32Array>; v: Map<string, Float32Array> } {
-    if (flat.length !== 2 * this.total + 2) throw new Error(`flat moments: ${flat.length} values, expected ${2 * this.total + 2}`);
+    if (flat.length !== 2 * this.total + FLAT_TAIL) throw new Error(`flat moments: ${flat.length} values, expected ${2 * this.total + FLAT_TAIL}`);
     const part = (base: number) => new Map([...this.offsets].map(([n, o]) => [n, flat.subarray(base + o, base + o + this.sizes.get(n)!)]));
     return { m: part(0), v: part(this.total) };
   }
 
   /** Takes up m and v (every parameter's, sized as the parameter). */
   write(m: ReadonlyMap<string, Float32Array>, v: ReadonlyMap<string, Float32Array>): void {
-    const flat = new Float32Array(2 * this.total + 2);
+    const flat = new Float32Array(2 * this.total + FLAT_TAIL);
     for (const [name, o] of this.offsets) {
       const mv = m.get(name);
       const vv = v.get(name);
@@ -194,7 +207,7 @@ export const ADAMW_FLAT_WEBGPU: KernelFamily = {
         const b = backend as unknown as WebGPUBackend;
         const mv: Binding = { name: 'MV', t: inputs.mv!, write: true };
         if (a.code === 'gate') {
-          runInPlace(b, 'eorm_adamw_gate', GATE, [mv, { name: 'S', t: inputs.s! }, { name: 'A', t: inputs.a!, type: 'i32' }], 'total : i32,', [int(a.total)], 1, 1);
+          runInPlace(b, 'eorm_adamw_gate', GATE, [mv, { name: 'S', t: inputs.s! }, { name: 'A', t: inputs.a!, type: 'i32' }, { name: 'H', t: inputs.h! }], 'total : i32,', [int(a.total)], 1, 1);
         } else if (a.code === 'dense') {
           const k = a.sizes!.length;
           const bindings: Binding[] = [mv];

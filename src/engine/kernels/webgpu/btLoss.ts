@@ -15,7 +15,7 @@ const BT_GRADIENT = 'EormBtGradient';
 const LANES = 256;
 
 /** Per candidate: its group among those with both labels (−1 if none), its label, its pairs' weight 1/(P·Q·G). */
-export function pairTable(pairs: PairGroups): tf.Tensor2D {
+export function pairTableValues(pairs: PairGroups): Float32Array {
   const table = new Float32Array(pairs.n * 3);
   for (let k = 0; k < pairs.n; k++) table[3 * k] = -1;
   const G = pairs.groups.length;
@@ -25,8 +25,11 @@ export function pairTable(pairs: PairGroups): tf.Tensor2D {
       for (const k of members) table.set([index, label, weight], 3 * k);
     }
   });
-  return tf.tensor2d(table, [pairs.n, 3]);
+  return table;
 }
+
+/** The pair table on the device: the step's own (`pairs.table`) or uploaded now. */
+const pairTable = (pairs: PairGroups): tf.Tensor2D => pairs.table ?? tf.tensor2d(pairTableValues(pairs), [pairs.n, 3]);
 
 /** WGSL helpers: the pair table's fields, softplus and sigmoid in tfjs-backend-webgpu's own forms (log(1 + ·), 1/(1 + e^−·)). */
 const PAIRS = `

@@ -1,6 +1,7 @@
 import type * as tf from '@tensorflow/tfjs';
 import { env } from '@tensorflow/tfjs';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
+import { internals } from './backendInternals.ts';
 import type { Uniform } from './program.ts';
 
 /**
@@ -20,21 +21,6 @@ export interface Binding {
   type?: 'f32' | 'i32';
 }
 
-/** Parts of tfjs-backend-webgpu 4.22's backend used here (internal, hence the local types). */
-interface BackendInternals {
-  device: GPUDevice;
-  tensorMap: { get(id: unknown): { resource: unknown; refCount: number; values: unknown } };
-  uploadToGPU(id: unknown): void;
-  makeUniforms(u: Uniform[]): GPUBufferBinding;
-  ensureCommandEncoderReady(): void;
-  endComputePassEncoder(): void;
-  submitQueue(): void;
-  commandEncoder: GPUCommandEncoder;
-  computePassEncoder: GPUComputePassEncoder | null;
-  commandQueueOwnedIds: WeakSet<object>;
-  dispatchCountInPass: number;
-}
-
 const MAX_GROUPS_X = 65535;
 const pipelines = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();
 
@@ -44,23 +30,23 @@ const pipelines = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();
  * `key` must name everything baked into `code` and the bindings' names, kinds and types.
  */
 export function runInPlace(backend: WebGPUBackend, key: string, code: string, bindings: Binding[], uniformDecl: string, uniforms: Uniform[], groups: number, size = 64): void {
-  const b = backend as unknown as BackendInternals;
+  const b = internals(backend);
   const pipeline = pipelineFor(b.device, key, code, bindings, uniformDecl, size);
   const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: b.makeUniforms(uniforms.length > 0 ? uniforms : [{ type: 'int32', data: [0] }]) }];
   bindings.forEach(({ t }, i) => {
     b.uploadToGPU(t.dataId);
-    entries.push({ binding: i + 1, resource: { buffer: b.tensorMap.get(t.dataId).resource as GPUBuffer } });
+    entries.push({ binding: i + 1, resource: { buffer: b.tensorMap.get(t.dataId)!.resource as GPUBuffer } });
   });
   const bindGroup = b.device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
   b.ensureCommandEncoderReady();
-  if (!b.computePassEncoder) b.computePassEncoder = b.commandEncoder.beginComputePass({});
+  if (!b.computePassEncoder) b.computePassEncoder = b.commandEncoder!.beginComputePass({});
   b.computePassEncoder.setPipeline(pipeline);
   b.computePassEncoder.setBindGroup(0, bindGroup);
   b.computePassEncoder.dispatchWorkgroups(Math.min(groups, MAX_GROUPS_X), Math.ceil(groups / MAX_GROUPS_X), 1);
   for (const { t, write } of bindings) {
     b.commandQueueOwnedIds.add(t.dataId as object);
     // A read caches the values on the CPU (and small ops then run there): stale once written here.
-    if (write) b.tensorMap.get(t.dataId).values = null;
+    if (write) b.tensorMap.get(t.dataId)!.values = null;
   }
   b.dispatchCountInPass++;
   if (env().getNumber('WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE') <= b.dispatchCountInPass) {
@@ -71,7 +57,7 @@ export function runInPlace(backend: WebGPUBackend, key: string, code: string, bi
 
 /** Whether writing into `t` in place changes no other tensor (none shares its buffer). */
 export function ownsBuffer(backend: WebGPUBackend, t: tf.TensorInfo): boolean {
-  return (backend as unknown as BackendInternals).tensorMap.get(t.dataId).refCount === 1;
+  return internals(backend).tensorMap.get(t.dataId)!.refCount === 1;
 }
 
 function pipelineFor(device: GPUDevice, key: string, code: string, bindings: Binding[], uniformDecl: string, size: number): GPUComputePipeline {

@@ -8,6 +8,7 @@ import { GELU_WEBGPU } from './gelu.ts';
 import { GLOBAL_NORM_WEBGPU } from './globalNorm.ts';
 import { HEADS_WEBGPU } from './heads.ts';
 import { LAYER_NORM_WEBGPU } from './layerNorm.ts';
+import { ROW_SUM_WEBGPU } from './rowSum.ts';
 import { MASKED_SOFTMAX_WEBGPU } from './softmax.ts';
 
 /**
@@ -16,7 +17,7 @@ import { MASKED_SOFTMAX_WEBGPU } from './softmax.ts';
  * each fused op on where its kernel is registered.
  */
 export function registerWebGpuKernels(): void {
-  for (const family of [ADAMW_WEBGPU, LAYER_NORM_WEBGPU, GELU_WEBGPU, GLOBAL_NORM_WEBGPU, BT_LOSS_WEBGPU, MASKED_SOFTMAX_WEBGPU, COLUMN_SUM_WEBGPU, HEADS_WEBGPU, DROPOUT_WEBGPU, ADAMW_FLAT_WEBGPU]) {
+  for (const family of [ADAMW_WEBGPU, LAYER_NORM_WEBGPU, GELU_WEBGPU, GLOBAL_NORM_WEBGPU, BT_LOSS_WEBGPU, MASKED_SOFTMAX_WEBGPU, COLUMN_SUM_WEBGPU, HEADS_WEBGPU, DROPOUT_WEBGPU, ADAMW_FLAT_WEBGPU, ROW_SUM_WEBGPU]) {
     registerKernels(['webgpu'], family);
   }
 }

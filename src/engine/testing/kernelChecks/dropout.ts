@@ -1,26 +1,33 @@
 import * as tf from '@tensorflow/tfjs';
 import { DROPOUT, fusedDropout } from '../../kernels/webgpu/dropout.ts';
+import { mixSeed } from '../../model/dropout.ts';
 import { type ParityErrors, hasKernel, compareOps, randomTensor } from './compare.ts';
 
 /**
  * The fused dropout against the composition x · (mask / keep) with the mask it draws for the seed (read
- * from its output on ones): value and dx on [7, 300] at rate 0.1, and `replay`, the largest change
- * between two draws with the same seed. Null where the backend has no fused kernel.
+ * from its output on ones): value and dx on [7, 300] at rate 0.1; `replay`, the largest change between
+ * two draws with the same seed; `devicePath`, between a seed mixed on the device (a base tensor and a
+ * path of constants, as training steps draw theirs) and the same seed mixed by mixSeed on the host.
+ * Null where the backend has no fused kernel.
  */
 export async function dropoutParity(): Promise<ParityErrors | null> {
   if (!hasKernel(DROPOUT)) return null;
   const rate = 0.1;
   const seed = 12345;
   const x = randomTensor([7, 300], 5, 2);
-  const scale = tf.tidy(() => fusedDropout(tf.onesLike(x), seed, rate)); // mask / keep
+  const at = (base: number) => ({ base, path: [] });
+  const scale = tf.tidy(() => fusedDropout(tf.onesLike(x), at(seed), rate)); // mask / keep
+  const base = tf.tensor1d([seed], 'int32');
   try {
-    const errors = await compareOps((xi) => fusedDropout(xi, seed, rate), (xi) => tf.mul(xi, scale), { x });
-    const [a, b] = [fusedDropout(x, seed, rate), fusedDropout(x, seed, rate)];
-    const [da, db] = (await Promise.all([a.data(), b.data()])) as Float32Array[];
-    tf.dispose([a, b]);
-    return { ...errors, replay: da.reduce((m, v, i) => Math.max(m, Math.abs(v - db[i])), 0) };
+    const errors = await compareOps((xi) => fusedDropout(xi, at(seed), rate), (xi) => tf.mul(xi, scale), { x });
+    const [a, b] = [fusedDropout(x, at(seed), rate), fusedDropout(x, at(seed), rate)];
+    const [c, d] = [fusedDropout(x, { base, path: [3, 4, 1] }, rate), fusedDropout(x, at(mixSeed(mixSeed(mixSeed(seed, 3), 4), 1)), rate)];
+    const [da, db, dc, dd] = (await Promise.all([a.data(), b.data(), c.data(), d.data()])) as Float32Array[];
+    tf.dispose([a, b, c, d]);
+    const largest = (u: Float32Array, v: Float32Array) => u.reduce((m, y, i) => Math.max(m, Math.abs(y - v[i])), 0);
+    return { ...errors, replay: largest(da, db), devicePath: largest(dc, dd) };
   } finally {
-    tf.dispose([x, scale]);
+    tf.dispose([x, scale, base]);
   }
 }
 
@@ -33,7 +40,7 @@ export async function dropoutStatistics(): Promise<{ rate: number; dropped: numb
   if (!hasKernel(DROPOUT)) return null;
   const rate = 0.1;
   const ones = tf.ones([256, 4096]);
-  const [a, b] = [fusedDropout(ones, 7, rate), fusedDropout(ones, 8, rate)];
+  const [a, b] = [fusedDropout(ones, { base: 7, path: [] }, rate), fusedDropout(ones, { base: 8, path: [] }, rate)];
   const [da, db] = (await Promise.all([a.data(), b.data()])) as Float32Array[];
   tf.dispose([ones, a, b]);
   let dropped = 0;
