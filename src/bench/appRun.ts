@@ -17,6 +17,8 @@ import { FIT_MAX_GROUPS } from '../engine/train/evaluation.ts';
 import { DEFAULT_TRAIN_SETTINGS, type ModelSettings } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from '../worker/backendInfo.ts';
 import { backendLabel } from '../worker/backendInfo.ts';
+import type { TileShape } from '../engine/kernels/webgpu/matMul.ts';
+import type { ReplayProfile } from '../engine/kernels/webgpu/replay/stepReplay.ts';
 import type { EngineHost, EngineRuntime } from './engineHost.ts';
 
 export const SAMPLE_PATH = join('public', SAMPLE_DATASET_PATH);
@@ -91,6 +93,10 @@ export interface AppRun {
   train: { steps: number; stepsPerSec: number; tokensPerSec: number; window: { steps: number; seconds: number; stepsPerSec: number; tokensPerSec: number; validations: number } };
   /** Per training step over a window of whole steps after the first ones (WebGPU figures are 0 elsewhere). */
   counters: RunCounters;
+  /** With `profile`: GPU ms of the largest replayed training step and of each kind of kernel in it. */
+  replayProfile?: ReplayProfile | null;
+  /** The product kernel asked for (undefined: the app's default). */
+  matMul?: TileShape | 'tfjs';
 }
 
 export interface RunSpec {
@@ -110,6 +116,10 @@ export interface RunSpec {
   checkpointEverySteps?: number;
   /** false: WebGPU's step replay off (the figures without it). */
   replay?: boolean;
+  /** WebGPU with replay: where a replayed step's GPU time goes, measured at the end of the window. */
+  profile?: boolean;
+  /** WebGPU's product kernel (default: the app's). */
+  matMul?: TileShape | 'tfjs';
 }
 
 /** The first n questions of the sample (4 lines each, grouped by question_id). */
@@ -150,15 +160,15 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     const ready = await waitFor('ready');
     const info = ready.backend;
     // Counters from here on, so pipelines compiled by the validation and the first steps are counted too.
-    await send({ type: 'counters', replay: spec.replay });
+    await send({ type: 'counters', replay: spec.replay, matMul: spec.matMul });
     await waitFor('counters', ready.index);
     const software = info.backend === 'cpu' || (info.backend === 'webgpu' && !!info.adapter?.software);
     const sliced = software || !!spec.sliced;
     await send({ type: 'loadData', role: 'train', source: host.source(sliced ? 'slice' : 'sample') });
     await waitFor('dataset', ready.index);
-    // The counters at the end of the first epoch's validation: asked for the moment that validation's
-    // report arrives, so the engine answers before (or within) the second epoch's first step.
-    await host.countersOn("e.type === 'evaluation' && e.report.set === 'val' && e.report.epoch === 1");
+    // The counters at the end of the first epoch: asked for with the second epoch's first progress report,
+    // after the epoch's validation and the checkpoint that follows it (its read-back's copy compiles too).
+    await host.countersOn("e.type === 'progress' && e.epoch >= 2");
     const from = await host.eventCount();
     const t0 = await host.now();
     // Enough epochs that the window ends long before the run: a pause asked for in an epoch's last steps
@@ -202,11 +212,14 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     // Its last report ends the wait too: a run that ends first makes `counted` fail instead of waiting on.
     const until = spec.pastFirstEpoch ? moving.elapsedSeconds + spec.seconds : spec.seconds;
     const perEpoch = resumed.totalSteps / resumed.totalEpochs;
-    const margin = 2 + QUEUED_AHEAD + Math.floor(perEpoch / 50);
+    // A fast step (a replayed one on a real GPU: hundreds a second) runs on between the page's polls too.
+    const margin = 2 + QUEUED_AHEAD + Math.floor(perEpoch / 50) + Math.ceil(moving.stepsPerSec / 2);
     const epochEnd = `Math.min(e.epoch * ${perEpoch}, e.totalSteps) - ${margin}`;
     const steady = await waitFor('progress', moving.index, `(e.step >= ${c0.step + 2} || e.step >= e.totalSteps) && (e.elapsedSeconds >= ${until} || e.step >= ${epochEnd})`);
     const c1 = await counted(steady.index);
     const validation = await validationTime(host, c0.index, c1.index);
+    // Runs the step's kernels again, weights included: only now, just before the run stops.
+    const profiled = spec.profile && spec.replay !== false && info.backend === 'webgpu' ? await send({ type: 'counters', profile: true }).then(() => waitFor('counters', c1.index + 1)) : null;
     await send({ type: 'stop' });
     await waitFor('complete', c1.index);
     const epoch1 = spec.pastFirstEpoch ? await firstEpochCounters(host, first.index) : null;
@@ -257,6 +270,8 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
           captureBytes: c1.c.captureBytes,
           replay: spec.replay !== false,
         },
+        replayProfile: profiled?.replayProfile,
+        matMul: spec.matMul,
       },
     };
   } finally {
@@ -290,8 +305,8 @@ async function validationTime(host: EngineHost, from: number, to: number): Promi
   return { count, ms };
 }
 
-/** The counters the page asked for when the first epoch's validation came (null if the run stopped before it). */
+/** The counters the page asked for at the second epoch's first progress report (null if the run stopped before it). */
 async function firstEpochCounters(host: EngineHost, from: number) {
-  const evaluation = await host.waitFor('evaluation', from, "e.report.epoch === 1 && e.report.set === 'val'", 1_000).catch(() => null);
-  return evaluation ? host.waitFor('counters', evaluation.index) : null;
+  const second = await host.waitFor('progress', from, 'e.epoch >= 2', 1_000).catch(() => null);
+  return second ? host.waitFor('counters', second.index) : null;
 }

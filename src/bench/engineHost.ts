@@ -16,7 +16,7 @@ export interface EngineHost {
   waitFor<T extends WorkerEvent['type']>(type: T, from?: number, pred?: string, timeoutMs?: number): Promise<Timed<T>>;
   /** Events [from, to), each with its `at`. */
   events(from: number, to: number): Promise<Array<WorkerEvent & { at: number }>>;
-  /** From now on, asks for the counters the moment an event for which `pred` holds is emitted. */
+  /** From now on, asks for the counters the moment the first event for which `pred` holds is emitted (once). */
   countersOn(pred: string): Promise<void>;
   /** The data source that loads `name`, one of the files the host was made with. */
   source(name: string): DataSource;

@@ -96,8 +96,13 @@ export function pageHost(page: Page): EngineHost {
         const push = engine.events.push.bind(engine.events);
         // eslint-disable-next-line no-new-func
         const hit = new Function('e', `return ${pred}`) as (e: WorkerEvent) => boolean;
+        let asked = false;
         engine.events.push = (...evs) => {
-          if (evs.some(hit)) engine.send({ type: 'counters' });
+          // Once, at the first event that matches.
+          if (!asked && evs.some(hit)) {
+            asked = true;
+            engine.send({ type: 'counters' });
+          }
           return push(...evs);
         };
       }, pred),

@@ -86,7 +86,10 @@ async function newNodeHost(files: Record<string, Buffer>): Promise<EngineHost> {
   let countersWhen: ((e: WorkerEvent) => boolean) | null = null;
   const emit = (e: WorkerEvent) => {
     events.push({ ...e, at: performance.now() });
-    if (countersWhen?.(e)) handle({ type: 'counters' });
+    if (countersWhen?.(e)) {
+      countersWhen = null; // once, at the first event that matches
+      handle({ type: 'counters' });
+    }
   };
   const pool = inProcessPool();
   const handle = createEngine(emit, {

@@ -15,6 +15,8 @@ import type { NCurveRow } from '../engine/metrics/ncurve.ts';
 import type { ModelSettings, PresetName, TrainSettings } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from './backendInfo.ts';
 import type { EngineCounters } from './counters.ts';
+import type { ReplayProfile } from '../engine/kernels/webgpu/replay/stepReplay.ts';
+import type { TileShape } from '../engine/kernels/webgpu/matMul.ts';
 
 export type DataRole = 'train' | 'test';
 /** Which model Inspect, Rerank and Export use. */
@@ -36,9 +38,11 @@ export type Command =
   | { type: 'setBackend'; backend: BackendChoice }
   /**
    * Benchmarks: installs the work counters (first time) and answers with their totals. `replay: false`
-   * turns WebGPU's step replay off for this engine (the bench's figures without it).
+   * turns WebGPU's step replay off for this engine (the bench's figures without it); `profile: true` adds
+   * where a replayed step's GPU time goes (it runs the step's kernels again: ask at the end of a run);
+   * `matMul` picks WebGPU's product kernel ('tfjs': tfjs's own; kernels/webgpu/matMul.ts).
    */
-  | { type: 'counters'; replay?: boolean }
+  | { type: 'counters'; replay?: boolean; profile?: boolean; matMul?: TileShape | 'tfjs' }
   /** Browser tests: destroys the WebGPU device, as a lost device (driver reset) would. */
   | { type: 'destroyDevice' }
   /** The UI's heartbeat: answered at once with `pong`, ahead of any queued command (see client/heartbeat.ts). */
@@ -227,7 +231,7 @@ export type WorkerEvent =
   | { type: 'ready'; backend: BackendInfo; hardwareConcurrency: number }
   /** `lifeLock`: the Web Lock the worker holds while it lives (null until held, or without Web Locks). */
   | { type: 'pong'; lifeLock: string | null }
-  | ({ type: 'counters' } & EngineCounters)
+  | ({ type: 'counters'; replayProfile?: ReplayProfile | null } & EngineCounters)
   | { type: 'log'; level: 'info' | 'warn'; message: string }
   /** `role` names the data slot when a loadData failed. */
   | { type: 'error'; command: CommandType | null; message: string; role?: DataRole }

@@ -34,6 +34,8 @@ export interface Capture {
   keptBytes: number;
   /** Dispatches per replay. */
   dispatches: number;
+  /** The inputs of its last replay (the profiler runs its kernels on them: kernels whose loops follow an input need real ones). */
+  lastInputs: ReadonlyArray<ArrayBufferView> | null;
 }
 
 /** The byte layout of staged inputs: each input 4-byte aligned (copyBufferToBuffer's rule). */
@@ -84,6 +86,7 @@ export function buildCapture(
     leased,
     keptBytes: kept.reduce((n, k) => n + k.size, 0),
     dispatches: ops.filter((o) => o.kind === 'dispatch').length,
+    lastInputs: null,
   };
 }
 
@@ -121,6 +124,19 @@ export function copyOutputs(b: BackendInternals, outputs: ReadonlyArray<OutputSp
   });
 }
 
+/** Writes `inputs` into the arena's staging buffer (one writeBuffer) and encodes their copies into the capture's input buffers. */
+export function stageInputs(b: BackendInternals, cap: Capture, arena: ReplayArena, inputs: ReadonlyArray<ArrayBufferView>, scratch: Uint8Array, enc: GPUCommandEncoder): void {
+  inputs.forEach((data, i) => {
+    const spot = cap.inputs[i];
+    if (data.byteLength !== spot.bytes) throw new Error(`replay: input ${i} has ${data.byteLength} bytes, ${spot.bytes} recorded`);
+    scratch.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), spot.offset);
+  });
+  const staging = arena.stagingFor(cap.stagedBytes);
+  b.queue.writeBuffer(staging, 0, scratch, 0, cap.stagedBytes);
+  for (const spot of cap.inputs) enc.copyBufferToBuffer(staging, spot.offset, spot.buffer, 0, spot.bytes);
+  cap.lastInputs = inputs;
+}
+
 /**
  * Replays `cap` with new input bytes (one array per input, as recorded) and returns copies of its
  * outputs; null when an external tensor is gone or lives elsewhere now (the capture is stale).
@@ -130,17 +146,10 @@ export function replayCapture(b: BackendInternals, cap: Capture, arena: ReplayAr
     if (e.tensor.isDisposed || b.tensorMap.get(e.tensor.dataId)?.resource !== e.buffer) return null;
   }
   if (inputs.length !== cap.inputs.length) throw new Error(`replay: ${inputs.length} inputs given, ${cap.inputs.length} recorded`);
-  inputs.forEach((data, i) => {
-    const spot = cap.inputs[i];
-    if (data.byteLength !== spot.bytes) throw new Error(`replay: input ${i} has ${data.byteLength} bytes, ${spot.bytes} recorded`);
-    scratch.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), spot.offset);
-  });
-  const staging = arena.stagingFor(cap.stagedBytes);
   b.ensureCommandEncoderReady();
   b.endComputePassEncoder();
-  b.queue.writeBuffer(staging, 0, scratch, 0, cap.stagedBytes);
   const enc = b.commandEncoder!;
-  for (const spot of cap.inputs) enc.copyBufferToBuffer(staging, spot.offset, spot.buffer, 0, spot.bytes);
+  stageInputs(b, cap, arena, inputs, scratch, enc);
   let pass: GPUComputePassEncoder | null = null;
   for (const op of cap.ops) {
     if (op.kind === 'dispatch') {

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { type BackendInternals, internals } from '../backendInternals.ts';
 import { ReplayArena } from './arena.ts';
 import { type Capture, type OutputSpec, buildCapture, copyOutputs, replayCapture, settleHeld } from './capture.ts';
+import { type KernelTime, profileCapture } from './profileCapture.ts';
 import { type Recording, bufferOf, startRecording } from './recorder.ts';
 import { sameSignature, tapeRoles } from './tapeRoles.ts';
 
@@ -27,6 +28,13 @@ export interface StepIO {
   externals: readonly tf.Tensor[];
 }
 
+/** GPU ms of a captured training step and of each kind of kernel in it. */
+export interface ReplayProfile {
+  shape: string;
+  stepMs: number;
+  kernels: KernelTime[];
+}
+
 /** Recordings of a key that disagree (or cannot be replayed) this many times: the key is not recorded again. */
 const ATTEMPTS = 3;
 /** Captures kept, least recently replayed dropped first (their memory is mostly the shared arena). */
@@ -38,6 +46,7 @@ interface Entry {
   pending: ReturnType<typeof tapeRoles> | null;
   attempts: number;
   off: string | null;
+  replays: number;
 }
 
 /** What the replays did so far (for the bench's counters and the docs' figures). */
@@ -71,6 +80,7 @@ export class StepReplay {
       const out = this.replay(entry.capture, io);
       if (out) {
         this.stats.replays++;
+        entry.replays++;
         this.stats.replayMs += performance.now() - t0;
         // Most recently used last.
         this.entries.delete(key);
@@ -80,7 +90,7 @@ export class StepReplay {
       this.drop(key);
       entry = undefined;
     }
-    if (!entry) this.entries.set(key, (entry = { capture: null, pending: null, attempts: 0, off: null }));
+    if (!entry) this.entries.set(key, (entry = { capture: null, pending: null, attempts: 0, off: null, replays: 0 }));
     if (entry.off) return runPlain(io, body);
     return this.record(key, entry, io, body);
   }
@@ -89,6 +99,15 @@ export class StepReplay {
   clear(): void {
     for (const key of [...this.entries.keys()]) this.drop(key);
     this.arena.destroy();
+  }
+
+  /** Where the GPU time of the training step replayed most goes (benchmarks only: see profileCapture). */
+  async profile(): Promise<ReplayProfile | null> {
+    const train = [...this.entries].filter(([key, e]) => e.capture?.lastInputs && key.startsWith('train'));
+    if (train.length === 0) return null;
+    const [key, entry] = train.reduce((a, x) => (x[1].replays > a[1].replays ? x : a));
+    const times = await profileCapture(this.b, entry.capture!, this.arena);
+    return times && { shape: key, ...times };
   }
 
   summary(): ReplayStats {
