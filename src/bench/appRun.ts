@@ -17,7 +17,6 @@ import { FIT_MAX_GROUPS } from '../engine/train/evaluation.ts';
 import { DEFAULT_TRAIN_SETTINGS, type ModelSettings } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from '../worker/backendInfo.ts';
 import { backendLabel } from '../worker/backendInfo.ts';
-import type { TileShape } from '../engine/kernels/webgpu/matMul.ts';
 import type { ReplayProfile } from '../engine/kernels/webgpu/replay/stepReplay.ts';
 import type { EngineHost, EngineRuntime } from './engineHost.ts';
 
@@ -95,8 +94,6 @@ export interface AppRun {
   counters: RunCounters;
   /** With `profile`: GPU ms of the largest replayed training step and of each kind of kernel in it. */
   replayProfile?: ReplayProfile | null;
-  /** The product kernel asked for (undefined: the app's default). */
-  matMul?: TileShape | 'tfjs';
 }
 
 export interface RunSpec {
@@ -118,8 +115,6 @@ export interface RunSpec {
   replay?: boolean;
   /** WebGPU with replay: where a replayed step's GPU time goes, measured at the end of the window. */
   profile?: boolean;
-  /** WebGPU's product kernel (default: the app's). */
-  matMul?: TileShape | 'tfjs';
 }
 
 /** The first n questions of the sample (4 lines each, grouped by question_id). */
@@ -160,7 +155,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     const ready = await waitFor('ready');
     const info = ready.backend;
     // Counters from here on, so pipelines compiled by the validation and the first steps are counted too.
-    await send({ type: 'counters', replay: spec.replay, matMul: spec.matMul });
+    await send({ type: 'counters', replay: spec.replay });
     await waitFor('counters', ready.index);
     const software = info.backend === 'cpu' || (info.backend === 'webgpu' && !!info.adapter?.software);
     const sliced = software || !!spec.sliced;
@@ -271,7 +266,6 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
           replay: spec.replay !== false,
         },
         replayProfile: profiled?.replayProfile,
-        matMul: spec.matMul,
       },
     };
   } finally {

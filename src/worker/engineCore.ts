@@ -4,7 +4,6 @@
  * Node GPU bench (src/bench/nodeEngine.ts) runs it in-process with none of them.
  */
 import { activeProfile, useProfile } from '../engine/backend/profile.ts';
-import { useTiledMatMul } from '../engine/kernels/webgpu/matMul.ts';
 import { stepReplay } from '../engine/kernels/webgpu/replay/stepReplay.ts';
 import { warmUp } from '../engine/train/warmUp.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
@@ -75,7 +74,6 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
     }
     if (cmd.type === 'counters') {
       if (cmd.replay === false) useProfile({ ...activeProfile(), replaySteps: false });
-      if (cmd.matMul) useTiledMatMul(cmd.matMul === 'tfjs' ? null : cmd.matMul);
       installCounters();
       if (cmd.profile && activeProfile().replaySteps) {
         void stepReplay()

@@ -16,7 +16,6 @@ import type { ModelSettings, PresetName, TrainSettings } from '../engine/train/s
 import type { BackendChoice, BackendInfo } from './backendInfo.ts';
 import type { EngineCounters } from './counters.ts';
 import type { ReplayProfile } from '../engine/kernels/webgpu/replay/stepReplay.ts';
-import type { TileShape } from '../engine/kernels/webgpu/matMul.ts';
 
 export type DataRole = 'train' | 'test';
 /** Which model Inspect, Rerank and Export use. */
@@ -39,10 +38,9 @@ export type Command =
   /**
    * Benchmarks: installs the work counters (first time) and answers with their totals. `replay: false`
    * turns WebGPU's step replay off for this engine (the bench's figures without it); `profile: true` adds
-   * where a replayed step's GPU time goes (it runs the step's kernels again: ask at the end of a run);
-   * `matMul` picks WebGPU's product kernel ('tfjs': tfjs's own; kernels/webgpu/matMul.ts).
+   * where a replayed step's GPU time goes (it runs the step's kernels again: ask at the end of a run).
    */
-  | { type: 'counters'; replay?: boolean; profile?: boolean; matMul?: TileShape | 'tfjs' }
+  | { type: 'counters'; replay?: boolean; profile?: boolean }
   /** Browser tests: destroys the WebGPU device, as a lost device (driver reset) would. */
   | { type: 'destroyDevice' }
   /** The UI's heartbeat: answered at once with `pong`, ahead of any queued command (see client/heartbeat.ts). */

@@ -9,7 +9,6 @@ import { GELU } from '../kernels/webgpu/gelu.ts';
 import { BOTH_FINITE, CLIP_COEFFICIENT, SQUARED_NORM_LINK } from '../kernels/webgpu/globalNorm.ts';
 import { QKV_HEADS } from '../kernels/webgpu/heads.ts';
 import { LAYER_NORM } from '../kernels/webgpu/layerNorm.ts';
-import { TILED_MATMUL } from '../kernels/webgpu/matMul.ts';
 import { ROW_SUM } from '../kernels/webgpu/rowSum.ts';
 import { MASKED_SOFTMAX } from '../kernels/webgpu/softmax.ts';
 
@@ -57,7 +56,7 @@ export interface BackendProfile {
   readonly replaySteps: boolean;
 }
 
-export type FusedOp = 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'qkvHeads' | 'linear' | 'btLoss' | 'globalNorm' | 'clipCoefficient' | 'bothFinite' | 'dropout' | 'adamw' | 'rowSum' | 'matMul';
+export type FusedOp = 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'qkvHeads' | 'linear' | 'btLoss' | 'globalNorm' | 'clipCoefficient' | 'bothFinite' | 'dropout' | 'adamw' | 'rowSum';
 
 /** On WebGPU the per-step scalars are read back together, at most one read (it ends a GPU pass and maps a buffer) per this many steps. */
 export const READBACK_EVERY = 10;
@@ -76,7 +75,6 @@ const FUSED_KERNELS: Readonly<Record<FusedOp, string>> = {
   dropout: DROPOUT,
   adamw: ADAMW_KERNEL,
   rowSum: ROW_SUM,
-  matMul: TILED_MATMUL,
 };
 const FUSED_ENTRIES = Object.entries(FUSED_KERNELS) as Array<[FusedOp, string]>;
 

@@ -8,7 +8,6 @@ import { globalNormParity } from './kernelChecks/globalNorm.ts';
 import { qkvHeadsParity } from './kernelChecks/heads.ts';
 import { layerNormParity } from './kernelChecks/layerNorm.ts';
 import { linearParity } from './kernelChecks/linear.ts';
-import { matMulParity } from './kernelChecks/matMul.ts';
 import { rowSumParity } from './kernelChecks/rowSum.ts';
 import { maskedSoftmaxParity } from './kernelChecks/softmax.ts';
 import { type ParityFixture, runParity } from './fixtureParity.ts';
@@ -32,5 +31,5 @@ export async function parityReport(fx: ParityFixture): Promise<ParityReport> {
  * testing/kernelChecks/<the kernel's file name>.ts.
  */
 async function fusedKernelParity(): Promise<Record<string, ParityErrors | null>> {
-  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity(), maskedSoftmax: await maskedSoftmaxParity(), linear: await linearParity(), qkvHeads: await qkvHeadsParity(), dropout: await dropoutParity(), adamwFlat: await adamwFlatParity(), rowSum: await rowSumParity(), matMul: await matMulParity() };
+  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity(), maskedSoftmax: await maskedSoftmaxParity(), linear: await linearParity(), qkvHeads: await qkvHeadsParity(), dropout: await dropoutParity(), adamwFlat: await adamwFlatParity(), rowSum: await rowSumParity() };
 }

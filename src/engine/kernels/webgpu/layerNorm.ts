@@ -6,8 +6,9 @@ import { REDUCE_SUM, WORKGROUP, WorkgroupProgram, runProgram } from './program.t
 
 /**
  * LayerNorm over the last axis on WebGPU: one dispatch forward (the composition takes ~9) and two
- * backward (dx, then dweight and dbias together; the composition's gradient takes ~20). One workgroup
- * per row; the row statistics are recomputed where needed instead of saved, as a program has a single output.
+ * backward (dx with the row statistics, then dweight and dbias together from them; the composition's
+ * gradient takes ~20). One workgroup per row forward and for dx; dweight and dbias a workgroup per block
+ * of columns, its lanes over the rows.
  */
 export const LAYER_NORM = 'EormLayerNorm';
 const GRAD_X = 'EormLayerNormGradX';
@@ -22,8 +23,10 @@ export function fusedLayerNorm(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor,
     return {
       value: tf.engine().runKernel(LAYER_NORM, { x, weight: w, bias: b }, { eps }) as tf.Tensor,
       gradFunc: (dy: tf.Tensor, [xs, ws]: tf.Tensor[]) => {
-        const [dw, db] = tf.engine().runKernel(GRAD_WEIGHT_BIAS, { dy, x: xs }, { eps }) as tf.Tensor[];
-        return [tf.engine().runKernel(GRAD_X, { dy, x: xs, weight: ws }, { eps }) as tf.Tensor, dw, db];
+        const [dx, stats] = tf.engine().runKernel(GRAD_X, { dy, x: xs, weight: ws }, { eps }) as tf.Tensor[];
+        const [dw, db] = tf.engine().runKernel(GRAD_WEIGHT_BIAS, { dy, x: xs, stats }, {}) as tf.Tensor[];
+        stats.dispose();
+        return [dx, dw, db];
       },
     };
   }) as unknown as Parameters<typeof tf.customGrad>[0]);
@@ -60,7 +63,7 @@ const FORWARD = `
     }
   }`;
 
-/** dx = rstd · (g − mean(g) − x̂ · mean(g · x̂)), g = dy · weight. */
+/** dx = rstd · (g − mean(g) − x̂ · mean(g · x̂)), g = dy · weight; and the row's mean and rstd into STATS [rows, 2] (for dweight). */
 const GRAD_X_CODE = `
   ${ROW_STATS}
   fn main(index : i32) {
@@ -68,6 +71,10 @@ const GRAD_X_CODE = `
     let stats = rowStats(row);
     let d = uniforms.width;
     let inside = row < uniforms.rows;
+    if (inside && localId.x == 0u) {
+      STATS[2 * row] = stats.x;
+      STATS[2 * row + 1] = stats.y;
+    }
     var sumG = 0.0;
     var sumGX = 0.0;
     if (inside) {
@@ -82,49 +89,48 @@ const GRAD_X_CODE = `
     if (inside) {
       for (var j = i32(localId.x); j < d; j += ${WORKGROUP}) {
         let xhat = (X[row * d + j] - stats.x) * stats.y;
-        setOutputAtIndex(row * d + j, stats.y * (DY[row * d + j] * W[j] - meanG - xhat * meanGX));
+        DX[row * d + j] = stats.y * (DY[row * d + j] * W[j] - meanG - xhat * meanGX);
       }
     }
   }`;
 
-/** Columns of dweight per workgroup: each lane's row statistics serve that many columns. */
+/** dweight and dbias: a workgroup is COLUMNS adjacent columns × LANES_PER_COLUMN lanes over the rows. */
 const COLUMNS = 16;
+const ROW_LANES = WORKGROUP / COLUMNS;
 
 /**
- * dweight[j] = Σ_rows dy · x̂ and dbias[j] = Σ_rows dy: a workgroup per block of COLUMNS columns, lanes
- * over rows; a lane recomputes its rows' statistics (not saved by the forward) and uses them for the
- * whole block. Written to two outputs (inPlace.ts), where a tfjs program has one.
+ * dweight[j] = Σ_rows dy · x̂ and dbias[j] = Σ_rows dy, x̂ from the statistics dx wrote: each lane sums
+ * every ROW_LANES-th row of its column (adjacent lanes read adjacent columns), then the lanes of a
+ * column add up in a fixed order. Written to two outputs (inPlace.ts), where a tfjs program has one.
  */
 const GRAD_WEIGHT_BIAS_CODE = `
-  ${REDUCE_SUM}
+  var<workgroup> partW : array<f32, ${WORKGROUP}>;
+  var<workgroup> partB : array<f32, ${WORKGROUP}>;
   fn main(index : i32) {
-    let first = (index / ${WORKGROUP}) * ${COLUMNS};
+    let lane = i32(localId.x);
+    let col = (index / ${WORKGROUP}) * ${COLUMNS} + lane % ${COLUMNS};
     let d = uniforms.width;
-    var acc : array<f32, ${COLUMNS}>;
-    var accB : array<f32, ${COLUMNS}>;
-    for (var r = i32(localId.x); r < uniforms.rows; r += ${WORKGROUP}) {
-      let base = r * d;
-      var s = 0.0;
-      for (var j = 0; j < d; j++) { s += X[base + j]; }
-      let mean = s / f32(d);
-      var q = 0.0;
-      for (var j = 0; j < d; j++) { let c = X[base + j] - mean; q += c * c; }
-      let rstd = inverseSqrt(q / f32(d) + uniforms.eps);
-      for (var c = 0; c < ${COLUMNS}; c++) {
-        let col = first + c;
-        if (col < d) {
-          acc[c] += DY[base + col] * (X[base + col] - mean) * rstd;
-          accB[c] += DY[base + col];
-        }
+    var acc = 0.0;
+    var accB = 0.0;
+    if (col < d) {
+      for (var r = lane / ${COLUMNS}; r < uniforms.rows; r += ${ROW_LANES}) {
+        let g = DY[r * d + col];
+        acc += g * (X[r * d + col] - STATS[2 * r]) * STATS[2 * r + 1];
+        accB += g;
       }
     }
-    for (var c = 0; c < ${COLUMNS}; c++) {
-      let total = reduceSum(acc[c]);
-      let totalB = reduceSum(accB[c]);
-      if (localId.x == 0u && first + c < d) {
-        DW[first + c] = total;
-        DB[first + c] = totalB;
+    partW[lane] = acc;
+    partB[lane] = accB;
+    workgroupBarrier();
+    if (lane < ${COLUMNS} && col < d) {
+      var w = 0.0;
+      var b = 0.0;
+      for (var k = 0; k < ${ROW_LANES}; k++) {
+        w += partW[lane + ${COLUMNS} * k];
+        b += partB[lane + ${COLUMNS} * k];
       }
+      DW[col] = w;
+      DB[col] = b;
     }
   }`;
 
@@ -147,18 +153,27 @@ export const LAYER_NORM_WEBGPU: KernelFamily = {
       const u = uniforms(x, eps);
       return runProgram(backend, new WorkgroupProgram('layer_norm', ['X', 'W', 'B'], x.shape, u.rows, FORWARD, UNIFORMS), [x, weight, bias], u.data);
     }),
-    withEps(GRAD_X, ({ dy, x, weight }, backend, eps) => {
-      const u = uniforms(x, eps);
-      return runProgram(backend, new WorkgroupProgram('layer_norm_dx', ['DY', 'X', 'W'], x.shape, u.rows, GRAD_X_CODE, UNIFORMS), [dy, x, weight], u.data);
-    }),
     {
-      kernelName: GRAD_WEIGHT_BIAS,
+      kernelName: GRAD_X,
       kernelFunc: ({ inputs, backend, attrs }) => {
-        const { dy, x } = inputs as Record<string, tf.TensorInfo>;
+        const { dy, x, weight } = inputs as Record<string, tf.TensorInfo>;
         const u = uniforms(x, (attrs as { eps: number }).eps);
         const b = backend as unknown as WebGPUBackend;
+        const dx = b.makeTensorInfo(x.shape, 'float32');
+        const stats = b.makeTensorInfo([u.rows, 2], 'float32');
+        const bindings = [{ name: 'DY', t: dy }, { name: 'X', t: x }, { name: 'W', t: weight }, { name: 'DX', t: dx, write: true }, { name: 'STATS', t: stats, write: true }];
+        runInPlace(b, 'eorm_layer_norm_dx', GRAD_X_CODE, bindings, UNIFORMS, u.data, u.rows, WORKGROUP);
+        return [dx, stats];
+      },
+    },
+    {
+      kernelName: GRAD_WEIGHT_BIAS,
+      kernelFunc: ({ inputs, backend }) => {
+        const { dy, x, stats } = inputs as Record<string, tf.TensorInfo>;
+        const u = uniforms(x, 0);
+        const b = backend as unknown as WebGPUBackend;
         const [dw, db] = [0, 1].map(() => b.makeTensorInfo([u.width], 'float32'));
-        const bindings = [{ name: 'DY', t: dy }, { name: 'X', t: x }, { name: 'DW', t: dw, write: true }, { name: 'DB', t: db, write: true }];
+        const bindings = [{ name: 'DY', t: dy }, { name: 'X', t: x }, { name: 'STATS', t: stats }, { name: 'DW', t: dw, write: true }, { name: 'DB', t: db, write: true }];
         runInPlace(b, 'eorm_layer_norm_dwb', GRAD_WEIGHT_BIAS_CODE, bindings, UNIFORMS, u.data, Math.ceil(u.width / COLUMNS));
         return [dw, db];
       },

@@ -1,4 +1,3 @@
-import * as tf from '@tensorflow/tfjs';
 import { registerKernels } from '../register.ts';
 import { ADAMW_WEBGPU } from './adamw.ts';
 import { ADAMW_FLAT_WEBGPU } from './adamwFlat.ts';
@@ -11,7 +10,6 @@ import { HEADS_WEBGPU } from './heads.ts';
 import { LAYER_NORM_WEBGPU } from './layerNorm.ts';
 import { ROW_SUM_WEBGPU } from './rowSum.ts';
 import { MASKED_SOFTMAX_WEBGPU } from './softmax.ts';
-import { TILED_MATMUL, tiledMatMulFamily } from './matMul.ts';
 
 /**
  * Every fused WebGPU kernel of this project, registered for the 'webgpu' backend. The worker calls this
@@ -22,16 +20,4 @@ export function registerWebGpuKernels(): void {
   for (const family of [ADAMW_WEBGPU, LAYER_NORM_WEBGPU, GELU_WEBGPU, GLOBAL_NORM_WEBGPU, BT_LOSS_WEBGPU, MASKED_SOFTMAX_WEBGPU, COLUMN_SUM_WEBGPU, HEADS_WEBGPU, DROPOUT_WEBGPU, ADAMW_FLAT_WEBGPU, ROW_SUM_WEBGPU]) {
     registerKernels(['webgpu'], family);
   }
-  registerTiledMatMul();
-}
-
-/** tfjs's two product kernels taken over by the tiled one (matMul.ts), which hands what it does not cover back to them. */
-function registerTiledMatMul(): void {
-  if (tf.getKernel(TILED_MATMUL, 'webgpu')) return;
-  const batch = tf.getKernel('BatchMatMul', 'webgpu');
-  const fused = tf.getKernel('_FusedMatMul', 'webgpu');
-  if (!batch || !fused) return;
-  tf.unregisterKernel('BatchMatMul', 'webgpu');
-  tf.unregisterKernel('_FusedMatMul', 'webgpu');
-  registerKernels(['webgpu'], tiledMatMulFamily({ batch: batch.kernelFunc, fused: fused.kernelFunc }));
 }
