@@ -46,14 +46,9 @@ const MASK = `
     h = h ^ (h >> 16u);
     return h;
   }
+  // model/dropout.ts's mixSeed: the same finaliser over two keyed words.
   fn mixSeed(a : u32, b : u32) -> u32 {
-    var h = (a ^ 0x9e3779b9u) * 0x85ebca6bu + (b + 0x632be5abu) * 0xc2b2ae35u;
-    h = h ^ (h >> 16u);
-    h = h * 0x7feb352du;
-    h = h ^ (h >> 15u);
-    h = h * 0x846ca68bu;
-    h = h ^ (h >> 16u);
-    return h;
+    return lowbias32((a ^ 0x9e3779b9u) * 0x85ebca6bu + (b + 0x632be5abu) * 0xc2b2ae35u);
   }
   fn main(index : i32) {
     if (index < uniforms.n) {

@@ -4,7 +4,7 @@ import { ReplayArena } from './arena.ts';
 import { type Capture, type OutputSpec, buildCapture, copyOutputs, replayCapture, settleHeld } from './capture.ts';
 import { type KernelTime, profileCapture } from './profileCapture.ts';
 import { type Recording, bufferOf, startRecording } from './recorder.ts';
-import { sameSignature, tapeRoles } from './tapeRoles.ts';
+import { type TapeRoles, sameSignature, tapeRoles } from './tapeRoles.ts';
 
 /**
  * Record once, replay every step (WebGPU). `run(key, inputs, body)` computes `body` on tensors made from
@@ -42,8 +42,8 @@ export const MAX_CAPTURES = 24;
 
 interface Entry {
   capture: Capture | null;
-  /** The previous recording's signature, waiting for a second one to agree. */
-  pending: ReturnType<typeof tapeRoles> | null;
+  /** The previous recording's roles and signature, waiting for a second one to agree. */
+  pending: TapeRoles | null;
   attempts: number;
   off: string | null;
   replays: number;
@@ -148,13 +148,12 @@ export class StepReplay {
       this.refuse(key, entry, roles);
       return result;
     }
-    const agreed = entry.pending && typeof entry.pending !== 'string' ? sameSignature(entry.pending.signature, roles.signature) : 'first recording';
+    const agreed = entry.pending ? sameSignature(entry.pending.signature, roles.signature) : null;
     if (agreed !== true) {
       settleHeld(b, recorder.rec, new Set());
-      // Drop the earlier signature's bytes: this recording is the one the next is compared with.
+      // This recording is the one the next is compared with.
       entry.pending = roles;
-      if (entry.attempts > 0) this.refuse(key, entry, `two recordings differ (${agreed})`);
-      else entry.attempts++;
+      if (agreed !== null) this.refuse(key, entry, `two recordings differ (${agreed})`);
       return result;
     }
     const capture = buildCapture(b, recorder.rec, roles, { inputs: inputBuffers, outputs, externals }, this.arena);
