@@ -30,7 +30,9 @@ async function sampleOnWasm(browser: Browser, errors: string[][], scoringWorkers
   errors.push(collectConsoleErrors(page));
   await page.goto('/e2e/pages/engine.html');
   await page.waitForFunction(() => 'engine' in window);
-  const send = (cmd: Command) => page.evaluate((c) => (window as unknown as { engine: Engine }).engine.send(c as Command), cmd as unknown as Record<string, unknown>);
+  // Commands sent together reach the engine in one go, handled in that order before any step runs.
+  const send = (...cmds: Command[]) =>
+    page.evaluate((cs) => cs.forEach((c) => (window as unknown as { engine: Engine }).engine.send(c as Command)), cmds as unknown as Array<Record<string, unknown>>);
   await send({ type: 'init', backend: 'wasm', scoringWorkers });
   expect((await next(page, 'ready')).backend.backend).toBe('wasm');
   await send({ type: 'loadData', role: 'train', source: { kind: 'url', url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' } });
@@ -40,8 +42,9 @@ async function sampleOnWasm(browser: Browser, errors: string[][], scoringWorkers
 
 /**
  * The untrained model's validation on the sample (WASM, tiny), and how many of its batches the scoring
- * workers took. With `testWhileValidating`, the sample is also the test set, evaluated (by the model at
- * step 0, held still) while the run validates: two scoring calls at once at the same workers.
+ * workers took (with a worker it is scored there, alongside the first steps). With `testWhileValidating`,
+ * the run pauses before its first step and the sample, also the test set, is evaluated by the model at
+ * step 0 while the validation is scored: two scoring calls at once at the same workers.
  */
 async function untrainedValidation(
   browser: Browser,
@@ -54,7 +57,8 @@ async function untrainedValidation(
     await send({ type: 'loadData', role: 'test', source: { kind: 'url', url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' } });
     await next(page, 'dataset', "e.summary.role === 'test'");
   }
-  await send({ type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'tiny', model: PRESETS.tiny, epochs: 1 } });
+  const start: Command = { type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'tiny', model: PRESETS.tiny, epochs: 1 } };
+  await (testWhileValidating ? send(start, { type: 'pause' }) : send(start));
   if (testWhileValidating) {
     await next(page, 'evalProgress', "e.set === 'val'");
     await send({ type: 'evaluate', set: 'test' });
@@ -97,11 +101,17 @@ test('a test-set evaluation while the run validates gives each scoring call the 
   expect(errors.flat()).toEqual([]);
 });
 
-/** The losses of a tiny run's first `steps` steps on the sample (WASM), and how many of them a peer shared. */
+/**
+ * The losses of a tiny run's first `steps` steps on the sample (WASM), and how many steps a peer shared:
+ * the run goes on until `steps` steps after the untrained model's validation (while the worker scores
+ * it, the engine steps alone).
+ */
 async function firstSteps(browser: Browser, errors: string[][], scoringWorkers: number | undefined, steps: number): Promise<{ losses: number[]; peerSteps: number }> {
   const { context, page, send } = await sampleOnWasm(browser, errors, scoringWorkers);
   await send({ type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'tiny', model: PRESETS.tiny, epochs: 1 } });
-  await next(page, 'progress', `e.step >= ${steps}`);
+  await next(page, 'evaluation', 'e.report.epoch === 0');
+  const stepped = await page.evaluate(() => Math.max(0, ...(window as unknown as { engine: Engine }).engine.events.map((e) => (e.type === 'progress' ? e.step : 0))));
+  await next(page, 'progress', `e.step >= ${Math.max(steps, stepped + steps)}`);
   await send({ type: 'stop' });
   await next(page, 'complete');
   const points = await page.evaluate(() =>

@@ -107,8 +107,9 @@ export interface RunSpec {
   slice: { questions: number; bytes: Buffer; name?: string };
   /** Train on the slice on any backend (a short first epoch on a real GPU too). */
   sliced?: boolean;
-  /** The window lies after the first epoch (and its validation). */
-  pastFirstEpoch?: boolean;
+  /** The window lies after the first epoch (and its validation); a later epoch N (≥ 2) where shapes first seen
+   *  in epoch 1 are recorded once more in epoch 2 (WebGPU's replay) and the window should hold none. */
+  pastFirstEpoch?: boolean | number;
   /** Instead of the app's default checkpoint interval (0: none; PyTorch's step takes none). */
   checkpointEverySteps?: number;
   /** false: WebGPU's step replay off (the figures without it). */
@@ -169,12 +170,13 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     // Enough epochs that the window ends long before the run: a pause asked for in an epoch's last steps
     // lands after its validation, and one asked for in the run's last steps never lands (on a GPU the loop
     // queues the steps of a short epoch faster than the page sees them).
-    const epochs = spec.pastFirstEpoch ? 10 : 2;
+    const windowEpoch = typeof spec.pastFirstEpoch === 'number' ? Math.max(2, spec.pastFirstEpoch) : 2;
+    const epochs = spec.pastFirstEpoch ? windowEpoch + 8 : 2;
     const checkpoints = spec.checkpointEverySteps === undefined ? {} : { checkpointEverySteps: spec.checkpointEverySteps };
     await send({ type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'custom', model: spec.model, epochs, ...checkpoints } });
     const compiling = await waitFor('trainState', from, "e.state === 'compiling'");
-    const untrained = await waitFor('evaluation', compiling.index);
-    const first = await waitFor('trainState', untrained.index, "e.state === 'training'");
+    // The untrained model's validation comes first, or (WASM with a scoring worker) alongside the first steps.
+    const first = await waitFor('trainState', compiling.index, "e.state === 'training'");
     // Work counters and speed over a window of whole steps, between two pauses. Before it pauses, the loop
     // reads every queued step back (on a GPU: waits until the device has finished them) and reports the
     // step count and its cumulative tokens, so the window's steps, tokens and time are all exact there;
@@ -192,7 +194,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     // short (software adapters, the CPU backend: the pause lands a few queued steps later), or as the second
     // epoch starts (past the first validation), with as much of the epoch ahead as can be.
     const start = spec.pastFirstEpoch
-      ? await waitFor('progress', first.index, 'e.epoch >= 2')
+      ? await waitFor('progress', first.index, `e.epoch >= ${windowEpoch}`)
       : software
         ? first
         : await waitFor('progress', first.index, 'e.step >= 3');
@@ -216,11 +218,16 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     // Runs the step's kernels again, weights included: only now, just before the run stops.
     const profiled = spec.profile && spec.replay !== false && info.backend === 'webgpu' ? await send({ type: 'counters', profile: true }).then(() => waitFor('counters', c1.index + 1)) : null;
     await send({ type: 'stop' });
-    await waitFor('complete', c1.index);
+    const complete = await waitFor('complete', c1.index);
+    // Scoring speed: the validation (held-out and temperature-fit groups) scored again by the stopped run's
+    // weights, with every core and nothing else running, as Evaluate does.
+    const asked = await host.now();
+    await send({ type: 'evaluate', set: 'val' });
+    const scored = await waitFor('evaluation', complete.index, "e.report.origin === 'request'");
     const epoch1 = spec.pastFirstEpoch ? await firstEpochCounters(host, first.index) : null;
     const steps = c1.step - c0.step;
     const per = (k: 'kernels' | 'dispatches' | 'submits' | 'uniformWrites' | 'uploadBytes' | 'readbacks' | 'buffersCreated' | 'bindGroups' | 'recordings' | 'replays' | 'replayMs' | 'kernelMs' | 'peerSteps') => (c1.c[k] - c0.c[k]) / steps;
-    const scoreSeconds = (untrained.at - compiling.at) / 1000;
+    const scoreSeconds = (scored.at - asked) / 1000;
     const { candidates, tokens } = await scoredWork(sliced ? spec.slice.bytes : sampleText, spec.model.maxLen);
     return {
       info,

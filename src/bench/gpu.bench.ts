@@ -22,6 +22,7 @@
  *   … --checkpoint-every 0                (no checkpoint in the window, as PyTorch's step; the app's default is 50)
  *   … --submit-every 15                   (WebGPU dispatches per submit instead of the app's 64; --node only)
  *   … --replay both                       (each preset without step replay, then with it: before and after in one run; on|off)
+ *   … --window-epoch 3                    (the window in epoch 3: past the second recordings of shapes seen once an epoch)
  *   … --profile                           (where a replayed step's GPU time goes, kernel by kernel, at the end of each window)
  */
 import { spawnSync } from 'node:child_process';
@@ -63,6 +64,7 @@ const CHECKPOINT_EVERY = opt('checkpoint-every', '');
 const REPLAY = opt('replay', 'on');
 const REPLAY_MODES: boolean[] = REPLAY === 'both' ? [false, true] : [REPLAY !== 'off'];
 const PROFILE = argv.includes('--profile');
+const WINDOW_EPOCH = Number(opt('window-epoch', '2'));
 const FIXTURES = process.env.EORM_FIXTURES ?? resolve('src/engine/testdata/transebm');
 
 /** "paper@512" → the paper architecture at maxLen 512; "tiny" → the preset as it is. */
@@ -153,7 +155,7 @@ async function main() {
       let software = false;
       for (const replay of REPLAY_MODES) {
         process.stdout.write(`app: webgpu ${name}, replay ${replay ? 'on' : 'off'}… `);
-        const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, sliced: SLICE_ALWAYS, pastFirstEpoch: true, replay, profile: PROFILE, ...(CHECKPOINT_EVERY ? { checkpointEverySteps: Number(CHECKPOINT_EVERY) } : {}) });
+        const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, sliced: SLICE_ALWAYS, pastFirstEpoch: WINDOW_EPOCH, replay, profile: PROFILE, ...(CHECKPOINT_EVERY ? { checkpointEverySteps: Number(CHECKPOINT_EVERY) } : {}) });
         if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see docs/performance.md (gpu) for what a real GPU needs`);
         adapter = info.adapter;
         console.log(`${f0(run.train.window.tokensPerSec)} tok/s training${run.software ? ' (software adapter)' : ''}`);
@@ -180,7 +182,7 @@ async function main() {
     const w = r.train.window;
     const vs = typeof t === 'object' ? `; PyTorch CUDA (${t.deviceName}) ${f0(t.train.tokensPerSec)} tok/s, app ${(w.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×` : t ? `; PyTorch CUDA: ${t}` : '';
     const validated = w.validations > 0 ? ` (a validation fell in it: ${w.validations})` : '';
-    console.log(`  ${r.preset}, replay ${r.counters.replay ? 'on' : 'off'} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps (${w.seconds.toFixed(1)} s) after the first epoch, ${r.checkpointEverySteps ? `a checkpoint every ${r.checkpointEverySteps} steps` : 'no checkpoints'}${validated}${vs}`);
+    console.log(`  ${r.preset}, replay ${r.counters.replay ? 'on' : 'off'} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps (${w.seconds.toFixed(1)} s) ${WINDOW_EPOCH > 2 ? `in epoch ${WINDOW_EPOCH}` : 'after the first epoch'}, ${r.checkpointEverySteps ? `a checkpoint every ${r.checkpointEverySteps} steps` : 'no checkpoints'}${validated}${vs}`);
     console.log(`    ${formatCounters(r)}`);
     const p = r.replayProfile;
     if (p) {

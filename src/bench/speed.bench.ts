@@ -6,8 +6,8 @@
  * - long answers: the same groups with answers joined until most reach the token cap (longAnswers.ts).
  * The sample runs on every backend; the real shapes on the auto-chosen one. The app side is the real
  * engine worker in headless Chromium: the start-up probe's figures and choice; time from Start to the
- * first training step (the validation of the untrained model included); scoring of the validation split
- * (candidates/s, tokens/s); training over a window of whole steps between two pauses, every step in it
+ * first training step (the validation of the untrained model included where it is not scored alongside
+ * the first steps); scoring of the validation split by the stopped run's weights (candidates/s, tokens/s); training over a window of whole steps between two pauses, every step in it
  * finished (steps/s, real tokens/s, no padding counted; see appRun.ts). The PyTorch side runs the same
  * model, data and step (`python -m eorm.bench`) when a Python with torch is found; its BLAS is named.
  * Writes bench/results/latest.json. Software GPU adapters (SwiftShader, llvmpipe) and the CPU backend are

@@ -6,7 +6,7 @@ import type { TrainingView } from '../data/types.ts';
 import { ADAMW_DEFAULTS, AdamW } from '../model/adamw.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { mixSeed } from '../model/dropout.ts';
-import { type Params, cloneParams } from '../model/params.ts';
+import { type Params, cloneParams, disposeParams } from '../model/params.ts';
 import { cosineWithWarmup, warmupSteps } from '../model/schedule.ts';
 import { gpuPoolTrimmer } from '../kernels/webgpu/gpuPool.ts';
 import { stepReplay } from '../kernels/webgpu/replay/stepReplay.ts';
@@ -63,7 +63,10 @@ export interface RunListener {
   state(state: 'compiling' | 'training' | 'paused', step: number, epoch: number, message?: string): void;
   points(points: TrainPoint[]): void;
   progress(p: RunProgress): void;
-  /** Called between two steps with the weights synced: snapshot the params there if isBest (never at epoch 0). */
+  /**
+   * Called between two steps with the weights synced: snapshot the params there if isBest (never at epoch 0).
+   * The untrained model's (step 0) may come some steps late, scored alongside them, but before any later one.
+   */
   evaluation(e: RunEvaluation): void;
   /** Candidates scored so far by the validation under way (it can take a while on slow hardware). */
   evalProgress(done: number, total: number): void;
@@ -231,10 +234,39 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
     return { params: cloneParams(params), step };
   };
 
+  const evaluate = (weights: Params, alongside: boolean) =>
+    evaluateModel(cfg, weights, view, answers, split.val, settings.seed, { onProgress: listener.evalProgress, peers: inputs.scoringPeers, peersOnly: alongside }, { view, answers, groups: split.train });
+
+  // The untrained model's validation where steps are shared with a peer (WASM on two cores): scored there,
+  // on a copy of the weights, while this thread trains alone, so Start → first step does not wait for it
+  // (on long answers it scores the held-out and temperature-fit groups for a minute). Reported between
+  // two steps once scored, and awaited before any later validation or checkpoint, so the run's
+  // evaluations and checkpoints keep their order.
+  const untrained: { scoring: Promise<void> | null; scored: RunEvaluation | null } = { scoring: null, scored: null };
+  const validateUntrainedAlongside = () => {
+    const copy = take();
+    const scored = evaluate(copy.params, true).finally(() => disposeParams(copy.params));
+    untrained.scoring = scored.then((evaluation) => void (untrained.scored = { epoch: 0, step: 0, epochTrainLoss: null, evaluation, isBest: false }));
+    // Its failure is the run's, raised where it is awaited.
+    untrained.scoring.catch(() => undefined);
+  };
+  const reportUntrained = () => {
+    if (!untrained.scored) return;
+    listener.evaluation(untrained.scored);
+    untrained.scored = null;
+    untrained.scoring = null;
+  };
+  const settleUntrained = async () => {
+    if (!untrained.scoring) return;
+    await untrained.scoring;
+    reportUntrained();
+  };
+
   const validate = async (epoch: number, epochTrainLoss: number | null) => {
     if (split.val.length === 0) return;
+    await settleUntrained();
     optimizer.sync(params);
-    const evaluation = await control.holdStill(take, () => evaluateModel(cfg, params, view, answers, split.val, settings.seed, { onProgress: listener.evalProgress, peers: inputs.scoringPeers }, { view, answers, groups: split.train }));
+    const evaluation = await control.holdStill(take, () => evaluate(params, false));
     // Scoring's batches leave their own sizes in WebGPU's pool: back to the budget before the next step.
     gpuPool?.trim();
     const bon = evaluation.summary.bestOfN;
@@ -262,7 +294,8 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
     const startEpoch = resume?.epoch ?? 1;
     listener.state('compiling', step, startEpoch);
     // Epoch 0: the untrained model, so the curves start from where training starts.
-    if (!resume) await validate(0, null);
+    if (!resume && split.val.length > 0 && stepPeer && (inputs.scoringPeers?.length ?? 0) > 0) validateUntrainedAlongside();
+    else if (!resume) await validate(0, null);
     for (let epoch = startEpoch; epoch <= settings.epochs; epoch++) {
       const order = Uint32Array.from(split.train);
       shuffleInPlace(order, createRng(mixSeed(settings.seed, epoch)));
@@ -273,6 +306,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
       }
       for (let s = firstStep; s < epochSteps; s++) {
         await yieldToEventLoop();
+        reportUntrained();
         control.serveSnapshots(take);
         if (control.pauseRequested) {
           await drain();
@@ -283,13 +317,16 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
           listener.state('paused', step, epoch, pauseReason);
           pauseReason = undefined;
           skippedInARow = 0;
+          // The untrained model's validation, if it finishes meanwhile, is reported while paused.
+          void untrained.scoring?.then(reportUntrained, () => undefined);
           await control.holdStill(take, () => control.waitWhilePaused());
           listener.state('training', step, epoch);
         }
         if (control.stopRequested) break;
         const batch = stepBatch(view, order.subarray(s * perStep, (s + 1) * perStep), cfg.maxLen);
-        // A step shared with a peer holds half its candidates' activations on each thread.
-        const perThread = stepPeer ? Math.ceil(batch.candidates.length / 2) : batch.candidates.length;
+        // Not while the peer scores the untrained model. A shared step holds half its activations on each thread.
+        const peer = untrained.scoring ? undefined : stepPeer;
+        const perThread = peer ? Math.ceil(batch.candidates.length / 2) : batch.candidates.length;
         const microBatch = settings.microBatch > 0 ? settings.microBatch : autoMicroBatch(cfg, perThread, batch.longest, inputs.passBudgetBytes);
         const lr = cosineWithWarmup(step, settings.lr, warmup, runSteps);
         const scalars = await trainStep(cfg, params, optimizer, batch, {
@@ -297,7 +334,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
           maxGradNorm: settings.maxGradNorm,
           microBatch,
           dropoutSeed: mixSeed(settings.seed ^ 0x5eed, step),
-          peer: stepPeer,
+          peer,
         });
         queued.push({ s: scalars, at: { step, epoch, lr } });
         step++;
@@ -326,6 +363,8 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
         }
         if (settings.checkpointEverySteps > 0 && step % settings.checkpointEverySteps === 0 && s + 1 < epochSteps) {
           await drain();
+          // The checkpoint's history holds the untrained model's validation.
+          await settleUntrained();
           // The listener gets every point up to the checkpoint before the checkpoint itself.
           report(epoch, true);
           checkpoint(epoch, s + 1);
@@ -337,6 +376,8 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
       await validate(epoch, epochLossCount > 0 ? epochLossSum / epochLossCount : null);
       checkpoint(epoch + 1, 0);
     }
+    // Stopped before any later validation: the untrained model's is still reported.
+    await settleUntrained();
     // A checkpoint that could not be read back means the device failed: say so.
     await Promise.all(checkpointsInFlight);
   } finally {

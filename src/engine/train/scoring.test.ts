@@ -61,4 +61,32 @@ describe('scoreCandidates', () => {
     for (let i = 0; i < cands.length; i++) expect(shared[i]).toBeCloseTo(alone[i], 6);
     disposeParams(params);
   });
+  it('with peersOnly, leaves every batch to the peers, and scores here only what a failing peer held', async () => {
+    const params = initParams(cfg, 5);
+    const cands = Array.from({ length: 19 }, (_, i) => [49, ...Array.from({ length: 3 + ((i * 13) % 30) }, (_, t) => 1 + ((t * 7 + i * 3) % 47))]);
+    const budgetBytes = 2 * activationBytesPerCandidate(cfg, 33);
+    // One progress report per batch.
+    let batches = 0;
+    const alone = await scoreCandidates(cfg, params, cands, { budgetBytes, onProgress: () => batches++ });
+    expect(batches).toBeGreaterThan(2);
+    // With one healthy peer, it takes every batch.
+    const taken = { good: 0, flaky: 0 };
+    const good = peerScorer();
+    const healthy: ScoringPeer = { ...good, score: (c, b, l) => (taken.good++, good.score(c, b, l)) };
+    const only = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [healthy], peersOnly: true });
+    expect(taken.good).toBe(batches);
+    for (let i = 0; i < cands.length; i++) expect(only[i]).toBeCloseTo(alone[i], 6);
+    // A peer that dies after its first batch: the batch it failed is scored here (at least one), the rest by the healthy one.
+    taken.good = 0;
+    const flakyInner = peerScorer();
+    const flaky: ScoringPeer = { ...flakyInner, score: (c, b, l) => (++taken.flaky > 1 ? Promise.reject(new Error('peer died')) : flakyInner.score(c, b, l)) };
+    const mixed = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [healthy, flaky], peersOnly: true });
+    expect(taken.flaky).toBeGreaterThan(1);
+    expect(taken.good + 1).toBeLessThan(batches);
+    for (let i = 0; i < cands.length; i++) expect(mixed[i]).toBeCloseTo(alone[i], 6);
+    // No peer at all: this thread scores everything.
+    const none = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [], peersOnly: true });
+    for (let i = 0; i < cands.length; i++) expect(none[i]).toBeCloseTo(alone[i], 6);
+    disposeParams(params);
+  });
 });

@@ -28,6 +28,11 @@ export interface ScoreOptions {
   onProgress?: (done: number, total: number) => void;
   /** Other threads that take batches too (see ScoringPeer). */
   peers?: ReadonlyArray<ScoringPeer>;
+  /**
+   * The peers take every batch while this thread does other work (trains), awaiting only their replies;
+   * it scores a batch itself only once every peer has failed. Without peers it scores them all.
+   */
+  peersOnly?: boolean;
 }
 
 interface Batch {
@@ -95,7 +100,7 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
     hereTokens += padded(k);
     deliver(k, values);
   };
-  const peers = batches.length > 1 ? (opts.peers ?? []) : [];
+  const peers = batches.length > 1 || opts.peersOnly ? (opts.peers ?? []) : [];
   if (peers.length === 0) {
     for (let k = 0; k < batches.length; k++) await here(k);
     return out;
@@ -107,7 +112,7 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
   // Per peer, the batches sent and not answered, in order: a peer scores them in that order.
   const inFlight = peers.map(() => [] as number[]);
   const replies = new Map<number, Promise<unknown>>();
-  const onPeer = (peer: ScoringPeer, p: number) => {
+  const onPeer = (peer: ScoringPeer, p: number): Promise<unknown> => {
     let failed = false;
     const lane = async () => {
       while (!failed && !over && next < batches.length) {
@@ -126,12 +131,17 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
       }
     };
     void peer.load(call, compact.model).catch(() => undefined);
-    void lane();
-    void lane();
+    return Promise.all([lane(), lane()]);
   };
   try {
     // Peers first: each gets its weights and two batches before this thread's first (synchronous) batch.
-    peers.forEach(onPeer);
+    const lanes = peers.map(onPeer);
+    if (opts.peersOnly) {
+      // A lane ends when the batches run out or its peer fails; what a failed peer held is scored here.
+      await Promise.all(lanes);
+      for (let k = 0; k < batches.length; k++) if (!delivered[k]) await here(k);
+      return out;
+    }
     while (next < batches.length) {
       await here(next++);
       // The peers' replies are tasks; on the CPU-memory backends this loop's awaits never let one in.
