@@ -83,6 +83,8 @@ export interface AppRun {
   /** The run's checkpoint interval in steps (0: none but at epoch ends); a checkpoint reads every weight and moment back. */
   checkpointEverySteps: number;
   startToFirstStepSec: number;
+  /** From Start to the untrained model's validation report (after the first step where a worker scores it alongside). */
+  startToUntrainedValidationSec: number;
   score: Rate & { candidates: number; tokens: number };
   /**
    * Since the first step (validations and pauses included, steps counted when queued), and over the
@@ -192,12 +194,17 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     };
     // The window starts a few steps into the run (steady state), as the first step is done where epochs are
     // short (software adapters, the CPU backend: the pause lands a few queued steps later), or as the second
-    // epoch starts (past the first validation), with as much of the epoch ahead as can be.
+    // epoch starts (past the first validation), with as much of the epoch ahead as can be. Always past the
+    // untrained model's validation: steps taken while a worker scores it run on one core.
+    const untrained = await waitFor('evaluation', compiling.index, 'e.report.epoch === 0');
+    const pastUntrained = Math.max(first.index, untrained.index);
     const start = spec.pastFirstEpoch
-      ? await waitFor('progress', first.index, `e.epoch >= ${windowEpoch}`)
+      ? await waitFor('progress', pastUntrained, `e.epoch >= ${windowEpoch}`)
       : software
-        ? first
-        : await waitFor('progress', first.index, 'e.step >= 3');
+        ? pastUntrained === first.index
+          ? first
+          : await waitFor('progress', pastUntrained)
+        : await waitFor('progress', pastUntrained, 'e.step >= 3');
     const c0 = await counted(start.index);
     await send({ type: 'resume' });
     const resumed = await waitFor('trainState', c0.index, "e.state === 'training'");
@@ -242,6 +249,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
         data: sliced ? `${spec.slice.name ?? 'sample'}, first ${spec.slice.questions} questions` : 'sample',
         checkpointEverySteps: spec.checkpointEverySteps ?? DEFAULT_TRAIN_SETTINGS.checkpointEverySteps,
         startToFirstStepSec: (first.at - t0) / 1000,
+        startToUntrainedValidationSec: (untrained.at - t0) / 1000,
         score: { seconds: scoreSeconds, candidates, tokens, perSec: candidates / scoreSeconds, tokensPerSec: tokens / scoreSeconds },
         train: { steps: steady.step, stepsPerSec: steady.stepsPerSec, tokensPerSec: steady.tokensPerSec, window: windowRate(c0, c1, resumed.at, validation) },
         counters: {

@@ -152,7 +152,7 @@ async function main() {
     const vs = typeof t === 'object' && !r.software ? `${(r.train.window.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×, ${(r.score.tokensPerSec / t.score.tokensPerSec).toFixed(2)}×` : r.software ? 'n/a (software)' : '–';
     const shape = r.software && r.shape === 'sample' ? `sample, first ${SLOW_SLICE_QUESTIONS} q` : r.shape;
     const peak = r.peakMiB === null ? '–' : `${f0(r.peakMiB)} MiB`;
-    rows.push([shape, r.label, r.preset, `${f1(r.startToFirstStepSec)} s`, `${f0(r.score.tokensPerSec)} (${f0(r.score.perSec)})`, f0(r.train.window.tokensPerSec), r.train.window.stepsPerSec.toFixed(2), vs, peak]);
+    rows.push([shape, r.label, r.preset, `${f1(r.startToFirstStepSec)} s${r.startToUntrainedValidationSec > r.startToFirstStepSec ? ` (validated at ${f1(r.startToUntrainedValidationSec)} s)` : ''}`, `${f0(r.score.tokensPerSec)} (${f0(r.score.perSec)})`, f0(r.train.window.tokensPerSec), r.train.window.stepsPerSec.toFixed(2), vs, peak]);
   }
   for (const [k, t] of Object.entries(torch)) {
     if (typeof t === 'string') continue;
