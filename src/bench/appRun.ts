@@ -209,12 +209,13 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     await send({ type: 'resume' });
     const resumed = await waitFor('trainState', c0.index, "e.state === 'training'");
     const moving = await waitFor('progress', resumed.index);
-    // Past the first epoch the window lasts `seconds`; in it, training lasts `seconds` from the first step.
+    // The window lasts `seconds` of training.
     // It ends short of the epoch's end, so that no validation falls in it: on a GPU the loop queues steps
     // faster than the device runs them, reports at most every 250 ms and then waits for a read-back, so
     // the page may see a step count QUEUED_AHEAD steps late; `margin` covers that and the time it takes to ask.
     // Its last report ends the wait too: a run that ends first makes `counted` fail instead of waiting on.
-    const until = spec.pastFirstEpoch ? moving.elapsedSeconds + spec.seconds : spec.seconds;
+    // `seconds` from the window's start: it starts late where the untrained model's validation ran alongside.
+    const until = moving.elapsedSeconds + spec.seconds;
     const perEpoch = resumed.totalSteps / resumed.totalEpochs;
     // A fast step (a replayed one on a real GPU: hundreds a second) runs on between the page's polls too.
     const margin = 2 + QUEUED_AHEAD + Math.floor(perEpoch / 50) + Math.ceil(moving.stepsPerSec / 2);
