@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ADAMW_LINK } from '../kernels/webgpu/adamwFlat.ts';
 import { BT_LOSS } from '../kernels/webgpu/btLoss.ts';
 import { DROPOUT } from '../kernels/webgpu/dropout.ts';
-import { GELU } from '../kernels/webgpu/gelu.ts';
+import { MASKED_SOFTMAX } from '../kernels/webgpu/softmax.ts';
 import { type BackendProfile, READBACK_EVERY, activeProfile, detectProfile, useProfile } from './profile.ts';
 
 const on = (p: BackendProfile) => Object.entries(p.fused).filter(([, v]) => v).map(([op]) => op);
@@ -12,14 +12,14 @@ const on = (p: BackendProfile) => Object.entries(p.fused).filter(([, v]) => v).m
 describe('the backend profile', () => {
   afterEach(() => useProfile(null));
 
-  it('on cpu and wasm: lazy embedding, host kernels, the host AdamW kernel, a read-back every step; the packed forward on wasm only', () => {
+  it('on cpu and wasm: lazy embedding, host kernels, the host AdamW, GELU, LayerNorm and linear kernels, a read-back every step; the packed forward on wasm only', () => {
     for (const backend of ['cpu', 'wasm']) {
       const p = detectProfile(backend);
       expect(p).toMatchObject({ backend, hostKernels: true, lazyEmbedding: true, flatAdamW: false, readTogether: false, readbackEvery: 1, trimGpuPool: false, headsFromOneProduct: false });
       expect(p.packedForward).toBe(backend === 'wasm');
       expect(p.sharedSteps).toBe(backend === 'wasm');
       expect(p.replaySteps).toBe(false);
-      expect(on(p)).toEqual(['adamw']);
+      expect(on(p)).toEqual(['gelu', 'layerNorm', 'linear', 'adamw']);
     }
   });
 
@@ -48,12 +48,12 @@ describe('the backend profile', () => {
 
   it('activeProfile describes the active backend, sees a kernel registered after a first call, and takes the profile set for that backend only', async () => {
     await tf.setBackend('cpu');
-    expect(activeProfile().fused.gelu).toBe(false);
-    tf.registerKernel({ kernelName: GELU, backendName: 'cpu', kernelFunc: () => ({ dataId: {}, shape: [], dtype: 'float32' }) });
+    expect(activeProfile().fused.maskedSoftmax).toBe(false);
+    tf.registerKernel({ kernelName: MASKED_SOFTMAX, backendName: 'cpu', kernelFunc: () => ({ dataId: {}, shape: [], dtype: 'float32' }) });
     try {
-      expect(activeProfile().fused.gelu).toBe(true);
+      expect(activeProfile().fused.maskedSoftmax).toBe(true);
     } finally {
-      tf.unregisterKernel(GELU, 'cpu');
+      tf.unregisterKernel(MASKED_SOFTMAX, 'cpu');
     }
     const set: BackendProfile = { ...detectProfile('cpu'), readbackEvery: 7 };
     useProfile(set);

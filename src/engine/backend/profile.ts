@@ -1,5 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { ADAMW_KERNEL } from '../kernels/adamw.ts';
+// The host backends' fused kernels register when their modules load: loaded here, so the profile sees them.
+import '../kernels/hostColumnSum.ts';
+import '../kernels/hostGelu.ts';
+import '../kernels/hostLayerNorm.ts';
 import { HOST_BACKENDS } from '../kernels/hostMemory.ts';
 import { ADAMW_LINK } from '../kernels/webgpu/adamwFlat.ts';
 import { BT_LOSS } from '../kernels/webgpu/btLoss.ts';

@@ -3,6 +3,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../data/rng.ts';
 import { type DropoutRows, hostDropout } from './hostDropout.ts';
+import { simdDropoutRow } from './wasm/dropoutRow.ts';
 
 const rate = 0.1;
 const keep = Math.fround(1 / (1 - rate));
@@ -91,12 +92,18 @@ for (const backend of ['cpu', 'wasm']) {
 }
 
 describe('hostDropout', () => {
-  it('draws the same masks on cpu and wasm', async () => {
-    const masks: number[][] = [];
-    for (const backend of ['cpu', 'wasm']) {
-      expect(await tf.setBackend(backend)).toBe(true);
-      masks.push(Array.from(tf.tidy(() => hostDropout(tf.ones([40, 100]), 9, rate, keys(40, 8))).dataSync()));
+  it('gives the same bits on cpu (the TypeScript loop) and wasm (its SIMD loop), whatever the row width', async () => {
+    const rng = createRng(12);
+    for (const cols of [100, 103, 3, 1]) {
+      // Signed zeros, infinities and NaN too: a dropped one is x · 0, as the loop computes it.
+      const values = Float32Array.from({ length: 40 * cols }, (_, i) => [0, -0, Infinity, -Infinity, NaN][i % 97] ?? (rng.next() - 0.5) * 1e3);
+      const outs: Float32Array[] = [];
+      for (const backend of ['cpu', 'wasm']) {
+        expect(await tf.setBackend(backend)).toBe(true);
+        if (backend === 'wasm') expect(simdDropoutRow(tf.backend())).not.toBeNull();
+        outs.push(tf.tidy(() => hostDropout(tf.tensor2d(values, [40, cols]), 9, rate, keys(40, 8))).dataSync() as Float32Array);
+      }
+      expect(new Uint32Array(outs[1].buffer)).toEqual(new Uint32Array(outs[0].buffer));
     }
-    expect(masks[1]).toEqual(masks[0]);
   });
 });

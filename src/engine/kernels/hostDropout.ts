@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { HOST_BACKENDS, hostMemory } from './hostMemory.ts';
 import { type KernelFamily, registerKernels } from './register.ts';
+import { simdDropoutRow } from './wasm/dropoutRow.ts';
 
 /**
  * What keys the mask of each row of a [rows, cols] tensor: the candidate's index in the step, and a
@@ -60,11 +61,15 @@ export const DROPOUT_HOST: KernelFamily = {
         const cut = Math.ceil(rate * 16777216);
         const scale = Math.fround(1 / (1 - rate));
         const s = lowbias32(seed ^ GOLDEN);
+        // On tfjs-wasm the columns go four at a time through the SIMD loop (same bits), the last cols % 4 here.
+        const simd = simdDropoutRow(backend);
+        const vector = simd ? cols - (cols % 4) : 0;
         for (let r = 0; r < rows; r++) {
           // One chain per row keys it by candidate then position; each column adds a Weyl step.
           const row = lowbias32(lowbias32(s ^ candidate[r]) ^ position[r]);
           const o = r * cols;
-          for (let c = 0; c < cols; c++) {
+          if (vector > 0) simd!(src.byteOffset + 4 * o, dst.byteOffset + 4 * o, 4 * vector, row | 0, cut, scale);
+          for (let c = vector; c < cols; c++) {
             const h = lowbias32((row + Math.imul(c, GOLDEN)) | 0);
             dst[o + c] = src[o + c] * (h >>> 8 >= cut ? scale : 0);
           }

@@ -5,7 +5,7 @@ import { hostGatherRows } from '../kernels/rowGather.ts';
 import { fusedGelu } from '../kernels/webgpu/gelu.ts';
 import { fusedQkvHeads } from '../kernels/webgpu/heads.ts';
 import { fusedLayerNorm } from '../kernels/webgpu/layerNorm.ts';
-import { fusedLinear } from '../kernels/webgpu/linear.ts';
+import { fusedLinear } from '../kernels/linear.ts';
 import { type RowOrder, rowSum } from '../kernels/webgpu/rowSum.ts';
 import { fusedMaskedSoftmax } from '../kernels/webgpu/softmax.ts';
 
@@ -96,7 +96,7 @@ export function softplus(x: tf.Tensor): tf.Tensor {
 
 /**
  * y = x W^T + b for a PyTorch-layout weight [out, in], on inputs of any rank. Fused: the bias is added
- * in the product's epilogue and its gradient is one column sum (kernels/webgpu/linear.ts).
+ * in the product's epilogue and its gradient is one column sum (kernels/linear.ts).
  */
 export function linear(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Tensor {
   return tf.tidy(() => {

@@ -66,12 +66,16 @@ describe('parityFailures', () => {
     }
   });
 
-  it('wants no fused kernels, no device mask and no replay off WebGPU', () => {
+  it('off WebGPU wants the host fused kernels (within tolerance) and no other, no device mask and no replay', () => {
     const r = passing();
-    expect(parityFailures(r, false, WEBGPU_TOLERANCE)).toEqual(['step replay off WebGPU', 'fused gelu registered off WebGPU', 'fused dropout registered off WebGPU', 'a device-drawn dropout mask off WebGPU']);
-    r.kernels.fused = { gelu: null, dropout: null };
+    expect(parityFailures(r, false, WEBGPU_TOLERANCE)).toEqual(['step replay off WebGPU', 'fused dropout registered off WebGPU', 'a device-drawn dropout mask off WebGPU']);
+    r.kernels.fused = { gelu: { value: 1e-7, dx: 2e-7 }, dropout: null };
     r.kernels.dropoutMask = null;
     r.kernels.replay = null;
     expect(parityFailures(r, false, WEBGPU_TOLERANCE)).toEqual([]);
+    r.kernels.fused.gelu!.dx = 2e-5;
+    expect(parityFailures(r, false, WEBGPU_TOLERANCE)).toEqual(['fused gelu dx: 0.00002']);
+    r.kernels.fused.gelu = null;
+    expect(parityFailures(r, false, WEBGPU_TOLERANCE)).toEqual(['fused gelu not registered on the host backend']);
   });
 });

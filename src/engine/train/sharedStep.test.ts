@@ -27,14 +27,18 @@ function failing(): StepPeer {
 }
 
 // Sums of the same products in another order (the peer's chunks added as one term): float32 rounding,
-// relative to the largest value of each gradient.
+// relative to the largest value of each gradient, or to a tenth of the largest of all where a gradient is
+// about 0 (the energy head's bias: the loss does not move when every energy moves alike, so its gradient is
+// a sum of terms that cancel, whose rounding is on the terms' scale, not on the sum's).
 const TOLERANCE = 2e-5;
 
 async function worstGap(a: Map<string, tf.Tensor>, b: Map<string, tf.Tensor>): Promise<number> {
+  const values = await Promise.all([...a].map(async ([name, t]) => [(await t.data()) as Float32Array, (await b.get(name)!.data()) as Float32Array]));
+  const largest = (x: Float32Array) => x.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+  const floor = Math.max(1e-6, 0.1 * Math.max(...values.map(([x]) => largest(x))));
   let worst = 0;
-  for (const [name, t] of a) {
-    const [x, y] = [(await t.data()) as Float32Array, (await b.get(name)!.data()) as Float32Array];
-    const scale = Math.max(1e-6, ...Array.from(x, Math.abs));
+  for (const [x, y] of values) {
+    const scale = Math.max(floor, largest(x));
     for (let i = 0; i < x.length; i++) worst = Math.max(worst, Math.abs(x[i] - y[i]) / scale);
   }
   return worst;

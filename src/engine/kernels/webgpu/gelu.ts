@@ -8,7 +8,14 @@ import { WORKGROUP, WorkgroupProgram, runProgram } from './program.ts';
  * composition run on the same backend; the arithmetic follows the composition's order.
  */
 export const GELU = 'EormGelu';
-const GELU_GRAD = 'EormGeluGrad';
+export const GELU_GRAD = 'EormGeluGrad';
+
+/** The gradient on every backend with the kernels (here, and the host's kernels/hostGelu.ts): GELU_GRAD(dy, x). */
+export const GELU_GRADIENT: tf.GradConfig = {
+  kernelName: GELU,
+  inputsToSave: ['x'],
+  gradFunc: (dy, [x]) => ({ x: () => tf.engine().runKernel(GELU_GRAD, { dy: dy as tf.Tensor, x }) as tf.Tensor }),
+};
 
 export function fusedGelu(x: tf.Tensor): tf.Tensor {
   return tf.engine().runKernel(GELU, { x }) as tf.Tensor;
@@ -55,11 +62,5 @@ export const GELU_WEBGPU: KernelFamily = {
     { kernelName: GELU, kernelFunc: ({ inputs, backend }) => elementwise(backend, 'gelu', ['X'], FORWARD, [inputs.x!]) },
     { kernelName: GELU_GRAD, kernelFunc: ({ inputs, backend }) => elementwise(backend, 'gelu_grad', ['DY', 'X'], BACKWARD, [inputs.dy!, inputs.x!]) },
   ],
-  gradients: [
-    {
-      kernelName: GELU,
-      inputsToSave: ['x'],
-      gradFunc: (dy, [x]) => ({ x: () => tf.engine().runKernel(GELU_GRAD, { dy: dy as tf.Tensor, x }) as tf.Tensor }),
-    },
-  ],
+  gradients: [GELU_GRADIENT],
 };

@@ -11,8 +11,8 @@ import { REDUCE_SUM, WORKGROUP, WorkgroupProgram, runProgram } from './program.t
  * of columns, its lanes over the rows.
  */
 export const LAYER_NORM = 'EormLayerNorm';
-const GRAD_X = 'EormLayerNormGradX';
-const GRAD_WEIGHT_BIAS = 'EormLayerNormGradWeightBias';
+export const GRAD_X = 'EormLayerNormGradX';
+export const GRAD_WEIGHT_BIAS = 'EormLayerNormGradWeightBias';
 
 /** y = (x − mean) / √(var + eps) · weight + bias, over the last axis (biased variance, as PyTorch). */
 export function fusedLayerNorm(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor, eps: number): tf.Tensor {

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { composedLinear } from '../../model/ops.ts';
 import { COLUMN_SUM } from '../../kernels/webgpu/columnSum.ts';
 import { type ParityErrors, hasKernel, compareOps, randomTensor } from './compare.ts';
-import { fusedLinear } from '../../kernels/webgpu/linear.ts';
+import { fusedLinear } from '../../kernels/linear.ts';
 
 /** The WebGPU linear against the composition on x [300, 48], W [40, 48]: value, dx, dW and db. Null where the backend lacks its kernel. */
 export async function linearParity(): Promise<ParityErrors | null> {
