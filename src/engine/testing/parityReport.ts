@@ -1,3 +1,6 @@
+import * as tf from '@tensorflow/tfjs';
+import { simdDropoutRow } from '../kernels/wasm/dropoutRow.ts';
+import { simdGelu } from '../kernels/wasm/gelu.ts';
 import { adamwKernelParity } from './kernelChecks/adamw.ts';
 import { adamwFlatParity } from './kernelChecks/adamwFlat.ts';
 import { btLossParity } from './kernelChecks/btLoss.ts';
@@ -17,12 +20,18 @@ import type { ParityReport } from './parityVerdict.ts';
 /**
  * Every numeric check of the active backend in one report (judged by parityVerdict.ts): the fixture
  * parity (energies, loss, gradients, AdamW steps, micro-batches), the fused AdamW kernel, the fused
- * WebGPU kernels against their compositions, the device-drawn dropout mask, and WebGPU's replayed steps
- * against the same steps run through tfjs. The browser parity test and the GPU kit (on a real GPU) both run it.
+ * kernels against their compositions, the device-drawn dropout mask, WebGPU's replayed steps against the
+ * same steps run through tfjs, and on WASM whether the host kernels' SIMD loops run. The browser parity test and the GPU kit (on a real GPU) both run it.
  */
 export async function parityReport(fx: ParityFixture): Promise<ParityReport> {
   const checks = await runParity(fx, { microBatches: [1, 3, 1000] });
-  return { checks, kernels: { adamw: await adamwKernelParity(), fused: await fusedKernelParity(), dropoutMask: await dropoutStatistics(), replay: await replayParity() } };
+  return { checks, kernels: { adamw: await adamwKernelParity(), fused: await fusedKernelParity(), dropoutMask: await dropoutStatistics(), replay: await replayParity(), wasmSimd: wasmSimdLoops() } };
+}
+
+/** On tfjs-wasm, whether the host kernels' WebAssembly SIMD loops run (else their TypeScript loops do); null elsewhere. */
+function wasmSimdLoops(): Record<string, boolean> | null {
+  if (tf.getBackend() !== 'wasm') return null;
+  return { dropout: simdDropoutRow(tf.backend()) !== null, gelu: simdGelu(tf.backend()) !== null };
 }
 
 /**

@@ -27,6 +27,7 @@ function passing(): ParityReport {
         perPlain: { dispatches: 140, bindGroups: 140, buffers: 40, writes: 140, submits: 3 },
         extraDispatches: 0,
       },
+      wasmSimd: null,
     },
   };
 }
@@ -56,6 +57,7 @@ describe('parityFailures', () => {
       ['a replayed step that makes buffers', (r) => (r.kernels.replay!.perReplay.buffers = 2), /2 buffers/],
       ['no replay on WebGPU', (r) => (r.kernels.replay = null), /no replayed steps on WebGPU/],
       ['a replayed step with more work than its own', (r) => (r.kernels.replay!.extraDispatches = 3), /ran 3 dispatches more/],
+      ['a SIMD loop that does not run', (r) => (r.kernels.wasmSimd = { dropout: true, gelu: false }), /gelu: its WebAssembly SIMD loop does not run on WASM/],
     ];
     for (const [what, spoil, message] of cases) {
       const r = passing();

@@ -17,6 +17,8 @@ export interface ParityReport {
     dropoutMask: { rate: number; dropped: number; pairsDropped: number; seedsAgree: number } | null;
     /** WebGPU's replayed steps against the same steps through tfjs (replayParity.ts); null off WebGPU. */
     replay: ReplayParity | null;
+    /** On WASM, per host kernel, whether its WebAssembly SIMD loop runs (kernels/wasm/); null elsewhere. */
+    wasmSimd: Record<string, boolean> | null;
   };
 }
 
@@ -37,8 +39,9 @@ export function parityFailures(report: ParityReport, webgpu: boolean, tolerance:
     if (mine.length === 0) out.push(`no ${kind} check ran`);
     for (const c of mine) if (!(c.error <= tol)) out.push(`${c.name}: ${c.error} > ${tol}`);
   }
-  const { adamw, fused, dropoutMask: mask, replay } = report.kernels;
+  const { adamw, fused, dropoutMask: mask, replay, wasmSimd } = report.kernels;
   out.push(...replayFailures(replay, webgpu));
+  for (const [kernel, runs] of Object.entries(wasmSimd ?? {})) if (!runs) out.push(`${kernel}: its WebAssembly SIMD loop does not run on WASM`);
   for (const key of ['p', 'm', 'v'] as const) if (!(adamw[key] < FUSED_TOLERANCE)) out.push(`fused AdamW ${key}: ${adamw[key]}`);
   if (!(adamw.moved > 1e-3)) out.push(`fused AdamW moved the parameters by only ${adamw.moved}`);
   // A step whose apply flag is false (its gradient NaN) leaves p, m and v exactly as they were.
@@ -100,6 +103,7 @@ export function paritySummary(report: ParityReport): string[] {
   for (const [kernel, errors] of Object.entries(fused)) {
     lines.push(`fused ${kernel} vs composition: ${errors ? Object.entries(errors).map(([k, v]) => `${k} ${v.toExponential(2)}`).join(', ') : 'not registered'}`);
   }
+  if (report.kernels.wasmSimd) lines.push(`WebAssembly SIMD loops: ${Object.entries(report.kernels.wasmSimd).map(([k, on]) => `${k} ${on ? 'on' : 'OFF'}`).join(', ')}`);
   if (mask) lines.push(`dropout mask at rate ${mask.rate}: dropped ${mask.dropped.toFixed(4)}, neighbours both dropped ${mask.pairsDropped.toFixed(4)}, two seeds agree ${mask.seedsAgree.toFixed(4)}`);
   return lines;
 }

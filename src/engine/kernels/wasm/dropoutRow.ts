@@ -1,4 +1,4 @@
-import { type WasmFunction, SIMD, backendMemory, i32x4Const, kernelsOn, moduleBytes, op, v128Load, v128Store } from './module.ts';
+import { type WasmFunction, SIMD, backendMemory, i32x4Const, kernelsOn, op, v128Load, v128Store } from './module.ts';
 
 /**
  * hostDropout's inner loop (kernels/hostDropout.ts) in WebAssembly SIMD, four columns at a time, on
@@ -39,11 +39,10 @@ const DROPOUT_ROW: WasmFunction = {
   ],
 };
 
-const BYTES_OF_MODULE = moduleBytes([DROPOUT_ROW]);
 const instances = new WeakMap<WebAssembly.Memory, { dropoutRow: DropoutRow } | null>();
 
 /** The SIMD row kernel on this tfjs backend's heap; null off tfjs-wasm or without WebAssembly SIMD. */
 export function simdDropoutRow(backend: unknown): DropoutRow | null {
   const memory = backendMemory(backend);
-  return memory ? (kernelsOn(BYTES_OF_MODULE, memory, instances)?.dropoutRow ?? null) : null;
+  return memory ? (kernelsOn([DROPOUT_ROW], memory, instances)?.dropoutRow ?? null) : null;
 }

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { type WasmFunction, SIMD, backendMemory, f32x4Const, i32x4Const, kernelsOn, moduleBytes, op, v128Load, v128Store } from './module.ts';
+import { type WasmFunction, SIMD, backendMemory, f32x4Const, i32x4Const, kernelsOn, op, v128Load, v128Store } from './module.ts';
 
 /**
  * The host GELU's loops (kernels/hostGelu.ts) in WebAssembly SIMD, four values at a time on tfjs-wasm's
@@ -90,11 +90,10 @@ const BACKWARD: WasmFunction = (() => {
   };
 })();
 
-const BYTES_OF_MODULE = moduleBytes([FORWARD, BACKWARD]);
 const instances = new WeakMap<WebAssembly.Memory, GeluLoops | null>();
 
 /** The SIMD GELU loops on this tfjs backend's heap; null off tfjs-wasm or without WebAssembly SIMD. */
 export function simdGelu(backend: unknown): GeluLoops | null {
   const memory = backendMemory(backend);
-  return memory ? kernelsOn(BYTES_OF_MODULE, memory, instances) : null;
+  return memory ? kernelsOn([FORWARD, BACKWARD], memory, instances) : null;
 }

@@ -45,10 +45,18 @@ const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.fl
 const name = (s: string): number[] => vec([...new TextEncoder().encode(s)].map((b) => [b]));
 const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
 
-/** The module's bytes: functions of no result, exported by name, over an imported memory env.memory. */
-export function moduleBytes(fns: WasmFunction[]): Uint8Array {
+/** Pages of 64 KiB in 4 GiB: the most a 32-bit memory has, and the maximum a shared import declares. */
+const MAX_PAGES = 65536;
+
+/**
+ * The module's bytes: functions of no result, exported by name, over an imported memory env.memory,
+ * `shared` where the backend's is (tfjs-wasm's threaded build: an import of a shared memory must say so,
+ * with a maximum at least the memory's).
+ */
+export function moduleBytes(fns: WasmFunction[], shared: boolean): Uint8Array {
   const types = fns.map((f) => [0x60, ...vec(f.params.map((p) => [VALTYPE[p]])), 0]);
-  const memoryImport = [...name('env'), ...name('memory'), 0x02, 0x00, 0x00];
+  const limits = shared ? [0x03, 0x00, ...uleb(MAX_PAGES)] : [0x00, 0x00];
+  const memoryImport = [...name('env'), ...name('memory'), 0x02, ...limits];
   const code = fns.map((f) => {
     const locals = vec(f.locals.map((t) => [1, VALTYPE[t]]));
     const body = [...locals, ...f.body, 0x0b];
@@ -124,21 +132,26 @@ export function i32x4Const(lanes: [number, number, number, number]): number[] {
   return op.simd(SIMD.const, ...bytes);
 }
 
-/** The memory of a tfjs-wasm backend (its Emscripten module's exported memory), or null when not one. */
+/**
+ * The memory of a tfjs-wasm backend, or null when not one: its Emscripten module exports it (`asm.memory`)
+ * or, in the threaded build, made it and keeps it as `wasmMemory`.
+ */
 export function backendMemory(backend: unknown): WebAssembly.Memory | null {
-  const m = (backend as { wasm?: { asm?: { memory?: unknown } } }).wasm?.asm?.memory;
+  const wasm = (backend as { wasm?: { asm?: { memory?: unknown }; wasmMemory?: unknown } }).wasm;
+  const m = wasm?.asm?.memory ?? wasm?.wasmMemory;
   return m instanceof WebAssembly.Memory ? m : null;
 }
 
 /**
- * Instantiates a kernel module on `memory` once per memory (a backend lives as long as its memory).
- * Null where WebAssembly SIMD is missing or the module does not validate: the caller falls back.
+ * Instantiates a kernel module of `fns` on `memory` once per memory (a backend lives as long as its
+ * memory). Null where WebAssembly SIMD is missing or the module does not validate: the caller falls back.
  */
-export function kernelsOn<T>(bytes: Uint8Array, memory: WebAssembly.Memory, cache: WeakMap<WebAssembly.Memory, T | null>): T | null {
+export function kernelsOn<T>(fns: WasmFunction[], memory: WebAssembly.Memory, cache: WeakMap<WebAssembly.Memory, T | null>): T | null {
   if (cache.has(memory)) return cache.get(memory)!;
   let exports: T | null = null;
   try {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes as BufferSource), { env: { memory } });
+    const shared = typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer;
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(fns, shared) as BufferSource), { env: { memory } });
     exports = instance.exports as T;
   } catch {
     exports = null;
