@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { hostMemory } from './hostMemory.ts';
+import { swapLast } from './hostTranspose.ts';
 import { type KernelFamily, registerKernels } from './register.ts';
 
 /**
@@ -7,7 +8,7 @@ import { type KernelFamily, registerKernels } from './register.ts';
  * when asked, as plain 2-D products: the same maths as tf.matMul, which stays the reference.
  * tfjs-wasm sends a product to XNNPACK only when it is one plain 2-D product (no batch, no
  * transpose); anything else runs a scalar loop about 10× slower. So the transposes become explicit
- * Transpose kernels, a batch becomes one plain product per slice, and the gradient is written with
+ * ones (kernels/hostTranspose.ts), a batch becomes one plain product per slice, and the gradient is written with
  * this same op, so the backward products take the fast path too. The profile's `slicedProducts`
  * says where this pays (ops.matMul chooses).
  */
@@ -32,7 +33,6 @@ function tinyProduct(a: tf.Tensor, b: tf.Tensor, transposeA: boolean): boolean {
   return m * k * n < SMALL_SLICE;
 }
 
-const swapLast = (t: tf.Tensor): tf.Tensor => tf.transpose(t, t.rank === 2 ? [1, 0] : [0, 2, 1]);
 
 /** op(a)·op(b) as explicit transposes plus plain products; dA and dB use the same op (see BatchMatMul_grad). */
 function fastMatMul(a: tf.Tensor, b: tf.Tensor, transposeA: boolean, transposeB: boolean): tf.Tensor {

@@ -85,6 +85,7 @@ export const op = {
   i32: (n: number) => [0x41, ...sleb(n)],
   i32GeU: [0x4f],
   i32Add: [0x6a],
+  i32Mul: [0x6c],
   i32Shl: [0x74],
   simd: (code: number, ...immediates: number[]) => [0xfd, ...uleb(code), ...immediates],
 };
@@ -94,6 +95,7 @@ export const SIMD = {
   load: 0x00,
   store: 0x0b,
   const: 0x0c,
+  shuffle: 0x0d,
   i32x4Splat: 0x11,
   f32x4Splat: 0x13,
   i32x4GeU: 0x40,
