@@ -59,6 +59,8 @@ export interface RunCounters {
   gpuPeakBytesAllocated: number | null;
   /** Wall ms per step on the engine's thread inside tfjs kernels (EngineCounters.kernelMs). */
   kernelMsPerStep: number;
+  /** The same by kernel, largest first (the first few): where the engine thread's time goes. */
+  topKernelMsPerStep: Array<[string, number]>;
   /** WebGPU: bind groups made, steps recorded and replayed per step, and the engine thread's ms replaying. */
   bindGroupsPerStep: number;
   recordingsPerStep: number;
@@ -273,6 +275,10 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
           gpuPeakBytesUsed: c1.c.gpuPeakBytesUsed,
           gpuPeakBytesAllocated: c1.c.gpuPeakBytesAllocated,
           kernelMsPerStep: per('kernelMs'),
+          topKernelMsPerStep: Object.entries(c1.c.kernelMsByName)
+            .map(([k, ms]): [string, number] => [k, (ms - (c0.c.kernelMsByName[k] ?? 0)) / steps])
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 6),
           bindGroupsPerStep: per('bindGroups'),
           recordingsPerStep: per('recordings'),
           replaysPerStep: per('replays'),

@@ -21,5 +21,6 @@ export function formatCounters(r: AppRun): string {
   const validated = r.train.window.validations > 0 ? `; the work of ${r.train.window.validations} validation included` : '';
   const shared = c.sharedStepShare > 0 ? `, ${(100 * c.sharedStepShare).toFixed(0)}% of steps half on the other core` : '';
   const thread = r.backend === 'webgpu' ? `${f1(c.kernelMsPerStep + c.replayMsPerStep)} ms on the engine thread in kernels and replays` : `${f1(c.kernelMsPerStep)} ms in them on the engine thread`;
-  return `${f1(c.kernelsPerStep)} kernels (${thread})${shared}${gpu} (over ${c.windowSteps} steps${validated})`;
+  const top = c.topKernelMsPerStep.length ? `; most: ${c.topKernelMsPerStep.map(([k, ms]) => `${k} ${f1(ms)}`).join(', ')} ms` : '';
+  return `${f1(c.kernelsPerStep)} kernels (${thread}${top})${shared}${gpu} (over ${c.windowSteps} steps${validated})`;
 }

@@ -32,6 +32,8 @@ export interface EngineCounters {
    * thread is descheduled too: on a busy machine (a software GPU's threads) it reads high.
    */
   kernelMs: number;
+  /** kernelMs by kernel name (a custom-gradient op without one: 'customOp'): where the engine thread's time goes. */
+  kernelMsByName: Record<string, number>;
   /** WebGPU steps and scoring batches recorded, and replayed (kernels/webgpu/replay/stepReplay.ts). */
   recordings: number;
   replays: number;
@@ -50,6 +52,8 @@ export interface EngineCounters {
 }
 
 const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, buffersCreated: 0, bindGroups: 0, peerBatches: 0, peerSteps: 0, kernelMs: 0 };
+
+let byName: Record<string, number> = {};
 
 export const countPeerBatch = () => void counts.peerBatches++;
 export const countPeerStep = () => void counts.peerSteps++;
@@ -80,7 +84,10 @@ function timeOutermost(proto: object, name: string): void {
       return original.apply(this, args);
     } finally {
       depth--;
-      counts.kernelMs += performance.now() - t0;
+      const ms = performance.now() - t0;
+      counts.kernelMs += ms;
+      const kernel = (args[0] as { kernelName?: string } | undefined)?.kernelName ?? 'customOp';
+      byName[kernel] = (byName[kernel] ?? 0) + ms;
     }
   };
 }
@@ -120,6 +127,7 @@ export function installCounters(): void {
 /** Back to zero, as in a fresh worker (the Node bench runs one engine after another in one process). */
 export function resetCounters(): void {
   for (const k of Object.keys(counts) as Array<keyof typeof counts>) counts[k] = 0;
+  byName = {};
   replayBase = replaySummary();
 }
 
@@ -132,5 +140,5 @@ export function readCounters(): EngineCounters {
   const peak = installed ? (gpuPoolTrimmer()?.takePeak() ?? null) : null;
   const r = replaySummary();
   const since = (k: 'recordings' | 'replays' | 'replayMs') => (r?.[k] ?? 0) - (replayBase?.[k] ?? 0);
-  return { ...counts, recordings: since('recordings'), replays: since('replays'), replayMs: since('replayMs'), captures: r?.captures ?? 0, captureBytes: r?.bytes ?? 0, liveTensorBytes: m.numBytes, gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null, gpuPeakBytesUsed: peak?.used ?? null, gpuPeakBytesAllocated: peak?.allocated ?? null };
+  return { ...counts, kernelMsByName: { ...byName }, recordings: since('recordings'), replays: since('replays'), replayMs: since('replayMs'), captures: r?.captures ?? 0, captureBytes: r?.bytes ?? 0, liveTensorBytes: m.numBytes, gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null, gpuPeakBytesUsed: peak?.used ?? null, gpuPeakBytesAllocated: peak?.allocated ?? null };
 }
