@@ -3,7 +3,8 @@ import { DEFAULT_TRAIN_FRACTION } from '../engine/data/split.ts';
 import { type RecordedSplit, recordedShape, shortHash, splitRecord } from '../engine/data/splitRecord.ts';
 import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../engine/model/config.ts';
 import { type Params, initParams, paramsFromArrays } from '../engine/model/params.ts';
-import { DEFAULT_PASS_BUDGET_BYTES, autoMicroBatch } from '../engine/train/autoMicroBatch.ts';
+import { activeProfile } from '../engine/backend/profile.ts';
+import { autoMicroBatch } from '../engine/train/autoMicroBatch.ts';
 import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
 import { estimateMemory } from '../engine/train/estimate.ts';
 import { type RunEvaluation, runTraining } from '../engine/train/loop.ts';
@@ -113,10 +114,11 @@ export class TrainingRuns {
     datasets.refreshSummaries();
   }
 
-  /** Activation bytes one pass may take: the default, or less on an adapter with a smaller binding limit. */
+  /** Activation bytes one pass may take: the backend profile's, or less on an adapter with a smaller binding limit. */
   private passBudget(): number {
     const limit = this.deps.backend()?.adapter?.maxStorageBufferBindingSize;
-    return limit ? Math.min(DEFAULT_PASS_BUDGET_BYTES, limit) : DEFAULT_PASS_BUDGET_BYTES;
+    const budget = activeProfile().passBudgetBytes;
+    return limit ? Math.min(budget, limit) : budget;
   }
 
   start(settings: TrainSettings): void {

@@ -5,6 +5,7 @@ import { ADAMW_LINK } from '../kernels/webgpu/adamwFlat.ts';
 import { BT_LOSS } from '../kernels/webgpu/btLoss.ts';
 import { DROPOUT } from '../kernels/webgpu/dropout.ts';
 import { MASKED_SOFTMAX } from '../kernels/webgpu/softmax.ts';
+import { DEFAULT_PASS_BUDGET_BYTES } from '../train/autoMicroBatch.ts';
 import { type BackendProfile, READBACK_EVERY, activeProfile, detectProfile, useProfile } from './profile.ts';
 
 const on = (p: BackendProfile) => Object.entries(p.fused).filter(([, v]) => v).map(([op]) => op);
@@ -20,12 +21,14 @@ describe('the backend profile', () => {
       expect(p.sharedSteps).toBe(backend === 'wasm');
       expect(p.replaySteps).toBe(false);
       expect(on(p)).toEqual(['gelu', 'layerNorm', 'linear', 'adamw']);
+      // Tensors in CPU memory (WASM: a heap of up to 4 GiB per thread) may take twice a GPU's pass.
+      expect(p.passBudgetBytes).toBe(backend === 'wasm' ? 2 * DEFAULT_PASS_BUDGET_BYTES : DEFAULT_PASS_BUDGET_BYTES);
     }
   });
 
   it('on webgpu: read-backs together every READBACK_EVERY steps, pool trimming, heads from one product, no host path; the flat AdamW where its kernel is registered, replay where the kernels that keep per-step values on the device are', () => {
     const p = detectProfile('webgpu');
-    expect(p).toMatchObject({ backend: 'webgpu', packedForward: false, hostKernels: false, lazyEmbedding: false, readTogether: true, readbackEvery: READBACK_EVERY, trimGpuPool: true, headsFromOneProduct: true, sharedSteps: false });
+    expect(p).toMatchObject({ backend: 'webgpu', passBudgetBytes: DEFAULT_PASS_BUDGET_BYTES, packedForward: false, hostKernels: false, lazyEmbedding: false, readTogether: true, readbackEvery: READBACK_EVERY, trimGpuPool: true, headsFromOneProduct: true, sharedSteps: false });
     // The worker registers WebGPU's kernels when WebGPU starts: here stand-ins, unless they are there.
     const stand = [ADAMW_LINK, DROPOUT, BT_LOSS].filter((k) => !tf.getKernel(k, 'webgpu'));
     const add = (k: string) => tf.registerKernel({ kernelName: k, backendName: 'webgpu', kernelFunc: () => [] });

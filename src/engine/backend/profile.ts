@@ -5,6 +5,7 @@ import '../kernels/hostColumnSum.ts';
 import '../kernels/hostGelu.ts';
 import '../kernels/hostLayerNorm.ts';
 import { HOST_BACKENDS } from '../kernels/hostMemory.ts';
+import { DEFAULT_PASS_BUDGET_BYTES } from '../train/autoMicroBatch.ts';
 import { ADAMW_LINK } from '../kernels/webgpu/adamwFlat.ts';
 import { BT_LOSS } from '../kernels/webgpu/btLoss.ts';
 import { COLUMN_SUM } from '../kernels/webgpu/columnSum.ts';
@@ -58,6 +59,12 @@ export interface BackendProfile {
    * step costs the engine thread its inputs and one encoding instead of tfjs's work per kernel.
    */
   readonly replaySteps: boolean;
+  /**
+   * Activation bytes one training pass may take when the micro-batch is automatic: a step (or a shared
+   * step's half) over it runs micro-batched, in two passes. WASM's tensors live in its heap (up to 4 GiB,
+   * one per thread): twice the GPU's, so a half of 8 candidates at 512 tokens of the small preset runs in one pass.
+   */
+  readonly passBudgetBytes: number;
 }
 
 export type FusedOp = 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'qkvHeads' | 'linear' | 'btLoss' | 'globalNorm' | 'clipCoefficient' | 'bothFinite' | 'dropout' | 'adamw' | 'rowSum';
@@ -109,6 +116,7 @@ export function detectProfile(backend: string = tf.getBackend()): BackendProfile
     trimGpuPool: webgpu,
     sharedSteps: backend === 'wasm',
     replaySteps: webgpu && fused.dropout && fused.btLoss && has(ADAMW_LINK),
+    passBudgetBytes: backend === 'wasm' ? 2 * DEFAULT_PASS_BUDGET_BYTES : DEFAULT_PASS_BUDGET_BYTES,
   };
 }
 
