@@ -1,4 +1,4 @@
-import { type WasmFunction, SIMD, backendMemory, i32x4Const, kernelsOn, op, v128Load, v128Store } from './module.ts';
+import { type WasmFunction, SIMD, backendMemory, countedLoop, i32x4Const, kernelsOn, op, v128Load, v128Store } from './module.ts';
 
 /**
  * hostDropout's inner loop (kernels/hostDropout.ts) in WebAssembly SIMD, four columns at a time, on
@@ -22,20 +22,17 @@ const DROPOUT_ROW: WasmFunction = {
   body: [
     // w = row + [0, 1, 2, 3]·GOLDEN: the four columns' hash inputs.
     ...op.get(ROW), ...op.simd(SIMD.i32x4Splat), ...i32x4Const([0, GOLDEN, Math.imul(2, GOLDEN), Math.imul(3, GOLDEN)]), ...op.simd(SIMD.i32x4Add), ...op.set(W),
-    ...op.block, ...op.loop,
-    ...op.get(I), ...op.get(BYTES), ...op.i32GeU, ...op.brIf(1),
-    ...op.get(DST), ...op.get(I), ...op.i32Add,
-    ...op.get(SRC), ...op.get(I), ...op.i32Add, ...v128Load(),
-    ...op.get(SCALE), ...op.simd(SIMD.f32x4Splat), ...splat4(0),
-    // lowbias32(w) >>> 8 ≥ cut, lane by lane.
-    ...op.get(W), ...xorShift(16), ...splat4(0x7feb352d), ...op.simd(SIMD.i32x4Mul), ...xorShift(15), ...splat4(0x846ca68b | 0), ...op.simd(SIMD.i32x4Mul), ...xorShift(16),
-    ...op.i32(8), ...op.simd(SIMD.i32x4ShrU), ...op.get(CUT), ...op.simd(SIMD.i32x4Splat), ...op.simd(SIMD.i32x4GeU),
-    // src · (keep ? scale : 0)
-    ...op.simd(SIMD.bitselect), ...op.simd(SIMD.f32x4Mul), ...v128Store(),
-    ...op.get(W), ...splat4(Math.imul(4, GOLDEN)), ...op.simd(SIMD.i32x4Add), ...op.set(W),
-    ...op.get(I), ...op.i32(16), ...op.i32Add, ...op.set(I),
-    ...op.br(0),
-    ...op.end, ...op.end,
+    ...countedLoop(I, BYTES, 16, [
+      ...op.get(DST), ...op.get(I), ...op.i32Add,
+      ...op.get(SRC), ...op.get(I), ...op.i32Add, ...v128Load(),
+      ...op.get(SCALE), ...op.simd(SIMD.f32x4Splat), ...splat4(0),
+      // lowbias32(w) >>> 8 ≥ cut, lane by lane.
+      ...op.get(W), ...xorShift(16), ...splat4(0x7feb352d), ...op.simd(SIMD.i32x4Mul), ...xorShift(15), ...splat4(0x846ca68b | 0), ...op.simd(SIMD.i32x4Mul), ...xorShift(16),
+      ...op.i32(8), ...op.simd(SIMD.i32x4ShrU), ...op.get(CUT), ...op.simd(SIMD.i32x4Splat), ...op.simd(SIMD.i32x4GeU),
+      // src · (keep ? scale : 0)
+      ...op.simd(SIMD.bitselect), ...op.simd(SIMD.f32x4Mul), ...v128Store(),
+      ...op.get(W), ...splat4(Math.imul(4, GOLDEN)), ...op.simd(SIMD.i32x4Add), ...op.set(W),
+    ]),
   ],
 };
 

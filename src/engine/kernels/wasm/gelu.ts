@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { type WasmFunction, SIMD, backendMemory, f32x4Const, i32x4Const, kernelsOn, op, v128Load, v128Store } from './module.ts';
+import { type WasmFunction, SIMD, backendMemory, countedLoop, f32x4Const, i32x4Const, kernelsOn, op, v128Load, v128Store } from './module.ts';
 
 /**
  * The host GELU's loops (kernels/hostGelu.ts) in WebAssembly SIMD, four values at a time on tfjs-wasm's
@@ -26,7 +26,7 @@ const neg = (a: Code): Code => [...a, ...op.simd(SIMD.f32x4Neg)];
 const set = (i: number, v: Code): Code => [...v, ...op.set(i)];
 const horner = (x: Code, coefficients: number[]): Code => coefficients.slice(1).reduce((acc, k) => add(mul(acc, x), c(k)), c(coefficients[0]));
 
-// Locals after the parameters: the loop's byte offset, then v128 temporaries.
+/** 2^f = e^(f·ln 2) as a polynomial in f: (ln 2)^n / n!, highest power first. */
 const LN2_POWERS = [1.5403530393381606e-4, 1.3333558146428443e-3, 9.618129107628477e-3, 5.550410866482158e-2, 0.2402265069591007, 0.6931471805599453, 1];
 
 /** e^z for z ≤ 0, z in local `z`; uses locals w, k. */
@@ -48,11 +48,6 @@ function erf(a: number, t: number, z: number, w: number, k: number): Code {
   ];
 }
 
-/** A loop over `bytes` (local `bytes`) in steps of 16, offset in local `i`, running `body`. */
-function loop(i: number, bytes: number, body: Code): Code {
-  return [...op.block, ...op.loop, ...get(i), ...get(bytes), ...op.i32GeU, ...op.brIf(1), ...body, ...get(i), ...op.i32(16), ...op.i32Add, ...op.set(i), ...op.br(0), ...op.end, ...op.end];
-}
-
 const at = (ptr: number, i: number): Code => [...get(ptr), ...get(i), ...op.i32Add];
 
 const FORWARD: WasmFunction = (() => {
@@ -61,7 +56,7 @@ const FORWARD: WasmFunction = (() => {
     name: 'geluForward',
     params: ['i32', 'i32', 'i32'],
     locals: ['i32', 'v128', 'v128', 'v128', 'v128', 'v128', 'v128'],
-    body: loop(I, BYTES, [
+    body: countedLoop(I, BYTES, 16, [
       ...set(XV, [...at(X, I), ...v128Load()]),
       ...set(A, mul(get(XV), c(Math.SQRT1_2))),
       ...at(Y, I),
@@ -77,7 +72,7 @@ const BACKWARD: WasmFunction = (() => {
     name: 'geluBackward',
     params: ['i32', 'i32', 'i32', 'i32'],
     locals: ['i32', 'v128', 'v128', 'v128', 'v128', 'v128', 'v128', 'v128', 'v128'],
-    body: loop(I, BYTES, [
+    body: countedLoop(I, BYTES, 16, [
       ...set(XV, [...at(X, I), ...v128Load()]),
       ...set(DYV, [...at(DY, I), ...v128Load()]),
       ...set(A, mul(get(XV), c(Math.SQRT1_2))),

@@ -1,4 +1,4 @@
-import { type WasmFunction, SIMD, backendMemory, kernelsOn, op, v128Load, v128Store } from './module.ts';
+import { type WasmFunction, SIMD, backendMemory, countedLoop, kernelsOn, op, v128Load, v128Store } from './module.ts';
 
 /**
  * The host transpose's loop (kernels/hostTranspose.ts) in WebAssembly SIMD on tfjs-wasm's heap: a
@@ -17,17 +17,12 @@ const lanes = (a: number[], b: number[], pick: [number, number, number, number])
 
 
 
-/** A counted loop: while local `i` < local `end`, body, then i += step. */
-function loop(i: number, end: number, step: number, body: number[]): number[] {
-  return [...op.i32(0), ...op.set(i), ...op.block, ...op.loop, ...get(i), ...get(end), ...op.i32GeU, ...op.brIf(1), ...body, ...get(i), ...op.i32(step), ...op.i32Add, ...op.set(i), ...op.br(0), ...op.end, ...op.end];
-}
-
 const TRANSPOSE: WasmFunction = {
   name: 'transpose',
   params: ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'],
   // r and c, the block's source and destination addresses, then its four rows and the shuffles' halves.
   locals: ['i32', 'i32', 'i32', 'i32', 'v128', 'v128', 'v128', 'v128', 'v128', 'v128', 'v128', 'v128'],
-  body: loop(R, ROWS4, 4, loop(C, COLS4, 4, [
+  body: countedLoop(R, ROWS4, 4, countedLoop(C, COLS4, 4, [
     // IN = src + 4·(r·cols + c); OUT = dst + 4·(c·rows + r).
     ...get(SRC), ...get(R), ...get(COLS), ...op.i32Mul, ...get(C), ...op.i32Add, ...op.i32(4), ...op.i32Mul, ...op.i32Add, ...op.set(IN),
     ...get(DST), ...get(C), ...get(ROWS), ...op.i32Mul, ...get(R), ...op.i32Add, ...op.i32(4), ...op.i32Mul, ...op.i32Add, ...op.set(OUT),
