@@ -35,8 +35,8 @@ export interface BackendProfile {
   readonly fused: Readonly<Record<FusedOp, boolean>>;
   /** Row gathers through the host gather kernel (CPU-memory backends). */
   readonly hostKernels: boolean;
-  /** Products as plain 2-D slices (WASM, where only those reach XNNPACK; kernels/matmul.ts). */
-  readonly slicedProducts: boolean;
+  /** Products in this project's WebAssembly SIMD loops (WASM, where they beat XNNPACK's; kernels/hostGemm.ts). */
+  readonly simdProducts: boolean;
   /** The embedding's AdamW state lives on the host and is updated for the step's rows only. */
   readonly lazyEmbedding: boolean;
   /** One flat in-place AdamW over every parameter (WebGPU), where the parameters fit one binding. */
@@ -108,7 +108,7 @@ export function detectProfile(backend: string = tf.getBackend()): BackendProfile
     headsFromOneProduct: webgpu,
     fused,
     hostKernels: host,
-    slicedProducts: backend === 'wasm',
+    simdProducts: backend === 'wasm',
     lazyEmbedding: host,
     flatAdamW: has(ADAMW_LINK),
     readTogether: webgpu,

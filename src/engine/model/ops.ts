@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { activeProfile } from '../backend/profile.ts';
-import { slicedMatMul } from '../kernels/matmul.ts';
+import { simdMatMul } from '../kernels/hostGemm.ts';
 import { hostGatherRows } from '../kernels/rowGather.ts';
 import { fusedGelu } from '../kernels/webgpu/gelu.ts';
 import { fusedQkvHeads } from '../kernels/webgpu/heads.ts';
@@ -108,9 +108,9 @@ export function linear(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Ten
   });
 }
 
-/** op(a)·op(b) on rank-2 or rank-3 tensors: as plain 2-D slices where the profile says they are faster, else tf.matMul. */
+/** op(a)·op(b) on rank-2 or rank-3 tensors: by this project's SIMD loops where the profile says so, else tf.matMul. */
 export function matMul(a: tf.Tensor, b: tf.Tensor, transposeA = false, transposeB = false): tf.Tensor {
-  return activeProfile().slicedProducts ? slicedMatMul(a, b, transposeA, transposeB) : tf.matMul(a, b, transposeA, transposeB);
+  return activeProfile().simdProducts ? simdMatMul(a, b, transposeA, transposeB) : tf.matMul(a, b, transposeA, transposeB);
 }
 
 /** The plain tfjs x W^T + b on [N, in]: the reference the fused path is tested against, and the path elsewhere. */

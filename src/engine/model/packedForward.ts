@@ -44,21 +44,20 @@ export function packedTokens(cfg: ModelConfig, paddedIds: tf.Tensor2D, lengths: 
       const dh = d / H;
       const layout = { lengths, heads: H, dh };
       const queries = { ...layout, lengths: clsOnly ? lengths.map(() => 1) : lengths };
-      // The queries' 1/√dh is folded into their projection (a [d, d] product instead of every score
-      // block), and keys come as [dh, len] blocks: each block's scores are one plain product.
+      // The queries' 1/√dh is folded into their projection (a [d, d] product instead of every score block).
       const s = 1 / Math.sqrt(dh);
       let q: tf.Tensor[];
-      let kT: tf.Tensor[];
+      let k: tf.Tensor[];
       let v: tf.Tensor[];
       if (clsOnly) {
         const qCls = linear(gatherRows(h as tf.Tensor2D, cls), tf.mul(tf.slice(wIn, [0, 0], [d, d]), s), tf.mul(tf.slice(bIn, [0], [d]), s));
         const kv = linear(h, tf.slice(wIn, [d, 0], [2 * d, d]), tf.slice(bIn, [d], [2 * d]));
         [q] = splitHeads(qCls, queries, [{ col0: 0 }]);
-        [kT, v] = splitHeads(kv, layout, [{ col0: 0, transpose: true }, { col0: d }]);
+        [k, v] = splitHeads(kv, layout, [{ col0: 0 }, { col0: d }]);
       } else {
         const rowScale = tf.concat([tf.fill([d, 1], s), tf.ones([2 * d, 1])]);
         const qkv = linear(h, tf.mul(wIn, rowScale), tf.mul(bIn, tf.reshape(rowScale, [-1])));
-        [q, kT, v] = splitHeads(qkv, layout, [{ col0: 0 }, { col0: d, transpose: true }, { col0: 2 * d }]);
+        [q, k, v] = splitHeads(qkv, layout, [{ col0: 0 }, { col0: d }, { col0: 2 * d }]);
       }
       // Block j is candidate b = j / H, head j % H; its query row i (0: the CLS query) keys the dropout
       // as position head·maxLen + i, whatever the chunk's padded length.
@@ -68,7 +67,7 @@ export function packedTokens(cfg: ModelConfig, paddedIds: tf.Tensor2D, lengths: 
         return { candidate: new Int32Array(rowsOf).fill(b), position: Int32Array.from({ length: rowsOf }, (_, i) => (j % H) * cfg.maxLen + i) };
       };
       const context = q.map((qi, j) => {
-        let probs = tf.softmax(matMul(qi, kT[j]));
+        let probs = tf.softmax(matMul(qi, k[j], false, true));
         if (drop) probs = drop.apply(probs, blockKeys(j));
         return matMul(probs, v[j]);
       });

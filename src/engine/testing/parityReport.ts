@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { simdDropoutRow } from '../kernels/wasm/dropoutRow.ts';
 import { simdGelu } from '../kernels/wasm/gelu.ts';
-import { simdTranspose } from '../kernels/wasm/transpose.ts';
+import { simdGemm } from '../kernels/wasm/gemm.ts';
 import { adamwKernelParity } from './kernelChecks/adamw.ts';
 import { adamwFlatParity } from './kernelChecks/adamwFlat.ts';
 import { btLossParity } from './kernelChecks/btLoss.ts';
@@ -32,7 +32,7 @@ export async function parityReport(fx: ParityFixture): Promise<ParityReport> {
 /** On tfjs-wasm, whether the host kernels' WebAssembly SIMD loops run (else their TypeScript loops do); null elsewhere. */
 function wasmSimdLoops(): Record<string, boolean> | null {
   if (tf.getBackend() !== 'wasm') return null;
-  return { dropout: simdDropoutRow(tf.backend()) !== null, gelu: simdGelu(tf.backend()) !== null, transpose: simdTranspose(tf.backend()) !== null };
+  return { dropout: simdDropoutRow(tf.backend()) !== null, gelu: simdGelu(tf.backend()) !== null, gemm: simdGemm(tf.backend()) !== null, 'gemm fused multiply-add': simdGemm(tf.backend())?.fused === true };
 }
 
 /**

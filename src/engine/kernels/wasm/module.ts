@@ -76,6 +76,8 @@ export function moduleBytes(fns: WasmFunction[], shared: boolean): Uint8Array {
 export const op = {
   block: [0x02, 0x40],
   loop: [0x03, 0x40],
+  if: [0x04, 0x40],
+  else: [0x05],
   end: [0x0b],
   br: (depth: number) => [0x0c, ...uleb(depth)],
   brIf: (depth: number) => [0x0d, ...uleb(depth)],

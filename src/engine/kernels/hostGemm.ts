@@ -1,0 +1,130 @@
+import * as tf from '@tensorflow/tfjs';
+import { hostMemory } from './hostMemory.ts';
+import { type KernelFamily, registerKernels } from './register.ts';
+import { simdGemm } from './wasm/gemm.ts';
+
+/**
+ * op(a)·op(b) for rank-2, or rank-3 with the same batch, op = transpose of the last two axes when
+ * asked: tf.matMul's maths on tfjs-wasm in this project's WebAssembly SIMD loops (wasm/gemm.ts). The
+ * transposes are read in place (A's strides, B's packing), none is made. tfjs-wasm runs a product in
+ * XNNPACK only without batch or transpose, else in a scalar loop; in Chromium these loops run 1.3–2.5×
+ * faster than XNNPACK's. Null where they cannot run (off tfjs-wasm, or without WebAssembly SIMD).
+ */
+export function gemm(a: tf.Tensor, b: tf.Tensor, transposeA = false, transposeB = false): tf.Tensor | null {
+  if (tf.getBackend() !== 'wasm' || !simdGemm(tf.backend())) return null;
+  return tf.engine().runKernel(GEMM, { a, b }, { transposeA, transposeB }) as tf.Tensor;
+}
+
+/** op(a)·op(b) by the SIMD loops where they run, else by tf.matMul (the reference). */
+export function simdMatMul(a: tf.Tensor, b: tf.Tensor, transposeA = false, transposeB = false): tf.Tensor {
+  return gemm(a, b, transposeA, transposeB) ?? tf.matMul(a, b, transposeA, transposeB);
+}
+
+const GEMM = 'EormGemm';
+
+/** Values of k and rows of A per block: a panel of B is then 8 KiB, A's block 64 KiB. */
+export const BLOCKS = { k: 256, m: 64 };
+
+interface WasmHeap {
+  wasm: { _malloc(bytes: number): number; _free(ptr: number): void };
+}
+
+interface GemmAttrs {
+  transposeA: boolean;
+  transposeB: boolean;
+}
+
+export const GEMM_WASM: KernelFamily = {
+  kernels: [
+    {
+      kernelName: GEMM,
+      kernelFunc: ({ inputs, backend, attrs }) => {
+        const { a, b } = inputs as { a: tf.TensorInfo; b: tf.TensorInfo };
+        const { transposeA, transposeB } = attrs as unknown as GemmAttrs;
+        const r = a.shape.length;
+        const [a1, a2] = a.shape.slice(-2);
+        const [b1, b2] = b.shape.slice(-2);
+        const [M, K] = transposeA ? [a2, a1] : [a1, a2];
+        const N = transposeB ? b1 : b2;
+        const batch = r === 3 ? a.shape[0] : 1;
+        if ((r !== 2 && r !== 3) || b.shape.length !== r || (transposeB ? b2 : b1) !== K || (r === 3 && b.shape[0] !== batch)) {
+          throw new Error(`gemm: shapes [${a.shape}]${transposeA ? 'ᵀ' : ''} · [${b.shape}]${transposeB ? 'ᵀ' : ''} do not make a product`);
+        }
+        const loops = simdGemm(backend)!;
+        const mem = hostMemory(backend, 'wasm');
+        const out = mem.alloc([...a.shape.slice(0, -2), M, N]);
+        const panels = Math.floor(N / 8);
+        const tail = N % 8;
+        const kc = Math.min(K, BLOCKS.k);
+        const panelBytes = kc * 32;
+        const packedBytes = (panels + (tail ? 1 : 0)) * panelBytes;
+        const heap = (backend as unknown as WasmHeap).wasm;
+        const scratch = heap._malloc(packedBytes + (tail ? M * 32 : 0));
+        // A's value (m, k) at m·rowStride + k·kStride bytes.
+        const [rowStride, kStride] = transposeA ? [4, 4 * M] : [4 * K, 4];
+        // B's value (k, n) at index k·kStep + n·nStep.
+        const [kStep, nStep] = transposeB ? [1, K] : [N, 1];
+        try {
+          // Views after the allocations: growing the heap detaches earlier ones.
+          const [A, B, C] = [mem.floats(a), mem.floats(b), mem.floats(out)];
+          if (K === 0) C.fill(0);
+          const floats = new Float32Array(C.buffer);
+          const aside = scratch + packedBytes;
+          // Rows in blocks of M_BLOCK: a block's rows across a block of k stay in the L2 cache for every panel.
+          const rows = (cPtr: number, aPtr: number, bPacked: number, n: number, ldc: number, kBytes: number, accumulate: number) => {
+            for (let m0 = 0; m0 < M; m0 += BLOCKS.m) {
+              const m = Math.min(BLOCKS.m, M - m0);
+              const m4 = m - (m % 4);
+              const [a0, c0] = [aPtr + m0 * rowStride, cPtr + m0 * ldc];
+              if (m4 > 0) loops.gemm4(a0, bPacked, c0, m4, kBytes, n, rowStride, ldc, kStride, accumulate);
+              if (m4 < m) loops.gemm1(a0 + m4 * rowStride, bPacked, c0 + m4 * ldc, m - m4, kBytes, n, rowStride, ldc, kStride, accumulate);
+            }
+          };
+          for (let i = 0; i < batch; i++) {
+            const [a0, b0, c0] = [i * M * K, i * K * N, i * M * N];
+            // Blocks of k: a block's panel of B and A's rows across it stay in the L1 cache.
+            for (let k0 = 0; k0 < K; k0 += kc) {
+              const k1 = Math.min(K, k0 + kc);
+              const aPtr = A.byteOffset + 4 * a0 + k0 * kStride;
+              const bPtr = B.byteOffset + 4 * (b0 + k0 * kStep);
+              (transposeB ? loops.packBT : loops.packB)(bPtr, scratch, 4 * (k1 - k0), panels, 4 * (transposeB ? K : N));
+              if (panels > 0) rows(C.byteOffset + 4 * c0, aPtr, scratch, panels, 4 * N, 4 * (k1 - k0), k0 > 0 ? 1 : 0);
+              if (tail === 0) continue;
+              // The last columns: a panel padded with zeros, its block of C kept aside (copied at the end).
+              const last = (scratch + panels * 32 * (k1 - k0)) / 4;
+              for (let k = k0; k < k1; k++) {
+                for (let j = 0; j < 8; j++) floats[last + 8 * (k - k0) + j] = j < tail ? B[b0 + k * kStep + (8 * panels + j) * nStep] : 0;
+              }
+              rows(aside, aPtr, 4 * last, 1, 32, 4 * (k1 - k0), k0 > 0 ? 1 : 0);
+            }
+            for (let m = 0; tail > 0 && K > 0 && m < M; m++) {
+              for (let j = 0; j < tail; j++) C[c0 + m * N + 8 * panels + j] = floats[aside / 4 + 8 * m + j];
+            }
+          }
+        } finally {
+          heap._free(scratch);
+        }
+        return out;
+      },
+    },
+  ],
+  gradients: [
+    {
+      kernelName: GEMM,
+      inputsToSave: ['a', 'b'],
+      // As tfjs's BatchMatMul gradient, each part a product of this kernel.
+      gradFunc: (dyT, [a, b], attrs) => {
+        const dy = dyT as tf.Tensor;
+        const { transposeA: tA, transposeB: tB } = attrs as unknown as GemmAttrs;
+        const g = (x: tf.Tensor, y: tf.Tensor, tx: boolean, ty: boolean) => () => gemm(x, y, tx, ty)!;
+        if (!tA && !tB) return { a: g(dy, b, false, true), b: g(a, dy, true, false) };
+        if (!tA && tB) return { a: g(dy, b, false, false), b: g(dy, a, true, false) };
+        if (tA && !tB) return { a: g(b, dy, false, true), b: g(a, dy, false, false) };
+        return { a: g(b, dy, true, true), b: g(dy, a, true, true) };
+      },
+    },
+  ],
+};
+
+// It needs no device: registered when this module loads, as every host kernel (kernels/adamw.ts).
+registerKernels(['wasm'], GEMM_WASM);
