@@ -8,7 +8,7 @@ import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams, paramsToArrays } from '../model/params.ts';
 import { lossAndGradients } from './gradients.ts';
 import { peerScorer } from './peerScorer.ts';
-import { sharedLossAndGradients } from './sharedStep.ts';
+import { ENGINE_SHARE, halves, sharedLossAndGradients } from './sharedStep.ts';
 import { trainStep } from './step.ts';
 import type { StepPeer } from './stepPeer.ts';
 
@@ -115,5 +115,26 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
     gaps.sort((a, b) => a - b);
     expect(gaps[Math.floor(gaps.length * 0.99)]).toBeLessThan(1e-6);
     expect(gaps[gaps.length - 1]).toBeLessThan(20 * 3e-3);
+  });
+});
+
+describe('a one-pass step cut in two', () => {
+  const of = (lengths: number[]) => lengths.map((n) => new Int32Array(n));
+  it('cuts at the engine share of the tokens, not at half the candidates', () => {
+    expect(ENGINE_SHARE).toBeGreaterThanOrEqual(0.5);
+    // 16 candidates, the first eight short: halves by count would give the engine 1,600 of 5,700 tokens.
+    const lengths = [...Array<number>(8).fill(200), ...Array<number>(8).fill(512)];
+    const [[, cut]] = halves(of(lengths));
+    const mine = lengths.slice(0, cut).reduce((a, b) => a + b, 0);
+    const all = lengths.reduce((a, b) => a + b, 0);
+    // The nearest cut: within one candidate's tokens of the share.
+    expect(Math.abs(mine - ENGINE_SHARE * all)).toBeLessThanOrEqual(512 / 2);
+    expect(cut).toBe(11);
+  });
+  it('leaves each side at least one candidate', () => {
+    expect(halves(of([5, 500]))).toEqual([[0, 1], [1, 2]]);
+    expect(halves(of([500, 5]))).toEqual([[0, 1], [1, 2]]);
+    expect(halves(of([500, 5, 5]))).toEqual([[0, 1], [1, 3]]);
+    expect(halves(of([5, 5, 500]))).toEqual([[0, 2], [2, 3]]);
   });
 });

@@ -28,7 +28,7 @@ export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, b
   if (n < 2) return lossAndGradients(cfg, params, batch, opts);
   let chunks = chunkRanges(n, opts.microBatch ?? n);
   const exchange = chunks.length === 1 && peer.otherThread ? exchangeFor(peer, n) : null;
-  if (chunks.length === 1) chunks = chunkRanges(n, Math.ceil(n / 2));
+  if (chunks.length === 1) chunks = halves(batch.candidates);
   if (exchange) return onePass(cfg, params, batch, opts, peer, model, chunks, exchange);
   const from = splitAt(chunks, batch.candidates);
   const mine = range(0, from);
@@ -145,6 +145,26 @@ async function onePass(
     if (!published) exchange.publish(ENGINE, step + 1, 0, []);
     peer.release(call);
   }
+}
+
+/**
+ * The engine's share of a one-pass step's tokens. The peer starts later (it first takes in the step's
+ * weights) and answers later (its gradients are copied over): with equal tokens the engine waited about
+ * 100 ms a step for it (long answers, small preset, 2-core bench, 2026-11-27).
+ */
+export const ENGINE_SHARE = 0.52;
+
+/**
+ * A step of one chunk cut in two at the engine's share of its tokens (about each side's time), at least
+ * one candidate each: halves by count left one side up to a fifth longer on long answers of uneven lengths.
+ */
+export function halves(candidates: ReadonlyArray<ArrayLike<number>>): Array<[number, number]> {
+  const n = candidates.length;
+  const target = ENGINE_SHARE * candidates.reduce((a, c) => a + c.length, 0);
+  let cut = 1;
+  let before = candidates[0].length;
+  while (cut < n - 1 && Math.abs(before + candidates[cut].length - target) < Math.abs(before - target)) before += candidates[cut++].length;
+  return [[0, cut], [cut, n]];
 }
 
 /** The first chunk of the peer's part: about half the step's tokens on each side, at least one chunk each. */
