@@ -13,6 +13,7 @@ const SHAPES: Array<[number[], number[]]> = [
   [[37, 19], [19, 45]],
   [[64, 256], [256, 96]],
   [[9, 600], [600, 13]],
+  [[70, 300], [300, 16]],
   [[3, 0], [0, 9]],
   [[2, 13, 17], [2, 17, 11]],
   [[3, 8, 64], [3, 64, 24]],
@@ -60,7 +61,7 @@ describe('the SIMD product (wasm)', () => {
       const out = tf.zeros([M, 8 * panels]);
       const heap = (t: tf.Tensor) => (tf.backend() as unknown as { typedArrayFromHeap(t: tf.TensorInfo): Float32Array }).typedArrayFromHeap(t);
       loops.packB(heap(b).byteOffset, packed, 4 * K, panels, 4 * N);
-      loops.gemm4(heap(a).byteOffset, packed, heap(out).byteOffset, M, 4 * K, panels, 4 * K, 32 * panels, 4, 0);
+      loops.gemm4(heap(a).byteOffset, packed, heap(out).byteOffset, M, 4 * K, panels, 4 * K, 32 * panels, 4, 0, 4 * K);
       mem._free(packed);
       const want = chain(a.dataSync() as Float32Array, tf.slice(b, [0, 0], [K, 8 * panels]).dataSync() as Float32Array, 1, M, K, 8 * panels);
       expect(Array.from(out.dataSync()), `${sa}·${sb}`).toEqual(Array.from(want));

@@ -59,7 +59,12 @@ export const GEMM_WASM: KernelFamily = {
         const panelBytes = kc * 32;
         const packedBytes = (panels + (tail ? 1 : 0)) * panelBytes;
         const heap = (backend as unknown as WasmHeap).wasm;
-        const scratch = heap._malloc(packedBytes + (tail ? M * 32 : 0));
+        const asideBytes = tail ? M * 32 : 0;
+        // Transposed A: each block of rows across a block of k packed (loops.packAT), read in order.
+        const packedA = transposeA ? BLOCKS.m * kc * 4 : 0;
+        const scratch = heap._malloc(packedBytes + asideBytes + packedA);
+        const aside = scratch + packedBytes;
+        const aPacked = aside + asideBytes;
         // A's value (m, k) at m·rowStride + k·kStride bytes.
         const [rowStride, kStride] = transposeA ? [4, 4 * M] : [4 * K, 4];
         // B's value (k, n) at index k·kStep + n·nStep.
@@ -69,33 +74,38 @@ export const GEMM_WASM: KernelFamily = {
           const [A, B, C] = [mem.floats(a), mem.floats(b), mem.floats(out)];
           if (K === 0) C.fill(0);
           const floats = new Float32Array(C.buffer);
-          const aside = scratch + packedBytes;
-          // Rows in blocks of M_BLOCK: a block's rows across a block of k stay in the L2 cache for every panel.
-          const rows = (cPtr: number, aPtr: number, bPacked: number, n: number, ldc: number, kBytes: number, accumulate: number) => {
-            for (let m0 = 0; m0 < M; m0 += BLOCKS.m) {
-              const m = Math.min(BLOCKS.m, M - m0);
-              const m4 = m - (m % 4);
-              const [a0, c0] = [aPtr + m0 * rowStride, cPtr + m0 * ldc];
-              if (m4 > 0) loops.gemm4(a0, bPacked, c0, m4, kBytes, n, rowStride, ldc, kStride, accumulate);
-              if (m4 < m) loops.gemm1(a0 + m4 * rowStride, bPacked, c0 + m4 * ldc, m - m4, kBytes, n, rowStride, ldc, kStride, accumulate);
-            }
-          };
           for (let i = 0; i < batch; i++) {
             const [a0, b0, c0] = [i * M * K, i * K * N, i * M * N];
+            const cPtr = C.byteOffset + 4 * c0;
             // Blocks of k: a block's panel of B and A's rows across it stay in the L1 cache.
             for (let k0 = 0; k0 < K; k0 += kc) {
-              const k1 = Math.min(K, k0 + kc);
+              const kBytes = 4 * (Math.min(K, k0 + kc) - k0);
+              const accumulate = k0 > 0 ? 1 : 0;
               const aPtr = A.byteOffset + 4 * a0 + k0 * kStride;
-              const bPtr = B.byteOffset + 4 * (b0 + k0 * kStep);
-              (transposeB ? loops.packBT : loops.packB)(bPtr, scratch, 4 * (k1 - k0), panels, 4 * (transposeB ? K : N));
-              if (panels > 0) rows(C.byteOffset + 4 * c0, aPtr, scratch, panels, 4 * N, 4 * (k1 - k0), k0 > 0 ? 1 : 0);
-              if (tail === 0) continue;
+              (transposeB ? loops.packBT : loops.packB)(B.byteOffset + 4 * (b0 + k0 * kStep), scratch, kBytes, panels, 4 * (transposeB ? K : N));
               // The last columns: a panel padded with zeros, its block of C kept aside (copied at the end).
-              const last = (scratch + panels * 32 * (k1 - k0)) / 4;
-              for (let k = k0; k < k1; k++) {
-                for (let j = 0; j < 8; j++) floats[last + 8 * (k - k0) + j] = j < tail ? B[b0 + k * kStep + (8 * panels + j) * nStep] : 0;
+              const last = (scratch + panels * 8 * kBytes) / 4;
+              for (let k = 0; tail > 0 && k < kBytes / 4; k++) {
+                for (let j = 0; j < 8; j++) floats[last + 8 * k + j] = j < tail ? B[b0 + (k0 + k) * kStep + (8 * panels + j) * nStep] : 0;
               }
-              rows(aside, aPtr, 4 * last, 1, 32, 4 * (k1 - k0), k0 > 0 ? 1 : 0);
+              // Rows in blocks of BLOCKS.m: a block's rows across a block of k stay in the L2 cache for every panel.
+              for (let m0 = 0; m0 < M; m0 += BLOCKS.m) {
+                const m = Math.min(BLOCKS.m, M - m0);
+                const m4 = m - (m % 4);
+                let [blockA, blockRow, blockK, blockStride] = [aPtr + m0 * rowStride, rowStride, kStride, rowStride];
+                if (transposeA && m4 > 0) {
+                  loops.packAT(blockA, aPacked, kBytes, m4 / 4, kStride);
+                  [blockA, blockRow, blockK, blockStride] = [aPacked, 4, 16, kBytes];
+                }
+                const gemms = (c: number, bPacked: number, n: number, ldc: number) => {
+                  if (n === 0) return;
+                  if (m4 > 0) loops.gemm4(blockA, bPacked, c, m4, kBytes, n, blockRow, ldc, blockK, accumulate, blockStride);
+                  const rest = aPtr + (m0 + m4) * rowStride;
+                  if (m4 < m) loops.gemm1(rest, bPacked, c + m4 * ldc, m - m4, kBytes, n, rowStride, ldc, kStride, accumulate, rowStride);
+                };
+                gemms(cPtr + m0 * 4 * N, scratch, panels, 4 * N);
+                if (tail > 0) gemms(aside + m0 * 32, 4 * last, 1, 32);
+              }
             }
             for (let m = 0; tail > 0 && K > 0 && m < M; m++) {
               for (let j = 0; j < tail; j++) C[c0 + m * N + 8 * panels + j] = floats[aside / 4 + 8 * m + j];

@@ -16,10 +16,18 @@ export interface GemmLoops {
    * C[rows, 8·panels] (row stride ldc bytes) = A · packed B, rows a multiple of 4. A's value (r, k) is at
    * a + r·rowStride + k·kStride bytes: [rows, k] row-major (rowStride = 4·k, kStride = 4) or transposed.
    * `accumulate` 1: C += A · B, each value's chain going on from C (the caller's blocks of k).
+   * Row r of a block starting at row R is at a + R·blockStride + r·rowStride (blockStride = rowStride
+   * but for packed blocks, packAT).
    */
-  gemm4(a: number, bPacked: number, c: number, rows: number, kBytes: number, panels: number, rowStride: number, ldc: number, kStride: number, accumulate: number): void;
+  gemm4(a: number, bPacked: number, c: number, rows: number, kBytes: number, panels: number, rowStride: number, ldc: number, kStride: number, accumulate: number, blockStride: number): void;
   /** The same for any number of rows, one at a time (the rows % 4 that gemm4 leaves). */
-  gemm1(a: number, bPacked: number, c: number, rows: number, kBytes: number, panels: number, rowStride: number, ldc: number, kStride: number, accumulate: number): void;
+  gemm1(a: number, bPacked: number, c: number, rows: number, kBytes: number, panels: number, rowStride: number, ldc: number, kStride: number, accumulate: number, blockStride: number): void;
+  /**
+   * Aᵀ [k, m] (row stride lda bytes) into blocks of 4 rows of A at `dst`, `blocks` of them: block b is
+   * [k][4] (A's rows 4b … 4b + 3 side by side), so gemm4 reads it with rowStride 4, kStride 16 and
+   * blockStride 4·k per row.
+   */
+  packAT(at: number, dst: number, kBytes: number, blocks: number, lda: number): void;
   /** B[k, n] (row stride ldb bytes) into packed panels at `dst`: its first 8·panels columns. */
   packB(b: number, dst: number, kBytes: number, panels: number, ldb: number): void;
   /** The same from Bᵀ [n, k] (row stride ldb bytes): its first 8·panels rows. */
@@ -40,12 +48,12 @@ const mul = (a: number[], b: number[]) => [...a, ...b, ...op.i32Mul];
 
 /** C = A · packed B (or C += with `accumulate`), MR rows per block. */
 function gemm(name: string, mr: number, fused: boolean): WasmFunction {
-  const [A, BP, C, ROWS, KBYTES, PANELS, ROW_STRIDE, LDC, K_STRIDE, ACCUMULATE] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-  const [P, R, K, BB, AK] = [10, 11, 12, 13, 14];
-  const rowPtr = Array.from({ length: mr }, (_, r) => 15 + r);
-  const cPtr = Array.from({ length: mr }, (_, r) => 15 + mr + r);
-  const acc = Array.from({ length: 2 * mr }, (_, i) => 15 + 2 * mr + i);
-  const [B0, B1, AV] = [15 + 4 * mr, 16 + 4 * mr, 17 + 4 * mr];
+  const [A, BP, C, ROWS, KBYTES, PANELS, ROW_STRIDE, LDC, K_STRIDE, ACCUMULATE, BLOCK_STRIDE] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  const [P, R, K, BB, AK] = [11, 12, 13, 14, 15];
+  const rowPtr = Array.from({ length: mr }, (_, r) => 16 + r);
+  const cPtr = Array.from({ length: mr }, (_, r) => 16 + mr + r);
+  const acc = Array.from({ length: 2 * mr }, (_, i) => 16 + 2 * mr + i);
+  const [B0, B1, AV] = [16 + 4 * mr, 17 + 4 * mr, 18 + 4 * mr];
   const madd = (accIndex: number, b: number) =>
     fused
       ? [...get(AV), ...get(b), ...get(accIndex), ...op.simd(RELAXED_MADD), ...set(accIndex)]
@@ -58,7 +66,7 @@ function gemm(name: string, mr: number, fused: boolean): WasmFunction {
     ...add(get(AK), get(K_STRIDE)), ...set(AK),
   ];
   const block = [
-    ...rowPtr.flatMap((ptr, r) => [...add(get(A), mul(add(get(R), op.i32(r)), get(ROW_STRIDE))), ...set(ptr)]),
+    ...rowPtr.flatMap((ptr, r) => [...add(get(A), mul(get(R), get(BLOCK_STRIDE)), mul(op.i32(r), get(ROW_STRIDE))), ...set(ptr)]),
     ...cPtr.flatMap((ptr, r) => [...add(get(C), mul(add(get(R), op.i32(r)), get(LDC)), mul(get(P), op.i32(32))), ...set(ptr)]),
     // The chains go on from C's partial sums (float32, as in the registers), or start at 0.
     ...get(ACCUMULATE), ...op.if,
@@ -73,7 +81,7 @@ function gemm(name: string, mr: number, fused: boolean): WasmFunction {
   ];
   return {
     name,
-    params: Array<'i32'>(10).fill('i32'),
+    params: Array<'i32'>(11).fill('i32'),
     locals: [...Array<'i32'>(5 + 2 * mr).fill('i32'), ...Array<'v128'>(2 * mr + 3).fill('v128')],
     body: countedLoop(P, PANELS, 1, countedLoop(R, ROWS, mr, block)),
   };
@@ -104,7 +112,23 @@ const PACK_BT = packLoop('packBT', add(get(SRC_), mul(get(P_), mul(get(LDB_), op
   ...add(get(SRC), op.i32(4)), ...set(SRC),
 ]);
 
-const variants = (fused: boolean): WasmFunction[] => [gemm('gemm4', 4, fused), gemm('gemm1', 1, fused), PACK_B, PACK_BT];
+/** Block b's values k: 16 bytes of Aᵀ's row k, at column 4b, one after the other. */
+const PACK_AT: WasmFunction = {
+  name: 'packAT',
+  params: ['i32', 'i32', 'i32', 'i32', 'i32'],
+  locals: ['i32', 'i32', 'i32', 'i32'],
+  body: countedLoop(P_, PANELS_, 1, [
+    ...add(get(SRC_), mul(get(P_), op.i32(16))), ...set(SRC),
+    ...add(get(DST_), mul(get(P_), mul(get(KBYTES_), op.i32(4)))), ...set(OUT),
+    ...countedLoop(K_, KBYTES_, 4, [
+      ...get(OUT), ...get(SRC), ...v128Load(0), ...v128Store(0),
+      ...add(get(SRC), get(LDB_)), ...set(SRC),
+      ...add(get(OUT), op.i32(16)), ...set(OUT),
+    ]),
+  ]),
+};
+
+const variants = (fused: boolean): WasmFunction[] => [gemm('gemm4', 4, fused), gemm('gemm1', 1, fused), PACK_B, PACK_BT, PACK_AT];
 
 const fusedInstances = new WeakMap<WebAssembly.Memory, Omit<GemmLoops, 'fused'> | null>();
 const plainInstances = new WeakMap<WebAssembly.Memory, Omit<GemmLoops, 'fused'> | null>();
@@ -122,7 +146,7 @@ export function simdGemm(backend: unknown, fused = true): GemmLoops | null {
   if (!cache.has(memory)) {
     const withFma = fused ? kernelsOn(variants(true), memory, fusedInstances) : null;
     const loops = withFma ?? kernelsOn(variants(false), memory, plainInstances);
-    cache.set(memory, loops ? { gemm4: loops.gemm4, gemm1: loops.gemm1, packB: loops.packB, packBT: loops.packBT, fused: withFma !== null } : null);
+    cache.set(memory, loops ? { gemm4: loops.gemm4, gemm1: loops.gemm1, packB: loops.packB, packBT: loops.packBT, packAT: loops.packAT, fused: withFma !== null } : null);
   }
   return cache.get(memory)!;
 }
