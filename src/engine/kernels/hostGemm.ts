@@ -5,10 +5,11 @@ import { simdGemm } from './wasm/gemm.ts';
 
 /**
  * op(a)·op(b) for rank-2, or rank-3 with the same batch, op = transpose of the last two axes when
- * asked: tf.matMul's maths on tfjs-wasm in this project's WebAssembly SIMD loops (wasm/gemm.ts). The
- * transposes are read in place (A's strides, B's packing), none is made. tfjs-wasm runs a product in
- * XNNPACK only without batch or transpose, else in a scalar loop; in Chromium these loops run 1.3–2.5×
- * faster than XNNPACK's. Null where they cannot run (off tfjs-wasm, or without WebAssembly SIMD).
+ * asked: tf.matMul's maths on tfjs-wasm in this project's WebAssembly SIMD loops (wasm/gemm.ts). No
+ * transpose is made: B's packing reads Bᵀ, and Aᵀ is read through its strides or packed by blocks of
+ * rows. tfjs-wasm runs a product in XNNPACK only without batch or transpose, else in a scalar loop; these
+ * loops beat both in Chromium (docs/performance.md). Null where they cannot run (off tfjs-wasm, or
+ * without WebAssembly SIMD).
  */
 export function gemm(a: tf.Tensor, b: tf.Tensor, transposeA = false, transposeB = false): tf.Tensor | null {
   if (tf.getBackend() !== 'wasm' || !simdGemm(tf.backend())) return null;
@@ -23,7 +24,7 @@ export function simdMatMul(a: tf.Tensor, b: tf.Tensor, transposeA = false, trans
 const GEMM = 'EormGemm';
 
 /** Values of k and rows of A per block: a panel of B is then 8 KiB, A's block 64 KiB. */
-export const BLOCKS = { k: 256, m: 64 };
+const BLOCKS = { k: 256, m: 64 };
 
 interface WasmHeap {
   wasm: { _malloc(bytes: number): number; _free(ptr: number): void };

@@ -3,13 +3,12 @@ import { type WasmFunction, SIMD, backendMemory, countedLoop, f32x4Const, kernel
 /**
  * The matrix product's loops (kernels/hostGemm.ts) in WebAssembly SIMD on tfjs-wasm's heap, float32,
  * row-major. B is first packed in panels of 8 columns ([panel][k][8], packB); then each 4 × 8 block of
- * C is eight v128 accumulators over the whole of k: per k, two loads of the panel, four broadcasts of
- * A and eight multiply-adds. Every C value is its own chain a₀b₀ + a₁b₁ + … in k order, so a row's
- * values do not depend on the block or the call that computes them (a peer's half of a step gets the
- * same numbers as the whole step). The multiply-add is relaxed SIMD's (one fused instruction where the
- * CPU has FMA) when the browser has it, else a multiply then an add (the same bits as XNNPACK's).
- * In Chromium on a 2-core AMD EPYC (Zen 4): 38–44 GFLOP/s with multiply then add, 47–51 fused, where
- * tfjs-wasm's XNNPACK product runs 20–31 (docs/performance.md).
+ * C is eight v128 accumulators over the call's values of k: per k, two loads of the panel, four
+ * broadcasts of A and eight multiply-adds. Every C value is its own chain a₀b₀ + a₁b₁ + … in k order, so
+ * a row's values do not depend on the block or the call that computes them (a peer's half of a step gets
+ * the same numbers as the whole step). The multiply-add is relaxed SIMD's (one fused instruction where
+ * the CPU has FMA) when the browser has it, else a multiply then an add (the same bits as XNNPACK's).
+ * Speeds against tfjs-wasm's products: docs/performance.md.
  */
 export interface GemmLoops {
   /**
@@ -87,12 +86,13 @@ function gemm(name: string, mr: number, fused: boolean): WasmFunction {
   };
 }
 
-const [SRC_, DST_, KBYTES_, PANELS_, LDB_, P_, K_, SRC, OUT] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+// The packing loops' parameters (source, destination, bytes of k, panels or blocks, the source's row stride) and locals.
+const [SRC_, DST_, KBYTES_, COUNT_, STRIDE_, P_, K_, SRC, OUT] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 const packLoop = (name: string, panelStart: number[], kStep: number[]): WasmFunction => ({
   name,
   params: ['i32', 'i32', 'i32', 'i32', 'i32'],
   locals: ['i32', 'i32', 'i32', 'i32'],
-  body: countedLoop(P_, PANELS_, 1, [
+  body: countedLoop(P_, COUNT_, 1, [
     ...panelStart, ...set(SRC),
     ...add(get(DST_), mul(get(P_), mul(get(KBYTES_), op.i32(8)))), ...set(OUT),
     ...countedLoop(K_, KBYTES_, 4, [...kStep, ...add(get(OUT), op.i32(32)), ...set(OUT)]),
@@ -103,12 +103,12 @@ const packLoop = (name: string, panelStart: number[], kStep: number[]): WasmFunc
 const PACK_B = packLoop('packB', add(get(SRC_), mul(get(P_), op.i32(32))), [
   ...get(OUT), ...get(SRC), ...v128Load(0), ...v128Store(0),
   ...get(OUT), ...get(SRC), ...v128Load(16), ...v128Store(16),
-  ...add(get(SRC), get(LDB_)), ...set(SRC),
+  ...add(get(SRC), get(STRIDE_)), ...set(SRC),
 ]);
 
 /** Panel p starts at row 8p of Bᵀ; each k gathers one value from each of its 8 rows and moves one column right. */
-const PACK_BT = packLoop('packBT', add(get(SRC_), mul(get(P_), mul(get(LDB_), op.i32(8)))), [
-  ...Array.from({ length: 8 }, (_, j) => [...get(OUT), ...(j ? add(get(SRC), mul(get(LDB_), op.i32(j))) : get(SRC)), F32_LOAD, 2, 0, F32_STORE, 2, ...uleb(4 * j)]).flat(),
+const PACK_BT = packLoop('packBT', add(get(SRC_), mul(get(P_), mul(get(STRIDE_), op.i32(8)))), [
+  ...Array.from({ length: 8 }, (_, j) => [...get(OUT), ...(j ? add(get(SRC), mul(get(STRIDE_), op.i32(j))) : get(SRC)), F32_LOAD, 2, 0, F32_STORE, 2, ...uleb(4 * j)]).flat(),
   ...add(get(SRC), op.i32(4)), ...set(SRC),
 ]);
 
@@ -117,12 +117,12 @@ const PACK_AT: WasmFunction = {
   name: 'packAT',
   params: ['i32', 'i32', 'i32', 'i32', 'i32'],
   locals: ['i32', 'i32', 'i32', 'i32'],
-  body: countedLoop(P_, PANELS_, 1, [
+  body: countedLoop(P_, COUNT_, 1, [
     ...add(get(SRC_), mul(get(P_), op.i32(16))), ...set(SRC),
     ...add(get(DST_), mul(get(P_), mul(get(KBYTES_), op.i32(4)))), ...set(OUT),
     ...countedLoop(K_, KBYTES_, 4, [
       ...get(OUT), ...get(SRC), ...v128Load(0), ...v128Store(0),
-      ...add(get(SRC), get(LDB_)), ...set(SRC),
+      ...add(get(SRC), get(STRIDE_)), ...set(SRC),
       ...add(get(OUT), op.i32(16)), ...set(OUT),
     ]),
   ]),
