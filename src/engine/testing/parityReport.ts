@@ -32,7 +32,8 @@ export async function parityReport(fx: ParityFixture): Promise<ParityReport> {
 /** On tfjs-wasm, whether the host kernels' WebAssembly SIMD loops run (else their TypeScript loops do); null elsewhere. */
 function wasmSimdLoops(): Record<string, boolean> | null {
   if (tf.getBackend() !== 'wasm') return null;
-  return { dropout: simdDropoutRow(tf.backend()) !== null, gelu: simdGelu(tf.backend()) !== null, gemm: simdGemm(tf.backend()) !== null, 'gemm fused multiply-add': simdGemm(tf.backend())?.fused === true };
+  const gemm = simdGemm(tf.backend());
+  return { dropout: simdDropoutRow(tf.backend()) !== null, gelu: simdGelu(tf.backend()) !== null, gemm: gemm !== null, 'gemm fused multiply-add': gemm?.fused === true };
 }
 
 /**

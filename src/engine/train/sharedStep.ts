@@ -148,7 +148,7 @@ async function onePass(
 }
 
 /**
- * The engine's share of a one-pass step's tokens. The peer starts later (it first takes in the step's
+ * The engine's share of a shared step's tokens. The peer starts later (it first takes in the step's
  * weights) and answers later (its gradients are copied over): with equal tokens the engine waited about
  * 100 ms a step for it (long answers, small preset, 2-core bench, 2026-11-27).
  */
@@ -159,21 +159,17 @@ export const ENGINE_SHARE = 0.52;
  * one candidate each: halves by count left one side up to a fifth longer on long answers of uneven lengths.
  */
 export function halves(candidates: ReadonlyArray<ArrayLike<number>>): Array<[number, number]> {
-  const n = candidates.length;
-  const target = ENGINE_SHARE * candidates.reduce((a, c) => a + c.length, 0);
-  let cut = 1;
-  let before = candidates[0].length;
-  while (cut < n - 1 && Math.abs(before + candidates[cut].length - target) < Math.abs(before - target)) before += candidates[cut++].length;
-  return [[0, cut], [cut, n]];
+  const cut = splitAt(chunkRanges(candidates.length, 1), candidates);
+  return [[0, cut], [cut, candidates.length]];
 }
 
-/** The first chunk of the peer's part: about half the step's tokens on each side, at least one chunk each. */
+/** The first chunk of the peer's part: the engine's share of the step's tokens before it (the nearest cut), at least one chunk each. */
 function splitAt(chunks: Array<[number, number]>, candidates: ReadonlyArray<ArrayLike<number>>): number {
   const tokens = chunks.map(([s, e]) => candidates.slice(s, e).reduce((a, c) => a + c.length, 0));
-  const total = tokens.reduce((a, b) => a + b, 0);
+  const target = ENGINE_SHARE * tokens.reduce((a, b) => a + b, 0);
   let k = 0;
   let done = 0;
-  while (k < chunks.length - 1 && done + tokens[k] / 2 < total / 2) done += tokens[k++];
+  while (k < chunks.length - 1 && done + tokens[k] / 2 < target) done += tokens[k++];
   return Math.max(1, k);
 }
 
