@@ -43,7 +43,9 @@ interface BlockAttrs {
 }
 
 function cutBlocks(x: tf.Tensor, a: BlockAttrs): tf.Tensor[] {
-  return tf.engine().runKernel(CUT, { x }, a as unknown as tf.NamedAttrMap) as unknown as tf.Tensor[];
+  const out = tf.engine().runKernel(CUT, { x }, a as unknown as tf.NamedAttrMap) as tf.Tensor | tf.Tensor[];
+  // A kernel with one output returns it alone.
+  return Array.isArray(out) ? out : [out];
 }
 
 function pasteBlocks(blocks: tf.Tensor[], a: BlockAttrs): tf.Tensor {
@@ -108,7 +110,7 @@ export const RAGGED_HEADS_HOST: KernelFamily = {
   gradients: [
     {
       kernelName: CUT,
-      gradFunc: (dys, _saved, attrs) => ({ x: () => pasteBlocks(dys as tf.Tensor[], attrs as unknown as BlockAttrs) }),
+      gradFunc: (dys, _saved, attrs) => ({ x: () => pasteBlocks(Array.isArray(dys) ? dys : [dys], attrs as unknown as BlockAttrs) }),
     },
     {
       kernelName: PASTE,
