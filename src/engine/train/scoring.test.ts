@@ -89,4 +89,27 @@ describe('scoreCandidates', () => {
     for (let i = 0; i < cands.length; i++) expect(none[i]).toBeCloseTo(alone[i], 6);
     disposeParams(params);
   });
+  it('with peersOnly, sends the peers every batch at once, shared out evenly: this thread may not answer until its step is done', async () => {
+    const params = initParams(cfg, 6);
+    const cands = Array.from({ length: 19 }, (_, i) => [49, ...Array.from({ length: 3 + ((i * 11) % 30) }, (_, t) => 1 + ((t * 5 + i * 7) % 47))]);
+    const budgetBytes = 2 * activationBytesPerCandidate(cfg, 33);
+    let batches = 0;
+    const alone = await scoreCandidates(cfg, params, cands, { budgetBytes, onProgress: () => batches++ });
+    // Peers that hold every reply until told: what they were sent by then is what went out without one.
+    const sent = [0, 0];
+    let answer = () => undefined as void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const held = (p: number): ScoringPeer => {
+      const inner = peerScorer();
+      return { ...inner, score: (c, b, l) => (sent[p]++, answered.then(() => inner.score(c, b, l))) };
+    };
+    const scoring = scoreCandidates(cfg, params, cands, { budgetBytes, peers: [held(0), held(1)], peersOnly: true });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent[0] + sent[1]).toBe(batches);
+    expect(Math.abs(sent[0] - sent[1])).toBeLessThanOrEqual(1);
+    answer();
+    const shared = await scoring;
+    for (let i = 0; i < cands.length; i++) expect(shared[i]).toBeCloseTo(alone[i], 6);
+    disposeParams(params);
+  });
 });
