@@ -73,9 +73,9 @@ export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: 
 /**
  * Eval-mode energies of any number of candidates, in input order. Batches go to whoever is free: this
  * thread and the peers (each with two batches in flight, or with peersOnly all of them at once; this
- * call's weights sent first). When this thread
- * runs out of batches it scores those still queued at a peer itself, and those a peer is running once
- * they take twice as long as this thread would, so a slow, late or failing peer never holds the result up.
+ * call's weights sent first). When this thread runs out of batches it scores those still queued at a peer
+ * itself, and those a peer is running once they take twice as long as this thread would, so a slow, late
+ * or failing peer never holds the result up.
  */
 export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions = {}): Promise<Float32Array> {
   const out = new Float32Array(candidates.length);
@@ -139,7 +139,7 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
     return Promise.all(Array.from({ length: lanes }, lane));
   };
   try {
-    // Peers first: each gets its weights and two batches before this thread's first (synchronous) batch.
+    // Peers first: each gets its weights and its first batches before this thread's first (synchronous) batch.
     const lanes = peers.map(onPeer);
     if (opts.peersOnly) {
       // A lane ends when the batches run out or its peer fails; what a failed peer held is scored here.
