@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { hostMemory } from './hostMemory.ts';
+import { hostMemory, wasmHeap } from './hostMemory.ts';
 import { type KernelFamily, registerKernels } from './register.ts';
 import { simdGemm } from './wasm/gemm.ts';
 
@@ -25,10 +25,6 @@ const GEMM = 'EormGemm';
 
 /** Values of k and rows of A per block: a panel of B is then 8 KiB, A's block 64 KiB. */
 const BLOCKS = { k: 256, m: 64 };
-
-interface WasmHeap {
-  wasm: { _malloc(bytes: number): number; _free(ptr: number): void };
-}
 
 interface GemmAttrs {
   transposeA: boolean;
@@ -59,7 +55,7 @@ export const GEMM_WASM: KernelFamily = {
         const kc = Math.min(K, BLOCKS.k);
         const panelBytes = kc * 32;
         const packedBytes = (panels + (tail ? 1 : 0)) * panelBytes;
-        const heap = (backend as unknown as WasmHeap).wasm;
+        const heap = wasmHeap(backend);
         const asideBytes = tail ? M * 32 : 0;
         // Transposed A: each block of rows across a block of k packed (loops.packAT), read in order.
         const packedA = transposeA ? BLOCKS.m * kc * 4 : 0;

@@ -1,6 +1,7 @@
 import type * as tf from '@tensorflow/tfjs';
-import { HOST_BACKENDS, hostMemory } from './hostMemory.ts';
+import { HOST_BACKENDS, type HostMemory, hostMemory, wasmHeap } from './hostMemory.ts';
 import { type KernelFamily, registerKernels } from './register.ts';
+import { type LayerNormLoops, simdLayerNorm } from './wasm/layerNorm.ts';
 import { GRAD_WEIGHT_BIAS, GRAD_X, LAYER_NORM } from './webgpu/layerNorm.ts';
 
 /**
@@ -28,6 +29,29 @@ function rowStats(x: Float32Array, r: number, d: number, eps: number): [number, 
   return [mean, 1 / Math.sqrt(q / d + eps)];
 }
 
+/**
+ * The forward in WebAssembly SIMD (wasm/layerNorm.ts): its passes over the rows, with each row's mean
+ * and 1/√(var + eps) taken here from its partial sums, as rowStats does.
+ */
+function simdForward(loops: LayerNormLoops, backend: unknown, mem: HostMemory, [xInfo, wInfo, bInfo, yInfo]: tf.TensorInfo[], rows: number, d: number, eps: number): void {
+  const heap = wasmHeap(backend);
+  // Per row: four partial sums (32 bytes), the mean and rstd as float64.
+  const scratch = heap._malloc(48 * rows);
+  try {
+    const [x, w, b, y] = [xInfo, wInfo, bInfo, yInfo].map((t) => mem.floats(t));
+    const [sums, means, rstds] = [scratch, scratch + 32 * rows, scratch + 40 * rows];
+    const f64 = new Float64Array(x.buffer, scratch, 6 * rows);
+    const total = (r: number) => f64[4 * r] + f64[4 * r + 1] + f64[4 * r + 2] + f64[4 * r + 3];
+    loops.rowSums(x.byteOffset, sums, rows, 4 * d);
+    for (let r = 0; r < rows; r++) f64[4 * rows + r] = Math.fround(total(r) / d);
+    loops.rowSquares(x.byteOffset, means, sums, rows, 4 * d);
+    for (let r = 0; r < rows; r++) f64[5 * rows + r] = 1 / Math.sqrt(total(r) / d + eps);
+    loops.normalize(x.byteOffset, y.byteOffset, w.byteOffset, b.byteOffset, means, rstds, rows, 4 * d);
+  } finally {
+    heap._free(scratch);
+  }
+}
+
 export const LAYER_NORM_HOST: KernelFamily = {
   kernels: [
     {
@@ -37,6 +61,11 @@ export const LAYER_NORM_HOST: KernelFamily = {
         const { d, rows } = rowsOf(inputs.x!);
         const mem = hostMemory(backend);
         const out = mem.alloc(inputs.x!.shape);
+        const simd = d % 4 === 0 ? simdLayerNorm(backend) : null;
+        if (simd) {
+          simdForward(simd, backend, mem, [inputs.x!, inputs.weight!, inputs.bias!, out], rows, d, eps);
+          return out;
+        }
         const [x, w, b, y] = [mem.floats(inputs.x!), mem.floats(inputs.weight!), mem.floats(inputs.bias!), mem.floats(out)];
         for (let r = 0; r < rows; r++) {
           const [mean, rstd] = rowStats(x, r, d, eps);

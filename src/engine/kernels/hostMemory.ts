@@ -39,3 +39,8 @@ export function hostMemory(backend: unknown, name: HostBackend = 'typedArrayFrom
     ints: (t) => b.data.get(t.dataId).values as Int32Array,
   };
 }
+
+/** tfjs-wasm's allocator, for a kernel's scratch space on its heap (freed by the kernel before it returns). */
+export function wasmHeap(backend: unknown): { _malloc(bytes: number): number; _free(ptr: number): void } {
+  return (backend as { wasm: { _malloc(bytes: number): number; _free(ptr: number): void } }).wasm;
+}

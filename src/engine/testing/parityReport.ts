@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { simdDropoutRow } from '../kernels/wasm/dropoutRow.ts';
 import { simdGelu } from '../kernels/wasm/gelu.ts';
 import { simdGemm } from '../kernels/wasm/gemm.ts';
+import { simdLayerNorm } from '../kernels/wasm/layerNorm.ts';
 import { adamwKernelParity } from './kernelChecks/adamw.ts';
 import { adamwFlatParity } from './kernelChecks/adamwFlat.ts';
 import { btLossParity } from './kernelChecks/btLoss.ts';
@@ -33,7 +34,7 @@ export async function parityReport(fx: ParityFixture): Promise<ParityReport> {
 function wasmSimdLoops(): Record<string, boolean> | null {
   if (tf.getBackend() !== 'wasm') return null;
   const gemm = simdGemm(tf.backend());
-  return { dropout: simdDropoutRow(tf.backend()) !== null, gelu: simdGelu(tf.backend()) !== null, gemm: gemm !== null, 'gemm fused multiply-add': gemm?.fused === true };
+  return { dropout: simdDropoutRow(tf.backend()) !== null, gelu: simdGelu(tf.backend()) !== null, layerNorm: simdLayerNorm(tf.backend()) !== null, gemm: gemm !== null, 'gemm fused multiply-add': gemm?.fused === true };
 }
 
 /**
