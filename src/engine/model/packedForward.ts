@@ -42,7 +42,8 @@ export function packedTokens(cfg: ModelConfig, paddedIds: tf.Tensor2D, lengths: 
   const clsAttention = (h: tf.Tensor2D, wIn: tf.Tensor, bIn: tf.Tensor, H: number, s: number, drop?: DropoutSite): tf.Tensor => {
     const dh = d / H;
     const [wq, wk, wv] = [0, 1, 2].map((i) => tf.slice(wIn, [i * d, 0], [d, d]));
-    const [bq, , bv] = [0, 1, 2].map((i) => tf.slice(bIn, [i * d], [d]));
+    // b_k drops out of the scores (see above).
+    const [bq, bv] = [0, 2].map((i) => tf.slice(bIn, [i * d], [d]));
     const q = linear(gatherRows(h, cls), tf.mul(wq, s), tf.mul(bq, s));
     // Row (b, head) of [B·H, d]: candidate b's query in that head's columns, zeros elsewhere; times W_k, it
     // is that head's W_kᵀq.

@@ -34,8 +34,9 @@ const zero: Code = op.simd(SIMD.const, ...new Array<number>(16).fill(0));
  * x, out, rows, dBytes) or of their squared distances to the row's mean (rowSquares: x, means, out, rows, dBytes).
  */
 function sumsPass(squares: boolean): WasmFunction {
-  const params = squares ? 5 : 4;
-  const [X, MEANS, OUT, ROWS, DBYTES] = squares ? [0, 1, 2, 3, 4] : [0, -1, 1, 2, 3];
+  const names = squares ? ['x', 'means', 'out', 'rows', 'dBytes'] : ['x', 'out', 'rows', 'dBytes'];
+  const params = names.length;
+  const [X, MEANS, OUT, ROWS, DBYTES] = ['x', 'means', 'out', 'rows', 'dBytes'].map((n) => names.indexOf(n));
   const [R, I, ROW, LO, HI, V, M, D] = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => params + i);
   const term = (half: Code): Code => (squares ? mul([...sub(half, get(M)), ...op.tee(D)], get(D)) : half);
   return {
