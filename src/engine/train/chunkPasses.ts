@@ -28,7 +28,11 @@ export interface GradientOptions {
  */
 export interface ChunkPasses {
   energies(c: number): tf.Tensor1D;
-  gradients(c: number, upstream: tf.Tensor1D): Map<string, tf.Tensor>;
+  /**
+   * `upstream` may be made from the chunk's energies as its pass computes them (a one-pass step learns
+   * dL/dE only then): the same pass, the same numbers, as with upstream given.
+   */
+  gradients(c: number, upstream: tf.Tensor1D | ((energies: tf.Tensor1D) => tf.Tensor1D)): Map<string, tf.Tensor>;
 }
 
 export function chunkPasses(
@@ -55,7 +59,10 @@ export function chunkPasses(
   return {
     energies: chunkEnergies,
     gradients(c, upstream) {
-      const { value, grads } = gradientsByName(params, () => tf.sum(tf.mul(upstream, chunkEnergies(c))) as tf.Scalar);
+      const { value, grads } = gradientsByName(params, () => {
+        const e = chunkEnergies(c);
+        return tf.sum(tf.mul(typeof upstream === 'function' ? upstream(e) : upstream, e)) as tf.Scalar;
+      });
       value.dispose();
       return grads;
     },

@@ -18,7 +18,7 @@ import type { ScoringPeer } from './scoring.ts';
 import type { StepPeer } from './stepPeer.ts';
 import type { RunControl, TakeSnapshot } from './runControl.ts';
 import type { TrainSettings } from './settings.ts';
-import { type StepScalars, trainStep } from './step.ts';
+import { type StepScalars, splitsSteps, trainStep } from './step.ts';
 import { stepBatch } from './stepBatch.ts';
 import { groupsPerStep, stepsPerEpoch, totalSteps } from './stepCount.ts';
 import { yieldToEventLoop } from './yieldToEventLoop.ts';
@@ -176,6 +176,8 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   // On the CPU-memory backends a read is a copy: every step, so a run of non-finite steps pauses at once.
   const readEvery = profile.readbackEvery;
   const stepPeer = profile.sharedSteps ? inputs.stepPeer : undefined;
+  // Every step cut in two parts the same way, a peer or none: the micro-batch is chosen for a part.
+  const splitSteps = splitsSteps(optimizer);
   // WebGPU's buffer pool keeps every freed buffer: trimmed to a multiple of the bytes in use after every
   // step, at pauses, after validations and at the end (see kernels/webgpu/gpuPool.ts).
   const gpuPool = profile.trimGpuPool ? gpuPoolTrimmer() : null;
@@ -324,9 +326,10 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
         }
         if (control.stopRequested) break;
         const batch = stepBatch(view, order.subarray(s * perStep, (s + 1) * perStep), cfg.maxLen);
-        // Not while the peer scores the untrained model. A shared step holds half its activations on each thread.
+        // Not while the peer scores the untrained model: this thread then computes both parts of the step,
+        // with the same numbers (sharedStep.ts). A split step's passes hold one part's activations each.
         const peer = untrained.scoring ? undefined : stepPeer;
-        const perThread = peer ? Math.ceil(batch.candidates.length / 2) : batch.candidates.length;
+        const perThread = splitSteps ? Math.ceil(batch.candidates.length / 2) : batch.candidates.length;
         const microBatch = settings.microBatch > 0 ? settings.microBatch : autoMicroBatch(cfg, perThread, batch.longest, inputs.passBudgetBytes);
         const lr = cosineWithWarmup(step, settings.lr, warmup, runSteps);
         const scalars = await trainStep(cfg, params, optimizer, batch, {

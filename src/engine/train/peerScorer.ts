@@ -2,8 +2,8 @@ import * as tf from '@tensorflow/tfjs';
 import { activeProfile } from '../backend/profile.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type Params, disposeParams, paramsFromArrays } from '../model/params.ts';
-import { btLoss, pairGroups } from '../model/loss.ts';
-import { accumulate, chunkPasses, gradientsByName } from './chunkPasses.ts';
+import { btLossGradient, pairGroups } from '../model/loss.ts';
+import { accumulate, chunkPasses } from './chunkPasses.ts';
 import { ENGINE, EnergyExchange, PEER } from './energyExchange.ts';
 import { scoreBatch } from './scoring.ts';
 import type { PeerPart, StepPeer } from './stepPeer.ts';
@@ -88,19 +88,22 @@ export function peerScorer(ready: Promise<void> = Promise.resolve()): PeerScorer
       }),
     onePass: (call, part, step) =>
       inOrder(() => {
-        const c = weightsOf(call);
+        if (part.chunks.length - part.from !== 1) throw new Error('a one-pass part is one chunk');
         const profile = activeProfile();
-        const passes = chunkPasses(c.cfg, c.params, part.candidates, part.first, part.chunks, { dropoutSeed: part.dropoutSeed, profile });
+        const passes = passesOf(call, part);
         const exchange = new EnergyExchange(step.exchange);
         const pairs = pairGroups(step.labels, step.groupOf);
-        const { value, grads } = gradientsByName(c.params, () => {
-          const mine = tf.concat(partChunks(part).map((k) => passes.energies(k)));
-          exchange.publish(PEER, step.step, part.first, mine.dataSync());
+        // The engine's numbers for this half: dL/dE in closed form from both halves' energies (sharedStep.ts).
+        const grads = passes.gradients(part.from, (mine) => {
+          const values = mine.dataSync() as Float32Array;
+          exchange.publish(PEER, step.step, part.first, values);
           const waited = exchange.wait(ENGINE, step.step, ENGINE_WAIT_MS);
           if (waited !== 'ready') throw new Error(`the engine's energies of step ${step.step} did not come (${waited})`);
-          return btLoss(tf.concat([tf.tensor1d(exchange.read(0, part.first)), mine]) as tf.Tensor1D, pairs, profile);
+          const all = new Float32Array(step.labels.length);
+          all.set(exchange.read(0, part.first));
+          all.set(values, part.first);
+          return tf.tidy(() => tf.slice(btLossGradient(tf.tensor1d(all), pairs, profile), [part.first], [values.length]) as tf.Tensor1D);
         });
-        value.dispose();
         return readBack(grads);
       }),
     release(call) {

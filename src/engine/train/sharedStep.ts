@@ -4,7 +4,7 @@ import type { ModelConfig } from '../model/config.ts';
 import { btLoss, btLossGradient, pairGroups } from '../model/loss.ts';
 import type { Params } from '../model/params.ts';
 import { chunkRanges } from './batch.ts';
-import { type ChunkPasses, type GradientOptions, accumulate, chunkPasses, gradientsByName } from './chunkPasses.ts';
+import { type ChunkPasses, type GradientOptions, accumulate, chunkPasses } from './chunkPasses.ts';
 import { type LossAndGradients, type StepBatch, lossAndGradients } from './gradients.ts';
 import type { PeerModel } from './scoring.ts';
 import { ENGINE, EnergyExchange, PEER } from './energyExchange.ts';
@@ -13,60 +13,108 @@ import type { PeerPart, StepPeer } from './stepPeer.ts';
 /** Names each step's weights at the peer: negative, as scoring calls (scoring.ts) count up from 1. */
 let lastCall = 0;
 
+/** A peer that computes a step's second part, and the step's weights in its numbering. */
+export interface StepHelper {
+  peer: StepPeer;
+  /** The step's weights in the peer's numbering (the candidates' ids already are). */
+  model: PeerModel;
+}
+
 /**
- * Loss and gradients of one step with a peer on another core taking the later half of its chunks
- * (data-parallel over the group's candidates): both compute their chunks' energies, this thread the
- * loss and dL/dE, then both backpropagate their chunks and the peer's gradients are added to these.
- * The masks of a chunk do not depend on who computes it (chunkPasses), so the result is the one-thread
- * step's up to the order of float sums. A step of one chunk is cut in two. `model`: the step's weights
- * in the peer's numbering (the candidates' ids already are). A peer that fails hands its part back:
- * this thread computes it, with the same numbers.
+ * Loss and gradients of one step on the backends that share steps (WASM), with or without a peer on
+ * another core. The step is always cut in two parts, from the batch and the micro-batch alone (a step
+ * of one chunk in two halves), and every path computes the same numbers in the same float order:
+ * - each chunk's energies in a pass of its own (chunkPasses: its masks do not depend on who computes it);
+ * - the loss and dL/dE in closed form from all of them;
+ * - each part's gradient, the sum in chunk order of ∂(dL/dE_c · E_c)/∂θ over its chunks;
+ * - the step's gradient, the first part's plus the second's.
+ * So the weights do not depend on whether the peer takes the second part, fails, is late, or is busy
+ * elsewhere (validating the untrained model): a run is the same to the bit on one core and on two,
+ * whenever the peer comes free. Left out, `helper`: this thread computes both parts.
  */
-export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions & { profile: BackendProfile }, peer: StepPeer, model: PeerModel): Promise<LossAndGradients> {
+export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions & { profile: BackendProfile }, helper?: StepHelper): Promise<LossAndGradients> {
   const n = batch.candidates.length;
   // One candidate has nothing to share.
   if (n < 2) return lossAndGradients(cfg, params, batch, opts);
-  let chunks = chunkRanges(n, opts.microBatch ?? n);
-  const exchange = chunks.length === 1 && peer.otherThread ? exchangeFor(peer, n) : null;
-  if (chunks.length === 1) chunks = halves(batch.candidates);
-  if (exchange) return onePass(cfg, params, batch, opts, peer, model, chunks, exchange);
+  const fitsOnePass = chunkRanges(n, opts.microBatch ?? n).length === 1;
+  const chunks = fitsOnePass ? halves(batch.candidates) : chunkRanges(n, opts.microBatch!);
   const from = splitAt(chunks, batch.candidates);
-  const mine = range(0, from);
-  const theirs = range(from, chunks.length);
-  const first = chunks[from][0];
-  const part: PeerPart = { candidates: batch.candidates.slice(first).map((c) => Int32Array.from(c)), first, chunks, from, dropoutSeed: hostSeed(opts.dropoutSeed) };
-  const passes = chunkPasses(cfg, params, batch.candidates, 0, chunks, opts);
+  const step: SplitStep = {
+    cfg,
+    params,
+    batch,
+    opts,
+    chunks,
+    from,
+    first: chunks[from][0],
+    passes: chunkPasses(cfg, params, batch.candidates, 0, chunks, opts),
+    pairs: pairGroups(batch.labels, batch.groupOf),
+  };
+  if (!fitsOnePass) return twoPasses(step, helper);
+  const exchange = helper?.peer.otherThread ? exchangeFor(helper.peer, n) : null;
+  // Where threads cannot share memory, the peer's half goes in two passes; on one thread, in one pass each.
+  if (helper && !exchange) return twoPasses(step, helper);
+  return onePass(step, helper && exchange ? { ...helper, exchange } : undefined);
+}
+
+/** A step cut in two parts: chunks [0, from) are this thread's, the rest (from step index `first` on) the peer's. */
+interface SplitStep {
+  cfg: ModelConfig;
+  params: Params;
+  batch: StepBatch;
+  opts: GradientOptions & { profile: BackendProfile };
+  chunks: Array<[number, number]>;
+  from: number;
+  first: number;
+  passes: ChunkPasses;
+  pairs: ReturnType<typeof pairGroups>;
+}
+
+/** The peer's part: its candidates as copies (they are posted), with the whole step's chunks for their masks. */
+function peerPart(s: SplitStep): PeerPart {
+  return { candidates: s.batch.candidates.slice(s.first).map((c) => Int32Array.from(c)), first: s.first, chunks: s.chunks, from: s.from, dropoutSeed: hostSeed(s.opts.dropoutSeed) };
+}
+
+/** The part's gradient computed here: its chunks' in order, each with its slice of dL/dE. */
+function partGradients(s: SplitStep, chunks: number[], dE: tf.Tensor1D): Map<string, tf.Tensor> {
+  let grads: Map<string, tf.Tensor> | null = null;
+  for (const c of chunks) {
+    const [from, to] = s.chunks[c];
+    const up = tf.slice(dE, [from], [to - from]) as tf.Tensor1D;
+    grads = accumulate(grads, s.passes.gradients(c, up));
+    up.dispose();
+  }
+  return grads!;
+}
+
+/**
+ * Energies first, chunk by chunk (the peer's part there, or here), then dL/dE, then each part's
+ * gradients (the peer's there, or here).
+ */
+async function twoPasses(s: SplitStep, helper: StepHelper | undefined): Promise<LossAndGradients> {
+  const mine = range(0, s.from);
+  const theirs = range(s.from, s.chunks.length);
+  const part = helper ? peerPart(s) : null;
   const call = --lastCall;
   // Posted together, before this thread's synchronous work: the peer handles them in order meanwhile.
-  const loaded = peer.load(call, model);
-  const theirEnergies = peer.energies(call, part);
-  loaded.catch(() => undefined);
+  const loaded = helper?.peer.load(call, helper.model);
+  loaded?.catch(() => undefined);
+  const theirEnergies = helper && part ? settle(helper.peer.energies(call, part)) : Promise.resolve(null);
   try {
-    const e = tf.tidy(() => allEnergies(passes, mine));
-    const all = await settle(theirEnergies).then((values) => tf.tidy(() => tf.concat([e, values ? tf.tensor1d(values) : allEnergies(passes, theirs)])) as tf.Tensor1D);
+    const e = tf.tidy(() => allEnergies(s.passes, mine));
+    const all = await theirEnergies.then((values) => tf.tidy(() => tf.concat([e, values ? tf.tensor1d(values) : allEnergies(s.passes, theirs)])) as tf.Tensor1D);
     e.dispose();
-    const pairs = pairGroups(batch.labels, batch.groupOf);
-    const loss = btLoss(all, pairs, opts.profile);
-    const dE = btLossGradient(all, pairs, opts.profile);
+    const loss = btLoss(all, s.pairs, s.opts.profile);
+    const dE = btLossGradient(all, s.pairs, s.opts.profile);
     all.dispose();
-    const upstream = dE.dataSync() as Float32Array;
-    const theirGrads = settle(peer.gradients(call, part, upstream.slice(first)));
-    const chunkGradients = (c: number) => {
-      const [s, e] = chunks[c];
-      const up = tf.slice(dE, [s], [e - s]) as tf.Tensor1D;
-      const g = passes.gradients(c, up);
-      up.dispose();
-      return g;
-    };
-    let grads: Map<string, tf.Tensor> | null = null;
-    for (const c of mine) grads = accumulate(grads, chunkGradients(c));
+    const theirGrads = helper && part ? settle(helper.peer.gradients(call, part, (dE.dataSync() as Float32Array).slice(s.first))) : Promise.resolve(null);
+    const grads = partGradients(s, mine, dE);
     const fromPeer = await theirGrads;
-    if (fromPeer) grads = accumulate(grads, asTensors(params, fromPeer));
-    else for (const c of theirs) grads = accumulate(grads, chunkGradients(c));
+    const second = fromPeer ? asTensors(s.params, fromPeer) : partGradients(s, theirs, dE);
     dE.dispose();
-    return { loss, grads: grads! };
+    return { loss, grads: accumulate(grads, second) };
   } finally {
-    peer.release(call);
+    helper?.peer.release(call);
   }
 }
 
@@ -87,64 +135,66 @@ function exchangeFor(peer: StepPeer, n: number): EnergyExchange | null {
 }
 
 /**
- * A step that fits one pass, shared in one pass: each side records its chunk's energies, publishes them
- * to the exchange and reads the other's mid-tape, takes the whole step's loss with the other's energies
- * as constants and backpropagates through its own. The sum of both sides' gradients is the step's, with
- * no second forward. If the peer's energies do not come in time, this thread computes them on its tape
- * (the whole gradient, the peer's reply unused); if its gradients fail, it computes their chunk's.
+ * A step that fits one pass, cut in two halves of one pass each: each half's gradient is taken on a
+ * tape that computes its energies, learns the other half's, and takes dL/dE from all of them (no second
+ * forward). With a peer on another thread, both halves run at once, the energies crossing through the
+ * exchange; if the peer's do not come in time, or its gradients fail, this thread computes its half.
+ * Alone, this thread computes the second half's energies first (a forward without gradients).
  */
-async function onePass(
-  cfg: ModelConfig,
-  params: Params,
-  batch: StepBatch,
-  opts: GradientOptions & { profile: BackendProfile },
-  peer: StepPeer,
-  model: PeerModel,
-  chunks: Array<[number, number]>,
-  exchange: EnergyExchange,
-): Promise<LossAndGradients> {
-  const n = batch.candidates.length;
-  const first = chunks[1][0];
-  const part: PeerPart = { candidates: batch.candidates.slice(first).map((c) => Int32Array.from(c)), first, chunks, from: 1, dropoutSeed: hostSeed(opts.dropoutSeed) };
-  const passes = chunkPasses(cfg, params, batch.candidates, 0, chunks, opts);
-  const pairs = pairGroups(batch.labels, batch.groupOf);
+async function onePass(s: SplitStep, helper?: StepHelper & { exchange: EnergyExchange }): Promise<LossAndGradients> {
+  const n = s.batch.candidates.length;
+  const { first, passes, pairs, opts } = s;
+  const theirsHere = () => tf.tidy(() => passes.energies(1)).dataSync() as Float32Array;
   // Steps go up by two: a step given up is marked past (step + 1) without taking the next one's number.
   const step = (lastExchangeStep += 2);
   const call = --lastCall;
-  const loaded = peer.load(call, model);
-  const reply = peer.onePass(call, part, { labels: Int32Array.from(batch.labels), groupOf: Int32Array.from(batch.groupOf), exchange: exchange.buffer, step });
-  loaded.catch(() => undefined);
-  reply.catch(() => undefined);
-  let published = false;
-  let energies: Float32Array | null = null;
-  try {
-    const { value: loss, grads: taped } = gradientsByName(params, () => {
-      const t0 = performance.now();
-      const own = passes.energies(0);
-      const ownValues = own.dataSync() as Float32Array;
-      exchange.publish(ENGINE, step, 0, ownValues);
-      published = true;
-      const waited = exchange.wait(PEER, step, Math.max(1_000, PEER_SLACK * (performance.now() - t0)));
-      if (waited !== 'ready') return btLoss(tf.concat([own, passes.energies(1)]) as tf.Tensor1D, pairs, opts.profile);
-      const theirs = exchange.read(first, n - first);
-      energies = new Float32Array(n);
-      energies.set(ownValues);
-      energies.set(theirs, first);
-      return btLoss(tf.concat([own, tf.tensor1d(theirs)]) as tf.Tensor1D, pairs, opts.profile);
-    });
-    let grads = taped;
-    if (energies === null) return { loss, grads };
-    const fromPeer = await settle(reply);
-    if (fromPeer) return { loss, grads: accumulate(grads, asTensors(params, fromPeer)) };
-    // The peer read our energies but did not answer: its chunk's gradient with the same dL/dE.
-    const dE = tf.tidy(() => tf.slice(btLossGradient(tf.tensor1d(energies!), pairs, opts.profile), [first], [n - first]) as tf.Tensor1D);
-    grads = accumulate(grads, passes.gradients(1, dE));
-    dE.dispose();
-    return { loss, grads };
-  } finally {
-    if (!published) exchange.publish(ENGINE, step + 1, 0, []);
-    peer.release(call);
+  let reply: Promise<Array<[string, Float32Array]> | null> = Promise.resolve(null);
+  if (helper) {
+    const { peer, model, exchange } = helper;
+    peer.load(call, model).catch(() => undefined);
+    reply = settle(peer.onePass(call, peerPart(s), { labels: Int32Array.from(s.batch.labels), groupOf: Int32Array.from(s.batch.groupOf), exchange: exchange.buffer, step }));
   }
+  // Alone: the second half's energies before the first half's tape.
+  let theirs: Float32Array | null = helper ? null : theirsHere();
+  let fromPeer = false;
+  let published = false;
+  let all: Float32Array | null = null;
+  try {
+    const grads = passes.gradients(0, (own) => {
+      const t0 = performance.now();
+      const ownValues = own.dataSync() as Float32Array;
+      if (helper) {
+        helper.exchange.publish(ENGINE, step, 0, ownValues);
+        published = true;
+        const waited = helper.exchange.wait(PEER, step, Math.max(1_000, PEER_SLACK * (performance.now() - t0)));
+        fromPeer = waited === 'ready';
+        theirs = fromPeer ? helper.exchange.read(first, n - first) : theirsHere();
+      }
+      all = new Float32Array(n);
+      all.set(ownValues);
+      all.set(theirs!, first);
+      return tf.tidy(() => tf.slice(btLossGradient(tf.tensor1d(all!), pairs, opts.profile), [0], [first]) as tf.Tensor1D);
+    });
+    const energies = tf.tensor1d(all!);
+    const loss = btLoss(energies, pairs, opts.profile);
+    // The peer's half: its reply, or (it did not read our energies in time, or failed) computed here.
+    const second = fromPeer ? await reply : null;
+    const secondGrads = second ? asTensors(s.params, second) : secondHalf(s, energies);
+    energies.dispose();
+    return { loss, grads: accumulate(grads, secondGrads) };
+  } finally {
+    if (helper && !published) helper.exchange.publish(ENGINE, step + 1, 0, []);
+    helper?.peer.release(call);
+  }
+}
+
+/** The second half's gradient computed here, with dL/dE from the step's energies (a one-pass tape of its own). */
+function secondHalf(s: SplitStep, energies: tf.Tensor1D): Map<string, tf.Tensor> {
+  const n = s.batch.candidates.length;
+  const dE = tf.tidy(() => tf.slice(btLossGradient(energies, s.pairs, s.opts.profile), [s.first], [n - s.first]) as tf.Tensor1D);
+  const grads = s.passes.gradients(1, dE);
+  dE.dispose();
+  return grads;
 }
 
 /**

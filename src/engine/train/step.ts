@@ -9,11 +9,12 @@ import type { GradientOptions } from './chunkPasses.ts';
 import { type StepBatch, lossAndGradients } from './gradients.ts';
 import { sharedLossAndGradients } from './sharedStep.ts';
 import type { StepPeer } from './stepPeer.ts';
+import type { PeerModel } from './scoring.ts';
 
 export interface StepOptions extends GradientOptions {
   lr: number;
   maxGradNorm: number;
-  /** Computes half of the step on another core (the lazy-embedding step only; see sharedStep.ts). */
+  /** Computes the second part of the step on another core (where steps are split: splitsSteps). */
   peer?: StepPeer;
 }
 
@@ -68,8 +69,8 @@ async function lazyEmbeddingStep(cfg: ModelConfig, params: Params, optimizer: Ad
   const { stepParams, table } = withCompactTable(params, () => tf.tensor2d(rows, [compact.rows.length, lazy.width]));
   try {
     const stepCfg = { ...cfg, padId: compact.padId };
-    const { scalars, grads } = opts.peer
-      ? await sharedClippedGradients(stepCfg, stepParams, compact.batch, opts, opts.peer, rows)
+    const { scalars, grads } = splitsSteps(optimizer)
+      ? await sharedClippedGradients(stepCfg, stepParams, compact.batch, opts, rows)
       : // A plain object: tidy keeps the tensors it returns only in arrays and objects, not in a Map.
         tf.tidy(() => {
           const { loss, grads, gradNorm, clipCoef } = clippedGradients(stepCfg, stepParams, compact.batch, opts);
@@ -111,19 +112,29 @@ function clippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, op
 }
 
 /**
- * clippedGradients with half of the step computed by `peer`: it gets the step's weights (the compact
- * table's rows as they are, every other parameter read here) and the candidates in the table's numbering.
+ * Where steps are shared (WASM, with the lazy embedding), every step is cut in two parts the same way,
+ * whether or not a peer computes one (sharedStep.ts): a run's weights do not depend on when a core is free.
  */
-async function sharedClippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: StepOptions, peer: StepPeer, tableRows: Float32Array) {
+export function splitsSteps(optimizer: AdamW): boolean {
+  return optimizer.profile.sharedSteps && optimizer.variant === 'lazyEmbedding';
+}
+
+/** clippedGradients of a step cut in two parts, the second computed by `opts.peer` where there is one. */
+async function sharedClippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: StepOptions, tableRows: Float32Array) {
   const profile = opts.profile!;
-  const weights = [...params].map(([name, v]): [string, Float32Array] => [name, name === EMBEDDING ? tableRows : (v.dataSync() as Float32Array)]);
-  const model = { cfg: { ...cfg, vocabSize: params.get(EMBEDDING)!.shape[0]! }, weights };
-  const { loss, grads } = await sharedLossAndGradients(cfg, params, batch, { ...opts, profile }, peer, model);
+  const helper = opts.peer ? { peer: opts.peer, model: peerModel(cfg, params, tableRows) } : undefined;
+  const { loss, grads } = await sharedLossAndGradients(cfg, params, batch, { ...opts, profile }, helper);
   const { gradNorm, clipCoef } = tf.tidy(() => {
     const norm = globalNorm(grads.values(), profile);
     return { gradNorm: norm, clipCoef: clipCoefficient(norm, opts.maxGradNorm, profile) };
   });
   return { scalars: { loss, gradNorm, clipCoef }, grads: Object.fromEntries(grads) };
+}
+
+/** The step's weights for the peer: the compact table's rows as they are, every other parameter read here. */
+function peerModel(cfg: ModelConfig, params: Params, tableRows: Float32Array): PeerModel {
+  const weights = [...params].map(([name, v]): [string, Float32Array] => [name, name === EMBEDDING ? tableRows : (v.dataSync() as Float32Array)]);
+  return { cfg: { ...cfg, vocabSize: params.get(EMBEDDING)!.shape[0]! }, weights };
 }
 
 /** The step's parameters with the embedding swapped for a trainable compact table of the rows it uses. */

@@ -2,11 +2,11 @@ import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BackendProfile, detectProfile, useProfile } from '../backend/profile.ts';
 import { splitGroups } from '../data/split.ts';
-import { disposeParams, initParams } from '../model/params.ts';
+import { disposeParams, initParams, paramsToArrays } from '../model/params.ts';
 import { syntheticView } from '../testing/syntheticData.ts';
 import { type RunEvaluation, type RunListener, runTraining } from './loop.ts';
 import { peerScorer } from './peerScorer.ts';
-import { RunControl } from './runControl.ts';
+import { RunControl, type TakeSnapshot } from './runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.ts';
 import { makeConfig } from '../model/config.ts';
 import type { StepPeer } from './stepPeer.ts';
@@ -80,5 +80,55 @@ describe("the untrained model's validation alongside the first steps", () => {
     expect(along.evals[0].evaluation.summary).toEqual(alone.evals[0].evaluation.summary);
     expect(along.evals[0].evaluation.histogram).toEqual(alone.evals[0].evaluation.histogram);
     expect(along.evals[0].evaluation.selection.temperature).toEqual(alone.evals[0].evaluation.selection.temperature);
+  });
+
+  it("gives the one-core run's weights to the bit, whichever step the peer comes free at", async () => {
+    useProfile(shared);
+    /** A run whose peer's validation replies are held until the loop is about to take step `freeAt` (never: no peer). */
+    const run = async (freeAt: number | null) => {
+      let open: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const inner = peerScorer();
+      const parts = { steps: 0 };
+      const peer: StepPeer = {
+        ...inner,
+        score: (call, batch, length) => gate.then(() => inner.score(call, batch, length)),
+        // Each shared step asks the peer for its part's gradients once (otherThread unset: two passes).
+        gradients: (call, part, upstream) => (parts.steps++, inner.gradients(call, part, upstream)),
+      };
+      // The loop serves snapshots once before every step: the n-th call comes before step n - 1.
+      let served = 0;
+      const control = new (class extends RunControl {
+        override serveSnapshots(take: TakeSnapshot) {
+          if (served++ === freeAt) open();
+          super.serveSnapshots(take);
+        }
+      })();
+      const params = initParams(cfg, 4);
+      const peers = freeAt === null ? {} : { scoringPeers: [peer], stepPeer: peer };
+      await runTraining({ cfg, params, view: data.view, answers: data.answers, split, settings, profile: shared, ...peers }, recorder().listener, control);
+      const weights = await paramsToArrays(params, shared);
+      disposeParams(params);
+      return { weights, sharedSteps: parts.steps };
+    };
+    const oneCore = await run(null);
+    const steps = split.train.length;
+    const counts: number[] = [];
+    for (const freeAt of [1, 3, 0]) {
+      const { weights, sharedSteps } = await run(freeAt);
+      counts.push(sharedSteps);
+      for (const [name, want] of oneCore.weights) {
+        const got = weights.get(name)!;
+        let differing = 0;
+        for (let i = 0; i < want.length; i++) if (!Object.is(got[i], want[i])) differing++;
+        expect(differing, `${name}, peer free at step ${freeAt}`).toBe(0);
+      }
+    }
+    expect(oneCore.sharedSteps).toBe(0);
+    // The runs did share different steps with the peer: some, never all, and fewer the later it came free.
+    expect(counts[0]).toBeGreaterThan(0);
+    expect(counts[0]).toBeLessThan(steps);
+    expect(counts[1]).toBeLessThan(counts[0]);
+    expect(counts[2]).toBeGreaterThan(counts[0]);
   });
 });
