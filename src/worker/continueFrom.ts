@@ -1,5 +1,5 @@
 import { DEFAULT_TRAIN_FRACTION } from '../engine/data/split.ts';
-import { type RecordedSplit, describeSplit, readRecordedSplit, shortHash } from '../engine/data/splitRecord.ts';
+import { type RecordedSplit, describeSplit, shortHash, splitForFile } from '../engine/data/splitRecord.ts';
 import type { ModelConfig } from '../engine/model/config.ts';
 import { type Params, cloneParams } from '../engine/model/params.ts';
 import type { LoadedData } from './dataLoader.ts';
@@ -24,25 +24,23 @@ export function continueFrom(
   const Named = slot === 'imported' ? from.description : `The ${slot} model`;
   const warn = (message: string) => emit({ type: 'log', level: 'warn', message });
   emit({ type: 'log', level: 'info', message: `Continuing from the ${slot} model (its config wins over the form's model fields).` });
-  const { split: trained, problem } = readRecordedSplit(from.training);
   const pick = (split: Pick<RecordedSplit, 'seed' | 'trainFraction' | 'kind' | 'holdoutSources'>) => ({ cfg: from.cfg, params: cloneParams(from.params, true), split });
-  if (problem) {
-    warn(`${Named} records a split that cannot be read (${problem}): this run uses its own split (${describeSplit(own)}); if the model was trained on this file, validation may hold groups it trained on.`);
+  const applies = splitForFile(from.training, loaded.contentHash);
+  if (applies.use === 'own') {
+    if (applies.why === 'unreadable') {
+      warn(`${Named} records a split that cannot be read (${applies.problem}): this run uses its own split (${describeSplit(own)}); if the model was trained on this file, validation may hold groups it trained on.`);
+    } else if (applies.why === 'none') {
+      warn(`${Named} does not record the split it was trained with: if it was trained on this data with another seed, validation may hold groups it trained on.`);
+    } else {
+      warn(
+        `${Named} was trained on another file (${shortHash(applies.dataset)}): its split does not apply to ${loaded.name}, so validation may hold groups it trained on — figures are not comparable. This run uses its own split (${describeSplit(own)}).`,
+      );
+    }
     return pick(own);
   }
-  if (trained === null) {
-    warn(`${Named} does not record the split it was trained with: if it was trained on this data with another seed, validation may hold groups it trained on.`);
-    return pick(own);
-  }
-  const kept = `kept its split (${describeSplit(trained)})`;
-  if (trained.dataset !== null && trained.dataset !== loaded.contentHash) {
-    warn(
-      `${Named} was trained on another file (${shortHash(trained.dataset)}): its split does not apply to ${loaded.name}, so validation may hold groups it trained on — figures are not comparable. This run uses its own split (${describeSplit(own)}).`,
-    );
-    return pick(own);
-  }
-  if (trained.dataset === null) {
-    warn(`${Named} does not record which file it was trained on: this run ${kept}, which keeps its training groups out of validation only if that file was ${loaded.name}; otherwise figures are not comparable.`);
+  const trained = applies.split;
+  if (!applies.checked) {
+    warn(`${Named} does not record which file it was trained on: this run kept its split (${describeSplit(trained)}), which keeps its training groups out of validation only if that file was ${loaded.name}; otherwise figures are not comparable.`);
   } else {
     emit({ type: 'log', level: 'info', message: `Keeping the ${slot} model's split (${describeSplit(trained)}): it was trained on this file, so validation holds none of its training groups; seed ${seed} sets the order, dropout and nothing else.` });
   }

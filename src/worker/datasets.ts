@@ -146,6 +146,16 @@ export class Datasets {
    * held-out sources): as it is, or a re-split copy (a command still reading the old split keeps it).
    */
   withSplit(d: LoadedData, seed: number, trainFraction = DEFAULT_TRAIN_FRACTION, shape: Partial<SplitShape> = {}): LoadedData {
+    const next = this.splitAs(d, seed, trainFraction, shape);
+    if (next !== d) this.replace('train', next);
+    return next;
+  }
+
+  /**
+   * `d` split so, without installing it: `d` itself when it is split so already, else a re-split copy. A
+   * model's evaluation reads the split the model records this way; the training role keeps the form's.
+   */
+  splitAs(d: LoadedData, seed: number, trainFraction = DEFAULT_TRAIN_FRACTION, shape: Partial<SplitShape> = {}): LoadedData {
     const base = this.whole.get(d) ?? d;
     const want = { ...settingsShape(this.settings), ...shape };
     const holdout = presentSources(base, want.holdoutSources);
@@ -154,10 +164,7 @@ export class Datasets {
       (d.splitFraction ?? DEFAULT_TRAIN_FRACTION) === trainFraction &&
       (d.split.kind ?? RECORDED_SPLIT_KIND_DEFAULT) === want.kind &&
       sameList(d.split.holdoutSources ?? [], holdout);
-    if (same) return d;
-    const next = this.split(base, seed, trainFraction, { kind: want.kind, holdoutSources: holdout });
-    this.replace('train', next);
-    return next;
+    return same ? d : this.split(base, seed, trainFraction, { kind: want.kind, holdoutSources: holdout });
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { HeldOutNote } from '../engine/data/heldOutNote.ts';
 import type { Evaluation } from '../engine/train/evaluation.ts';
 import type { LoadedData } from './dataLoader.ts';
 import type { Datasets } from './datasets.ts';
@@ -15,6 +16,8 @@ export interface CachedEvaluation {
   groups: Uint32Array;
   maxLen: number;
   evaluation: Evaluation;
+  /** A validation's: which split its groups come from (the model's, or the settings' when the model's cannot be known). */
+  heldOut?: HeldOutNote | null;
 }
 
 /** Validation is scored on the training file's split; the test set is the test file. */

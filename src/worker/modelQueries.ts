@@ -4,6 +4,7 @@ import { parsePastedCandidates } from '../engine/data/pasted.ts';
 import { tokenizeChunk } from '../engine/data/tokenize.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { modelCard } from '../engine/io/modelCard.ts';
+import { recordedFigureSeed } from '../engine/data/splitRecord.ts';
 import { answerShares } from '../engine/metrics/answerShares.ts';
 import { selectionOf } from '../engine/train/bestMetric.ts';
 import { GPT2_VOCAB, paramCount } from '../engine/model/config.ts';
@@ -17,6 +18,7 @@ import { type CachedEvaluation, type EvaluationCache, roleOf } from './evaluatio
 import { exportModel } from './exportModel.ts';
 import { explainCandidate } from '../engine/train/explainEnergy.ts';
 import type { ModelSlots, SlotModel } from './modelSlots.ts';
+import { modelSplit } from './modelSplit.ts';
 import type { DataRole, EvalSet, InspectFilter, ModelSlot, RankedCandidate, SaliencyTarget, WorkerEvent } from './protocol.ts';
 import type { TrainingRuns } from './trainingRuns.ts';
 
@@ -60,7 +62,7 @@ export class ModelQueries {
   }
 
   evaluate(set: EvalSet): Promise<void> {
-    return this.withEvaluation(set, ({ evaluation, step }) =>
+    return this.withEvaluation(set, ({ evaluation, step, heldOut }) =>
       this.deps.emit({
         type: 'evaluation',
         report: {
@@ -77,6 +79,7 @@ export class ModelQueries {
           isBest: false,
           origin: 'request',
           modelSlot: this.deps.models.active,
+          heldOut: heldOut ?? null,
         },
       }),
     );
@@ -229,14 +232,17 @@ export class ModelQueries {
       role,
       async (m) => {
         const key = cache.key(set, m.slot);
-        const data = datasets.require(role);
+        // Validation reads the training file split as the model records it (modelSplit.ts).
+        const trained = set === 'val' ? modelSplit(datasets, m.model, m.slot) : null;
+        const data = trained?.data ?? datasets.require(role);
         const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
         if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
-        const evaluation = await evaluateModel(m.model.cfg, m.params, withSources(data.view, data.dataset), data.answers, groups, datasets.settings.seed, {
+        const seed = recordedFigureSeed(m.model.training, datasets.settings.seed);
+        const evaluation = await evaluateModel(m.model.cfg, m.params, withSources(data.view, data.dataset), data.answers, groups, seed, {
           onProgress: (done, total) => emit({ type: 'evalProgress', set, done, total }),
           peers: this.deps.scoringPeers(),
-        }, trainingSplitOf(datasets.get('train')), set === 'val' ? 'bothLabels' : 'allQuestions');
-        return { key, evaluated: { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation } };
+        }, trainingSplitOf(trained?.data ?? datasets.get('train')), set === 'val' ? 'bothLabels' : 'allQuestions');
+        return { key, evaluated: { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation, heldOut: trained?.note ?? null } };
       },
       ({ key, evaluated }, slot) => use(cache.store(set, slot, evaluated, key)),
     );

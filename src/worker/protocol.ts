@@ -8,6 +8,7 @@ import type { LineErrorKind } from '../engine/data/types.ts';
 import type { EnergyHistogram } from '../engine/metrics/histogram.ts';
 import type { EvalSummary } from '../engine/metrics/summary.ts';
 import type { SplitKind } from '../engine/data/split.ts';
+import type { HeldOutNote } from '../engine/data/heldOutNote.ts';
 import type { SelectionReport, SourceRow } from '../engine/metrics/selectionTypes.ts';
 import type { RunProgress, TrainPoint } from '../engine/train/loop.ts';
 import type { CandidateSaliency } from '../engine/train/explainEnergy.ts';
@@ -180,6 +181,8 @@ export interface EvalReport {
   selection?: SelectionReport | null;
   /** The recommended rule's accuracy over all held-out questions (not only those with both labels); absent when not computed. */
   allQuestionsAccuracy?: number | null;
+  /** A validation's: which split its questions come from, in plain words (heldOutNote.ts); absent for a test file and in older reports. */
+  heldOut?: HeldOutNote | null;
 }
 
 export interface ModelInfo {

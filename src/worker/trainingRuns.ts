@@ -1,3 +1,4 @@
+import { heldOutNote } from '../engine/data/heldOutNote.ts';
 import { withSources } from '../engine/data/candidateSources.ts';
 import { DEFAULT_TRAIN_FRACTION } from '../engine/data/split.ts';
 import { type RecordedSplit, recordedShape, shortHash, splitRecord } from '../engine/data/splitRecord.ts';
@@ -305,8 +306,10 @@ export class TrainingRuns {
     const { emit, models } = this.deps;
     const { summary: s, curve, histogram } = e.evaluation;
     const selection = selectionOf(e.evaluation);
-    const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: s, curve, histogram, sources: e.evaluation.sources, isBest: e.isBest, origin: 'run', modelSlot: 'latest', selection, allQuestionsAccuracy: e.evaluation.allQuestionsAccuracy };
-    this.deps.cache.store('val', 'latest', { step: e.step, data, groups: data.split.val, maxLen: cfg.maxLen, evaluation: e.evaluation });
+    // The run validates on its own split, which the latest model records.
+    const heldOut = heldOutNote({ use: 'recorded', split: splitOf(data), checked: true }, splitOf(data), data.name, false);
+    const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: s, curve, histogram, sources: e.evaluation.sources, isBest: e.isBest, origin: 'run', modelSlot: 'latest', selection, allQuestionsAccuracy: e.evaluation.allQuestionsAccuracy, heldOut };
+    this.deps.cache.store('val', 'latest', { step: e.step, data, groups: data.split.val, maxLen: cfg.maxLen, evaluation: e.evaluation, heldOut });
     const latest = models.get('latest')!;
     latest.description = `epoch ${e.epoch}, step ${e.step}, val Best-of-N ${s.bestOfN.toFixed(3)}`;
     // `split` is what continuing and python/'s --init honour; splitSeed stays for older readers.

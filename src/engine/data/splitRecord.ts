@@ -87,3 +87,35 @@ export const shortHash = (hash: string): string => `${hash.slice(0, 'sha256:'.le
 export function recordedShape(split: Pick<RecordedSplit, 'kind' | 'holdoutSources'> | null | undefined): { kind: SplitKind; holdoutSources: string[] } {
   return { kind: split?.kind ?? RECORDED_SPLIT_KIND_DEFAULT, holdoutSources: split?.holdoutSources ?? [] };
 }
+
+/**
+ * Which split applies to a model on a loaded file (`contentHash`), the one rule continuing, Evaluate and
+ * python/'s split_for_init follow: the recorded split when it names this file ('checked'); the recorded
+ * split, unchecked, when it names no file; else the caller's own split, with why: the record names
+ * another file, cannot be read, or there is none.
+ */
+export type SplitForFile =
+  | { use: 'recorded'; split: RecordedSplit; checked: boolean }
+  | { use: 'own'; why: 'otherFile'; dataset: string }
+  | { use: 'own'; why: 'unreadable'; problem: string }
+  | { use: 'own'; why: 'none' };
+
+export function splitForFile(training: Record<string, unknown>, contentHash: string | null | undefined): SplitForFile {
+  const { split, problem } = readRecordedSplit(training);
+  if (problem !== null) return { use: 'own', why: 'unreadable', problem };
+  if (split === null) return { use: 'own', why: 'none' };
+  if (split.dataset === null) return { use: 'recorded', split, checked: false };
+  if (split.dataset !== contentHash) return { use: 'own', why: 'otherFile', dataset: split.dataset };
+  return { use: 'recorded', split, checked: true };
+}
+
+/**
+ * The seed a model's figures are computed with (bootstrap, curve subsets, calibration folds), as its own
+ * validations were: the run's seed it records (`settings.seed`, both sides), else its split's seed, else
+ * `fallback`. python/'s eorm.score follows the same rule.
+ */
+export function recordedFigureSeed(training: Record<string, unknown>, fallback: number): number {
+  const settings = training.settings;
+  if (isObject(settings) && isSeed(settings.seed)) return settings.seed;
+  return readRecordedSplit(training).split?.seed ?? fallback;
+}

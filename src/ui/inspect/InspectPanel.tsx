@@ -6,6 +6,7 @@ import { EvalProgressView } from '../common/EvalProgressView.tsx';
 import { Panel } from '../common/Panel.tsx';
 import { evaluate, inspect } from '../../client/commands.ts';
 import { CandidateTable } from './CandidateTable.tsx';
+import { EvalSplitNote } from './EvalSplitNote.tsx';
 import { EvalSummaryTable } from './EvalSummaryTable.tsx';
 import { SourceTable } from './SourceTable.tsx';
 
@@ -144,6 +145,7 @@ export function InspectPanel() {
       </div>
       {!hasModel && <p className="muted">Train or import a model; Inspect then shows how it ranks each group.</p>}
       {(busy || evaluating) && !training && <EvalProgressView />}
+      <EvalSplitNote />
       <EvalSummaryTable />
       <SourceTable set={set} />
       {view && (
