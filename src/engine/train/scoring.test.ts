@@ -14,6 +14,19 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
+/**
+ * 19 candidates of 4 to 33 tokens (their ids set by the three multipliers) in batches of about two long ones, scored by this
+ * thread alone; `batches` counts them (one progress report per batch).
+ */
+async function scoredHere(seed: number, [a, b, c]: number[]) {
+  const params = initParams(cfg, seed);
+  const cands = Array.from({ length: 19 }, (_, i) => [49, ...Array.from({ length: 3 + ((i * a) % 30) }, (_, t) => 1 + ((t * b + i * c) % 47))]);
+  const budgetBytes = 2 * activationBytesPerCandidate(cfg, 33);
+  let batches = 0;
+  const alone = await scoreCandidates(cfg, params, cands, { budgetBytes, onProgress: () => batches++ });
+  return { params, cands, budgetBytes, alone, batches };
+}
+
 describe('scoreCandidates', () => {
   it('returns eval-mode energies in input order, whatever the batching', async () => {
     const params = initParams(cfg, 3);
@@ -62,12 +75,7 @@ describe('scoreCandidates', () => {
     disposeParams(params);
   });
   it('with peersOnly, leaves every batch to the peers, and scores here only what a failing peer held', async () => {
-    const params = initParams(cfg, 5);
-    const cands = Array.from({ length: 19 }, (_, i) => [49, ...Array.from({ length: 3 + ((i * 13) % 30) }, (_, t) => 1 + ((t * 7 + i * 3) % 47))]);
-    const budgetBytes = 2 * activationBytesPerCandidate(cfg, 33);
-    // One progress report per batch.
-    let batches = 0;
-    const alone = await scoreCandidates(cfg, params, cands, { budgetBytes, onProgress: () => batches++ });
+    const { params, cands, budgetBytes, alone, batches } = await scoredHere(5, [13, 7, 3]);
     expect(batches).toBeGreaterThan(2);
     // With one healthy peer, it takes every batch.
     const taken = { good: 0, flaky: 0 };
@@ -87,6 +95,29 @@ describe('scoreCandidates', () => {
     // No peer at all: this thread scores everything.
     const none = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [], peersOnly: true });
     for (let i = 0; i < cands.length; i++) expect(none[i]).toBeCloseTo(alone[i], 6);
+    disposeParams(params);
+  });
+  it('with peersOnly, sends the peers every batch at once, shared out evenly: this thread may not answer until its step is done', async () => {
+    const { params, cands, budgetBytes, alone, batches } = await scoredHere(6, [11, 5, 7]);
+    // Peers that hold every reply until told: what they were sent by then is what went out without one.
+    const sent = [0, 0];
+    let answer = () => undefined as void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const loads: Promise<void>[] = [];
+    const held = (p: number): ScoringPeer => {
+      const inner = peerScorer();
+      let loaded = () => undefined as void;
+      loads.push(new Promise<void>((resolve) => (loaded = resolve)));
+      return { ...inner, load: (c, m) => (loaded(), inner.load(c, m)), score: (c, b, l) => (sent[p]++, answered.then(() => inner.score(c, b, l))) };
+    };
+    const scoring = scoreCandidates(cfg, params, cands, { budgetBytes, peers: [held(0), held(1)], peersOnly: true });
+    // A peer's first batches go out with its weights, in the same turn: by the next, all that went out at once.
+    await Promise.all(loads);
+    expect(sent[0] + sent[1]).toBe(batches);
+    expect(Math.abs(sent[0] - sent[1])).toBeLessThanOrEqual(1);
+    answer();
+    const shared = await scoring;
+    for (let i = 0; i < cands.length; i++) expect(shared[i]).toBeCloseTo(alone[i], 6);
     disposeParams(params);
   });
 });

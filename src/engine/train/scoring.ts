@@ -72,9 +72,10 @@ export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: 
 
 /**
  * Eval-mode energies of any number of candidates, in input order. Batches go to whoever is free: this
- * thread and the peers (each with two batches in flight, this call's weights sent first). When this thread
- * runs out of batches it scores those still queued at a peer itself, and those a peer is running once
- * they take twice as long as this thread would, so a slow, late or failing peer never holds the result up.
+ * thread and the peers (each with two batches in flight, or with peersOnly all of them at once; this
+ * call's weights sent first). When this thread runs out of batches it scores those still queued at a peer
+ * itself, and those a peer is running once they take twice as long as this thread would, so a slow, late
+ * or failing peer never holds the result up.
  */
 export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions = {}): Promise<Float32Array> {
   const out = new Float32Array(candidates.length);
@@ -111,6 +112,10 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
   let over = false;
   // Per peer, the batches sent and not answered, in order: a peer scores them in that order.
   const inFlight = peers.map(() => [] as number[]);
+  // Batches in flight per peer: two, as this thread hands out the next one as soon as a reply comes in.
+  // A thread that trains meanwhile (peersOnly) sees replies only between its steps, each many batches
+  // long on long answers: it sends every batch at once, shared out evenly.
+  const inFlightPerPeer = opts.peersOnly ? Math.ceil(batches.length / peers.length) : 2;
   const replies = new Map<number, Promise<unknown>>();
   const onPeer = (peer: ScoringPeer, p: number): Promise<unknown> => {
     let failed = false;
@@ -131,10 +136,10 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
       }
     };
     void peer.load(call, compact.model).catch(() => undefined);
-    return Promise.all([lane(), lane()]);
+    return Promise.all(Array.from({ length: inFlightPerPeer }, lane));
   };
   try {
-    // Peers first: each gets its weights and two batches before this thread's first (synchronous) batch.
+    // Peers first: each gets its weights and its first batches before this thread's first (synchronous) batch.
     const lanes = peers.map(onPeer);
     if (opts.peersOnly) {
       // A lane ends when the batches run out or its peer fails; what a failed peer held is scored here.
