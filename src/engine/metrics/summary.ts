@@ -24,6 +24,8 @@ export interface ScoredGroup {
   labels: ArrayLike<number>;
   /** Canonical final answer per candidate; null = nothing extracted. */
   answers: ReadonlyArray<string | null>;
+  /** Answer length in tokens per candidate (answerLength.ts), for the length check (lengthBias.ts); absent where nothing checks length. */
+  lengths?: ArrayLike<number>;
 }
 
 /** Mean and population standard deviation (divide by count) of a set of energies; NaN when count is 0. */

@@ -1,0 +1,136 @@
+"""Does the verifier just prefer long (or short) answers? The app's length check (src/engine/metrics/lengthBias.ts),
+number for number: within each question, Spearman's ρ between energy and answer length in tokens beside the
+same between correctness and length, averaged over questions, each with a 95% bootstrap interval over
+questions; their paired difference (`lean`) and one sentence; two baseline rules that pick by length alone
+(shortest, longest). Answer length as answerLength.ts counts it: the answer text's tokens in the input
+tokenized up to the app's 4096-id cap, before the model's maxLen cuts it."""
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Sequence
+
+from .held_out import has_both_labels
+from .metrics import NAN, ScoredGroup, best_of_n_score, rank_key
+from .selection import bootstrap_intervals, to_fixed
+from .tokenize import tokenize_groups
+
+# src/worker/dataLoader.ts TOKEN_CAP: the app tokenizes its data once, up to this many ids per input.
+TOKEN_CAP = 4096
+BOOTSTRAP_RESAMPLES = 1000
+LENGTH_RULES = ["shortest", "longest"]
+
+
+def answer_tokens(ids: Sequence[int], sep_id: int) -> int:
+    """Tokens after the first separator past the CLS; 0 when the question fills the input (answerLength.ts)."""
+    for k in range(1, len(ids)):
+        if ids[k] == sep_id:
+            return len(ids) - k - 1
+    return 0
+
+
+def answer_tokens_by_line(groups, sep_id: int) -> Dict[int, int]:
+    """Each candidate's answer tokens by its line, from the inputs the app keeps (GPT-2's <|endoftext|> as CLS and SEP)."""
+    out: Dict[int, int] = {}
+    for g, toks in zip(groups, tokenize_groups(groups, TOKEN_CAP)):
+        for c, ids in zip(g.candidates, toks):
+            out[c.line] = answer_tokens(ids, sep_id)
+    return out
+
+
+def midranks(xs: Sequence[float]) -> List[float]:
+    """1-based ranks in ascending order; tied values share the mean of their ranks."""
+    n = len(xs)
+    order = sorted(range(n), key=lambda i: xs[i])
+    out = [0.0] * n
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j + 2) / 2
+        i = j + 1
+    return out
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+    """Pearson's correlation of the midranks; NaN when either is constant. Sums left to right, as the app's."""
+    rx, ry = midranks(x), midranks(y)
+    m = (len(x) + 1) / 2
+    sxy = sxx = syy = 0.0
+    for a, b in zip(rx, ry):
+        sxy += (a - m) * (b - m)
+        sxx += (a - m) * (a - m)
+        syy += (b - m) * (b - m)
+    d = math.sqrt(sxx * syy)
+    return sxy / d if d > 0 else NAN
+
+
+def length_rule_score(lengths: Sequence[int], labels: Sequence[int], rule: str) -> float:
+    """The expected label of a random pick among the tied shortest (longest) answers."""
+    return best_of_n_score(list(lengths) if rule == "shortest" else [-x for x in lengths], labels)
+
+
+def _mean(xs: Sequence[float]) -> float:
+    s = 0.0
+    for x in xs:
+        s += x
+    return s / len(xs) if xs else NAN
+
+
+def _signed(x: float) -> str:
+    return ("-" if x < 0 else "+") + to_fixed(abs(x), 2)
+
+
+def _questions(n: int) -> str:
+    return f"{n} question{'' if n == 1 else 's'}"
+
+
+def length_sentence(b: Dict) -> str:
+    if b["groups"] == 0:
+        return "No question has both a right and a wrong answer with answers of different lengths: nothing to check length against."
+    lean, ci = b["lean"], b["leanCi"]
+    shorter = b["real"] and lean < 0
+    d, lo, hi = (-lean, -ci["hi"], -ci["lo"]) if shorter else (lean, ci["lo"], ci["hi"])
+    way = "shorter" if shorter else "longer"
+    head = f"leans on length more than correctness does, toward {way} answers" if b["real"] else "does not lean on length more than correctness does"
+    return (
+        f"The verifier {head}: over {_questions(b['groups'])}, the within-question rank correlation of length with energy is {_signed(b['energyCorr'])} "
+        f"(lower energy = preferred) and with being correct {_signed(b['labelCorr'])}; its lean toward {way} answers beyond correctness is {_signed(d)} "
+        f"(95% CI {_signed(lo)} to {_signed(hi)})."
+    )
+
+
+def length_bias(scored: Sequence[ScoredGroup], lengths: Sequence[Sequence[int]], seed: int, both_labels: bool, resamples: int = BOOTSTRAP_RESAMPLES) -> Dict:
+    """The app's lengthBias: `lengths` per group (answer tokens per candidate); `both_labels` for a validation
+    (figures over the questions with both labels, plus `allQuestions`), else every question (a test file)."""
+    every = [(g, list(n)) for g, n in zip(scored, lengths) if len(g.labels) > 0]
+    for g, n in every:
+        if len(n) != len(g.labels):
+            raise ValueError(f"length check: a group has {len(n)} lengths for {len(g.labels)} candidates")
+    reported = [(g, n) for g, n in every if has_both_labels(g)] if both_labels else every
+    checked = [(g, n) for g, n in reported if has_both_labels(g) and any(x != n[0] for x in n)]
+    rho_e = []
+    for g, n in checked:
+        r = spearman([rank_key(e) for e in g.energies], n)
+        rho_e.append(0.0 if r != r else r)
+    rho_l = [spearman(list(g.labels), n) for g, n in checked]
+    lean = [-a - b for a, b in zip(rho_e, rho_l)]
+    e_ci, l_ci, lean_ci = bootstrap_intervals([rho_e, rho_l, lean], resamples, seed)
+    out = {
+        "groups": len(checked),
+        "energyCorr": _mean(rho_e),
+        "energyCorrCi": e_ci,
+        "labelCorr": _mean(rho_l),
+        "labelCorrCi": l_ci,
+        "lean": _mean(lean),
+        "leanCi": lean_ci,
+        "real": lean_ci["lo"] > 0 or lean_ci["hi"] < 0,
+    }
+    out["sentence"] = length_sentence(out)
+    scores = [[length_rule_score(n, g.labels, r) for g, n in reported] for r in LENGTH_RULES]
+    cis = bootstrap_intervals(scores, resamples, seed)
+    out["rules"] = {r: {"accuracy": _mean(scores[k]), "ci": cis[k]} for k, r in enumerate(LENGTH_RULES)}
+    if both_labels:
+        out["allQuestions"] = {"groups": len(every), "rules": {r: _mean([length_rule_score(n, g.labels, r) for g, n in every]) for r in LENGTH_RULES}}
+    return out

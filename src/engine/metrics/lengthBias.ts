@@ -1,0 +1,117 @@
+/**
+ * Does the verifier just prefer long (or short) answers? Within each question, Spearman's rank correlation
+ * between energy and answer length in tokens, beside the same correlation between correctness and length,
+ * averaged over questions (not pooled: a question's length scale and its energy offset stay its own), each
+ * with a 95% bootstrap interval over questions; their paired difference says whether the verifier favours a
+ * length more than correctness does. Two more baseline rules pick by length alone: the shortest answer, the
+ * longest. python/eorm/length_bias.py is the twin, number for number (golden: lengthBias.golden.test.ts).
+ *
+ * Spearman's ρ is Pearson's correlation of midranks (tied values share the mean of their ranks); energies
+ * rank by rankKey (non-finite ones last, tied). The correlations are over the reported questions with both
+ * labels and at least two lengths, where both are defined; a question whose energies all tie orders nothing
+ * by length and counts ρ = 0.
+ */
+import { bootstrapIntervals, BOOTSTRAP_RESAMPLES } from './bootstrap.ts';
+import { type FiguresOver, hasBothLabels } from './heldOut.ts';
+import type { LengthBias, LengthInterval, LengthRule } from './lengthBiasTypes.ts';
+import { bestOfNScore, rankKey } from './rank.ts';
+import type { ScoredGroup } from './summary.ts';
+
+export const LENGTH_RULES: readonly LengthRule[] = ['shortest', 'longest'];
+
+/** 1-based ranks of `xs` in ascending order; tied values share the mean of their ranks. */
+export function midranks(xs: ArrayLike<number>): Float64Array {
+  const n = xs.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (xs[a] < xs[b] ? -1 : xs[a] > xs[b] ? 1 : 0));
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; ) {
+    let j = i;
+    while (j + 1 < n && xs[order[j + 1]] === xs[order[i]]) j++;
+    for (let k = i; k <= j; k++) out[order[k]] = (i + j + 2) / 2;
+    i = j + 1;
+  }
+  return out;
+}
+
+/** Spearman's ρ of x and y (Pearson's of their midranks); NaN when either is constant. Sums run left to right. */
+export function spearman(x: ArrayLike<number>, y: ArrayLike<number>): number {
+  const rx = midranks(x);
+  const ry = midranks(y);
+  // Midranks always sum to n(n + 1)/2, so their mean is exactly (n + 1)/2.
+  const m = (x.length + 1) / 2;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < rx.length; i++) {
+    sxy += (rx[i] - m) * (ry[i] - m);
+    sxx += (rx[i] - m) * (rx[i] - m);
+    syy += (ry[i] - m) * (ry[i] - m);
+  }
+  return sxy / Math.sqrt(sxx * syy);
+}
+
+/** A length rule's score on one group: the expected label of a random pick among the tied shortest (longest) answers. */
+export function lengthRuleScore(g: ScoredGroup, rule: LengthRule): number {
+  const lengths = lengthsOf(g);
+  return bestOfNScore(rule === 'shortest' ? lengths : Array.from(lengths, (x) => -x), g.labels);
+}
+
+function lengthsOf(g: ScoredGroup): ArrayLike<number> {
+  if (!g.lengths || g.lengths.length !== g.labels.length) throw new RangeError(`length check: a group has ${g.lengths?.length ?? 'no'} lengths for ${g.labels.length} candidates`);
+  return g.lengths;
+}
+
+const mean = (xs: ArrayLike<number>): number => {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i];
+  return xs.length > 0 ? s / xs.length : NaN;
+};
+
+const varies = (xs: ArrayLike<number>): boolean => Array.prototype.some.call(xs, (x: number) => x !== xs[0]);
+
+const signed = (x: number): string => (x < 0 ? '-' : '+') + Math.abs(x).toFixed(2);
+const questions = (n: number): string => `${n} question${n === 1 ? '' : 's'}`;
+
+/** The one sentence; the twin is python/eorm/length_bias.py's length_sentence (toFixed rounding). */
+export function lengthSentence(b: Omit<LengthBias, 'sentence' | 'rules' | 'allQuestions'>): string {
+  if (b.groups === 0) return 'No question has both a right and a wrong answer with answers of different lengths: nothing to check length against.';
+  // Said the way it leans: the lean toward shorter answers is the negated lean, its interval turned round.
+  const shorter = b.real && b.lean < 0;
+  const [d, lo, hi] = shorter ? [-b.lean, -b.leanCi.hi, -b.leanCi.lo] : [b.lean, b.leanCi.lo, b.leanCi.hi];
+  const way = shorter ? 'shorter' : 'longer';
+  const head = b.real ? `leans on length more than correctness does, toward ${way} answers` : 'does not lean on length more than correctness does';
+  return (
+    `The verifier ${head}: over ${questions(b.groups)}, the within-question rank correlation of length with energy is ${signed(b.energyCorr)} ` +
+    `(lower energy = preferred) and with being correct ${signed(b.labelCorr)}; its lean toward ${way} answers beyond correctness is ${signed(d)} (95% CI ${signed(lo)} to ${signed(hi)}).`
+  );
+}
+
+export interface LengthBiasOptions {
+  /** Seeds the bootstrap (the selection report's seed). */
+  seed: number;
+  /** Which questions the figures are over, as the evaluation's other figures (heldOut.ts). */
+  figuresOver: FiguresOver;
+  resamples?: number;
+}
+
+/** The length check of an evaluation's scored groups (every group needs `lengths`). */
+export function lengthBias(scored: ReadonlyArray<ScoredGroup>, opts: LengthBiasOptions): LengthBias {
+  const resamples = opts.resamples ?? BOOTSTRAP_RESAMPLES;
+  const every = scored.filter((g) => g.labels.length > 0);
+  const reported = opts.figuresOver === 'bothLabels' ? every.filter(hasBothLabels) : every;
+  const checked = reported.filter((g) => hasBothLabels(g) && varies(lengthsOf(g)));
+  const rhoE = Float64Array.from(checked, (g) => {
+    const r = spearman(Array.from(g.energies, rankKey), lengthsOf(g));
+    return Number.isNaN(r) ? 0 : r;
+  });
+  const rhoL = Float64Array.from(checked, (g) => spearman(g.labels, lengthsOf(g)));
+  const lean = rhoE.map((r, k) => -r - rhoL[k]);
+  const [energyCorrCi, labelCorrCi, leanCi] = bootstrapIntervals([rhoE, rhoL, lean], resamples, opts.seed);
+  const figures = { groups: checked.length, energyCorr: mean(rhoE), energyCorrCi, labelCorr: mean(rhoL), labelCorrCi, lean: mean(lean), leanCi, real: leanCi.lo > 0 || leanCi.hi < 0 };
+
+  const scores = LENGTH_RULES.map((r) => Float64Array.from(reported, (g) => lengthRuleScore(g, r)));
+  const cis: LengthInterval[] = bootstrapIntervals(scores, resamples, opts.seed);
+  const rules = { shortest: { accuracy: mean(scores[0]), ci: cis[0] }, longest: { accuracy: mean(scores[1]), ci: cis[1] } };
+  const allQuestions = { groups: every.length, rules: { shortest: mean(every.map((g) => lengthRuleScore(g, 'shortest'))), longest: mean(every.map((g) => lengthRuleScore(g, 'longest'))) } };
+  return { ...figures, sentence: lengthSentence(figures), rules, ...(opts.figuresOver === 'bothLabels' ? { allQuestions } : {}) };
+}

@@ -1,0 +1,41 @@
+/**
+ * What the length check (lengthBias.ts) reports. No imports: selectionTypes.ts carries it inside the
+ * selection report, and lengthBias.ts imports the bootstrap, which imports selectionTypes.ts.
+ */
+
+/** The pickers that look at nothing but an answer's length in tokens. */
+export type LengthRule = 'shortest' | 'longest';
+
+/** A 95% interval (percentile bootstrap over questions, seeded): Interval of selectionTypes.ts. */
+export interface LengthInterval {
+  lo: number;
+  hi: number;
+}
+
+export interface LengthBias {
+  /** Questions the correlations are over: the reported ones with both labels and answers of at least two lengths. */
+  groups: number;
+  /**
+   * Within-question Spearman ρ between energy and answer length, averaged over those questions. Negative:
+   * longer answers get lower energy, so the verifier prefers them.
+   */
+  energyCorr: number;
+  energyCorrCi: LengthInterval;
+  /** The same between correctness (the label) and answer length. Positive: longer answers are more often right. */
+  labelCorr: number;
+  labelCorrCi: LengthInterval;
+  /**
+   * Per question −ρ(energy, length) − ρ(label, length), averaged: how much more the verifier favours longer
+   * answers than correctness does (negative: shorter ones), paired over the same resampled questions.
+   */
+  lean: number;
+  leanCi: LengthInterval;
+  /** The interval of `lean` excludes 0. */
+  real: boolean;
+  /** One plain sentence: whether the verifier leans on length more than correctness does, which way, with the interval. */
+  sentence: string;
+  /** Length alone picks, over the selection report's questions (ties: the expected accuracy of a random pick among them). */
+  rules: Record<LengthRule, { accuracy: number; ci: LengthInterval }>;
+  /** A validation's length rules over every held-out question (as SelectionReport.allQuestions); absent on test files. */
+  allQuestions?: { groups: number; rules: Record<LengthRule, number> };
+}
