@@ -36,7 +36,7 @@ from .metrics import rank_key
 from .model import score_candidates
 from .selection import fit_subset
 from .sources import source_audit, source_index
-from .split import DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, holdout_split, split_for_init
+from .split import DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, holdout_split, recorded_figure_seed, split_for_init
 from .weights import load_model_file_or_exit
 
 
@@ -55,7 +55,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     p.add_argument("--weights", required=True, help=".safetensors model file (app export or eorm.train output)")
     p.add_argument("--data", required=True, help="JSONL file")
     p.add_argument("--groups", choices=["all", "train", "val"], default="all", help="score every group (a test file), or one part of the seeded split (the app's validation set: val)")
-    p.add_argument("--seed", type=int, default=42, help="split seed for --groups train|val when the weights record no split of --data; also seeds the bootstrap, the curve and the temperature fit's subset")
+    p.add_argument("--seed", type=int, default=42, help="split seed for --groups train|val when the weights record no split of --data; the bootstrap, the curve and the temperature fit's subset take the seed the weights record (their run's, else their split's), this one only when they record none")
     p.add_argument("--train-fraction", type=float, default=DEFAULT_TRAIN_FRACTION, help="split fraction when the weights record no split of --data")
     p.add_argument("--split", choices=["all", "mixed"], default=RECORDED_SPLIT_KIND_DEFAULT, help="split kind when the weights record no split of --data (default mixed, the split before kinds)")
     p.add_argument("--device", default="cpu", help="cpu (default), cuda, cuda:N")
@@ -70,6 +70,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     model, loaded = load_model_file_or_exit(args.weights, "--weights")
     for w in loaded.warnings:
         print(f"{args.weights}: {w}", file=sys.stderr)
+    # As the model's own validations and the app's Evaluate: figures drawn with the seed the weights record.
+    figure_seed = recorded_figure_seed(loaded.training, args.seed)
     device = torch.device(args.device)
     model.to(device)
     data = load_training_data(args.data, model.cfg.maxLen, quiet=True)
@@ -100,7 +102,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     for r in rows:
         out.write(json.dumps(_finite(r)) + "\n")
     fit_on, reason = _fit_groups(args, model, device, loaded.training, data, train)
-    ev = evaluation_figures(scored, args.seed, fit_on, args.curve_subsets, args.groups != "all", reason)
+    ev = evaluation_figures(scored, figure_seed, fit_on, args.curve_subsets, args.groups != "all", reason)
     names, src = source_index(data.sources)
     sourced = [(sg.energies, sg.labels, [src[c] for c in data.candidates([g])]) for g, sg in zip(groups, scored)]
     sources = source_audit(sourced, names)

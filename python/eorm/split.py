@@ -140,6 +140,20 @@ def recorded_split(training: Optional[Dict]) -> Optional[Dict]:
     return None
 
 
+def recorded_figure_seed(training: Optional[Dict], fallback: int) -> int:
+    """The seed a model's figures are drawn with (bootstrap, curve subsets, calibration folds), as its own
+    validations drew them (the app's recordedFigureSeed): the run's `settings.seed` it records, else its
+    split's seed, else `fallback`."""
+    settings = training.get("settings") if isinstance(training, dict) else None
+    if isinstance(settings, dict) and _is_int(settings.get("seed")):
+        return int(settings["seed"])
+    try:
+        rec = recorded_split(training)
+    except ValueError:
+        rec = None
+    return int(rec["seed"]) if rec is not None else fallback
+
+
 def short_id(dataset: str) -> str:
     return dataset[: len("sha256:") + 8] + "…"
 

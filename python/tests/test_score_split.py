@@ -87,6 +87,18 @@ class ScoreValidatesOnTheRecordedSplit(unittest.TestCase):
         self.assertEqual(last["split"]["kind"], "all")
         self.assertIn("records no split", err)
 
+    def test_figures_are_seeded_by_the_seed_the_weights_record(self):
+        # The model's own validations drew their bootstrap and folds from its run's seed (settings.seed), as the app's Evaluate does.
+        w = self.weights("seed7.safetensors", {"settings": {"seed": 7}, "split": split_record(7, 0.8, file_identity(self.data), "mixed")})
+        _, last, _ = self.score(w, "--groups", "val")
+        self.assertEqual(last["selection"]["bootstrap"]["seed"], 7)
+        # A split alone: its seed; nothing recorded: --seed (default 42).
+        w = self.weights("split3.safetensors", {"split": split_record(3, 0.8, file_identity(self.data), "mixed")})
+        self.assertEqual(self.score(w, "--groups", "val")[1]["selection"]["bootstrap"]["seed"], 3)
+        bare = self.weights("bare-seed.safetensors", None)
+        self.assertEqual(self.score(bare, "--groups", "val")[1]["selection"]["bootstrap"]["seed"], 42)
+        self.assertEqual(self.score(bare, "--groups", "val", "--seed", "5")[1]["selection"]["bootstrap"]["seed"], 5)
+
 
 if __name__ == "__main__":
     unittest.main()
