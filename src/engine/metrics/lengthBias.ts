@@ -15,6 +15,7 @@ import { bootstrapIntervals, BOOTSTRAP_RESAMPLES } from './bootstrap.ts';
 import { type FiguresOver, hasBothLabels } from './heldOut.ts';
 import type { LengthBias, LengthInterval, LengthRule } from './lengthBiasTypes.ts';
 import { bestOfNScore, rankKey } from './rank.ts';
+import type { SelectionReport } from './selectionTypes.ts';
 import type { ScoredGroup } from './summary.ts';
 
 export const LENGTH_RULES: readonly LengthRule[] = ['shortest', 'longest'];
@@ -114,4 +115,9 @@ export function lengthBias(scored: ReadonlyArray<ScoredGroup>, opts: LengthBiasO
   const rules = { shortest: { accuracy: mean(scores[0]), ci: cis[0] }, longest: { accuracy: mean(scores[1]), ci: cis[1] } };
   const allQuestions = { groups: every.length, rules: { shortest: mean(every.map((g) => lengthRuleScore(g, 'shortest'))), longest: mean(every.map((g) => lengthRuleScore(g, 'longest'))) } };
   return { ...figures, sentence: lengthSentence(figures), rules, ...(opts.figuresOver === 'bothLabels' ? { allQuestions } : {}) };
+}
+
+/** An evaluation's figures with the length check of the same scored groups in their selection report. */
+export function withLengthCheck<F extends { selection: SelectionReport }>(scored: ReadonlyArray<ScoredGroup>, opts: LengthBiasOptions, figures: F): F {
+  return { ...figures, selection: { ...figures.selection, length: lengthBias(scored, opts) } };
 }

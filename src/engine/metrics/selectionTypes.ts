@@ -5,6 +5,8 @@
  * keys (summary JSON), so one plotting script and one golden test read both.
  */
 
+import type { LengthBias } from './lengthBiasTypes.ts';
+
 /** A 95% interval (percentile bootstrap over groups, seeded). */
 export interface Interval {
   lo: number;
@@ -87,6 +89,8 @@ export interface SelectionReport {
    * over every question already) and in reports made before it.
    */
   allQuestions?: AllQuestionsFigures;
+  /** Does the verifier lean on answer length (lengthBias.ts)? Absent in reports made before it. */
+  length?: LengthBias;
 }
 
 /** Per generator (`source` field of the lines), for the per-source audit. */

@@ -8,6 +8,8 @@ import type { SelectionReport, SourceRow } from '../metrics/selectionTypes.ts';
 import { fitSubset } from '../metrics/temperature.ts';
 import { type SourcedGroup, sourceAudit } from '../metrics/sources.ts';
 import { type FiguresOver, evaluationFigures } from '../metrics/heldOut.ts';
+import { answerTokens } from '../metrics/answerLength.ts';
+import { withLengthCheck } from '../metrics/lengthBias.ts';
 import { type ScoreOptions, scoreCandidates } from './scoring.ts';
 import { candidateIds } from './stepBatch.ts';
 
@@ -114,12 +116,13 @@ export async function evaluateModel(
       energies: e.subarray(offset, offset + n),
       labels: view.labels.subarray(start, start + n),
       answers: answers.slice(start, start + n),
+      lengths: answerTokens(view, start, n, cfg.sepId),
     });
     if (view.sources) sourced.push({ energies: e.subarray(offset, offset + n), labels: view.labels.subarray(start, start + n), sources: view.sources.index.subarray(start, start + n) });
     offset += n;
   }
   return {
-    ...evaluationFigures(scored, { seed, subsetsPerN: CURVE_SUBSETS, fitOn: fitScored, noFitReason: 'no training data loaded', figuresOver }),
+    ...withLengthCheck(scored, { seed, figuresOver }, evaluationFigures(scored, { seed, subsetsPerN: CURVE_SUBSETS, fitOn: fitScored, noFitReason: 'no training data loaded', figuresOver })),
     histogram: energyHistogram(scored, HISTOGRAM_BINS),
     groups: scored,
     sources: view.sources ? sourceAudit(sourced, view.sources.names) : [],
