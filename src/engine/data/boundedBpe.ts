@@ -29,6 +29,22 @@ const SPAN_CHARS = 1 << 16;
 
 const utf8 = new TextEncoder();
 
+/**
+ * Characters handed to gpt-tokenizer and bytes to mergeExact in this thread so far: merging is what a
+ * candidate's cost follows (superlinear in a pre-token's length), so tests bound the work by this count.
+ */
+let merged = 0;
+export const mergedSoFar = (): number => merged;
+
+const whole = (text: string): number[] => {
+  merged += text.length;
+  return encode(text, ORDINARY);
+};
+const pieceByPiece = (text: string): Generator<number[]> => {
+  merged += text.length;
+  return encodeGenerator(text, ORDINARY);
+};
+
 interface Vocabulary {
   /** Token bytes as a latin-1 string (one char per byte) → rank (= id). */
   ranks: Map<string, number>;
@@ -86,9 +102,10 @@ const TWO_32 = 4294967296;
  */
 function mergeExact(s: string, out: number[]): void {
   const { ranks } = vocabulary();
-  const whole = ranks.get(s);
-  if (whole !== undefined) {
-    out.push(whole);
+  merged += s.length;
+  const token = ranks.get(s);
+  if (token !== undefined) {
+    out.push(token);
     return;
   }
   const n = s.length;
@@ -221,11 +238,11 @@ function mayHoldLongPiece(text: string): boolean {
  */
 export function encodeBounded(text: string, limit: number): number[] {
   // Too short to hold a long pre-token, and cheap whole.
-  if (text.length * 3 <= LONG_PIECE_BYTES) return encode(text, ORDINARY);
+  if (text.length * 3 <= LONG_PIECE_BYTES) return whole(text);
   if (!mayHoldLongPiece(text)) {
-    if (text.length <= SPAN_CHARS) return encode(text, ORDINARY);
+    if (text.length <= SPAN_CHARS) return whole(text);
     const out: number[] = [];
-    for (const ids of encodeGenerator(text, ORDINARY)) {
+    for (const ids of pieceByPiece(text)) {
       for (const id of ids) out.push(id);
       if (out.length > limit) break;
     }
@@ -236,7 +253,7 @@ export function encodeBounded(text: string, limit: number): number[] {
   // Short pieces go to gpt-tokenizer a span at a time: a span ends at a piece boundary, where the split is the same alone.
   const flush = (spanEnd: number) => {
     if (spanEnd > spanStart) {
-      for (const ids of encodeGenerator(text.slice(spanStart, spanEnd), ORDINARY)) {
+      for (const ids of pieceByPiece(text.slice(spanStart, spanEnd))) {
         for (const id of ids) out.push(id);
         if (out.length > limit) break;
       }

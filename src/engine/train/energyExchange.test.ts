@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ENGINE, EnergyExchange, PEER } from './energyExchange.ts';
 
 // The other side on a real thread: it waits for the engine's step, answers with its energies doubled,
-// then publishes step 2 late.
+// then skips step 2 (publishes step 3) when told to.
 const PEER_SCRIPT = `
 const { workerData, parentPort } = require('node:worker_threads');
 const flags = new Int32Array(workerData, 0, 2);
@@ -12,7 +12,7 @@ while (Atomics.load(flags, 0) < 1) Atomics.wait(flags, 0, 0, 1000);
 values.set([values[0] * 2, values[1] * 2], 2);
 Atomics.store(flags, 1, 1);
 Atomics.notify(flags, 1);
-setTimeout(() => { Atomics.store(flags, 1, 3); Atomics.notify(flags, 1); parentPort.postMessage('done'); }, 300);
+parentPort.once('message', () => { Atomics.store(flags, 1, 3); Atomics.notify(flags, 1); parentPort.postMessage('done'); });
 `;
 
 describe('EnergyExchange', () => {
@@ -23,10 +23,13 @@ describe('EnergyExchange', () => {
       exchange.publish(ENGINE, 1, 0, [1.5, -2]);
       expect(exchange.wait(PEER, 1, 5_000)).toBe('ready');
       expect(Array.from(exchange.read(2, 2))).toEqual([3, -4]);
-      // Step 2 never comes within 50 ms; the peer then jumps to step 3: step 2 was given up.
-      expect(exchange.wait(PEER, 2, 50)).toBe('late');
-      await new Promise((resolve) => peer.once('message', resolve));
-      expect(exchange.wait(PEER, 2, 50)).toBe('past');
+      // Step 2 does not come (the peer publishes nothing until told): the wait times out.
+      expect(exchange.wait(PEER, 2, 10)).toBe('late');
+      // Told, the peer jumps to step 3: step 2 was given up.
+      const done = new Promise((resolve) => peer.once('message', resolve));
+      peer.postMessage('skip');
+      await done;
+      expect(exchange.wait(PEER, 2, 10)).toBe('past');
     } finally {
       await peer.terminate();
     }
