@@ -13,6 +13,10 @@ rule over every one of them); `allQuestionsAccuracy` (the recommended rule's acc
 question) and `sources` (the per-source audit, eorm/sources.py; [] when the lines name no source) over every
 scored question.
 
+`selection.length`: the length check (eorm/length_bias.py, the app's lengthBias.ts), over the questions the
+selection report is over: within-question rank correlations of energy and of correctness with answer tokens,
+their paired difference, its sentence, and the shortest / longest rules.
+
 --groups train|val: the split the weights record for this file (its seed, fraction, kind and held-out
 sources: the groups and candidates the app validates on), as an --init model's in eorm.train; --seed,
 --train-fraction and --split only when the weights record no split of this file (a note on stderr says which).
@@ -32,6 +36,7 @@ import torch
 from .dataset import TrainingData, file_identity, load_training_data
 from .held_out import evaluation_figures
 from .kept import keep_candidates
+from .length_bias import answer_tokens_by_line, length_bias
 from .metrics import rank_key
 from .model import score_candidates
 from .selection import fit_subset
@@ -106,6 +111,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     names, src = source_index(data.sources)
     sourced = [(sg.energies, sg.labels, [src[c] for c in data.candidates([g])]) for g, sg in zip(groups, scored)]
     sources = source_audit(sourced, names)
+    by_line = answer_tokens_by_line([data.dataset.groups[g] for g in groups], model.cfg.sepId)
+    lengths = [[by_line[data.lines[c]] for c in data.candidates([g])] for g in groups]
+    ev["selection"]["length"] = length_bias(scored, lengths, figure_seed, args.groups != "all")
     final = {"metrics": ev["summary"], "selection": ev["selection"], "curve": ev["curve"], "allQuestionsAccuracy": ev["allQuestionsAccuracy"], "sources": sources, "groups": args.groups}
     if split is not None:
         final["split"] = split

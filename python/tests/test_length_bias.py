@@ -8,6 +8,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import json
 import math
+import shutil
 import unittest
 
 from eorm.bpe import EOT
@@ -15,7 +16,7 @@ from eorm.jsonl import ingest_jsonl
 from eorm.length_bias import answer_tokens_by_line, length_bias
 from eorm.metrics import ScoredGroup
 
-from tests.util import HERE, SAMPLE, dec
+from tests.util import HERE, SAMPLE, dec, run_module, sample_in_temp_dir, untrained_model_file
 
 with open(os.path.join(HERE, "golden", "length_bias.json"), encoding="utf-8") as f:
     G = dec(json.load(f))
@@ -50,6 +51,30 @@ class Golden(unittest.TestCase):
             got = length_bias(scored, [g["lengths"] for g in case["groups"]], G["seed"], case["figuresOver"] == "bothLabels")
             ok, where = same(got, case["result"], case["name"])
             self.assertTrue(ok, where)
+
+
+class ScoreCommand(unittest.TestCase):
+    def test_final_object_has_the_length_check_of_its_energies_and_the_apps_lengths(self):
+        tmp, data = sample_in_temp_dir("eorm-length-", "data.jsonl", 120)
+        try:
+            p = run_module(["-m", "eorm.score", "--weights", untrained_model_file(tmp), "--data", data, "--curve-subsets", "0"])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            out = [json.loads(l) for l in p.stdout.strip().split("\n")]
+            rows, last = sorted(out[:-1], key=lambda r: (r["group"], r["index"])), out[-1]
+            app_lengths = dict(zip(G["lines"], G["lengths"]))
+            by_group = {}
+            for r in rows:
+                by_group.setdefault(r["group"], []).append(r)
+            scored = [ScoredGroup([r["energy"] for r in g], [r["label"] for r in g], [None] * len(g)) for g in by_group.values()]
+            lengths = [[app_lengths[r["line"]] for r in g] for g in by_group.values()]
+            want = length_bias(scored, lengths, last["selection"]["bootstrap"]["seed"], False)
+            got = dec(last["selection"]["length"])
+            ok, where = same(got, json.loads(json.dumps(want).replace("NaN", "null")), "length")
+            self.assertTrue(ok, where)
+            self.assertEqual(got["groups"], sum(1 for g in by_group.values() if 0 < sum(r["label"] for r in g) < len(g)))
+            self.assertGreater(got["groups"], 5)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
