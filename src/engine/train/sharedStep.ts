@@ -40,7 +40,6 @@ export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, b
   const chunks = fitsOnePass ? halves(batch.candidates) : chunkRanges(n, opts.microBatch!);
   const from = splitAt(chunks, batch.candidates);
   const step: SplitStep = {
-    cfg,
     params,
     batch,
     opts,
@@ -59,7 +58,6 @@ export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, b
 
 /** A step cut in two parts: chunks [0, from) are this thread's, the rest (from step index `first` on) the peer's. */
 interface SplitStep {
-  cfg: ModelConfig;
   params: Params;
   batch: StepBatch;
   opts: GradientOptions & { profile: BackendProfile };
