@@ -15,7 +15,8 @@ scored question.
 
 `selection.length`: the length check (eorm/length_bias.py, the app's lengthBias.ts), over the questions the
 selection report is over: within-question rank correlations of energy and of correctness with answer tokens,
-their paired difference, its sentence, and the shortest / longest rules.
+their paired difference, its sentence, and the shortest / longest rules. `selection.singleLabel` (--groups
+train|val): what the questions with a single label add to each rule, in the app's words (eorm/single_label.py).
 
 --groups train|val: the split the weights record for this file (its seed, fraction, kind and held-out
 sources: the groups and candidates the app validates on), as an --init model's in eorm.train; --seed,
@@ -40,6 +41,7 @@ from .length_bias import answer_tokens_by_line, length_bias
 from .metrics import rank_key
 from .model import score_candidates
 from .selection import fit_subset
+from .single_label import single_label_note
 from .sources import source_audit, source_index
 from .split import DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, holdout_split, recorded_figure_seed, split_for_init
 from .weights import load_model_file_or_exit
@@ -114,6 +116,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     by_line = answer_tokens_by_line([data.dataset.groups[g] for g in groups], model.cfg.sepId)
     lengths = [[by_line[data.lines[c]] for c in data.candidates([g])] for g in groups]
     ev["selection"]["length"] = length_bias(scored, lengths, figure_seed, args.groups != "all")
+    if args.groups != "all":
+        ev["selection"]["singleLabel"] = single_label_note(scored)
     final = {"metrics": ev["summary"], "selection": ev["selection"], "curve": ev["curve"], "allQuestionsAccuracy": ev["allQuestionsAccuracy"], "sources": sources, "groups": args.groups}
     if split is not None:
         final["split"] = split

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerKey, candidateAnswerKey, extractAnswer, MAX_EXAMINED_CHARS } from './answers.ts';
+import { answerKey, candidateAnswerKey, extractAnswer, goldAnswerKey, matchesGold, MAX_EXAMINED_CHARS } from './answers.ts';
 import { growth } from './testing/scaling.ts';
 
 describe('extractAnswer', () => {
@@ -36,6 +36,33 @@ describe('extractAnswer', () => {
   });
 });
 
+describe("the issue's table: what a grader reads", () => {
+  const key = (t: string) => answerKey(extractAnswer(t)!);
+  it('keeps both parts of a fraction, the sign of -$40, a LaTeX fraction whole, and drops markdown', () => {
+    expect(key('So 56/3 it is.\nAnswer: 56/3')).toBe('56/3');
+    expect(key('The loss is 40 dollars.\nAnswer: -$40')).toBe('-40');
+    expect(key('Half of 3/2 is $\\frac{3}{4}$')).toBe(answerKey('0.75'));
+    expect(key('So she makes 9 * 2 = 18. The answer is **18**.')).toBe('18');
+  });
+
+  it('lets a final Answer: line win over an earlier "the answer is"', () => {
+    expect(extractAnswer('The answer is 5, I think.\nLet me recheck: 7.\nAnswer: 7')).toBe('7');
+    expect(extractAnswer('#### 10\nThe answer is 11.')).toBe('11');
+    expect(extractAnswer('\\boxed{3} then Answer: 4')).toBe('3');
+  });
+});
+
+describe('gold answers', () => {
+  it('keys a worked GSM8K solution by its "####" answer and a bare answer as it is', () => {
+    expect(goldAnswerKey('She makes 9 * 2 = $18 every day.\n#### 18')).toBe('18');
+    expect(goldAnswerKey('\\frac{3}{4}')).toBe('0.75');
+    expect(matchesGold('0.75', '3/4')).toBe(true);
+    expect(matchesGold(null, '3/4')).toBe(false);
+    expect(matchesGold('18', null)).toBeNull();
+    expect(matchesGold('18', '  ')).toBeNull();
+  });
+});
+
 describe('answerKey', () => {
   it('compares numbers numerically after removing $, commas and units', () => {
     expect(answerKey('$1,000.00')).toBe('1000');
@@ -65,20 +92,26 @@ describe('answerKey', () => {
     expect(answerKey('3 hours and 20 minutes')).toBe('3hoursand20minutes');
   });
 
-  it('unwraps math delimiters and \\boxed, and normalises simple fractions', () => {
-    expect(answerKey('\\boxed{\\frac{1}{2}}')).toBe('1/2');
-    expect(answerKey('$\\dfrac{1}{2}$')).toBe('1/2');
-    expect(answerKey('\\tfrac12')).toBe('1/2');
-    expect(answerKey('1/2')).toBe('1/2');
-    expect(answerKey('-\\frac{3}{4}')).toBe('-3/4');
-    expect(answerKey('\\(x = 5\\)')).toBe('x=5');
-    expect(answerKey('\\left( 3, \\frac{\\pi}{2} \\right)')).toBe('(3,\\frac{\\pi}{2})');
-    expect(answerKey('\\frac{\\sqrt{3}}{2}')).toBe('\\frac{\\sqrt{3}}{2}');
+  // Fractions are exact rationals: one with a terminating decimal is keyed as that decimal, so \frac{1}{2},
+  // 1/2 and 0.5 vote together (the old "1/2" key split them from "0.5"); others stay "p/q".
+  it('unwraps math delimiters and \\boxed, and reads fractions as exact numbers', () => {
+    expect(answerKey('\\boxed{\\frac{1}{2}}')).toBe('0.5');
+    expect(answerKey('$\\dfrac{1}{2}$')).toBe('0.5');
+    expect(answerKey('\\tfrac12')).toBe('0.5');
+    expect(answerKey('1/2')).toBe('0.5');
+    expect(answerKey('-\\frac{3}{4}')).toBe('-0.75');
+    expect(answerKey('\\frac{56}{3}')).toBe('56/3');
+    // "x =" is not part of the answer (MATH's grader drops it too); the old key kept "x=5".
+    expect(answerKey('\\(x = 5\\)')).toBe('5');
+    // \frac{a}{b} of non-numbers is written a/b, so it meets the same answer written with a slash.
+    expect(answerKey('\\left( 3, \\frac{\\pi}{2} \\right)')).toBe('(3,\\pi/2)');
+    expect(answerKey('\\frac{\\sqrt{3}}{2}')).toBe('\\sqrt{3}/2');
   });
 
   it('keeps non-numeric answers as text without whitespace', () => {
     expect(answerKey("10+John's age")).toBe("10+John'sage");
-    expect(answerKey('  Monday. ')).toBe('Monday');
+    // Words are compared without case (the issue: text answers by case); the old key kept "Monday".
+    expect(answerKey('  Monday. ')).toBe('monday');
     expect(answerKey('x')).not.toBe(answerKey('X'));
   });
 
@@ -118,10 +151,31 @@ describe('answer extraction on hostile input runs in linear time', () => {
     ['dollars around a text, short', 120, (n) => `${'$'.repeat(n)}x`, (s) => answerKey(s)],
     ['trailing dots and spaces', 5_000, (n) => `7${'. '.repeat(n / 2)}x`, (s) => answerKey(s)],
     ['nested \\boxed', 5_000, (n) => `${'\\boxed{'.repeat(n / 8)}1${'}'.repeat(n / 8)}`, (s) => answerKey(s)],
+    ['nested \\frac', 5_000, (n) => `${'\\frac{1}{'.repeat(n / 8)}2${'}'.repeat(n / 8)}`, (s) => answerKey(s)],
+    ['nested brackets', 5_000, (n) => `${'('.repeat(n / 2)}1,2${')'.repeat(n / 2)}`, (s) => answerKey(s)],
+    ['a long list of solutions', 5_000, (n) => Array.from({ length: n / 8 }, (_, i) => `x=${i}`).join(' or '), (s) => answerKey(s)],
+    ['unclosed \\boxed in a text', 5_000, (n) => '\\boxed{'.repeat(n / 7), (s) => extractAnswer(s)],
+    ['"Answer:" lines without a colon', 5_000, (n) => '\nAnswer '.repeat(n / 8), (s) => extractAnswer(s)],
+    ['a JSON "answer" string never closed', 5_000, (n) => `"answer": "${'\\"'.repeat(n / 2)}`, (s) => extractAnswer(s)],
+    ['digits with spaces', 5_000, (n) => '1 000 '.repeat(n / 6), (s) => answerKey(s)],
   ];
   it.each(cases)('%s', (_, n, make, run) => {
     const g = growth(make, run, n);
     expect(g.ratio, `${g.small.toFixed(4)} ms → ${g.large.toFixed(4)} ms`).toBeLessThan(20);
+  });
+});
+
+describe('a megabyte of hostile text', () => {
+  // Bounded by construction: an answer over MAX_EXAMINED_CHARS gets no key before any reading, and a text is
+  // searched in its last MAX_EXAMINED_CHARS only, so work does not depend on the megabyte.
+  const mb = 1 << 20;
+  it('gives an over-long answer no key and reads only the tail of a text', () => {
+    expect(answerKey('1'.repeat(mb))).toBeNull();
+    expect(answerKey(`\\frac{${'{'.repeat(mb)}`)).toBeNull();
+    expect(extractAnswer('\\boxed{'.repeat(mb / 7))).toBeNull();
+    expect(extractAnswer(`${'('.repeat(mb)}\nAnswer: 7`)).toBe('7');
+    expect(extractAnswer(`${'x'.repeat(mb)}\n#### 5`)).toBe('5');
+    expect(candidateAnswerKey(null, `${'\\frac{1}{'.repeat(mb / 8)}2}`)).toBe('0.5');
   });
 });
 

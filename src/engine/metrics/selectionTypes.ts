@@ -6,6 +6,7 @@
  */
 
 import type { LengthBias } from './lengthBiasTypes.ts';
+import type { SingleLabelNote } from './singleLabel.ts';
 
 /** A 95% interval (percentile bootstrap over groups, seeded). */
 export interface Interval {
@@ -91,6 +92,8 @@ export interface SelectionReport {
   allQuestions?: AllQuestionsFigures;
   /** Does the verifier lean on answer length (lengthBias.ts)? Absent in reports made before it. */
   length?: LengthBias;
+  /** A validation's: what its single-label questions add to each rule (singleLabel.ts). Absent on test files and in reports made before it. */
+  singleLabel?: SingleLabelNote;
 }
 
 /** Per generator (`source` field of the lines), for the per-source audit. */

@@ -40,7 +40,7 @@ describe('evaluateModel: the selection report', () => {
     const e = await evaluateModel(cfg, params, data.view, data.answers, split.val, 9, {}, trainingSplitOf(undefined));
     expect(e.selection.temperature).toBe(1);
     expect(e.selection.temperatureSource).toBe('not fitted (T = 1): no training data loaded');
-    const { allQuestions, length: _length, ...report } = e.selection;
+    const { allQuestions, length: _length, singleLabel: _singleLabel, ...report } = e.selection;
     expect(report).toEqual(selectionReport(e.groups, { seed: 9, fitOn: null, noFitReason: 'no training data loaded' }));
     expect(allQuestions).toEqual(allQuestionsFigures(e.groups, 1));
     disposeParams(params);

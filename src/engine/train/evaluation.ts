@@ -10,6 +10,7 @@ import { type SourcedGroup, sourceAudit } from '../metrics/sources.ts';
 import { type FiguresOver, evaluationFigures } from '../metrics/heldOut.ts';
 import { answerTokens } from '../metrics/answerLength.ts';
 import { withLengthCheck } from '../metrics/lengthBias.ts';
+import { withSingleLabelNote } from '../metrics/singleLabel.ts';
 import { type ScoreOptions, scoreCandidates } from './scoring.ts';
 import { candidateIds } from './stepBatch.ts';
 
@@ -122,7 +123,7 @@ export async function evaluateModel(
     offset += n;
   }
   return {
-    ...withLengthCheck(scored, { seed, figuresOver }, evaluationFigures(scored, { seed, subsetsPerN: CURVE_SUBSETS, fitOn: fitScored, noFitReason: 'no training data loaded', figuresOver })),
+    ...withSingleLabelNote(scored, withLengthCheck(scored, { seed, figuresOver }, evaluationFigures(scored, { seed, subsetsPerN: CURVE_SUBSETS, fitOn: fitScored, noFitReason: 'no training data loaded', figuresOver }))),
     histogram: energyHistogram(scored, HISTOGRAM_BINS),
     groups: scored,
     sources: view.sources ? sourceAudit(sourced, view.sources.names) : [],

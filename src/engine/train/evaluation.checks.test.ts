@@ -4,6 +4,7 @@ import type { TrainingView } from '../data/types.ts';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
 import { lengthBias } from '../metrics/lengthBias.ts';
+import { singleLabelNote } from '../metrics/singleLabel.ts';
 import { evaluateModel } from './evaluation.ts';
 
 const SEP = 63;
@@ -45,5 +46,20 @@ describe('evaluateModel: the length check', () => {
     const length = e.selection.length;
     expect(length).toEqual(lengthBias(e.groups, { seed: 9, figuresOver: 'bothLabels' }));
     expect(length?.groups).toBe(12);
+  });
+});
+
+describe('evaluateModel: the note on single-label questions', () => {
+  it('a validation says what its single-label questions add to each rule', async () => {
+    const d = view();
+    // Question 0 all right with no final answer, question 1 all wrong.
+    const labels = Uint8Array.from(d.view.labels, (l, i) => (i < 4 ? 1 : i < 8 ? 0 : l));
+    const answers = d.answers.map((a, i) => (i < 4 ? null : a));
+    const params = initParams(cfg, 4);
+    const groups = Array.from({ length: 12 }, (_, g) => g);
+    const val = await evaluateModel(cfg, params, { ...d.view, labels }, answers, groups, 9);
+    disposeParams(params);
+    expect(val.selection.singleLabel).toEqual(singleLabelNote(val.groups));
+    expect(val.selection.singleLabel).toMatchObject({ questions: 2, allRight: 1, allWrong: 1, allRightNoAnswer: 1 });
   });
 });

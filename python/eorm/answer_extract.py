@@ -1,0 +1,173 @@
+"""The final answer a reader takes from a chain of thought, as the app's src/engine/data/answerExtract.ts.
+Linear in its input, and only the text's last MAX_EXAMINED_CHARS (UTF-16 units, as the app counts) are read."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Optional, Tuple
+
+from .answer_key import MAX_EXAMINED_CHARS
+from .answer_number import NUMBER_TOKEN
+from .js import WS_SET, trim, utf16_len
+from .js_regex import js_re
+
+
+def _tail(text: str) -> str:
+    """The last MAX_EXAMINED_CHARS (UTF-16 units) of `text`, from a line start when one is in that window."""
+    start16 = utf16_len(text) - MAX_EXAMINED_CHARS
+    if start16 <= 0:
+        return text
+    units = i = 0
+    while units < start16:  # i: the first code point at or after UTF-16 offset start16
+        units += 2 if ord(text[i]) > 0xFFFF else 1
+        i += 1
+    nl = text.find("\n", i)
+    if nl >= 0:
+        return text[nl + 1 :]
+    if units == start16:
+        return text[i:]
+    # JS's slice starts inside a surrogate pair: it keeps the pair's low half alone.
+    return chr(0xDC00 + ((ord(text[i - 1]) - 0x10000) & 0x3FF)) + text[i:]
+
+
+def _last_boxed(text: str) -> Optional[str]:
+    """Content of the last balanced `\\boxed{…}` / `\\fbox{…}`; of nested boxes the outer one."""
+    opens = []
+    best = None
+    i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            name = 5 if text.startswith("boxed", i + 1) else 4 if text.startswith("fbox", i + 1) else 0
+            if name == 0:
+                i += 2
+                continue
+            j = i + 1 + name
+            while j < n and text[j] in " \t\n":
+                j += 1
+            if j < n and text[j] == "{":
+                opens.append(j + 1)
+                i = j
+        elif c == "{":
+            opens.append(-1)
+        elif c == "}" and opens:
+            start = opens.pop()
+            if start >= 0:
+                best = text[start:i]
+        i += 1
+    return best
+
+
+_LINE_END = re.compile("[\n\r\u2028\u2029]")
+
+
+def _rest_of_line(text: str, start: int) -> Tuple[str, int]:
+    m = _LINE_END.search(text, start)
+    end = len(text) if m is None else m.start()
+    return text[start:end], end
+
+
+# JS `^` with the m flag matches after \n, \r, U+2028 and U+2029.
+_ANSWER_LINE = js_re(r"(?:(?<=[\n\r\u2028\u2029])|^)[ \t*#>_-]*(final answer|answer|a)[ \t*_]*:[ \t*_]*", re.IGNORECASE)
+
+
+def _last_answer_line(text: str):
+    last = None
+    pos = 0
+    while True:
+        m = _ANSWER_LINE.search(text, pos)
+        if m is None:
+            return last
+        pos = m.end()
+        if m.group(1) == "a":
+            continue
+        rest, end = _rest_of_line(text, m.end())
+        if trim(rest) == "":
+            nxt = end
+            while nxt < len(text) and text[nxt] in WS_SET:
+                nxt += 1
+            rest, _ = _rest_of_line(text, nxt)
+        if trim(rest) != "":
+            last = (rest, m.start())
+        pos = max(pos, end)
+
+
+_JSON_ANSWER = js_re(r'"answer"\s*:\s*("(?:[^"\\\n\r\u2028\u2029]|\\[^\n\r\u2028\u2029])*"|-?\d[\d.,eE+-]*)')
+
+
+def _last_json_answer(text: str):
+    last = None
+    for m in _JSON_ANSWER.finditer(text):
+        value = m.group(1)
+        if value.startswith('"'):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                value = value[1:-1]
+        last = (value, m.start())
+    return last
+
+
+def _answer_statement(text: str) -> Optional[str]:
+    line = _last_answer_line(text)
+    js = _last_json_answer(text)
+    if line is None or js is None:
+        found = line if line is not None else js
+        return None if found is None else found[0]
+    return (line if line[1] > js[1] else js)[0]
+
+
+def _rest_of_line_after_last(text: str, marker: "re.Pattern[str]") -> Optional[str]:
+    start = -1
+    for m in marker.finditer(text):
+        start = m.end()
+    return None if start < 0 else _rest_of_line(text, start)[0]
+
+
+_ANSWER_IS = js_re(r"\banswers? (?:is|are)\b[ \t]*:?", re.IGNORECASE)
+_SENTENCE_END = js_re(r"\.(?:\s|$)")
+_HASHES = js_re(r"####")
+
+
+def _answer_is_phrase(text: str) -> Optional[str]:
+    rest = _rest_of_line_after_last(text, _ANSWER_IS)
+    if rest is None:
+        return None
+    m = _SENTENCE_END.search(rest)
+    return rest if m is None else rest[: m.start()]
+
+
+_NUMBER_OR_FRACTION = js_re(r"-?\\[dt]?frac\s*\{[^{}]*\}\s*\{[^{}]*\}|-?\\[dt]?frac\d\d|" + NUMBER_TOKEN.pattern)
+
+
+def _last_number(text: str) -> Optional[str]:
+    last = None
+    for m in _NUMBER_OR_FRACTION.finditer(text):
+        last = m.group(0)
+    return last
+
+
+def _clean(found: str) -> str:
+    a, b = 0, len(found)
+    while True:
+        before = b - a
+        while a < b and (found[a] == "*" or found[a] in WS_SET):
+            a += 1
+        while b > a and (found[b - 1] == "*" or found[b - 1] in WS_SET or found[b - 1] in ".,;:"):
+            b -= 1
+        if b - a == before:
+            return found[a:b]
+
+
+def extract_answer(full_text: str) -> Optional[str]:
+    """The final answer written in a chain of thought (see the app's extractAnswer): the last `\\boxed{…}`, else
+    the last `Answer:` / `Final answer:` / `A:` line or JSON "answer", else the last "the answer is …", else the
+    text after the last `####`, else the last number."""
+    text = _tail(full_text)
+    rules = [_last_boxed, _answer_statement, _answer_is_phrase, lambda t: _rest_of_line_after_last(t, _HASHES), _last_number]
+    for find in rules:
+        found = find(text)
+        if found is not None and _clean(found) != "":
+            return _clean(found)
+    return None

@@ -1,0 +1,66 @@
+"""The answer rules against tests/golden/answers.json (written by scripts/make_golden.mjs answers): the
+hand-written cases a grader expects and the app's results on real model outputs, so python/ extracts and keys
+answers exactly as the app does."""
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from eorm import answers
+
+from tests.util import HERE
+
+with open(os.path.join(HERE, "golden", "answers.json"), encoding="utf-8") as f:
+    G = json.load(f)
+
+
+class HandCases(unittest.TestCase):
+    def test_extraction(self):
+        for text, want in G["extract"]:
+            self.assertEqual(answers.extract_answer(text), want, repr(text))
+
+    def test_keys(self):
+        for text, want in G["key"]:
+            self.assertEqual(answers.answer_key(text), want, repr(text))
+
+    def test_equal_answers_share_a_key(self):
+        for same in G["same"]:
+            keys = [answers.answer_key(t) for t in same]
+            self.assertIsNotNone(keys[0], same)
+            self.assertEqual(len(set(keys)), 1, list(zip(same, keys)))
+
+    def test_different_answers_do_not(self):
+        for a, b in G["different"]:
+            self.assertNotEqual(answers.answer_key(a), answers.answer_key(b), (a, b))
+
+    def test_gold_keys(self):
+        for gold, want in G["gold"]:
+            self.assertEqual(answers.gold_answer_key(gold), want, repr(gold))
+
+
+class ModelOutputs(unittest.TestCase):
+    def test_same_extraction_and_key_as_the_app(self):
+        for text, extracted, key in G["real"]:
+            self.assertEqual(answers.extract_answer(text), extracted, repr(text[-300:]))
+            self.assertEqual(None if extracted is None else answers.answer_key(extracted), key, repr(extracted))
+
+    def test_same_keys_of_answer_fields(self):
+        for field, key in G["realAnswerFields"]:
+            self.assertEqual(answers.answer_key(field), key, repr(field))
+
+
+class Hostile(unittest.TestCase):
+    """Bounded work on megabyte inputs: the text's tail only, no key for an over-long answer."""
+
+    def test_megabyte_texts(self):
+        mb = 1 << 20
+        self.assertIsNone(answers.answer_key("1" * mb))
+        self.assertEqual(answers.extract_answer("\\boxed{" * (mb // 7)), None)
+        self.assertEqual(answers.extract_answer("x" * mb + "\n#### 5"), "5")
+        self.assertEqual(answers.extract_answer("(" * mb + "\nAnswer: 7"), "7")
+
+
+if __name__ == "__main__":
+    unittest.main()
