@@ -5,11 +5,12 @@ import { tokenizeChunk } from '../engine/data/tokenize.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { modelCard } from '../engine/io/modelCard.ts';
 import { recordedFigureSeed } from '../engine/data/splitRecord.ts';
-import { answerShares } from '../engine/metrics/answerShares.ts';
+import { describeProbabilityMap, readProbabilityMap, rerankAnswers } from '../engine/metrics/rerankProbability.ts';
+import type { ProbabilityMap } from '../engine/metrics/selectionTypes.ts';
 import { selectionOf } from '../engine/train/bestMetric.ts';
 import { GPT2_VOCAB, paramCount } from '../engine/model/config.ts';
 import { type Params, disposeParams, paramsFromArrays } from '../engine/model/params.ts';
-import { evaluateModel, trainingSplitOf } from '../engine/train/evaluation.ts';
+import { evaluateModel } from '../engine/train/evaluation.ts';
 import { bestOfNScore, rankGroup } from '../engine/metrics/rank.ts';
 import { type ScoringPeer, scoreCandidates } from '../engine/train/scoring.ts';
 import { TOKEN_CAP } from './dataLoader.ts';
@@ -103,10 +104,10 @@ export class ModelQueries {
         const chunk = tokenizeChunk({ maxLen: cfg.maxLen + 1, clsId: cfg.clsId, sepId: cfg.sepId, questions: [question], groupSizes: [texts.length], genTexts: texts });
         const full = texts.map((_, i) => chunk.tokens.subarray(chunk.offsets[i], chunk.offsets[i + 1]));
         const ids = full.map((t) => t.subarray(0, cfg.maxLen));
-        const temperature = this.temperatureOf(m);
-        return { full, ids, temperature, energies: await scoreCandidates(cfg, m.params, ids) };
+        const probability = this.probabilityMapOf(m);
+        return { full, ids, probability, energies: await scoreCandidates(cfg, m.params, ids) };
       },
-      ({ full, ids, energies, temperature }, slot) => {
+      ({ full, ids, energies, probability }, slot) => {
         const rank = rankGroup(energies);
         const candidates: RankedCandidate[] = rank.order.map((i, r) => ({
           rank: r + 1,
@@ -120,8 +121,9 @@ export class ModelQueries {
           tokens: ids[i].length,
           truncated: full[i].length > ids[i].length,
         }));
-        const answers = answerShares(texts.map((t) => candidateAnswerKey(null, t)), energies, temperature.value);
-        this.deps.emit({ type: 'reranked', question, candidates, modelSlot: slot, answers, temperature: temperature.value, temperatureSource: temperature.source });
+        const answers = rerankAnswers(texts.map((t) => candidateAnswerKey(null, t)), energies, probability.map);
+        const source = `${probability.source}; ${describeProbabilityMap(probability.map)}`;
+        this.deps.emit({ type: 'reranked', question, candidates, modelSlot: slot, answers, temperature: probability.map.temperature, temperatureSource: source });
       },
     );
   }
@@ -159,17 +161,22 @@ export class ModelQueries {
     return modelCard({ weightsFile, description: model.description, source: model.source, config: model.cfg, params: paramCount(model.cfg), training: model.training, evaluations, exportedAt: new Date().toISOString() });
   }
 
-  /** The vote's temperature for the model read: recorded with it (fitted at its last validation), else its validation at hand, else 1. */
-  private temperatureOf(m: Reading): { value: number; source: string } {
-    const recorded = m.model.training.temperature;
-    if (typeof recorded === 'number' && recorded > 0 && Number.isFinite(recorded)) {
-      const source = m.model.training.temperatureSource;
-      return { value: recorded, source: typeof source === 'string' ? source : 'recorded with the model' };
-    }
+  /**
+   * What turns the model's energies into Rerank's probabilities (fitted on held-out questions): recorded
+   * with it (at its last validation), else its validation at hand, else a recorded temperature alone
+   * (files from before the map), else T = 1.
+   */
+  private probabilityMapOf(m: Reading): { map: ProbabilityMap; source: string } {
+    const recorded = readProbabilityMap(m.model.training.probabilityMap);
+    const source = m.model.training.temperatureSource;
+    if (recorded) return { map: recorded, source: typeof source === 'string' ? source : 'recorded with the model' };
     const cached = this.deps.cache.get('val', this.deps.runs.latestStep, this.deps.runs.isTraining());
     const fitted = cached ? selectionOf(cached.evaluation) : null;
-    if (fitted) return { value: fitted.temperature, source: fitted.temperatureSource };
-    return { value: 1, source: 'T = 1: no temperature was fitted for this model (evaluate it on validation data first)' };
+    if (fitted?.probabilityMap) return { map: fitted.probabilityMap, source: fitted.temperatureSource };
+    const t = m.model.training.temperature;
+    const vote = (temperature: number): ProbabilityMap => ({ temperature, platt: null, selector: null, use: 'vote' });
+    if (typeof t === 'number' && t > 0 && Number.isFinite(t)) return { map: vote(t), source: typeof source === 'string' ? source : 'recorded with the model' };
+    return { map: vote(1), source: 'T = 1: nothing was fitted for this model (evaluate it on validation data first)' };
   }
 
   import(bytes: ArrayBuffer, fileName: string): void {
@@ -241,7 +248,7 @@ export class ModelQueries {
         const evaluation = await evaluateModel(m.model.cfg, m.params, withSources(data.view, data.dataset), data.answers, groups, seed, {
           onProgress: (done, total) => emit({ type: 'evalProgress', set, done, total }),
           peers: this.deps.scoringPeers(),
-        }, trainingSplitOf(trained?.data ?? datasets.get('train')), set === 'val' ? 'bothLabels' : 'allQuestions');
+        }, set === 'val' ? 'bothLabels' : 'allQuestions');
         return { key, evaluated: { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation, heldOut: trained?.note ?? null } };
       },
       ({ key, evaluated }, slot) => use(cache.store(set, slot, evaluated, key)),

@@ -216,13 +216,16 @@ export interface RankedCandidate {
   truncated: boolean;
 }
 
-/** One final answer among pasted candidates (Rerank), with the fitted vote's probability that it is the one. */
+/** One final answer among pasted candidates (Rerank), with its probability of being right (metrics/rerankProbability.ts). */
 export interface RerankAnswer {
   /** The canonical final answer; null: the candidates from which no answer was extracted (they never win the vote). */
   answer: string | null;
-  /** Share of softmax(−E/T) over all candidates that this answer's candidates carry; the rows sum to 1. */
+  /**
+   * The map fitted on held-out questions applied: its share of softmax(−E/T), Platt's map of that share, or
+   * the learned selector's probability (the no-answer row: its share).
+   */
   probability: number;
-  /** The vote's pick (the most probable answer; ties: the first seen). */
+  /** The pick (the most probable answer; ties: the first seen). */
   picked: boolean;
   /** Its candidates' pasted positions, lowest energy first. */
   candidates: number[];

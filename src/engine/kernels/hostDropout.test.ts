@@ -2,7 +2,8 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../data/rng.ts';
-import { type DropoutRows, hostDropout } from './hostDropout.ts';
+import { type DropoutRows, dropoutScales } from './dropoutKeys.ts';
+import { hostDropout } from './hostDropout.ts';
 import { simdDropoutRow } from './wasm/dropoutRow.ts';
 
 const rate = 0.1;
@@ -92,6 +93,19 @@ for (const backend of ['cpu', 'wasm']) {
 }
 
 describe('hostDropout', () => {
+  it('equals the composition x · dropoutScales (the reference every path draws), bit for bit, on cpu and wasm', async () => {
+    const rng = createRng(14);
+    const values = Float32Array.from({ length: 24 * 45 }, () => (rng.next() - 0.5) * 10);
+    const rows = keys(24, 5, 3);
+    const want = tf.tidy(() => tf.mul(tf.tensor2d(values, [24, 45]), tf.tensor2d(dropoutScales(17, rate, rows, 45), [24, 45])).dataSync() as Float32Array);
+    for (const backend of ['cpu', 'wasm']) {
+      expect(await tf.setBackend(backend)).toBe(true);
+      const got = tf.tidy(() => hostDropout(tf.tensor2d(values, [24, 45]), 17, rate, rows).dataSync() as Float32Array);
+      expect(new Uint32Array(got.buffer)).toEqual(new Uint32Array(want.buffer));
+    }
+    expect(want.some((v) => v === 0)).toBe(true);
+  });
+
   it('gives the same bits on cpu (the TypeScript loop) and wasm (its SIMD loop), whatever the row width', async () => {
     const rng = createRng(12);
     for (const cols of [100, 103, 3, 1]) {

@@ -1,28 +1,33 @@
 import * as tf from '@tensorflow/tfjs';
 import { type BackendProfile, activeProfile } from '../backend/profile.ts';
-import { type DropoutRows, hostDropout } from '../kernels/hostDropout.ts';
+import { type DropoutGrid, type DropoutRows, dropoutScales, gridRows, lowbias32 } from '../kernels/dropoutKeys.ts';
+import { hostDropout } from '../kernels/hostDropout.ts';
 import { type DropoutSeed, fusedDropout } from '../kernels/webgpu/dropout.ts';
+
+/**
+ * What keys the rows of a site's tensor (every dimension but the last; columns are the last), with
+ * chunk-local candidates: listed (the packed forward's rows), or by a grid (the padded forward's rows,
+ * which the fused WebGPU kernel computes on the device). kernels/dropoutKeys.ts has the scheme.
+ */
+export type DropoutKeys = DropoutRows | Omit<DropoutGrid, 'first'>;
 
 /** One dropout of the forward (a layer's attention probabilities, its FFN output, …), with its own seed. */
 export interface DropoutSite {
-  /**
-   * x with dropout. `rows` keys x's rows ([rows, cols]) by chunk-local candidate and position: with them,
-   * on the host backends, each row's mask depends on its keys only, not on how the step is split.
-   */
-  apply(x: tf.Tensor, rows?: DropoutRows): tf.Tensor;
+  apply(x: tf.Tensor, keys: DropoutKeys): tf.Tensor;
 }
 
 export interface DropoutOptions {
-  /** The chunk's first candidate's index in the step: host-kernel row keys are step-wide candidates. */
+  /** The chunk's first candidate's index in the step: the keys' candidates are the step's. */
   firstCandidate?: number;
 }
 
 /**
- * Seeded dropout. Each site draws its masks from (seed, site counter), so replaying the same forward
- * pass with the same seed reproduces every mask: the micro-batched step relies on that to compute
- * energies without gradients first and then again with gradients. A site takes its counter once, however
- * many tensors it applies to (packed attention's per-candidate blocks), so a site's seed does not depend
- * on how many candidates the pass has.
+ * Seeded dropout. Each site draws its masks from (seed, site counter), each element's from its keys
+ * (the step's candidate, its position, its column: kernels/dropoutKeys.ts), so every path draws the same
+ * mask for the same element: the padded reference (its plain composition, or the host kernel on CPU),
+ * the packed forward (WASM's host kernel) and the fused WebGPU kernel, in any split of the step's
+ * candidates into chunks or workers, and in the micro-batched step's two passes. A site takes its counter
+ * once, however many tensors it applies to (packed attention's per-candidate blocks).
  */
 export class SeededDropout {
   private calls = 0;
@@ -48,24 +53,19 @@ export class SeededDropout {
   /** The forward's next site: sites are taken in the same order on every replay of the pass. */
   site(): DropoutSite {
     const siteSeed = mixInto(this.seed, this.calls++);
-    // Off the host kernel a mask spans a whole tensor: each chunk (by its first candidate) and each further
-    // tensor of the site draws from its own seed. Index 0 keeps the seed, so a first chunk's single-tensor
-    // sites (the padded reference, WebGPU) draw the masks they drew before sites existed.
-    const chunkSeed = deriveInto(siteSeed, this.firstCandidate);
-    let tensors = 0;
-    return {
-      apply: (x, rows) => {
-        if (this.rate <= 0) return x;
-        if (rows && this.host) {
-          const candidate = rows.candidate.map((b) => b + this.firstCandidate);
-          return hostDropout(x, siteSeed as number, this.rate, { candidate, position: rows.position });
-        }
-        const callSeed = deriveInto(chunkSeed, tensors++);
-        // The fused kernel (WebGPU) draws the mask on the device from the same seed (kernels/webgpu/dropout.ts).
-        if (this.fused) return fusedDropout(x, typeof callSeed === 'number' ? { base: callSeed, path: [] } : callSeed, this.rate);
-        return tf.dropout(x, this.rate, undefined, callSeed as number);
-      },
-    };
+    return { apply: (x, keys) => (this.rate <= 0 ? x : this.apply(x, siteSeed, keys)) };
+  }
+
+  private apply(x: tf.Tensor, seed: number | DropoutSeed, keys: DropoutKeys): tf.Tensor {
+    const first = this.firstCandidate;
+    const listed = 'candidate' in keys;
+    // The fused kernel (WebGPU) draws the mask on the device from the grid.
+    if (this.fused && !listed) return fusedDropout(x, typeof seed === 'number' ? { base: seed, path: [] } : seed, this.rate, { ...keys, first });
+    const cols = x.shape[x.shape.length - 1];
+    const rows = listed ? { candidate: keys.candidate.map((b) => b + first), position: keys.position } : gridRows({ ...keys, first }, x.size / cols);
+    if (this.host) return tf.reshape(hostDropout(tf.reshape(x, [-1, cols]), seed as number, this.rate, rows), x.shape);
+    // The plain composition, the reference: x times the mask (over keep) made on the host.
+    return tf.mul(x, tf.tensor(dropoutScales(seed as number, this.rate, rows, cols), x.shape));
   }
 }
 
@@ -74,33 +74,21 @@ function mixInto(seed: number | DropoutSeed, k: number): number | DropoutSeed {
   return typeof seed === 'number' ? mixSeed(seed, k) : { base: seed.base, path: [...seed.path, k] };
 }
 
-function deriveInto(seed: number | DropoutSeed, k: number): number | DropoutSeed {
-  return k === 0 ? seed : mixInto(seed, k);
-}
-
 /**
- * The dropout of chunk `chunk` of a step, whose first candidate is the step's `first`-th. On the host
- * backends, where a layout keys rows by candidate, every chunk shares one seed for the step, so any split
- * of the candidates (micro-batches, workers) draws the same masks; elsewhere each chunk has its own seed.
- * A step seed on the device (an int32 tensor; fused WebGPU dropout) draws the masks a number would.
+ * The dropout of a chunk of a step whose first candidate is the step's `first`-th. Every chunk of the step
+ * shares the step's seed (its keys name the step's candidates), so any split of the candidates
+ * (micro-batches, workers) draws the same masks on every backend. A step seed on the device (an int32
+ * tensor; fused WebGPU dropout) draws the masks a number would.
  */
-export function dropoutForChunk(rate: number, stepSeed: number | tf.Tensor, chunk: number, first: number, profile: BackendProfile): SeededDropout {
-  if (typeof stepSeed !== 'number') return new SeededDropout(rate, { base: stepSeed, path: [chunk] }, profile);
-  return profile.hostKernels
-    ? new SeededDropout(rate, mixSeed(stepSeed, STEP_KEY), profile, { firstCandidate: first })
-    : new SeededDropout(rate, mixSeed(stepSeed, chunk), profile);
+export function dropoutForChunk(rate: number, stepSeed: number | tf.Tensor, first: number, profile: BackendProfile): SeededDropout {
+  const seed = typeof stepSeed === 'number' ? mixSeed(stepSeed, STEP_KEY) : { base: stepSeed, path: [STEP_KEY] };
+  return new SeededDropout(rate, seed, profile, { firstCandidate: first });
 }
 
-/** Keeps the step-wide seed apart from chunk 0's seed mixSeed(stepSeed, 0). */
+/** Keeps the step's dropout seed apart from other seeds mixed from it. */
 const STEP_KEY = -1;
 
 /** A well-spread 32-bit seed from two integers (a splitmix-style finaliser). */
 export function mixSeed(a: number, b: number): number {
-  let h = (Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(b + 0x632be5ab, 0xc2b2ae35)) | 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x7feb352d);
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x846ca68b);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return lowbias32((Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(b + 0x632be5ab, 0xc2b2ae35)) | 0);
 }

@@ -1,6 +1,5 @@
 import type * as tf from '@tensorflow/tfjs';
-import type { DropoutRows } from '../kernels/hostDropout.ts';
-import type { DropoutSite } from './dropout.ts';
+import type { DropoutKeys, DropoutSite } from './dropout.ts';
 
 /**
  * How a forward lays out the batch's tokens, and attention on that layout: all that the padded
@@ -22,8 +21,8 @@ export interface TokenLayout {
    */
   attention(h: tf.Tensor, wIn: tf.Tensor, bIn: tf.Tensor, heads: number, clsOnly: boolean, drop?: DropoutSite): tf.Tensor;
   /**
-   * Dropout keys of the rows of a layer's [rows, width] activations (all tokens, or the CLS rows with
-   * `clsOnly`): chunk-local candidate and token. Undefined where rows are not one per token (padded).
+   * Dropout keys of the rows of a layer's activations (all tokens, or the CLS rows with `clsOnly`):
+   * chunk-local candidate and token, a CLS row its candidate's token 0; padded rows are keyed too.
    */
-  dropoutRows(clsOnly: boolean): DropoutRows | undefined;
+  dropoutRows(clsOnly: boolean): DropoutKeys;
 }

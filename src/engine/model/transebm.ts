@@ -28,8 +28,6 @@ export interface ForwardOptions {
   inspect?: (name: string, t: tf.Tensor) => void;
   /** Run the packed forward (packedForward.ts); default: the backend profile's packedForward. */
   packed?: boolean;
-  /** Replaces the encoder input x0 (embedding × √d, + positions) by what it returns, in the forward's layout; gradients with respect to x0 go through it. */
-  embeddingHook?: (x0: tf.Tensor) => tf.Tensor;
 }
 
 /** Large enough that exp() underflows to exactly 0, finite so no NaN reaches any gradient. */
@@ -56,7 +54,6 @@ export function energies(cfg: ModelConfig, p: ParamTensors, inputs: EnergyInputs
     const tokens = packed ? packedTokens(cfg, inputs.ids, Array.from(inputs.hostLengths!)) : paddedTokens(cfg, inputs);
     let x = tf.mul(tokens.embed(get('emb.weight') as tf.Tensor2D), Math.sqrt(cfg.dModel));
     if (cfg.positional === 'learned') x = tf.add(x, tokens.positions(get('pos.weight') as tf.Tensor2D));
-    if (opts.embeddingHook) x = opts.embeddingHook(x);
     opts.inspect?.('x0', tokens.padded(x));
     for (let i = 0; i < cfg.nLayers; i++) {
       const last = i === cfg.nLayers - 1;
@@ -79,8 +76,8 @@ export function energies(cfg: ModelConfig, p: ParamTensors, inputs: EnergyInputs
 function encoderLayer(cfg: ModelConfig, get: Getter, pre: string, x: tf.Tensor, tokens: TokenLayout, clsOnly: boolean, drop?: SeededDropout): tf.Tensor {
   const h = layerNorm(x, get(`${pre}norm1.weight`), get(`${pre}norm1.bias`));
   const context = tokens.attention(h, get(`${pre}self_attn.in_proj_weight`), get(`${pre}self_attn.in_proj_bias`), cfg.nHeads, clsOnly, drop?.site());
-  // The three [rows, width] dropouts below share the layer's row keys; each is its own site.
-  const rows = drop && tokens.dropoutRows(clsOnly);
+  // The three [.., width] dropouts below share the layer's row keys; each is its own site.
+  const rows = tokens.dropoutRows(clsOnly);
   let attnOut = linear(context, get(`${pre}self_attn.out_proj.weight`), get(`${pre}self_attn.out_proj.bias`));
   if (drop) attnOut = drop.site().apply(attnOut, rows);
   const y = tf.add(clsOnly ? tokens.cls(x) : x, attnOut);
@@ -104,13 +101,15 @@ function paddedTokens(cfg: ModelConfig, inputs: EnergyInputs): TokenLayout {
     positions: (table) => tf.slice(table, [0, 0], [T, d]),
     padded: (x) => x,
     cls: (x) => tf.slice(x, [0, 0, 0], [B, 1, d]),
-    dropoutRows: () => undefined,
+    // Row b·Tq + t is candidate b's token t (the CLS row alone: token 0).
+    dropoutRows: (clsOnly) => ({ perCandidate: clsOnly ? 1 : T, inner: clsOnly ? 1 : T, stride: 0 }),
     attention: (h, wIn, bIn, H, clsOnly, drop) => {
       const dh = d / H;
       const Tq = clsOnly ? 1 : T;
       const [q, k, v] = attentionHeads(h, wIn, bIn, H, clsOnly);
       let probs = maskedSoftmax(tf.reshape(matMul(q, k, false, true), [B, H, Tq, T]), 1 / Math.sqrt(dh), keyMask);
-      if (drop) probs = drop.apply(probs);
+      // Row (b, head h, query i) keys position h·maxLen + i, as the packed forward's blocks do.
+      if (drop) probs = drop.apply(probs, { perCandidate: H * Tq, inner: Tq, stride: cfg.maxLen });
       const attended = tf.reshape(matMul(tf.reshape(probs, [B * H, Tq, T]), v), [B, H, Tq, dh]);
       return tf.reshape(tf.transpose(attended, [0, 2, 1, 3]), [B, Tq, d]);
     },

@@ -44,7 +44,7 @@ export function chunkPasses(
   opts: GradientOptions & { profile: BackendProfile },
 ): ChunkPasses {
   const dropoutFor = (c: number) =>
-    opts.dropoutSeed === undefined || cfg.dropout === 0 ? undefined : dropoutForChunk(cfg.dropout, opts.dropoutSeed, c, chunks[c][0], opts.profile);
+    opts.dropoutSeed === undefined || cfg.dropout === 0 ? undefined : dropoutForChunk(cfg.dropout, opts.dropoutSeed, chunks[c][0], opts.profile);
   const chunkEnergies = (c: number) => {
     const given = opts.chunkInputs?.(c);
     if (given) return energies(cfg, params, given, { dropout: dropoutFor(c) });

@@ -83,8 +83,8 @@ describe('training step hygiene', () => {
     // differentiated exactly. The two-pass step matches it only if its no-grad pass drew the same masks.
     const pairs = pairGroups(batch.labels, batch.groupOf);
     const ref = tf.variableGrads(() => {
-      const parts = chunkRanges(n, 3).map(([s, e], c) =>
-        energies(cfg, params, padBatch(batch.candidates.slice(s, e), cfg.padId, bucketLength(Math.max(...batch.candidates.slice(s, e).map((c) => c.length)), cfg.maxLen)), { dropout: dropoutForChunk(cfg.dropout, 9, c, s, activeProfile()) }),
+      const parts = chunkRanges(n, 3).map(([s, e]) =>
+        energies(cfg, params, padBatch(batch.candidates.slice(s, e), cfg.padId, bucketLength(Math.max(...batch.candidates.slice(s, e).map((c) => c.length)), cfg.maxLen)), { dropout: dropoutForChunk(cfg.dropout, 9, s, activeProfile()) }),
       );
       return btLoss(tf.concat(parts) as tf.Tensor1D, pairs);
     });

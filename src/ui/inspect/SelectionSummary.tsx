@@ -1,5 +1,6 @@
 import type { Interval, SelectionReport, SelectionRule } from '../../engine/metrics/selectionTypes.ts';
 import { RULE_NAMES } from '../../engine/io/modelCard.ts';
+import { LENGTH_RULES, LENGTH_RULE_NAMES } from '../../engine/metrics/lengthBiasTypes.ts';
 import { type LatestEval, selectedModelEval } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { ReliabilityDiagram } from '../charts/ReliabilityDiagram.tsx';
@@ -17,6 +18,7 @@ const reportedQuestions = (selection: SelectionReport): string => `${selection.g
 function RuleTable({ selection }: { selection: SelectionReport }) {
   const recommended = selection.recommended.rule;
   const all = selection.allQuestions;
+  const length = selection.length;
   return (
     <table className="grid-table compact selection-rules">
       <thead>
@@ -28,28 +30,36 @@ function RuleTable({ selection }: { selection: SelectionReport }) {
         </tr>
       </thead>
       <tbody>
-        {RULES.map((r) => {
-          const f = selection.rules[r];
-          return (
-            <tr key={r} data-testid="selection-rule" data-rule={r} data-accuracy={attr(f.accuracy)} className={r === recommended ? 'strong' : undefined}>
-              <th>
-                {RULE_NAMES[r]}
-                {r === recommended ? ' ← use this' : ''}
-              </th>
-              <td className="num">{pct(f.accuracy)}</td>
-              <td className="num">
-                {pct(f.ci.lo)} – {pct(f.ci.hi)}
-              </td>
-              {all && (
-                <td className="num" data-all-questions={attr(all.rules[r])}>
-                  {pct(all.rules[r])}
-                </td>
-              )}
-            </tr>
-          );
-        })}
+        {RULES.map((r) => (
+          <RuleRow key={r} rule={r} name={RULE_NAMES[r]} figure={selection.rules[r]} all={all ? all.rules[r] : undefined} strong={r === recommended} />
+        ))}
+        {length &&
+          LENGTH_RULES.map((r) => (
+            <RuleRow key={r} rule={r} name={LENGTH_RULE_NAMES[r]} figure={length.rules[r]} all={all ? (length.allQuestions?.rules[r] ?? NaN) : undefined} strong={false} />
+          ))}
       </tbody>
     </table>
+  );
+}
+
+/** One rule's row: its accuracy and interval and, for a validation (`all` given), its accuracy over every held-out question. */
+function RuleRow({ rule, name, figure, all, strong }: { rule: string; name: string; figure: SelectionReport['rules'][SelectionRule]; all: number | undefined; strong: boolean }) {
+  return (
+    <tr data-testid="selection-rule" data-rule={rule} data-accuracy={attr(figure.accuracy)} className={strong ? 'strong' : undefined}>
+      <th>
+        {name}
+        {strong ? ' ← use this' : ''}
+      </th>
+      <td className="num">{pct(figure.accuracy)}</td>
+      <td className="num">
+        {pct(figure.ci.lo)} – {pct(figure.ci.hi)}
+      </td>
+      {all !== undefined && (
+        <td className="num" data-all-questions={attr(all)}>
+          {pct(all)}
+        </td>
+      )}
+    </tr>
   );
 }
 
@@ -105,6 +115,9 @@ function Summary({ latest }: { latest: LatestEval }) {
       data-weighted-vote-ci={ci(sel?.rules.weightedVote.ci)}
       data-all-questions-accuracy={attr(report.allQuestionsAccuracy)}
       data-recommended-rule={sel?.recommended.rule ?? ''}
+      data-length-energy-corr={attr(sel?.length?.energyCorr)}
+      data-length-label-corr={attr(sel?.length?.labelCorr)}
+      data-length-lean-ci={ci(sel?.length?.leanCi)}
     >
       <h3 className="small">
         Which answer to trust: {report.set === 'val' ? 'validation' : 'test'}, {latest.model.slot} model
@@ -118,7 +131,12 @@ function Summary({ latest }: { latest: LatestEval }) {
             <p className="small" data-testid="all-questions-accuracy">
               {RULE_NAMES[sel.recommended.rule]} over all {sel.allQuestions.groups} held-out questions: {pct(report.allQuestionsAccuracy)}. The other validation
               figures (the table above, the sentence, the intervals) are over the {sel.groups} questions with both a right and a wrong answer, where rules
-              differ; on the others every rule scores alike.
+              differ.{sel.singleLabel ? ` ${sel.singleLabel.sentence}` : ''}
+            </p>
+          )}
+          {sel.length && (
+            <p className="small" data-testid="length-bias" data-real={sel.length.real} data-lean={attr(sel.length.lean)}>
+              {sel.length.sentence}
             </p>
           )}
           <SelectionDetails selection={sel} />
