@@ -33,11 +33,13 @@ async function rerank(page: Page): Promise<Map<number, number>> {
   }
   expect([...out.keys()].sort()).toEqual([0, 1, 2]);
   expect(energies).toEqual([...energies].sort((a, b) => a - b));
-  // Grouped by final answer (three different ones), with the vote's probabilities summing to 1.
+  // Grouped by final answer (three different ones), each with its probability of being right (the map the
+  // validation fitted on held-out questions: a vote share, Platt's map of it, or the selector's), one pick.
   const answers = page.getByTestId('answer-row');
   await expect(answers).toHaveCount(3);
   const probabilities = (await answers.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-probability')))).map((p) => numberAttr(p, 'data-probability'));
-  expect(Math.abs(probabilities.reduce((a, p) => a + p, 0) - 1)).toBeLessThan(1e-6);
+  for (const p of probabilities) expect(p >= 0 && p <= 1, String(p)).toBe(true);
+  await expect(page.locator('[data-testid="answer-row"][data-picked="true"]')).toHaveCount(1);
   expect((await answers.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-answer')))).sort()).toEqual(['18', '24', '26']);
   return out;
 }
@@ -94,17 +96,23 @@ test('load a slice of the sample, train the tiny preset on the probed backend, i
 
   // Which rule to trust: the selected model's latest evaluation, each rule with its interval, and calibration.
   const evalSummary = page.getByTestId('eval-summary');
-  for (const attr of ['data-best-of-n', 'data-majority', 'data-weighted-vote', 'data-ece', 'data-ece-raw']) {
+  for (const attr of ['data-best-of-n', 'data-majority', 'data-weighted-vote', 'data-ece', 'data-ece-raw', 'data-brier']) {
     const v = numberAttr(await evalSummary.getAttribute(attr), attr);
     expect(v, attr).toBeGreaterThanOrEqual(0);
     expect(v, attr).toBeLessThanOrEqual(1);
   }
   expect(numberAttr(await evalSummary.getAttribute('data-temperature'), 'data-temperature')).toBeGreaterThan(0);
-  for (const attr of ['data-best-of-n-ci', 'data-weighted-vote-ci']) {
+  // Calibration cross-fitted over the held-out questions ("k-fold:5"), or "none: <why>" with too few of them.
+  await expect(evalSummary).toHaveAttribute('data-calibration', /^(k-fold:5|none: .+)$/);
+  expect(numberAttr(await evalSummary.getAttribute('data-log-loss'), 'data-log-loss')).toBeGreaterThanOrEqual(0);
+  await expect(evalSummary).toHaveAttribute('data-best-verifier-rule', /^(bestOfN|weightedVote|weightedVoteRaw|selector)$/);
+  const gain = numberAttr(await evalSummary.getAttribute('data-best-verifier-gain'), 'data-best-verifier-gain');
+  expect(Math.abs(gain)).toBeLessThanOrEqual(1);
+  for (const attr of ['data-best-of-n-ci', 'data-weighted-vote-ci', 'data-ece-ci', 'data-best-verifier-gain-ci']) {
     const [lo, hi] = ((await evalSummary.getAttribute(attr)) ?? '').split(',').map((x) => numberAttr(x, attr));
     expect(lo, attr).toBeLessThanOrEqual(hi);
   }
-  await expect(evalSummary).toHaveAttribute('data-recommended-rule', /^(bestOfN|majority|weightedVote|weightedVoteRaw|first|random|oracle)$/);
+  await expect(evalSummary).toHaveAttribute('data-recommended-rule', /^(bestOfN|majority|weightedVote|weightedVoteRaw|selector|first|random|oracle)$/);
   const allQuestions = numberAttr(await evalSummary.getAttribute('data-all-questions-accuracy'), 'data-all-questions-accuracy');
   expect(allQuestions).toBeGreaterThanOrEqual(0);
   expect(allQuestions).toBeLessThanOrEqual(1);

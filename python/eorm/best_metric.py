@@ -18,7 +18,8 @@ def lower_is_better(metric: str) -> bool:
 
 def metric_value(ev: Dict, metric: str) -> float:
     """The figure of a validation (validation.validation_figures) that `metric` names: the weighted vote is the
-    one with the temperature fitted on the training split (the summary's unfitted vote without a selection report)."""
+    one with the temperature cross-fitted over the validation questions, out of fold (the summary's unfitted vote
+    without a selection report)."""
     s = ev["summary"]
     if metric == "bestOfN":
         return s["bestOfN"]

@@ -7,6 +7,7 @@ from typing import Dict, Optional, Sequence
 
 from .metrics import NAN, ScoredGroup, best_of_n_score, evaluate_groups, majority_vote_score, weighted_vote_score
 from .ncurve import best_of_n_curve
+from .cross_fit import selector_pick
 from .selection import SELECTION_RULES, selection_report
 
 
@@ -14,7 +15,7 @@ def has_both_labels(g: ScoredGroup) -> bool:
     return 0 < sum(g.labels) < len(g.labels)
 
 
-def rule_score(g: ScoredGroup, rule: str, temperature: float) -> float:
+def rule_score(g: ScoredGroup, rule: str, temperature: float, selector: Optional[Sequence[float]] = None) -> float:
     n = len(g.labels)
     correct = sum(g.labels)
     if rule == "bestOfN":
@@ -25,6 +26,8 @@ def rule_score(g: ScoredGroup, rule: str, temperature: float) -> float:
         return weighted_vote_score(g.answers, g.energies, g.labels, temperature)
     if rule == "weightedVoteRaw":
         return weighted_vote_score(g.answers, g.energies, g.labels, 1.0)
+    if rule == "selector":
+        return selector_pick(g, selector)[0] if selector is not None else NAN
     if rule == "first":
         return g.labels[0]
     if rule == "random":
@@ -34,13 +37,13 @@ def rule_score(g: ScoredGroup, rule: str, temperature: float) -> float:
     raise ValueError(f"unknown rule {rule!r}")
 
 
-def rule_accuracy(groups: Sequence[ScoredGroup], rule: str, temperature: float) -> float:
+def rule_accuracy(groups: Sequence[ScoredGroup], rule: str, temperature: float, selector: Optional[Sequence[float]] = None) -> float:
     total = 0.0
     n = 0
     for g in groups:
         if len(g.labels) == 0:
             continue
-        total += rule_score(g, rule, temperature)
+        total += rule_score(g, rule, temperature, selector)
         n += 1
     return total / n if n else NAN
 
@@ -54,26 +57,41 @@ def held_out_figures(groups: Sequence[ScoredGroup], rule: str, temperature: floa
     }
 
 
-def all_questions_figures(groups: Sequence[ScoredGroup], temperature: float) -> Dict:
-    """Every rule's accuracy over every non-empty group (the app's allQuestionsFigures)."""
+def all_questions_figures(groups: Sequence[ScoredGroup], report: Dict, in_report) -> Dict:
+    """Every rule over every non-empty group (the app's allQuestionsFigures): the report's own (out-of-fold)
+    figures on the groups it covers, the maps it fitted on all of them on the others."""
     every = [g for g in groups if len(g.labels) > 0]
-    return {"groups": len(every), "rules": {r: rule_accuracy(every, r, temperature) for r in SELECTION_RULES}}
+    rest = [g for g in every if not in_report(g)]
+    temperature, selector = report["probabilityMap"]["temperature"], report["probabilityMap"]["selector"]
+
+    def accuracy(r: str) -> float:
+        total = report["rules"][r]["accuracy"] * report["groups"] if report["groups"] > 0 else 0.0
+        for g in rest:
+            total += rule_score(g, r, temperature, selector)
+        return total / len(every) if every else NAN
+
+    return {"groups": len(every), "rules": {r: accuracy(r) for r in SELECTION_RULES}}
 
 
-def evaluation_figures(scored: Sequence[ScoredGroup], seed: int, fit_on: Optional[Sequence[ScoredGroup]], curve_subsets: int, both_labels: bool, no_fit_reason: str = "") -> Dict:
+def evaluation_figures(scored: Sequence[ScoredGroup], seed: int, curve_subsets: int, both_labels: bool) -> Dict:
     """An evaluation's figures as the app's evaluateModel (src/engine/train/evaluation.ts) computes them.
     `both_labels` (a validation): `summary`, `curve` and `selection` over the questions with both labels (where
     rules differ, and all that validation held before the 'all' split), `selection.allQuestions` (each rule)
     over every question; else (a test file) all of them over every question. `allQuestionsAccuracy`: the
-    recommended rule's accuracy over every question."""
+    recommended rule's accuracy over every question. The vote's calibration and the selector are cross-fitted
+    over the reported questions (cross_fit.py), seeded by `seed`."""
     reported = [g for g in scored if has_both_labels(g)] if both_labels else list(scored)
-    selection = selection_report(reported, seed, fit_on, no_fit_reason=no_fit_reason or "no training groups given")
-    every = all_questions_figures(scored, selection["temperature"])
+    selection = selection_report(reported, seed)
+    rule = selection["recommended"]["rule"]
     if both_labels:
+        every = all_questions_figures(scored, selection, has_both_labels)
         selection["allQuestions"] = every
+        accuracy = every["rules"][rule]
+    else:
+        accuracy = selection["rules"][rule]["accuracy"]
     return {
         "summary": evaluate_groups(reported),
         "curve": best_of_n_curve(reported, seed, curve_subsets) if curve_subsets > 0 and reported else [],
         "selection": selection,
-        "allQuestionsAccuracy": every["rules"][selection["recommended"]["rule"]],
+        "allQuestionsAccuracy": accuracy,
     }

@@ -9,7 +9,9 @@ lowest energy in its group), then one last object `{"metrics": …, "selection":
 with the app's figures (src/engine/train/evaluation.ts): `metrics`, `curve` and `selection` (the app's
 SelectionReport, eorm/selection.py) over every scored question of a test file (--groups all), or, as the
 app validates, over the questions with both labels of --groups train|val, with `selection.allQuestions` (each
-rule over every one of them); `allQuestionsAccuracy` (the recommended rule's accuracy over every scored
+rule over every one of them); the vote's temperature, probability map and the learned selector are
+cross-fitted over the reported questions (eorm/cross_fit.py: every figure that depends on them out of fold,
+nothing fitted on training groups); `allQuestionsAccuracy` (the recommended rule's accuracy over every scored
 question) and `sources` (the per-source audit, eorm/sources.py; [] when the lines name no source) over every
 scored question.
 
@@ -40,7 +42,6 @@ from .kept import keep_candidates
 from .length_bias import answer_tokens_by_line, length_bias
 from .metrics import rank_key
 from .model import score_candidates
-from .selection import fit_subset
 from .single_label import single_label_note
 from .sources import source_audit, source_index
 from .split import DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, holdout_split, recorded_figure_seed, split_for_init
@@ -62,14 +63,13 @@ def main(argv: Optional[List[str]] = None) -> None:
     p.add_argument("--weights", required=True, help=".safetensors model file (app export or eorm.train output)")
     p.add_argument("--data", required=True, help="JSONL file")
     p.add_argument("--groups", choices=["all", "train", "val"], default="all", help="score every group (a test file), or one part of the seeded split (the app's validation set: val)")
-    p.add_argument("--seed", type=int, default=42, help="split seed for --groups train|val when the weights record no split of --data; the bootstrap, the curve and the temperature fit's subset take the seed the weights record (their run's, else their split's), this one only when they record none")
+    p.add_argument("--seed", type=int, default=42, help="split seed for --groups train|val when the weights record no split of --data; the bootstrap, the curve and the calibration's folds take the seed the weights record (their run's, else their split's), this one only when they record none")
     p.add_argument("--train-fraction", type=float, default=DEFAULT_TRAIN_FRACTION, help="split fraction when the weights record no split of --data")
     p.add_argument("--split", choices=["all", "mixed"], default=RECORDED_SPLIT_KIND_DEFAULT, help="split kind when the weights record no split of --data (default mixed, the split before kinds)")
     p.add_argument("--device", default="cpu", help="cpu (default), cuda, cuda:N")
     p.add_argument("--batch-tokens", type=int, default=64 * 512)
     p.add_argument("--curve-subsets", type=int, default=64, help="0 = no Best-of-N-vs-N curve")
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch's default)")
-    p.add_argument("--fit-data", default=None, help="training JSONL whose training split (the one the weights record for it, else --seed) fits the weighted vote's temperature when --groups all scores a test file; --groups val fits on --data's own training split")
     args = p.parse_args(argv)
     if args.threads > 0:
         torch.set_num_threads(args.threads)
@@ -84,7 +84,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     data = load_training_data(args.data, model.cfg.maxLen, quiet=True)
     for e in data.dataset.report.errors:
         print(e.message(), file=sys.stderr)
-    split, train = None, None
+    split = None
     if args.groups == "all":
         groups = list(range(data.n_groups))
     else:
@@ -108,8 +108,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     out = sys.stdout
     for r in rows:
         out.write(json.dumps(_finite(r)) + "\n")
-    fit_on, reason = _fit_groups(args, model, device, loaded.training, data, train)
-    ev = evaluation_figures(scored, figure_seed, fit_on, args.curve_subsets, args.groups != "all", reason)
+    ev = evaluation_figures(scored, figure_seed, args.curve_subsets, args.groups != "all")
     names, src = source_index(data.sources)
     sourced = [(sg.energies, sg.labels, [src[c] for c in data.candidates([g])]) for g, sg in zip(groups, scored)]
     sources = source_audit(sourced, names)
@@ -136,22 +135,6 @@ def recorded_or_own_split(args, training, path: str, data: TrainingData):
     if keep is not None:
         data = keep_candidates(data, keep)
     return train, val, data, split
-
-
-def _fit_groups(args, model, device, training, data, train):
-    """The scored groups the vote's temperature is fitted on, as the app fits it: a seeded subset of at most
-    64 groups of a training split (`train`, that of the split --groups val reports from, or --fit-data's),
-    never the groups reported; (None, why) when there are none."""
-    if args.groups == "train":
-        return None, "the reported groups are the training split"
-    if args.groups == "all":
-        if not args.fit_data:
-            return None, "no training data given (--fit-data)"
-        data = load_training_data(args.fit_data, model.cfg.maxLen, quiet=True)
-        train, _, data, _ = recorded_or_own_split(args, training, args.fit_data, data)
-    fit = fit_subset(train, args.seed)
-    cand = data.candidates(fit)
-    return data.scored(fit, score_candidates(model, [data.ids[i] for i in cand], device, args.batch_tokens)), ""
 
 
 if __name__ == "__main__":

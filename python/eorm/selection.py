@@ -1,6 +1,7 @@
 """Choosing one answer per question, rule for rule as the app (src/engine/metrics/vote.ts, temperature.ts,
-bootstrap.ts, calibration.ts, selectionSentence.ts, selection.ts): the same scores, the same fitted
-temperature, the same bootstrap resamples (the shared mulberry32 stream) and the same sentence, so
+bootstrap.ts, calibration.ts, selectionSentence.ts, selection.ts; the cross-fitting in cross_fit.py): the
+same scores, the same temperature, probability map and selector cross-fitted over the reported questions,
+the same bootstrap resamples (the shared mulberry32 stream) and the same sentence, so
 `python -m eorm.score` and the app print the same report (tests/test_app_rules.py pins it).
 
 Every rule scores a group as the expected accuracy of a uniformly random pick among its tied choices;
@@ -14,7 +15,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .metrics import AnswerSlots, ScoredGroup, assert_group, best_of_n_score, majority_vote_pick, mixed_label_answers, rank_key, weighted_vote_pick
-from .rng import M32, Rng
+from .cross_fit import brier_terms, cross_fit, log_loss_terms
+from .rng import M32
 
 TEMPERATURE_MIN = 0.01
 TEMPERATURE_MAX = 100.0
@@ -29,8 +31,8 @@ GRID_POINTS = 25
 LOG_T_TOLERANCE = 1e-6
 BOOTSTRAP_RESAMPLES = 1000
 CALIBRATION_BINS = 10
-FIT_MAX_GROUPS = 64  # the app's (src/engine/train/evaluation.ts)
-SELECTION_RULES = ["bestOfN", "majority", "weightedVote", "weightedVoteRaw", "first", "random", "oracle"]
+SELECTION_RULES = ["bestOfN", "majority", "weightedVote", "weightedVoteRaw", "selector", "first", "random", "oracle"]
+VERIFIER_RULES = ["bestOfN", "weightedVote", "weightedVoteRaw", "selector"]
 NAN = float("nan")
 
 
@@ -121,18 +123,6 @@ def fit_temperature(scored: Sequence[ScoredGroup]) -> Tuple[float, int]:
     return math.exp((a + b) / 2), len(groups)
 
 
-def fit_subset(groups: Sequence[int], seed: int, max_groups: int = FIT_MAX_GROUPS) -> List[int]:
-    """At most max_groups of groups, drawn without replacement (the app's fitSubset), ascending."""
-    items = list(groups)
-    if len(items) <= max_groups:
-        return items
-    rng = Rng((seed ^ 0x9E3779B9) & M32)
-    for i in range(max_groups):
-        j = i + rng.int(len(items) - i)
-        items[i], items[j] = items[j], items[i]
-    return sorted(items[:max_groups])
-
-
 # ---- bootstrap (bootstrap.ts) ---------------------------------------------------------------------------
 
 
@@ -157,6 +147,20 @@ def percentile(sorted_values: Sequence[float], p: float) -> float:
     if i + 1 >= n:
         return float(sorted_values[n - 1])
     return float(sorted_values[i] + (h - i) * (sorted_values[i + 1] - sorted_values[i]))
+
+
+def bootstrap_interval(g: int, resamples: int, seed: int, statistic) -> Dict[str, float]:
+    """The 95% interval of `statistic(idx)` (idx: one resample's indices, rows of an array), over the same
+    resamples as bootstrap_intervals with this seed (the app's bootstrapInterval)."""
+    if g == 0 or resamples < 1:
+        return {"lo": NAN, "hi": NAN}
+    values = np.empty(resamples, dtype=np.float64)
+    chunk = max(1, (1 << 22) // g)
+    for b0 in range(0, resamples, chunk):
+        rows = min(chunk, resamples - b0)
+        values[b0 : b0 + rows] = statistic(_mulberry32_ints(seed, b0 * g, rows * g, g).reshape(rows, g))
+    values = np.sort(values)
+    return {"lo": percentile(values, 0.025), "hi": percentile(values, 0.975)}
 
 
 def bootstrap_intervals(columns: Sequence[Sequence[float]], resamples: int, seed: int) -> List[Dict[str, float]]:
@@ -203,6 +207,22 @@ def reliability(probability: Sequence[float], correct: Sequence[float]) -> Tuple
     return (ece if n else NAN), bins
 
 
+def ece_interval(probability: Sequence[float], correct: Sequence[float], resamples: int, seed: int) -> Dict[str, float]:
+    """ECE's 95% interval (the app's eceInterval): per resample Σ_bins |Σ correct − Σ probability| / N."""
+    n = len(probability)
+    p = np.asarray(probability, dtype=np.float64)
+    y = np.asarray(correct, dtype=np.float64)
+    bins = np.minimum(CALIBRATION_BINS - 1, np.floor(p * CALIBRATION_BINS)).astype(np.int64)
+
+    def statistic(idx: np.ndarray) -> np.ndarray:
+        rows = idx.shape[0]
+        flat = (np.arange(rows)[:, None] * CALIBRATION_BINS + bins[idx]).ravel()
+        gap = np.bincount(flat, weights=(y[idx] - p[idx]).ravel(), minlength=rows * CALIBRATION_BINS).reshape(rows, CALIBRATION_BINS)
+        return np.abs(gap).sum(axis=1) / n
+
+    return bootstrap_interval(n, resamples, seed, statistic)
+
+
 # ---- the sentence (selectionSentence.ts) ----------------------------------------------------------------
 
 
@@ -223,20 +243,33 @@ def _questions(n: int) -> str:
     return f"{n} question{'' if n == 1 else 's'}"
 
 
+PRIORITY = ["weightedVote", "selector", "weightedVoteRaw", "bestOfN"]
+
+
+def _rule_name(rule: str, t: str, recommended: bool) -> str:
+    if rule == "weightedVote":
+        return f"the energy-weighted vote (T = {t})" if recommended else f"the energy-weighted vote at T = {t}"
+    if rule == "weightedVoteRaw":
+        return "the energy-weighted vote at T = 1"
+    if rule == "selector":
+        return "the learned selector (vote share and energy, cross-fitted)"
+    return "Best-of-N (the lowest-energy answer)" if recommended else "Best-of-N"
+
+
+def largest_diff(versus: Sequence[Dict]) -> Optional[Dict]:
+    """The entry with the largest diff (ties: PRIORITY order), the app's largestDiff."""
+    m = None
+    for v in sorted(versus, key=lambda v: PRIORITY.index(v["rule"])):
+        if m is None or v["diff"] > m["diff"]:
+            m = v
+    return m
+
+
 def recommend_rule(rules: Dict, versus: List[Dict], temperature: float, groups: int) -> Dict[str, str]:
     if groups == 0:
         return {"rule": "majority", "sentence": "No questions to compare the rules on."}
-    ordered = sorted(versus, key=lambda v: 0 if v["rule"] == "weightedVote" else 1)
-
-    def largest(vs):
-        m = None
-        for v in vs:
-            if m is None or v["diff"] > m["diff"]:
-                m = v
-        return m
-
-    winner = largest([v for v in ordered if v["real"] and v["diff"] > 0])
-    best = winner or largest(ordered)
+    winner = largest_diff([v for v in versus if v["real"] and v["diff"] > 0])
+    best = winner or largest_diff(versus)
     if best is None:
         return {"rule": "majority", "sentence": f"Use majority vote: no verifier rule was compared on these {_questions(groups)}."}
     majority = _pct(rules["majority"]["accuracy"])
@@ -244,12 +277,10 @@ def recommend_rule(rules: Dict, versus: List[Dict], temperature: float, groups: 
     ci = f"95% CI {_points(best['ci']['lo'])} to {_points(best['ci']['hi'])}"
     acc = _pct(rules[best["rule"]]["accuracy"])
     if winner:
-        name = f"the energy-weighted vote (T = {t})" if best["rule"] == "weightedVote" else "Best-of-N (the lowest-energy answer)"
-        return {"rule": best["rule"], "sentence": f"Use {name}: {acc}% vs {majority}% for majority vote, {_points(best['diff'])} points ({ci}) over {_questions(groups)}."}
-    name = f"the energy-weighted vote at T = {t}" if best["rule"] == "weightedVote" else "Best-of-N"
+        return {"rule": best["rule"], "sentence": f"Use {_rule_name(best['rule'], t, True)}: {acc}% vs {majority}% for majority vote, {_points(best['diff'])} points ({ci}) over {_questions(groups)}."}
     return {
         "rule": "majority",
-        "sentence": f"Use majority vote: no verifier rule beats it for real on these {_questions(groups)}; the best, {name}, scores {acc}% vs {majority}%, {_points(best['diff'])} points ({ci}).",
+        "sentence": f"Use majority vote: no verifier rule beats it for real on these {_questions(groups)}; the best, {_rule_name(best['rule'], t, False)}, scores {acc}% vs {majority}%, {_points(best['diff'])} points ({ci}).",
     }
 
 
@@ -263,51 +294,46 @@ def _mean(xs: Sequence[float]) -> float:
     return s / len(xs) if len(xs) else NAN
 
 
-def selection_report(
-    scored: Sequence[ScoredGroup],
-    seed: int,
-    fit_on: Optional[Sequence[ScoredGroup]],
-    no_fit_reason: str = "no training groups given",
-    resamples: int = BOOTSTRAP_RESAMPLES,
-) -> Dict:
+def selection_report(scored: Sequence[ScoredGroup], seed: int, resamples: int = BOOTSTRAP_RESAMPLES) -> Dict:
     """The app's SelectionReport (same keys): rules with 95% intervals, the verifier rules against majority
-    vote, the temperature fitted on `fit_on` (training groups, never `scored`; None: T = 1), calibration."""
-    if fit_on is None:
-        temperature, source = 1.0, f"not fitted (T = 1): {no_fit_reason}"
-    else:
-        temperature, n_fit = fit_temperature(fit_on)
-        if n_fit == 0:
-            temperature, source = 1.0, "not fitted (T = 1): no training group has both a correct and an incorrect answer"
-        else:
-            source = f"fitted on {n_fit} training group{'' if n_fit == 1 else 's'}"
-            if at_lower_bound(temperature):
-                source += f", at the search's lower bound ({TEMPERATURE_MIN:g}): the training groups may separate more sharply than held-out ones; compare with T = 1"
+    vote, the vote's temperature, probability map and the selector cross-fitted over `scored` (every figure
+    that depends on a fit out of fold), calibration."""
     for gi, g in enumerate(scored):
         assert_group(g, gi)
     groups = [g for g in scored if len(g.energies) > 0]
     n = len(groups)
     score: Dict[str, List[float]] = {r: [] for r in SELECTION_RULES}
-    prob: List[float] = []
     prob_raw: List[float] = []
     mixed = 0
     for g in groups:
         slots = AnswerSlots(g.answers, g.labels)
-        fitted = weighted_vote_pick(slots, g.energies, temperature)
         raw = weighted_vote_pick(slots, g.energies, 1.0)
         n_correct = sum(g.labels)
         score["bestOfN"].append(best_of_n_score(g.energies, g.labels))
         score["majority"].append(majority_vote_pick(slots))
-        score["weightedVote"].append(fitted[0])
         score["weightedVoteRaw"].append(raw[0])
         score["first"].append(float(g.labels[0]))
         score["random"].append(n_correct / len(g.labels))
         score["oracle"].append(1.0 if n_correct > 0 else 0.0)
-        prob.append(fitted[1])
         prob_raw.append(raw[1])
         mixed += mixed_label_answers(slots)
-    paired = ["bestOfN", "weightedVote"]
+    fit = cross_fit(groups, seed)
+    fitted = "reason" not in fit
+    prob, cal_map = prob_raw, "none"
+    if fitted:
+        score["weightedVote"] = fit["vote"]["score"]
+        score["selector"] = fit["selector"]["score"]
+        platt_wins = _mean(log_loss_terms(fit["vote"]["platt"], fit["vote"]["score"])) < _mean(log_loss_terms(fit["vote"]["share"], fit["vote"]["score"]))
+        cal_map = "platt" if platt_wins else "share"
+        prob = fit["vote"]["platt"] if platt_wins else fit["vote"]["share"]
+    else:
+        score["weightedVote"] = list(score["weightedVoteRaw"])
+        score["selector"] = [NAN] * n
+    paired = [r for r in VERIFIER_RULES if fitted or r != "selector"]
     diffs = [[x - m for x, m in zip(score[r], score["majority"])] for r in paired]
-    intervals = bootstrap_intervals([score[r] for r in SELECTION_RULES] + diffs, resamples, seed)
+    brier = brier_terms(prob, score["weightedVote"])
+    log_loss = log_loss_terms(prob, score["weightedVote"])
+    intervals = bootstrap_intervals([score[r] for r in SELECTION_RULES] + diffs + [brier, log_loss], resamples, seed)
     rules = {r: {"accuracy": _mean(score[r]), "ci": intervals[c]} for c, r in enumerate(SELECTION_RULES)}
     versus = []
     for j, r in enumerate(paired):
@@ -315,14 +341,44 @@ def selection_report(
         versus.append({"rule": r, "diff": _mean(diffs[j]), "ci": ci, "real": bool(ci["lo"] > 0 or ci["hi"] < 0)})
     ece, bins = reliability(prob, score["weightedVote"])
     ece_raw, bins_raw = reliability(prob_raw, score["weightedVoteRaw"])
+    temperature = fit["all"]["temperature"] if fitted else 1.0
+    recommended = recommend_rule(rules, versus, temperature, n)
+    at = len(SELECTION_RULES) + len(paired)
+    selector_cal = None
+    if fitted:
+        sp, ss = fit["selector"]["probability"], fit["selector"]["score"]
+        selector_cal = {"ece": reliability(sp, ss)[0], "brier": _mean(brier_terms(sp, ss)), "logLoss": _mean(log_loss_terms(sp, ss))}
     return {
         "groups": n,
         "rules": rules,
         "temperature": temperature,
-        "temperatureSource": source,
+        "temperatureSource": f"fitted on {n} held-out questions; every figure that depends on it is out of fold ({fit['folds']} folds)" if fitted else f"not fitted (T = 1): {fit['reason']}",
         "versusMajority": versus,
-        "recommended": recommend_rule(rules, versus, temperature, n),
+        "bestVerifier": largest_diff(versus),
+        "probabilityMap": {
+            "temperature": temperature,
+            "platt": dict(fit["all"]["platt"]) if fitted and cal_map == "platt" else None,
+            "selector": list(fit["all"]["selector"]) if fitted else None,
+            "use": "selector" if recommended["rule"] == "selector" else "vote",
+        },
+        "recommended": recommended,
         "mixedLabelAnswers": mixed,
-        "calibration": {"ece": ece, "eceRaw": ece_raw, "bins": bins, "binsRaw": bins_raw},
+        "calibration": {
+            "method": f"k-fold:{fit['folds']}" if fitted else f"none: {fit['reason']}",
+            "questions": n if fitted else 0,
+            "map": cal_map,
+            "ece": ece,
+            "eceCi": ece_interval(prob, score["weightedVote"], resamples, seed),
+            "brier": _mean(brier),
+            "brierCi": intervals[at],
+            "logLoss": _mean(log_loss),
+            "logLossCi": intervals[at + 1],
+            "eceRaw": ece_raw,
+            "brierRaw": _mean(brier_terms(prob_raw, score["weightedVoteRaw"])),
+            "logLossRaw": _mean(log_loss_terms(prob_raw, score["weightedVoteRaw"])),
+            "bins": bins,
+            "binsRaw": bins_raw,
+            "selector": selector_cal,
+        },
         "bootstrap": {"resamples": resamples, "seed": seed},
     }

@@ -1,6 +1,5 @@
 """The figures of a validation, with the scoring shared by the ranks: every rank scores a share of the
-candidates (the validation groups', then those of the training groups the vote's temperature is fitted on),
-rank 0 gets all energies and computes the figures as the app's evaluateModel (src/engine/train/evaluation.ts):
+candidates of the validation groups (the vote's calibration and the selector are cross-fitted over them), rank 0 gets all energies and computes the figures as the app's evaluateModel (src/engine/train/evaluation.ts):
 the summary, the Best-of-N curve and the selection report over the questions with both labels, each rule's
 accuracy over every validation question (selection.allQuestions, allQuestionsAccuracy) and the energy
 histogram over every validation candidate."""
@@ -15,18 +14,15 @@ from .distributed import Dist
 from .held_out import evaluation_figures
 from .metrics import energy_histogram
 from .model import TransEBM, score_candidates
-from .selection import fit_subset
 
 CURVE_SUBSETS = 64
 HISTOGRAM_BINS = 30
 
 
-def validation_figures(module: TransEBM, data: TrainingData, groups: List[int], seed: int, dist_: Dist, amp, batch_tokens: int, curve_subsets: int, train_groups: List[int]) -> Optional[Dict]:
-    """{summary, histogram, curve, selection, allQuestionsAccuracy} on rank 0, None on the others. The vote's
-    temperature is fitted on a seeded subset of at most FIT_MAX_GROUPS (64) of `train_groups` (the app's fitSubset)."""
-    fit = fit_subset(train_groups, seed)
-    n_val = len(data.candidates(groups))
-    cand = data.candidates(groups) + data.candidates(fit)
+def validation_figures(module: TransEBM, data: TrainingData, groups: List[int], seed: int, dist_: Dist, amp, batch_tokens: int, curve_subsets: int) -> Optional[Dict]:
+    """{summary, histogram, curve, selection, allQuestionsAccuracy} on rank 0, None on the others. Nothing
+    is fitted on training groups: the calibration and the selector are cross-fitted over `groups`."""
+    cand = data.candidates(groups)
     mine = cand[dist_.rank :: dist_.world]
     e_mine = score_candidates(module, [data.ids[i] for i in mine], dist_.device, batch_tokens, amp)
     full = torch.zeros(len(cand), dtype=torch.float32, device=dist_.device)
@@ -35,7 +31,6 @@ def validation_figures(module: TransEBM, data: TrainingData, groups: List[int], 
     if not dist_.main:
         return None
     energies = full.cpu().tolist()
-    scored = data.scored(groups, energies[:n_val])
-    fit_on = data.scored(fit, energies[n_val:])
-    ev = evaluation_figures(scored, seed, fit_on, curve_subsets, True)
+    scored = data.scored(groups, energies)
+    ev = evaluation_figures(scored, seed, curve_subsets, True)
     return {"summary": ev["summary"], "histogram": energy_histogram(scored, HISTOGRAM_BINS), "curve": ev["curve"], "selection": ev["selection"], "allQuestionsAccuracy": ev["allQuestionsAccuracy"]}

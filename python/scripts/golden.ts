@@ -16,7 +16,8 @@ import { evaluateGroups, type ScoredGroup } from '../../src/engine/metrics/summa
 import { energyHistogram } from '../../src/engine/metrics/histogram.ts';
 import { bestOfNCurve } from '../../src/engine/metrics/ncurve.ts';
 import { selectionReport } from '../../src/engine/metrics/selection.ts';
-import { fitSubset, fitTemperature } from '../../src/engine/metrics/temperature.ts';
+import { fitTemperature } from '../../src/engine/metrics/temperature.ts';
+import { crossFitFolds } from '../../src/engine/metrics/crossFit.ts';
 
 const [samplePath, outPath] = process.argv.slice(2);
 
@@ -179,10 +180,10 @@ async function main() {
     fit: fitGroupsG,
     report: reportGroups,
     temperature: fitTemperature(fitGroupsG),
-    fitted: selectionReport(reportGroups, { seed: 42, fitOn: fitGroupsG }),
-    noisy: selectionReport(groups, { seed: 7, resamples: 500, fitOn: fitGroupsG }),
-    unfitted: selectionReport(finiteGroups, { seed: 3, fitOn: null, noFitReason: 'no training data loaded' }),
-    fitSubset: Array.from(fitSubset(Uint32Array.from({ length: 1000 }, (_, i) => 3 * i), 42, 256)),
+    folds: Array.from(crossFitFolds(103, 42)),
+    crossFitted: selectionReport(reportGroups, { seed: 42 }),
+    noisy: selectionReport(groups, { seed: 7, resamples: 500 }),
+    tooFew: selectionReport(finiteGroups.slice(0, 12), { seed: 3 }),
   };
 
   const tokens = tokenizeChunk({

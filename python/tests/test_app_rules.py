@@ -11,7 +11,7 @@ import math
 import os
 import unittest
 
-from eorm import answers, js, jsonl, metrics, ncurve, rng, selection, split, tokenize
+from eorm import answers, cross_fit, js, jsonl, metrics, ncurve, rng, selection, split, tokenize
 
 from tests.util import HERE, SAMPLE, dec
 
@@ -212,8 +212,10 @@ class Metrics(Close):
 
 
 class Selection(Close):
-    """The selection report (rules with bootstrap intervals, fitted temperature, calibration, the sentence)
-    against the app's, to 1e-9: the same energies, labels and answers give the same figures."""
+    """The selection report (rules with bootstrap intervals, the vote's temperature, probability map and the
+    learned selector cross-fitted over the reported questions, calibration out of fold, the sentence) against
+    the app's, to 1e-7: the same energies, labels and answers give the same figures (the fits' Newton steps
+    carry rounding a little further than plain sums)."""
 
     @classmethod
     def setUpClass(cls):
@@ -226,25 +228,28 @@ class Selection(Close):
         cls.report = groups(cls.want["report"])
         cls.noisy = groups(dec(G["metrics"]["groups"]))
 
-    def test_temperature_fitted_on_training_groups(self):
+    def test_temperature_fit(self):
         t, n = selection.fit_temperature(self.fit)
         self.assertSame({"temperature": t, "groups": n}, self.want["temperature"], rel=1e-9)
         self.assertNotEqual(t, 1.0)
 
-    def test_report_with_a_fitted_temperature(self):
-        got = selection.selection_report(self.report, 42, self.fit)
-        self.assertSame(got, self.want["fitted"], rel=1e-9)
-        self.assertEqual(got["recommended"], self.want["fitted"]["recommended"])
+    def test_the_same_folds(self):
+        self.assertEqual(cross_fit.cross_fit_folds(103, 42), self.want["folds"])
+
+    def test_report_cross_fitted(self):
+        got = selection.selection_report(self.report, 42)
+        self.assertEqual(got["calibration"]["method"], "k-fold:5")
+        self.assertSame(got, self.want["crossFitted"], rel=1e-7)
+        self.assertEqual(got["recommended"], self.want["crossFitted"]["recommended"])
 
     def test_report_on_nan_and_infinite_energies(self):
-        self.assertSame(selection.selection_report(self.noisy, 7, self.fit, resamples=500), self.want["noisy"], rel=1e-9)
+        self.assertSame(selection.selection_report(self.noisy, 7, resamples=500), self.want["noisy"], rel=1e-7)
 
-    def test_report_without_training_data(self):
-        finite = [g for g in self.noisy if all(math.isfinite(e) for e in g.energies)]
-        self.assertSame(selection.selection_report(finite, 3, None, no_fit_reason="no training data loaded"), self.want["unfitted"], rel=1e-9)
-
-    def test_fit_subset(self):
-        self.assertEqual(selection.fit_subset([3 * i for i in range(1000)], 42, 256), self.want["fitSubset"])
+    def test_report_with_too_few_questions(self):
+        finite = [g for g in self.noisy if all(math.isfinite(e) for e in g.energies)][:12]
+        got = selection.selection_report(finite, 3)
+        self.assertRegex(got["calibration"]["method"], r"^none: only \d+ held-out questions \(at least 20 are needed to calibrate out of fold\)$")
+        self.assertSame(got, self.want["tooFew"], rel=1e-9)
 
     def test_vectorised_stream_is_mulberry32(self):
         r = rng.Rng(1234567)

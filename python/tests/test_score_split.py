@@ -62,7 +62,8 @@ class ScoreValidatesOnTheRecordedSplit(unittest.TestCase):
         # 'all' holds out single-label questions too: all of them count in allQuestions, only the others in the rest.
         self.assertEqual(last["selection"]["allQuestions"]["groups"], len(val))
         self.assertLess(last["selection"]["groups"], len(val))
-        self.assertEqual(last["selection"]["temperatureSource"], f"fitted on {len(train)} training groups")
+        # The calibration is cross-fitted over the reported held-out questions, never over training groups.
+        self.assertEqual(last["selection"]["calibration"]["questions"], last["selection"]["groups"])
         rows, _, _ = self.score(w, "--groups", "train")
         self.assertEqual(sorted({r["group"] for r in rows}), sorted(train))
 

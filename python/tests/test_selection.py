@@ -1,5 +1,6 @@
 """`eorm.score` prints the app's selection report (eorm/selection.py) in its final object: the vote's
-temperature fitted on a training split, never on the groups it reports on. The figures themselves are
+temperature, probability map and the learned selector cross-fitted over the questions it reports on,
+never fitted on training groups. The figures themselves are
 pinned to the app's by tests/test_app_rules.py (Selection)."""
 import os
 import sys
@@ -21,8 +22,8 @@ from eorm.weights import write_model
 
 from tests.util import SAMPLE, run_module
 
-KEYS = {"groups", "rules", "temperature", "temperatureSource", "versusMajority", "recommended", "mixedLabelAnswers", "calibration", "bootstrap", "allQuestions"}
-RULES = {"bestOfN", "majority", "weightedVote", "weightedVoteRaw", "first", "random", "oracle"}
+KEYS = {"groups", "rules", "temperature", "temperatureSource", "versusMajority", "bestVerifier", "probabilityMap", "recommended", "mixedLabelAnswers", "calibration", "bootstrap", "allQuestions"}
+RULES = {"bestOfN", "majority", "weightedVote", "weightedVoteRaw", "selector", "first", "random", "oracle"}
 
 
 class ScorePrintsTheSelectionReport(unittest.TestCase):
@@ -44,19 +45,25 @@ class ScorePrintsTheSelectionReport(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         return json.loads(p.stdout.strip().split("\n")[-1])
 
-    def test_validation_fits_on_the_training_split(self):
+    def test_validation_cross_fits_over_the_held_out_questions(self):
         last = self.last("--groups", "val")
         s = last["selection"]
-        self.assertEqual(set(s), KEYS)
-        self.assertEqual(set(s["rules"]), RULES)
-        self.assertRegex(s["temperatureSource"], r"^fitted on \d+ training groups(, at the search's lower bound .*)?$")
+        self.assertLessEqual(KEYS, set(s))
+        self.assertLessEqual(RULES, set(s["rules"]))
+        self.assertEqual(s["temperatureSource"], f"fitted on {s['groups']} held-out questions; every figure that depends on it is out of fold (5 folds)")
+        self.assertEqual(s["calibration"]["method"], "k-fold:5")
+        for k in ("ece", "brier", "logLoss"):
+            ci = s["calibration"][k + "Ci"]
+            self.assertLessEqual(ci["lo"], s["calibration"][k])
+            self.assertGreaterEqual(ci["hi"], s["calibration"][k])
         self.assertGreater(s["temperature"], 0)
         self.assertEqual(s["groups"], last["metrics"]["nGroups"])
         # The summary's baselines follow the same tie rule as the report.
         self.assertEqual(s["rules"]["majority"]["accuracy"], last["metrics"]["baselines"]["majorityVote"])
         self.assertEqual(s["rules"]["weightedVoteRaw"]["accuracy"], last["metrics"]["baselines"]["weightedVote"])
         self.assertEqual(s["rules"]["bestOfN"]["accuracy"], last["metrics"]["bestOfN"])
-        self.assertEqual([v["rule"] for v in s["versusMajority"]], ["bestOfN", "weightedVote"])
+        self.assertEqual([v["rule"] for v in s["versusMajority"]], ["bestOfN", "weightedVote", "weightedVoteRaw", "selector"])
+        self.assertIn(s["bestVerifier"], s["versusMajority"])
         self.assertEqual(len(s["calibration"]["bins"]), 10)
         self.assertEqual(s["bootstrap"], {"resamples": 1000, "seed": 42})
         self.assertTrue(s["recommended"]["sentence"].startswith("Use "))
@@ -79,31 +86,12 @@ class ScorePrintsTheSelectionReport(unittest.TestCase):
         for rule in RULES:
             self.assertAlmostEqual(every["rules"][rule] * len(val), s["rules"][rule]["accuracy"] * len(both) + all_correct, places=6)
 
-    def test_a_test_file_needs_training_data_to_fit_on(self):
+    def test_a_test_file_is_cross_fitted_over_its_own_questions(self):
         s = self.last("--groups", "all")["selection"]
-        self.assertEqual((s["temperature"], s["temperatureSource"]), (1, "not fitted (T = 1): no training data given (--fit-data)"))
+        self.assertEqual(s["calibration"]["method"], "k-fold:5")
+        self.assertEqual(s["calibration"]["questions"], s["groups"])
         self.assertNotIn("allQuestions", s)  # a test file's figures are over every question already
-        s = self.last("--groups", "all", "--fit-data", SAMPLE)["selection"]
-        self.assertRegex(s["temperatureSource"], r"^fitted on \d+ training groups(, at the search's lower bound .*)?$")
-
-    def test_the_training_split_is_never_fitted_on_itself(self):
-        s = self.last("--groups", "train")["selection"]
-        self.assertEqual(s["temperatureSource"], "not fitted (T = 1): the reported groups are the training split")
 
 
 if __name__ == "__main__":
     unittest.main()
-
-
-class TemperatureAtItsBound(unittest.TestCase):
-    def test_the_source_says_when_the_fit_stopped_at_the_lower_bound(self):
-        from eorm.metrics import ScoredGroup
-        from eorm.selection import selection_report
-
-        always = [ScoredGroup([0.0, 1.0], [1, 0], ["r", "w"]) for _ in range(20)]
-        report = selection_report([ScoredGroup([0.0, 1.0, 2.0], [1, 0, 0], ["r", "w", "w"])], 42, always)
-        self.assertAlmostEqual(report["temperature"], 0.01, places=6)
-        self.assertEqual(
-            report["temperatureSource"],
-            "fitted on 20 training groups, at the search's lower bound (0.01): the training groups may separate more sharply than held-out ones; compare with T = 1",
-        )

@@ -11,9 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
 import { splitGroups } from '../engine/data/split.ts';
-import { fitSubset } from '../engine/metrics/temperature.ts';
 import { readTrainingData } from '../engine/data/testing/node.ts';
-import { FIT_MAX_GROUPS } from '../engine/train/evaluation.ts';
 import { DEFAULT_TRAIN_SETTINGS, type ModelSettings } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from '../worker/backendInfo.ts';
 import { backendLabel } from '../worker/backendInfo.ts';
@@ -137,13 +135,13 @@ export function sampleSlice(questions: number, text = sampleText, name?: string)
 
 /**
  * What a validation scores, as the engine splits the file (seed 42, the default split): every held-out
- * question's candidates and the training groups the vote's temperature is fitted on; real tokens at maxLen.
+ * question's candidates (nothing else: the vote's calibration is fitted on them too); real tokens at maxLen.
  */
 async function scoredWork(text: Buffer | string, maxLen: number): Promise<{ candidates: number; tokens: number }> {
   const { tokens, view } = await readTrainingData(typeof text === 'string' ? text : new Uint8Array(text));
   const split = splitGroups(view, { seed: SEED, kind: DEFAULT_TRAIN_SETTINGS.splitKind });
   const out = { candidates: 0, tokens: 0 };
-  for (const g of [...split.val, ...fitSubset(split.train, SEED, FIT_MAX_GROUPS)]) {
+  for (const g of split.val) {
     for (let i = view.groupStart[g]; i < view.groupStart[g + 1]; i++) {
       out.candidates++;
       out.tokens += Math.min(maxLen, tokens.offsets[i + 1] - tokens.offsets[i]);

@@ -86,7 +86,7 @@ await runTraining({ cfg, params, view, answers, split, settings }, {
   state: ignore, points: ignore, progress: ignore, evalProgress: ignore,
   evaluation: (e) => console.log(`  epoch ${e.epoch}: val Best-of-N ${e.evaluation.summary.bestOfN.toFixed(4)}, weighted vote ${e.evaluation.selection.rules.weightedVote.accuracy.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`),
 }, new RunControl());
-const app = await evaluateModel(cfg, params, view, answers, split.val, seed, {}, { view, answers, groups: split.train });
+const app = await evaluateModel(cfg, params, view, answers, split.val, seed);
 const contentHash = `sha256:${createHash('sha256').update(text).digest('hex')}`;
 const training = { split: splitRecord(seed, DEFAULT_TRAIN_FRACTION, contentHash, kind), epochs, preset };
 writeFileSync(weightsPath, writeModel({ cfg, tensors: await paramsToArrays(params), metadata: { tokenizer: 'r50k_base', training } }));

@@ -324,8 +324,8 @@ export class TrainingRuns {
       step: e.step,
       valBestOfN: s.bestOfN,
       epochTrainLoss: e.epochTrainLoss,
-      // Rerank's temperature, and what chose the best checkpoint (both recorded in exported files).
-      ...(selection ? { temperature: selection.temperature, temperatureSource: selection.temperatureSource } : {}),
+      // Rerank's probability map (fitted on the held-out questions), and what chose the best checkpoint (both recorded in exported files).
+      ...(selection ? { temperature: selection.temperature, temperatureSource: selection.temperatureSource, probabilityMap: selection.probabilityMap } : {}),
       bestMetric: bestMetricOf(settings),
       bestMetricValue: metricValue(e.evaluation, bestMetricOf(settings)),
     };

@@ -54,9 +54,10 @@ describe('modelCard', () => {
     expect(card).toContain('11 final answers have candidates labelled both correct and incorrect');
   });
 
-  it('reports calibration before and after the temperature fit, with the 10 bins', () => {
-    expect(card).toContain('Temperature T = 0.420 (fitted on 412 training groups)');
-    expect(card).toContain('0.040 with T, 0.110 at T = 1');
+  it('reports calibration out of fold and of the raw shares, with the 10 bins', () => {
+    expect(card).toContain('Temperature T = 0.420 (fitted on 132 held-out questions; every figure that depends on it is out of fold (5 folds))');
+    expect(card).toContain('Calibration k-fold:5: expected calibration error of the picked answer\'s probability 0.040 (out of fold), Brier 0.150, log loss 0.460');
+    expect(card).toContain('the raw shares at T = 1: ECE 0.110, Brier 0.190, log loss 0.900');
     expect(card.split('\n').filter((l) => /^\| 0\.\d–/.test(l) || /^\| 0\.9–1\.0/.test(l))).toHaveLength(10);
   });
 

@@ -36,12 +36,13 @@ export const RULE_NAMES: Record<SelectionRule, string> = {
   majority: 'Majority vote',
   weightedVote: 'Energy-weighted vote (fitted T)',
   weightedVoteRaw: 'Energy-weighted vote (T = 1)',
+  selector: 'Learned selector (vote share + energy)',
   first: 'First candidate',
   random: 'Random candidate',
   oracle: 'Oracle (any correct)',
 };
 
-const RULE_ORDER: SelectionRule[] = ['bestOfN', 'majority', 'weightedVote', 'weightedVoteRaw', 'first', 'random', 'oracle'];
+const RULE_ORDER: SelectionRule[] = ['bestOfN', 'majority', 'weightedVote', 'weightedVoteRaw', 'selector', 'first', 'random', 'oracle'];
 
 const pct = (x: number | null | undefined): string => (typeof x === 'number' && Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
 const num = (x: number | null | undefined, digits = 3): string => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : '–');
@@ -89,7 +90,7 @@ function selectionSection(e: CardEvaluation): string[] {
   }
   const c = sel.calibration;
   out.push('', `### Calibration (${setName(e.set)})`, '');
-  out.push(`Temperature T = ${num(sel.temperature)} (${sel.temperatureSource}). Expected calibration error of the picked answer's probability: ${num(c.ece)} with T, ${num(c.eceRaw)} at T = 1.`, '');
+  out.push(`Temperature T = ${num(sel.temperature)} (${sel.temperatureSource}). Calibration ${c.method}: expected calibration error of the picked answer's probability ${num(c.ece)} (out of fold), Brier ${num(c.brier)}, log loss ${num(c.logLoss)}; the raw shares at T = 1: ECE ${num(c.eceRaw)}, Brier ${num(c.brierRaw)}, log loss ${num(c.logLossRaw)}.`, '');
   const bins = c.bins.map((b, i) => {
     const raw = c.binsRaw[i];
     return [`${b.lo.toFixed(1)}–${b.hi.toFixed(1)}`, String(b.count), num(b.confidence), num(b.accuracy), String(raw?.count ?? '–'), num(raw?.confidence), num(raw?.accuracy)];
@@ -130,7 +131,7 @@ function limitsSection(input: ModelCardInput): string[] {
   if (!input.evaluations.some((e) => e.sources && e.sources.length > 0)) out.push('- No per-source audit: the data names no generator (`source`), so whether the model favours some generator was not measured.');
   out.push('- Answers written by generators absent from the training file were not tested, unless a hold-out-sources split says otherwise.');
   out.push(`- Inputs are cut at ${input.config.maxLen} tokens (question and answer together): what follows was never read.`);
-  out.push('- The temperature was fitted on the training split of this file; on other data the probabilities may be miscalibrated.');
+  out.push('- The temperature, the probability map and the selector were fitted on held-out questions of this file (figures out of fold); on other data the probabilities may be miscalibrated.');
   return [...out, ''];
 }
 

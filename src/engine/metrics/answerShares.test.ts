@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerShares } from './answerShares.ts';
+import { applyPlatt } from './calibrationMap.ts';
+import { readProbabilityMap, rerankAnswers } from './rerankProbability.ts';
 
 describe('answerShares', () => {
   it('sums softmax(−E/T) per answer, in order of first appearance, candidates by energy', () => {
@@ -45,5 +47,40 @@ describe('answerShares', () => {
   it('rejects a temperature that is not positive', () => {
     expect(() => answerShares(['a'], [0], 0)).toThrow(RangeError);
     expect(() => answerShares(['a'], [0], NaN)).toThrow(RangeError);
+  });
+});
+
+describe('rerankAnswers: the map an evaluation fitted on held-out questions', () => {
+  const answers = ['18', '26', '18', null];
+  const energies = [0.6, 0, 0.5, 2];
+
+  it('the share itself without Platt; Platt maps every answer share; the no-answer row keeps its share', () => {
+    const plain = rerankAnswers(answers, energies, { temperature: 0.5, platt: null, selector: null, use: 'vote' });
+    expect(plain).toEqual(answerShares(answers, energies, 0.5));
+    const platt = { a: 0.5, b: -0.2 };
+    const mapped = rerankAnswers(answers, energies, { temperature: 0.5, platt, selector: null, use: 'vote' });
+    plain.forEach((r, k) => {
+      expect(mapped[k].probability).toBeCloseTo(r.answer === null ? r.probability : applyPlatt(platt, r.probability), 15);
+      expect(mapped[k].picked).toBe(r.picked);
+    });
+  });
+
+  it('the selector, when recommended, gives each answer its probability and picks', () => {
+    // Only the vote share counts: '18' (2 of 4 candidates) over '26' (1 of 4), whatever the energies say.
+    const rows = rerankAnswers(answers, energies, { temperature: 0.1, platt: null, selector: [-1, 4, 0, 0, 0], use: 'selector' });
+    expect(rows[0].probability).toBeCloseTo(1 / (1 + Math.exp(-(-1 + 4 * 0.5))), 15);
+    expect(rows[1].probability).toBeCloseTo(1 / (1 + Math.exp(-(-1 + 4 * 0.25))), 15);
+    expect(rows.filter((r) => r.picked).map((r) => r.answer)).toEqual(['18']);
+    expect(answerShares(answers, energies, 0.1).find((r) => r.picked)!.answer).toBe('26'); // the vote at that temperature picks the other
+  });
+
+  it('reads a recorded map only when it is whole', () => {
+    const map = { temperature: 0.4, platt: { a: 1.2, b: 0.1 }, selector: [0, 5, 0, 0, 0], use: 'vote' };
+    expect(readProbabilityMap(map)).toEqual(map);
+    expect(readProbabilityMap({ ...map, temperature: 0 })).toBeNull();
+    expect(readProbabilityMap({ ...map, selector: [1, 2] })).toBeNull();
+    expect(readProbabilityMap({ ...map, platt: { a: 'x', b: 0 } })).toBeNull();
+    expect(readProbabilityMap({ ...map, use: 'other' })).toBeNull();
+    expect(readProbabilityMap('0.4')).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The energy-weighted vote of one group as probabilities: every candidate carries softmax(−E/T) and an
  * answer the sum over its candidates, so the answers' shares sum to 1. Rerank shows them; T is the
- * temperature fitted on the model's training split (1 when none was fitted). Non-finite energies follow
+ * temperature fitted on the model's held-out questions (1 when none was fitted). Non-finite energies follow
  * rank.ts: they rank as +Infinity, so they weigh 0 (all equal when every energy is non-finite).
  */
 import { rankKey } from './rank.ts';

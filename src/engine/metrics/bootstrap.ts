@@ -23,6 +23,20 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[i] + (h - i) * (sorted[i + 1] - sorted[i]);
 }
 
+/** The 95% interval of a statistic that is not a mean (e.g. ECE), over the same resampled indices as bootstrapIntervals with this seed. */
+export function bootstrapInterval(g: number, resamples: number, seed: number, statistic: (idx: Int32Array) => number): Interval {
+  if (g === 0 || resamples < 1) return { lo: NaN, hi: NaN };
+  const rng = createRng(seed);
+  const values = new Float64Array(resamples);
+  const idx = new Int32Array(g);
+  for (let b = 0; b < resamples; b++) {
+    for (let j = 0; j < g; j++) idx[j] = rng.int(g);
+    values[b] = statistic(idx);
+  }
+  values.sort();
+  return { lo: percentile(values, 0.025), hi: percentile(values, 0.975) };
+}
+
 /** The 95% interval of each column's mean; NaN bounds when there are no groups. */
 export function bootstrapIntervals(columns: ReadonlyArray<ArrayLike<number>>, resamples: number, seed: number): Interval[] {
   const g = columns.length > 0 ? columns[0].length : 0;

@@ -3,7 +3,8 @@
  * in the last), each with its picks' mean probability and share correct, and the expected calibration
  * error Σ_bins (count / N) · |accuracy − confidence| over the non-empty bins.
  */
-import type { ReliabilityBin } from './selectionTypes.ts';
+import { bootstrapInterval } from './bootstrap.ts';
+import type { Interval, ReliabilityBin } from './selectionTypes.ts';
 
 export const CALIBRATION_BINS = 10;
 
@@ -31,4 +32,21 @@ export function reliability(probability: ArrayLike<number>, correct: ArrayLike<n
     return bin;
   });
   return { ece: n > 0 ? ece : NaN, bins };
+}
+
+/**
+ * ECE's 95% bootstrap interval over the same resampled questions as every other interval with this seed.
+ * A bin's weighted gap (count / N) · |accuracy − confidence| is |Σ correct − Σ probability| / N over its picks.
+ */
+export function eceInterval(probability: ArrayLike<number>, correct: ArrayLike<number>, resamples: number, seed: number): Interval {
+  const n = probability.length;
+  const bin = Int32Array.from({ length: n }, (_, g) => Math.min(CALIBRATION_BINS - 1, Math.floor(probability[g] * CALIBRATION_BINS)));
+  const gap = new Float64Array(CALIBRATION_BINS);
+  return bootstrapInterval(n, resamples, seed, (idx) => {
+    gap.fill(0);
+    for (const g of idx) gap[bin[g]] += correct[g] - probability[g];
+    let ece = 0;
+    for (const v of gap) ece += Math.abs(v);
+    return ece / n;
+  });
 }

@@ -10,6 +10,7 @@ import { bestOfNScore } from './rank.ts';
 import { SELECTION_RULES, selectionReport } from './selection.ts';
 import type { AllQuestionsFigures, SelectionReport, SelectionRule } from './selectionTypes.ts';
 import { type EvalSummary, type ScoredGroup, evaluateGroups } from './summary.ts';
+import { selectorPick } from './selector.ts';
 import { majorityVoteScore, weightedVoteScore } from './vote.ts';
 
 /** At least one correct and one incorrect candidate. */
@@ -19,8 +20,11 @@ export function hasBothLabels(g: ScoredGroup): boolean {
   return pos > 0 && pos < g.labels.length;
 }
 
-/** One group's expected accuracy under `rule` (the weighted vote at `temperature`; weightedVoteRaw at 1). */
-export function ruleScore(g: ScoredGroup, rule: SelectionRule, temperature: number): number {
+/**
+ * One group's expected accuracy under `rule` (the weighted vote at `temperature`, weightedVoteRaw at 1, the
+ * selector with coefficients `selector`: NaN without them).
+ */
+export function ruleScore(g: ScoredGroup, rule: SelectionRule, temperature: number, selector: ArrayLike<number> | null = null): number {
   const n = g.labels.length;
   let correct = 0;
   for (let i = 0; i < n; i++) correct += g.labels[i];
@@ -33,6 +37,8 @@ export function ruleScore(g: ScoredGroup, rule: SelectionRule, temperature: numb
       return weightedVoteScore(g.answers, g.energies, g.labels, temperature);
     case 'weightedVoteRaw':
       return weightedVoteScore(g.answers, g.energies, g.labels, 1);
+    case 'selector':
+      return selector ? selectorPick(g, selector).score : NaN;
     case 'first':
       return g.labels[0];
     case 'random':
@@ -43,12 +49,12 @@ export function ruleScore(g: ScoredGroup, rule: SelectionRule, temperature: numb
 }
 
 /** Mean of ruleScore over the non-empty groups; NaN when there are none. */
-export function ruleAccuracy(groups: ReadonlyArray<ScoredGroup>, rule: SelectionRule, temperature: number): number {
+export function ruleAccuracy(groups: ReadonlyArray<ScoredGroup>, rule: SelectionRule, temperature: number, selector: ArrayLike<number> | null = null): number {
   let sum = 0;
   let n = 0;
   for (const g of groups) {
     if (g.labels.length === 0) continue;
-    sum += ruleScore(g, rule, temperature);
+    sum += ruleScore(g, rule, temperature, selector);
     n++;
   }
   return n > 0 ? sum / n : NaN;
@@ -69,10 +75,21 @@ export function heldOutFigures(groups: ReadonlyArray<ScoredGroup>, rule: Selecti
   };
 }
 
-/** Every rule's accuracy over every non-empty group (the weighted vote at the fitted `temperature`). */
-export function allQuestionsFigures(groups: ReadonlyArray<ScoredGroup>, temperature: number): AllQuestionsFigures {
+/**
+ * Every rule's accuracy over every non-empty group: on the groups the report covers (`inReport`) its own
+ * figures (out of fold for the fitted rules), on the others the maps the report fitted on all of its
+ * questions, which never saw them.
+ */
+export function allQuestionsFigures(groups: ReadonlyArray<ScoredGroup>, report: SelectionReport, inReport: (g: ScoredGroup) => boolean): AllQuestionsFigures {
   const all = groups.filter((g) => g.labels.length > 0);
-  return { groups: all.length, rules: Object.fromEntries(SELECTION_RULES.map((r) => [r, ruleAccuracy(all, r, temperature)])) as Record<SelectionRule, number> };
+  const rest = all.filter((g) => !inReport(g));
+  const { temperature, selector } = report.probabilityMap;
+  const accuracy = (r: SelectionRule): number => {
+    let sum = report.groups > 0 ? report.rules[r].accuracy * report.groups : 0;
+    for (const g of rest) sum += ruleScore(g, r, temperature, selector);
+    return all.length > 0 ? sum / all.length : NaN;
+  };
+  return { groups: all.length, rules: Object.fromEntries(SELECTION_RULES.map((r) => [r, accuracy(r)])) as Record<SelectionRule, number> };
 }
 
 /** 'bothLabels': a validation's figures (train/evaluation.ts says why); 'allQuestions': a test file's. */
@@ -88,23 +105,21 @@ export interface EvaluationFigures {
 }
 
 export interface EvaluationFiguresOptions {
+  /** Seeds the bootstrap, the curve's subsets and the cross-fitting's folds. */
   seed: number;
   subsetsPerN: number;
-  /** Scored training groups the vote's temperature is fitted on; null: T = 1 (noFitReason says why). */
-  fitOn: ReadonlyArray<ScoredGroup> | null;
-  noFitReason?: string;
   figuresOver: FiguresOver;
 }
 
 /** An evaluation's figures from its scored groups (python/eorm/held_out.py evaluation_figures is the twin). */
 export function evaluationFigures(scored: ReadonlyArray<ScoredGroup>, opts: EvaluationFiguresOptions): EvaluationFigures {
   const reported = opts.figuresOver === 'bothLabels' ? scored.filter(hasBothLabels) : scored;
-  const report = selectionReport(reported, { seed: opts.seed, fitOn: opts.fitOn, noFitReason: opts.noFitReason });
-  const allQuestions = allQuestionsFigures(scored, report.temperature);
+  const report = selectionReport(reported, { seed: opts.seed });
+  const allQuestions = opts.figuresOver === 'bothLabels' ? allQuestionsFigures(scored, report, hasBothLabels) : null;
   return {
     summary: evaluateGroups(reported),
     curve: bestOfNCurve(reported, { seed: opts.seed, subsetsPerN: opts.subsetsPerN }),
-    selection: opts.figuresOver === 'bothLabels' ? { ...report, allQuestions } : report,
-    allQuestionsAccuracy: allQuestions.rules[report.recommended.rule],
+    selection: allQuestions ? { ...report, allQuestions } : report,
+    allQuestionsAccuracy: allQuestions ? allQuestions.rules[report.recommended.rule] : report.rules[report.recommended.rule].accuracy,
   };
 }

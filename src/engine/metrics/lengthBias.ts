@@ -13,12 +13,10 @@
  */
 import { bootstrapIntervals, BOOTSTRAP_RESAMPLES } from './bootstrap.ts';
 import { type FiguresOver, hasBothLabels } from './heldOut.ts';
-import type { LengthBias, LengthInterval, LengthRule } from './lengthBiasTypes.ts';
+import { LENGTH_RULES, type LengthBias, type LengthInterval, type LengthRule } from './lengthBiasTypes.ts';
 import { bestOfNScore, rankKey } from './rank.ts';
 import type { SelectionReport } from './selectionTypes.ts';
 import type { ScoredGroup } from './summary.ts';
-
-export const LENGTH_RULES: readonly LengthRule[] = ['shortest', 'longest'];
 
 /** 1-based ranks of `xs` in ascending order; tied values share the mean of their ranks. */
 export function midranks(xs: ArrayLike<number>): Float64Array {

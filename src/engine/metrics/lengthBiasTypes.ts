@@ -1,10 +1,15 @@
 /**
- * What the length check (lengthBias.ts) reports. No imports: selectionTypes.ts carries it inside the
+ * What the length check (lengthBias.ts) reports, and its rules' names. No imports: selectionTypes.ts carries it inside the
  * selection report, and lengthBias.ts imports the bootstrap, which imports selectionTypes.ts.
  */
 
 /** The pickers that look at nothing but an answer's length in tokens. */
 export type LengthRule = 'shortest' | 'longest';
+
+export const LENGTH_RULES: readonly LengthRule[] = ['shortest', 'longest'];
+
+/** Their names in tables, beside selectionTypes.ts's rules. */
+export const LENGTH_RULE_NAMES: Record<LengthRule, string> = { shortest: 'Shortest answer (length alone)', longest: 'Longest answer (length alone)' };
 
 /** A 95% interval (percentile bootstrap over questions, seeded): Interval of selectionTypes.ts. */
 export interface LengthInterval {

@@ -20,27 +20,35 @@ const G: ScoredGroup[] = [
   { energies: [0.5, 0.2, 0.9], labels: [1, 0, 1], answers: ['k', 'k', 'm'] },
 ];
 
-describe('selectionReport on four hand-made groups, nothing to fit on', () => {
-  const r = selectionReport(G, { seed: 1, fitOn: null, noFitReason: 'no training data loaded' });
+const TOO_FEW = 'only 4 held-out questions (at least 20 are needed to calibrate out of fold)';
+
+describe('selectionReport on four hand-made groups, too few to fit on', () => {
+  const r = selectionReport(G, { seed: 1 });
 
   it('scores every rule with the same tie rule', () => {
     expect(r.groups).toBe(4);
     const acc = Object.fromEntries(Object.entries(r.rules).map(([k, v]) => [k, v.accuracy]));
-    expect(acc).toEqual({ bestOfN: 0.5, majority: 0.25, weightedVote: 0.625, weightedVoteRaw: 0.625, first: 0.5, random: 0.375, oracle: 0.75 });
+    expect(acc).toEqual({ bestOfN: 0.5, majority: 0.25, weightedVote: 0.625, weightedVoteRaw: 0.625, selector: NaN, first: 0.5, random: 0.375, oracle: 0.75 });
     expect(r.mixedLabelAnswers).toBe(1);
   });
 
-  it('says T = 1 and why', () => {
+  it('says T = 1 and why, calibration "none: …", the shares uncalibrated, the selector unfitted', () => {
     expect(r.temperature).toBe(1);
-    expect(r.temperatureSource).toBe('not fitted (T = 1): no training data loaded');
+    expect(r.temperatureSource).toBe(`not fitted (T = 1): ${TOO_FEW}`);
+    expect(r.calibration.method).toBe(`none: ${TOO_FEW}`);
+    expect(r.calibration.map).toBe('none');
+    expect(r.calibration.questions).toBe(0);
+    expect(r.calibration.selector).toBeNull();
+    expect(r.probabilityMap).toEqual({ temperature: 1, platt: null, selector: null, use: 'vote' });
   });
 
   it('intervals contain the figures; the paired differences are not real on 4 groups, and the sentence says so', () => {
-    for (const f of Object.values(r.rules)) {
+    for (const [rule, f] of Object.entries(r.rules)) {
+      if (rule === 'selector') continue; // NaN, unfitted
       expect(f.ci.lo).toBeLessThanOrEqual(f.accuracy);
       expect(f.ci.hi).toBeGreaterThanOrEqual(f.accuracy);
     }
-    expect(r.versusMajority.map((v) => v.rule)).toEqual(['bestOfN', 'weightedVote']);
+    expect(r.versusMajority.map((v) => v.rule)).toEqual(['bestOfN', 'weightedVote', 'weightedVoteRaw']);
     expect(r.versusMajority[1].diff).toBeCloseTo(0.375, 15);
     expect(r.versusMajority.every((v) => !v.real)).toBe(true);
     expect(r.recommended.rule).toBe('majority');
@@ -61,6 +69,16 @@ describe('selectionReport on four hand-made groups, nothing to fit on', () => {
     const ece = (Math.abs(0 - 0.5) + Math.abs(1 - p1) + 2 * Math.abs(0.75 - (p2 + p4) / 2)) / 4;
     expect(r.calibration.eceRaw).toBeCloseTo(ece, 12);
     expect(r.calibration.ece).toBe(r.calibration.eceRaw); // T = 1
+    // Brier and log loss of the same probabilities, log loss with q kept 1e-6 from 0 and 1.
+    const probs = [p1, p2, 0.5, p4];
+    const right = [1, 1, 0, 0.5];
+    expect(r.calibration.brier).toBeCloseTo(probs.reduce((s, q, i) => s + (q - right[i]) ** 2, 0) / 4, 14);
+    expect(r.calibration.logLoss).toBeCloseTo(probs.reduce((s, q, i) => s - right[i] * Math.log(q) - (1 - right[i]) * Math.log(1 - q), 0) / 4, 12);
+    expect(r.calibration.brierRaw).toBe(r.calibration.brier);
+    for (const [x, ci] of [[r.calibration.ece, r.calibration.eceCi], [r.calibration.brier, r.calibration.brierCi], [r.calibration.logLoss, r.calibration.logLossCi]] as const) {
+      expect(ci.lo).toBeLessThanOrEqual(x);
+      expect(ci.hi).toBeGreaterThanOrEqual(x);
+    }
   });
 
   it('the summary’s vote baselines are the report’s majority and unfitted vote', () => {
@@ -71,37 +89,35 @@ describe('selectionReport on four hand-made groups, nothing to fit on', () => {
   });
 });
 
-describe('selectionReport with a fitted temperature', () => {
+describe('selectionReport cross-fitted over its own questions', () => {
   // 60 questions where the lowest energy is right and the majority wrong (G1's kind), 60 ties (G2's kind).
   const report = [...Array.from({ length: 60 }, () => G[0]), ...Array.from({ length: 60 }, () => G[1])];
-  // Training groups where energy ranks right 3 times in 4 by a gap of 1: T = 1 / ln 3.
-  const train: ScoredGroup[] = Array.from({ length: 40 }, (_, i) => ({ energies: i % 4 === 3 ? [1, 0] : [0, 1], labels: [1, 0], answers: ['r', 'w'] }));
-  const r = selectionReport(report, { seed: 42, fitOn: train });
+  const r = selectionReport(report, { seed: 42 });
 
-  it('fits T on the training groups only and says so', () => {
-    expect(r.temperature).toBeCloseTo(1 / Math.log(3), 5);
-    expect(r.temperatureSource).toBe('fitted on 40 training groups');
+  it('fits on the reported questions, K folds, and says so', () => {
+    expect(r.calibration.method).toBe('k-fold:5');
+    expect(r.calibration.questions).toBe(120);
+    // The energy always ranks right here: the fit runs to the search's lower bound, on held-out questions.
+    expect(r.temperature).toBeCloseTo(0.01, 6);
+    expect(r.temperatureSource).toBe('fitted on 120 held-out questions; every figure that depends on it is out of fold (5 folds)');
   });
 
-  it('says when the fit stopped at the lower bound (training groups the energy always ranks right)', () => {
-    const always: ScoredGroup[] = Array.from({ length: 20 }, () => ({ energies: [0, 1], labels: [1, 0], answers: ['r', 'w'] }));
-    const sharp = selectionReport(report, { seed: 42, fitOn: always });
-    expect(sharp.temperature).toBeCloseTo(0.01, 6);
-    expect(sharp.temperatureSource).toBe("fitted on 20 training groups, at the search's lower bound (0.01): the training groups may separate more sharply than held-out ones; compare with T = 1");
-  });
-
-  it('recommends the rule that beats majority vote for real (the weighted vote on an exact tie with Best-of-N)', () => {
-    expect(r.versusMajority.every((v) => v.real && v.diff === 0.75)).toBe(true);
+  it('recommends the rule that beats majority vote for real (the weighted vote on an exact tie), and names the best verifier rule', () => {
+    expect(r.versusMajority.map((v) => v.rule)).toEqual(['bestOfN', 'weightedVote', 'weightedVoteRaw', 'selector']);
+    expect(r.rules.weightedVote.accuracy).toBe(1);
     expect(r.recommended.rule).toBe('weightedVote');
-    expect(r.recommended.sentence).toMatch(/^Use the energy-weighted vote \(T = 0\.91\): 100\.0% vs 25\.0% for majority vote, \+75\.0 points \(95% CI \+\d+\.\d to \+\d+\.\d\) over 120 questions\.$/);
+    expect(r.recommended.sentence).toMatch(/^Use the energy-weighted vote \(T = 0\.01\): 100\.0% vs 25\.0% for majority vote, \+75\.0 points \(95% CI \+\d+\.\d to \+\d+\.\d\) over 120 questions\.$/);
+    expect(r.bestVerifier).toEqual(r.versusMajority[1]);
+    expect(r.probabilityMap.use).toBe('vote');
   });
 
   it('no groups: NaN figures and a sentence that says there is nothing to compare', () => {
-    const empty = selectionReport([{ energies: [], labels: [], answers: [] }], { seed: 1, fitOn: null });
+    const empty = selectionReport([{ energies: [], labels: [], answers: [] }], { seed: 1 });
     expect(empty.groups).toBe(0);
     expect(empty.rules.bestOfN.accuracy).toBeNaN();
     expect(empty.rules.bestOfN.ci.lo).toBeNaN();
     expect(empty.calibration.ece).toBeNaN();
+    expect(empty.calibration.method).toBe('none: only 0 held-out questions (at least 20 are needed to calibrate out of fold)');
     expect(empty.recommended).toEqual({ rule: 'majority', sentence: 'No questions to compare the rules on.' });
   });
 });
@@ -109,7 +125,7 @@ describe('selectionReport with a fitted temperature', () => {
 describe('recommendRule', () => {
   const fig = (accuracy: number): RuleFigure => ({ accuracy, ci: { lo: accuracy - 0.05, hi: accuracy + 0.05 } });
   const rules = Object.fromEntries(
-    (['bestOfN', 'majority', 'weightedVote', 'weightedVoteRaw', 'first', 'random', 'oracle'] as SelectionRule[]).map((k) => [k, fig(0.5)]),
+    (['bestOfN', 'majority', 'weightedVote', 'weightedVoteRaw', 'selector', 'first', 'random', 'oracle'] as SelectionRule[]).map((k) => [k, fig(0.5)]),
   ) as Record<SelectionRule, RuleFigure>;
 
   it('words the winner as the issue does', () => {
@@ -155,6 +171,22 @@ describe('recommendRule', () => {
     expect(out).toEqual({
       rule: 'majority',
       sentence: 'Use majority vote: no verifier rule beats it for real on these 50 questions; the best, the energy-weighted vote at T = 2.50, scores 40.0% vs 50.0%, -10.0 points (95% CI -20.0 to -1.0).',
+    });
+  });
+
+  it('names the selector and the vote at T = 1 in their own words', () => {
+    const out = recommendRule(
+      { ...rules, majority: fig(0.5), selector: fig(0.6), weightedVoteRaw: fig(0.55) },
+      [
+        { rule: 'weightedVoteRaw', diff: 0.05, ci: { lo: -0.01, hi: 0.1 }, real: false },
+        { rule: 'selector', diff: 0.1, ci: { lo: 0.02, hi: 0.2 }, real: true },
+      ],
+      0.5,
+      80,
+    );
+    expect(out).toEqual({
+      rule: 'selector',
+      sentence: 'Use the learned selector (vote share and energy, cross-fitted): 60.0% vs 50.0% for majority vote, +10.0 points (95% CI +2.0 to +20.0) over 80 questions.',
     });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * What an evaluation reports about choosing one answer per question: each selection rule's accuracy with
  * a 95% bootstrap interval over groups, the verifier rules against majority vote (paired bootstrap), the
- * vote's temperature fitted on the training split, and calibration. python/eorm/score.py prints the same
+ * vote's temperature and the selector cross-fitted on the held-out questions, and calibration out of fold. python/eorm/score.py prints the same
  * keys (summary JSON), so one plotting script and one golden test read both.
  */
 
@@ -22,8 +22,9 @@ export interface Interval {
 export type SelectionRule =
   | 'bestOfN' // lowest energy
   | 'majority' // most frequent final answer
-  | 'weightedVote' // answers weighted by softmax(−E/T), T fitted on the training split
+  | 'weightedVote' // answers weighted by softmax(−E/T), T cross-fitted on the held-out questions (crossFit.ts)
   | 'weightedVoteRaw' // the same with T = 1
+  | 'selector' // the learned selector over vote share and energy (selector.ts), cross-fitted
   | 'first' // candidate 0 (generation order)
   | 'random' // expected accuracy of a uniformly random candidate
   | 'oracle'; // at least one correct candidate
@@ -33,9 +34,12 @@ export interface RuleFigure {
   ci: Interval;
 }
 
+/** The rules that use the verifier's energies. */
+export type VerifierRule = 'bestOfN' | 'weightedVote' | 'weightedVoteRaw' | 'selector';
+
 /** A verifier rule minus majority vote, paired over the same resampled groups. */
 export interface VersusMajority {
-  rule: 'bestOfN' | 'weightedVote';
+  rule: VerifierRule;
   diff: number;
   ci: Interval;
   /** The interval excludes 0. */
@@ -54,12 +58,41 @@ export interface ReliabilityBin {
 }
 
 export interface Calibration {
-  /** Expected calibration error of the fitted vote (temperature T). */
+  /** "k-fold:K" when the figures are out of fold, else "none: <reason>" (then they are the raw shares at T = 1). */
+  method: string;
+  /** Held-out questions the maps were cross-fitted on (0 with "none"). */
+  questions: number;
+  /** What turns the vote's share into its probability, chosen by out-of-fold log loss; 'none': the raw share at T = 1. */
+  map: 'share' | 'platt' | 'none';
+  /** Expected calibration error of the fitted vote's probability, out of fold. */
   ece: number;
-  /** The same at T = 1. */
+  eceCi: Interval;
+  /** Brier score (mean squared error of the probability), out of fold. */
+  brier: number;
+  brierCi: Interval;
+  /** Log loss (probabilities kept 1e-6 from 0 and 1), out of fold. */
+  logLoss: number;
+  logLossCi: Interval;
+  /** The same three for the raw vote shares at T = 1 (nothing fitted). */
   eceRaw: number;
+  brierRaw: number;
+  logLossRaw: number;
   bins: ReliabilityBin[];
   binsRaw: ReliabilityBin[];
+  /** The selector's own probability of its pick, out of fold; null when it is not fitted. */
+  selector: { ece: number; brier: number; logLoss: number } | null;
+}
+
+/**
+ * The maps fitted on every held-out question, for a later use (Rerank): the vote's temperature, Platt's map
+ * of its share (null: the share itself) and the selector's coefficients (null: not fitted). `use` is the
+ * recommended rule's: 'selector' when the selector is recommended, else the vote.
+ */
+export interface ProbabilityMap {
+  temperature: number;
+  platt: { a: number; b: number } | null;
+  selector: number[] | null;
+  use: 'vote' | 'selector';
 }
 
 /** Each rule's accuracy over every evaluated question, those with a single label included (heldOut.ts). */
@@ -72,11 +105,15 @@ export interface SelectionReport {
   /** Groups the figures are over: a validation's questions with both labels, a test file's every question (train/evaluation.ts). */
   groups: number;
   rules: Record<SelectionRule, RuleFigure>;
-  /** Fitted on the training split (never on the groups reported here); 1 when nothing could be fitted. */
+  /** Fitted on every held-out question (the figures use out-of-fold ones); 1 when nothing could be fitted. */
   temperature: number;
-  /** Where the temperature came from, in words (e.g. "fitted on 412 training groups"). */
+  /** Where the temperature came from, in words (e.g. "fitted on 133 held-out questions; figures out of fold, 5 folds"). */
   temperatureSource: string;
   versusMajority: VersusMajority[];
+  /** The verifier rule with the highest accuracy and its paired difference to majority vote; null when none was compared. */
+  bestVerifier: VersusMajority | null;
+  /** What Rerank and any later use apply (fitted on every held-out question). */
+  probabilityMap: ProbabilityMap;
   /** The rule to use on this data, and the one plain sentence that says so and by how much it beats majority vote. */
   recommended: { rule: SelectionRule; sentence: string };
   /** Final answers whose candidates carry both labels (labels and the app's answer matching disagree). */

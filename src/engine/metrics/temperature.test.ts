@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScoredGroup } from './summary.ts';
-import { TEMPERATURE_MAX, TEMPERATURE_MIN, correctMassNll, fitGroups, fitSubset, fitTemperature } from './temperature.ts';
+import { TEMPERATURE_MAX, TEMPERATURE_MIN, correctMassNll, fitGroups, fitTemperature } from './temperature.ts';
 
 const right = (eRight: number, eWrong: number): ScoredGroup => ({ energies: [eRight, eWrong], labels: [1, 0], answers: ['r', 'w'] });
 
@@ -59,23 +59,5 @@ describe('fitTemperature', () => {
   it('T = 1 and 0 groups when nothing can inform it', () => {
     expect(fitTemperature([])).toEqual({ temperature: 1, groups: 0 });
     expect(fitTemperature([{ energies: [0, 1], labels: [0, 0], answers: ['a', 'b'] }])).toEqual({ temperature: 1, groups: 0 });
-  });
-});
-
-describe('fitSubset', () => {
-  const groups = Uint32Array.from({ length: 1000 }, (_, i) => 2 * i + 1);
-
-  it('all groups when there are no more than the cap', () => {
-    expect(Array.from(fitSubset([5, 3, 9], 1, 256))).toEqual([5, 3, 9]);
-  });
-
-  it('a seeded, ascending subset of distinct input groups', () => {
-    const a = fitSubset(groups, 42, 256);
-    expect(a.length).toBe(256);
-    expect(new Set(a).size).toBe(256);
-    for (let i = 1; i < a.length; i++) expect(a[i]).toBeGreaterThan(a[i - 1]);
-    for (const g of a) expect(g % 2).toBe(1);
-    expect(Array.from(fitSubset(groups, 42, 256))).toEqual(Array.from(a));
-    expect(Array.from(fitSubset(groups, 43, 256))).not.toEqual(Array.from(a));
   });
 });

@@ -1,5 +1,6 @@
 /**
- * The energy-weighted vote's temperature T (weights softmax(−E/T) per group), fitted on training groups.
+ * The energy-weighted vote's temperature T (weights softmax(−E/T) per group), fitted on held-out questions
+ * (crossFit.ts: out of fold for every figure, on all of them for later use; never on training groups).
  *
  * Criterion: the mean over groups of −log M(T), where M is the vote's mass on correct answers,
  * M = Σ_answers share_correct(a) · p(a) (temperature scaling's NLL of the true class, with every correct
@@ -13,7 +14,6 @@
  * down to a bracket of 1e-6 in log T. Every step is fixed arithmetic, so the Python twin
  * (python/eorm/selection.py) finds the same T.
  */
-import { createRng } from '../data/rng.ts';
 import { rankKey } from './rank.ts';
 import { answerSlots } from './vote.ts';
 import type { ScoredGroup } from './summary.ts';
@@ -134,19 +134,4 @@ export function fitTemperature(scored: ReadonlyArray<ScoredGroup>): TemperatureF
     }
   }
   return { temperature: Math.exp((a + b) / 2), groups: groups.length };
-}
-
-/** At most `max` of `groups`, drawn without replacement from a stream seeded by `seed`, ascending; all of them when there are no more. */
-export function fitSubset(groups: ArrayLike<number>, seed: number, max: number): Uint32Array {
-  const all = Uint32Array.from(groups);
-  if (all.length <= max) return all;
-  // A stream of its own: not the split's shuffle (createRng(seed)) replayed.
-  const rng = createRng((seed ^ 0x9e3779b9) >>> 0);
-  for (let i = 0; i < max; i++) {
-    const j = i + rng.int(all.length - i);
-    const t = all[i];
-    all[i] = all[j];
-    all[j] = t;
-  }
-  return all.slice(0, max).sort();
 }

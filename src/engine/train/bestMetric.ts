@@ -26,8 +26,8 @@ export const bestMetricOf = (settings: Pick<TrainSettings, 'bestMetric'>): BestM
 export const lowerIsBetter = (metric: BestMetric): boolean => metric === 'btLoss';
 
 /**
- * The figure of `e` that `metric` names. The weighted vote is the one with the temperature fitted on the
- * training split; an evaluation without a selection report (none could be computed) falls back to the
+ * The figure of `e` that `metric` names. The weighted vote is the one with the temperature cross-fitted
+ * over the validation questions (out of fold); an evaluation without a selection report (none could be computed) falls back to the
  * unfitted vote of the summary's baselines.
  */
 export function metricValue(e: MetricSource, metric: BestMetric): number {

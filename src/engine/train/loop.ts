@@ -237,11 +237,11 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   };
 
   const evaluate = (weights: Params, alongside: boolean) =>
-    evaluateModel(cfg, weights, view, answers, split.val, settings.seed, { onProgress: listener.evalProgress, peers: inputs.scoringPeers, peersOnly: alongside }, { view, answers, groups: split.train });
+    evaluateModel(cfg, weights, view, answers, split.val, settings.seed, { onProgress: listener.evalProgress, peers: inputs.scoringPeers, peersOnly: alongside });
 
   // The untrained model's validation where steps are shared with a peer (WASM on two cores): scored there,
   // on a copy of the weights, while this thread trains alone, so Start → first step does not wait for it
-  // (on long answers it scores the held-out and temperature-fit groups for a minute). Reported between
+  // (on long answers it scores the held-out groups for a minute). Reported between
   // two steps once scored, and awaited before any later validation or checkpoint, so the run's
   // evaluations and checkpoints keep their order.
   const untrained: { scoring: Promise<void> | null; scored: RunEvaluation | null } = { scoring: null, scored: null };

@@ -1,7 +1,7 @@
 /**
  * Reliability diagram: for each bin of the picked answers' probability, the mean probability (x) against
- * the share of those picks that were right (y), with the fitted temperature and at T = 1. Points on the
- * diagonal are calibrated. Plain SVG: placing a dozen points is drawing, not statistics.
+ * the share of those picks that were right (y), calibrated (out of fold) and the raw vote shares at T = 1.
+ * Points on the diagonal are calibrated. Plain SVG: placing a dozen points is drawing, not statistics.
  */
 import type { ReliabilityBin } from '../../engine/metrics/selectionTypes.ts';
 import { fixed, pct } from '../format.ts';
@@ -38,11 +38,15 @@ interface Props {
   binsRaw: ReliabilityBin[];
   ece: number;
   eceRaw: number;
-  temperature: number;
+  /** What the calibrated series is ("out of fold"; "T = 0.42" in reports recorded before cross-fitting); null: nothing calibrated, the raw shares alone. */
+  fitted: string | null;
 }
 
-export function ReliabilityDiagram({ bins, binsRaw, ece, eceRaw, temperature }: Props) {
-  const caption = `Reliability of the weighted vote's probability: T = ${fixed(temperature, 2)} (ECE ${fixed(ece, 3)}) and T = 1 (ECE ${fixed(eceRaw, 3)})`;
+export function ReliabilityDiagram({ bins, binsRaw, ece, eceRaw, fitted }: Props) {
+  const caption =
+    fitted === null
+      ? `Reliability of the weighted vote's uncalibrated shares at T = 1 (ECE ${fixed(eceRaw, 3)})`
+      : `Reliability of the weighted vote's probability: calibrated, ${fitted} (ECE ${fixed(ece, 3)}), and the raw shares at T = 1 (ECE ${fixed(eceRaw, 3)})`;
   return (
     <figure className="reliability" data-testid="reliability-diagram" data-bins={bins.length}>
       <svg viewBox={`0 0 ${SIZE} ${SIZE}`} width={SIZE} height={SIZE} role="img" aria-label={caption}>
@@ -60,12 +64,16 @@ export function ReliabilityDiagram({ bins, binsRaw, ece, eceRaw, temperature }: 
         <text x={8} y={SIZE / 2} fontSize={8} fill="#57606a" textAnchor="middle" transform={`rotate(-90 8 ${SIZE / 2})`}>
           share right
         </text>
-        <Series bins={binsRaw} color={COLORS.first} name="T = 1" dashed />
-        <Series bins={bins} color={COLORS.weighted} name="fitted T" />
+        <Series bins={binsRaw} color={COLORS.first} name="uncalibrated shares (T = 1)" dashed />
+        {fitted !== null && <Series bins={bins} color={COLORS.weighted} name={`calibrated, ${fitted}`} />}
       </svg>
       <figcaption className="small">
-        <span style={{ color: COLORS.weighted }}>●</span> fitted T = {fixed(temperature, 2)}, ECE {fixed(ece, 3)} ·{' '}
-        <span style={{ color: COLORS.first }}>○</span> T = 1, ECE {fixed(eceRaw, 3)}
+        {fitted !== null && (
+          <>
+            <span style={{ color: COLORS.weighted }}>●</span> calibrated, {fitted}, ECE {fixed(ece, 3)} ·{' '}
+          </>
+        )}
+        <span style={{ color: COLORS.first }}>○</span> uncalibrated shares (T = 1), ECE {fixed(eceRaw, 3)}
       </figcaption>
     </figure>
   );

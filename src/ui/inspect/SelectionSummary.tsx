@@ -1,4 +1,4 @@
-import type { Interval, SelectionReport, SelectionRule } from '../../engine/metrics/selectionTypes.ts';
+import type { Calibration, Interval, SelectionReport, SelectionRule } from '../../engine/metrics/selectionTypes.ts';
 import { RULE_NAMES } from '../../engine/io/modelCard.ts';
 import { LENGTH_RULES, LENGTH_RULE_NAMES } from '../../engine/metrics/lengthBiasTypes.ts';
 import { type LatestEval, selectedModelEval } from '../../state/engineState.ts';
@@ -6,7 +6,7 @@ import { useEngine } from '../../state/hooks.ts';
 import { ReliabilityDiagram } from '../charts/ReliabilityDiagram.tsx';
 import { attr, fixed, pct } from '../format.ts';
 
-const RULES: SelectionRule[] = ['bestOfN', 'majority', 'weightedVote', 'weightedVoteRaw', 'first', 'random', 'oracle'];
+const RULES: SelectionRule[] = ['bestOfN', 'majority', 'weightedVote', 'weightedVoteRaw', 'selector', 'first', 'random', 'oracle'];
 
 const ci = (i: Interval | undefined): string => (i ? `${i.lo},${i.hi}` : '');
 const points = (x: number): string => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
@@ -63,6 +63,33 @@ function RuleRow({ rule, name, figure, all, strong }: { rule: string; name: stri
   );
 }
 
+/** Reports recorded before cross-fitting carry no method, Brier or log loss. */
+const crossFitted = (c: Calibration): boolean => typeof c.method === 'string';
+
+/** How the probabilities were calibrated, in words, with Brier and log loss beside ECE (each with its interval). */
+function CalibrationLine({ selection }: { selection: SelectionReport }) {
+  const c = selection.calibration;
+  if (!crossFitted(c)) return <li className="muted">Temperature T = {fixed(selection.temperature, 3)}, {selection.temperatureSource}.</li>;
+  const range = (i: Interval): string => `${fixed(i.lo, 3)}–${fixed(i.hi, 3)}`;
+  const mapName = c.map === 'platt' ? "Platt's map of the vote share" : 'the vote share itself';
+  return (
+    <li data-testid="calibration-line" data-calibration={c.method}>
+      {c.method.startsWith('k-fold:') ? (
+        <>
+          Calibrated on {c.questions} held-out questions, {c.method.slice('k-fold:'.length)} folds (T = {fixed(selection.temperature, 3)}, {mapName}, chosen by
+          out-of-fold log loss); every figure below is out of fold: ECE {fixed(c.ece, 3)} ({range(c.eceCi)}), Brier {fixed(c.brier, 3)} ({range(c.brierCi)}), log loss{' '}
+          {fixed(c.logLoss, 3)} ({range(c.logLossCi)}). The raw vote shares at T = 1: ECE {fixed(c.eceRaw, 3)}, Brier {fixed(c.brierRaw, 3)}, log loss {fixed(c.logLossRaw, 3)}.
+        </>
+      ) : (
+        <>
+          Not calibrated ({c.method.replace(/^none: /, '')}): the probabilities are the uncalibrated vote shares at T = 1. ECE {fixed(c.ece, 3)} ({range(c.eceCi)}), Brier{' '}
+          {fixed(c.brier, 3)}, log loss {fixed(c.logLoss, 3)}.
+        </>
+      )}
+    </li>
+  );
+}
+
 function SelectionDetails({ selection }: { selection: SelectionReport }) {
   const c = selection.calibration;
   return (
@@ -76,8 +103,9 @@ function SelectionDetails({ selection }: { selection: SelectionReport }) {
               {v.real ? 'a real difference' : 'not distinguishable from no difference'}.
             </li>
           ))}
+          <CalibrationLine selection={selection} />
           <li className="muted">
-            Temperature T = {fixed(selection.temperature, 3)}, {selection.temperatureSource}. Intervals: bootstrap over the {reportedQuestions(selection)},{' '}
+            Intervals: bootstrap over the {reportedQuestions(selection)},{' '}
             {selection.bootstrap.resamples} resamples (seed {selection.bootstrap.seed}); tied picks count as a random choice among them.
           </li>
         </ul>
@@ -89,7 +117,13 @@ function SelectionDetails({ selection }: { selection: SelectionReport }) {
           </p>
         )}
       </div>
-      <ReliabilityDiagram bins={c.bins} binsRaw={c.binsRaw} ece={c.ece} eceRaw={c.eceRaw} temperature={selection.temperature} />
+      <ReliabilityDiagram
+        bins={c.bins}
+        binsRaw={c.binsRaw}
+        ece={c.ece}
+        eceRaw={c.eceRaw}
+        fitted={crossFitted(c) ? (c.method.startsWith('k-fold:') ? 'out of fold' : null) : `T = ${fixed(selection.temperature, 2)}`}
+      />
     </div>
   );
 }
@@ -111,6 +145,13 @@ function Summary({ latest }: { latest: LatestEval }) {
       data-temperature={attr(sel?.temperature)}
       data-ece={attr(sel?.calibration.ece)}
       data-ece-raw={attr(sel?.calibration.eceRaw)}
+      data-calibration={sel?.calibration.method ?? ''}
+      data-brier={attr(sel?.calibration.brier)}
+      data-log-loss={attr(sel?.calibration.logLoss)}
+      data-ece-ci={ci(sel?.calibration.eceCi)}
+      data-best-verifier-rule={sel?.bestVerifier?.rule ?? ''}
+      data-best-verifier-gain={attr(sel?.bestVerifier?.diff)}
+      data-best-verifier-gain-ci={ci(sel?.bestVerifier?.ci)}
       data-best-of-n-ci={ci(sel?.rules.bestOfN.ci)}
       data-weighted-vote-ci={ci(sel?.rules.weightedVote.ci)}
       data-all-questions-accuracy={attr(report.allQuestionsAccuracy)}

@@ -3,15 +3,15 @@ import { attr, fixed, pct, sig } from '../format.ts';
 
 /**
  * The pasted candidates grouped by final answer, as the worker grouped them: each answer's probability
- * under the weighted vote at the model's temperature, the vote's pick, and the answer's candidates by
- * energy (rank 1 = the lowest of all).
+ * (the map the model's evaluation fitted on held-out questions: the vote's share, Platt's map of it, or the
+ * learned selector's), the pick, and the answer's candidates by energy (rank 1 = the lowest of all).
  */
 export function AnswerGroups(props: { answers: RerankAnswer[]; candidates: RankedCandidate[]; temperature: number; temperatureSource: string }) {
   const byIndex = new Map(props.candidates.map((c) => [c.index, c]));
   return (
     <div className="answer-groups">
       <p className="small muted">
-        Final answers, by the energy-weighted vote at T = {fixed(props.temperature, 3)} ({props.temperatureSource}).
+        Final answers, the vote at T = {fixed(props.temperature, 3)} ({props.temperatureSource}).
       </p>
       <table className="grid-table compact">
         <thead>
