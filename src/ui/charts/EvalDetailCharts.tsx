@@ -45,7 +45,8 @@ export function NCurveChart() {
           { label: 'N' },
           line('model', COLORS.model, { width: 2, value: pctValue, points: { show: true, size: 5 } }),
           line('majority vote', COLORS.majority, { value: pctValue, points: { show: true, size: 4 } }),
-          line('weighted vote', COLORS.weighted, { value: pctValue, dash: [4, 3] }),
+          // The curve draws the vote at T = 1 (heldOut.ts), not the selection report's fitted one.
+          line('weighted vote (T = 1)', COLORS.weighted, { value: pctValue, dash: [4, 3] }),
           line('random', COLORS.random, { value: pctValue, dash: [5, 4] }),
           line('oracle', COLORS.oracle, { value: pctValue, dash: [5, 4] }),
         ],

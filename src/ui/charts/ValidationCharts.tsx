@@ -47,7 +47,8 @@ export const ValBestOfNChart = () => (
       reference('first', COLORS.first),
       reference('random', COLORS.random),
       reference('majority', COLORS.majority),
-      reference('weighted vote', COLORS.weighted),
+      // summary.baselines.weightedVote: the vote at T = 1, not the selection report's fitted one.
+      reference('weighted vote (T = 1)', COLORS.weighted),
       reference('oracle', COLORS.oracle),
     ]}
   />
