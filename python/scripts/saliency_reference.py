@@ -1,13 +1,14 @@
-"""The reference for the app's per-token saliency (src/engine/model/saliency.ts), by torch autograd in float64:
-energy E of each candidate (eval mode) and, per token, Σ_d x0[t, d] · ∂E/∂x0[t, d], where x0 = emb(ids)·√d
-(+ pos(t) with positional='learned') is the encoder input. Reads a JSON request file
-`{"weights": path, "config": {ModelConfig fields} or null, "candidates": [[ids, CLS first], ...]}` and prints
-`{"energies": [...], "scores": [[...], ...]}`. src/engine/model/saliency.test.ts runs it.
+"""An independent reference for the app's "Why this energy?" (src/engine/train/explainEnergy.ts): the
+deletion effect of pieces of a candidate's text, by this package's tokenizer and model in float64. For
+each piece (start, end) — UTF-16 offsets into the text, as the app's data-start/data-end — the text
+without those characters is tokenized as training reads it ([CLS] question [SEP] text, cut at maxLen) and
+scored; its delta is that energy minus the candidate's. Reads a JSON request file
+`{"weights": path, "config": {ModelConfig fields} or null, "items": [{"question", "text", "pieces": [[start, end], ...]}, ...]}`
+and prints `{"energies": [...], "deltas": [[...], ...]}`. src/engine/train/explainEnergyReference.test.ts runs it.
 
     python3 scripts/saliency_reference.py REQUEST.json        (from python/, with the package importable)
 """
 import json
-import math
 import os
 import sys
 
@@ -16,31 +17,21 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import torch  # noqa: E402
 
 from eorm.model import TransEBM, load_arrays  # noqa: E402
+from eorm.tokenize import encode_input  # noqa: E402
 from eorm.weights import read_model  # noqa: E402
 
 
-def saliency(model: TransEBM, ids: list) -> tuple:
-    """E and the per-token gradient × input of one candidate. The embedding's output e is swapped for a leaf
-    that autograd differentiates: x0 = e·√d (+ pos), so ∂E/∂x0 = (∂E/∂e)/√d."""
-    leaf = {}
+def without(text: str, start: int, end: int) -> str:
+    """`text` less the UTF-16 code units start … end−1 (JavaScript's string offsets)."""
+    units = text.encode("utf-16-le", "surrogatepass")
+    return (units[: 2 * start] + units[2 * end :]).decode("utf-16-le", "surrogatepass")
 
-    def swap(_module, _inputs, out):
-        leaf["e"] = out.detach().requires_grad_(True)
-        return leaf["e"]
 
-    handle = model.emb.register_forward_hook(swap)
-    try:
-        x = torch.tensor([ids], dtype=torch.long)
-        energy = model(x, torch.tensor([len(ids)]))[0]
-        (grad_e,) = torch.autograd.grad(energy, leaf["e"])
-    finally:
-        handle.remove()
-    scale = math.sqrt(model.cfg.dModel)
-    x0 = leaf["e"].detach() * scale
-    if model.cfg.positional == "learned":
-        x0 = x0 + model.pos.weight.detach()[: len(ids)]
-    scores = (x0 * (grad_e / scale)).sum(-1)[0]
-    return float(energy), [float(v) for v in scores]
+def energy(model: TransEBM, question: str, text: str) -> float:
+    cfg = model.cfg
+    ids = encode_input(question, text, cfg.maxLen, cfg.clsId, cfg.sepId)
+    with torch.no_grad():
+        return float(model(torch.tensor([ids], dtype=torch.long), torch.tensor([len(ids)]))[0])
 
 
 def main() -> None:
@@ -51,11 +42,12 @@ def main() -> None:
     model = TransEBM(loaded.cfg)
     load_arrays(model, loaded.tensors)
     model = model.double().eval()
-    out = {"energies": [], "scores": []}
-    for ids in req["candidates"]:
-        e, s = saliency(model, ids)
+    out = {"energies": [], "deltas": []}
+    for item in req["items"]:
+        q, text = item["question"], item["text"]
+        e = energy(model, q, text)
         out["energies"].append(e)
-        out["scores"].append(s)
+        out["deltas"].append([energy(model, q, without(text, s, t)) - e for s, t in item["pieces"]])
     json.dump(out, sys.stdout)
 
 

@@ -135,6 +135,8 @@ export interface SaliencyView {
   target: SaliencyTarget;
   question: string;
   text: string;
+  /** Reduced texts scored so far while it computes. */
+  progress: { done: number; total: number } | null;
   result: (CandidateSaliency & { model: ResultModel }) | null;
 }
 

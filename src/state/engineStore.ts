@@ -69,7 +69,7 @@ export function reduceCommand(s: EngineState, cmd: Command): Partial<EngineState
   }
   if (cmd.type === 'saliency') {
     const { target, question, text } = cmd;
-    return { saliency: { target, question, text, result: null }, pending: withPending(s, 'saliency', true) };
+    return { saliency: { target, question, text, progress: null, result: null }, pending: withPending(s, 'saliency', true) };
   }
   return AWAITED.has(cmd.type) ? { pending: withPending(s, cmd.type, true) } : {};
 }
@@ -207,6 +207,9 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
       if (s.saliency?.target.id !== target.id) return {};
       return { saliency: { ...s.saliency, result: { ...result, model: resultModel(s, modelSlot) } }, pending: withPending(s, 'saliency', false) };
     }
+    case 'saliencyProgress':
+      if (s.saliency?.target.id !== ev.target.id) return {};
+      return { saliency: { ...s.saliency, progress: { done: ev.done, total: ev.total } } };
     case 'exported':
       return { pending: withPending(s, ev.what === 'run' ? 'exportRun' : 'export', false) };
     case 'runs':

@@ -2,16 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { CandidateSaliency } from '../engine/train/explainEnergy.ts';
 import { createEngineStore } from './engineStore.ts';
 
+const step = { start: 0, end: 3, text: 'yes', delta: -0.2, shade: 1 };
 const result: CandidateSaliency = {
   energy: -1.5,
-  pieces: [
-    { text: '[CLS]', part: 'cls', score: 0.3, shade: 1, tokens: 1 },
-    { text: 'Q', part: 'question', score: -0.1, shade: -0.5, tokens: 1 },
-    { text: '[SEP]', part: 'sep', score: 0, shade: 0, tokens: 1 },
-    { text: ' yes', part: 'answer', score: 0.2, shade: 1, tokens: 1 },
-  ],
-  scale: 0.2,
-  tokens: 4,
+  steps: [step],
+  distrusted: 0,
+  focus: { start: 0, end: 3, step: null },
+  tokens: [step],
+  scales: { steps: 0.2, tokens: 0.2 },
+  variants: 2,
+  capped: [],
+  tokensRead: 4,
   truncated: false,
 };
 
@@ -21,8 +22,14 @@ describe('the store\'s saliency', () => {
     const { commandSent, eventReceived } = store.getState();
     commandSent({ type: 'saliency', target: { view: 'rerank', index: 2, id: 1 }, question: 'Q', text: 'yes' });
     commandSent({ type: 'saliency', target: { view: 'rerank', index: 0, id: 2 }, question: 'Q', text: 'no' });
-    expect(store.getState().saliency).toMatchObject({ target: { index: 0, id: 2 }, text: 'no', result: null });
+    expect(store.getState().saliency).toMatchObject({ target: { index: 0, id: 2 }, text: 'no', progress: null, result: null });
     expect(store.getState().pending.saliency).toBe(true);
+
+    // Progress of the earlier request is dropped too; the current one's is kept until its answer comes.
+    eventReceived({ type: 'saliencyProgress', target: { view: 'rerank', index: 2, id: 1 }, done: 2, total: 3 });
+    expect(store.getState().saliency?.progress).toBeNull();
+    eventReceived({ type: 'saliencyProgress', target: { view: 'rerank', index: 0, id: 2 }, done: 1, total: 3 });
+    expect(store.getState().saliency?.progress).toEqual({ done: 1, total: 3 });
 
     eventReceived({ type: 'saliency', target: { view: 'rerank', index: 2, id: 1 }, modelSlot: 'latest', ...result });
     expect(store.getState().saliency?.result).toBeNull();
@@ -30,7 +37,7 @@ describe('the store\'s saliency', () => {
 
     eventReceived({ type: 'saliency', target: { view: 'rerank', index: 0, id: 2 }, modelSlot: 'latest', ...result });
     expect(store.getState().saliency?.result).toMatchObject({ energy: -1.5, model: { slot: 'latest' } });
-    expect(store.getState().saliency?.result?.pieces).toHaveLength(4);
+    expect(store.getState().saliency?.result?.steps).toEqual([step]);
     expect(store.getState().pending.saliency).toBe(false);
   });
 

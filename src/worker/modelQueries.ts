@@ -128,11 +128,15 @@ export class ModelQueries {
     );
   }
 
-  /** "Why this energy?" for one candidate (Inspect's or Rerank's), on the selected model. */
+  /** "Why this energy?" for one candidate (Inspect's or Rerank's), on the selected model: its pieces' deletion effects, the variants scored on every core. */
   saliency(target: SaliencyTarget, question: string, text: string): Promise<void> {
     return this.onCurrent(
       null,
-      (m) => explainCandidate(m.model.cfg, m.params, question, text),
+      (m) =>
+        explainCandidate(m.model.cfg, m.params, question, text, {
+          peers: this.deps.scoringPeers(),
+          onProgress: (done, total) => this.deps.emit({ type: 'saliencyProgress', target, done, total }),
+        }),
       (result, slot) => this.deps.emit({ type: 'saliency', target, modelSlot: slot, ...result }),
     );
   }

@@ -56,7 +56,7 @@ export type Command =
   | { type: 'evaluate'; set: EvalSet }
   | { type: 'inspect'; set: EvalSet; filter: InspectFilter; position: number }
   | { type: 'rerank'; question: string; candidates: string }
-  /** "Why this energy?": one candidate's energy attributed to its tokens (one candidate per command, so a long one holds up nothing else). */
+  /** "Why this energy?": the energy change when each step, then each token, of one candidate's answer is deleted (one candidate per command). */
   | { type: 'saliency'; target: SaliencyTarget; question: string; text: string }
   | { type: 'selectModel'; slot: ModelSlot }
   | { type: 'export' }
@@ -257,6 +257,8 @@ export type WorkerEvent =
   /** `answers`: the candidates grouped by final answer, at the selected model's temperature (`temperatureSource` says where it came from). */
   | { type: 'reranked'; question: string; candidates: RankedCandidate[]; modelSlot: ModelSlot; answers: RerankAnswer[]; temperature: number; temperatureSource: string }
   | ({ type: 'saliency'; target: SaliencyTarget; modelSlot: ModelSlot } & CandidateSaliency)
+  /** Reduced texts of a "Why this energy?" scored so far; `total` grows once the token grain's step is known. */
+  | { type: 'saliencyProgress'; target: SaliencyTarget; done: number; total: number }
   /** A file to save: the weights, the model card written beside them, or a run's metrics.jsonl. */
   | { type: 'exported'; fileName: string; bytes: ArrayBuffer; what?: 'weights' | 'card' | 'run' }
   /** The runs saved in this browser, sent at start and whenever one changes state or is deleted. */

@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 
 describe('the saliency command', () => {
-  it('answers with the candidate\'s energy and its text in pieces, on the selected model, its request id echoed', async () => {
+  it('answers with the candidate\'s energy and its pieces\' deletion effects, on the selected model, its request id echoed, with progress', async () => {
     const h = harness();
     await expect(h.run({ type: 'saliency', target: { view: 'rerank', index: 0, id: 1 }, question: 'q', text: 'a' })).rejects.toThrow(/model/i);
 
@@ -24,9 +24,16 @@ describe('the saliency command', () => {
     expect(answer.target).toEqual({ view: 'inspect', index: 3, id: 7 });
     expect(answer.modelSlot).toBe('imported');
     expect(Math.abs(answer.energy - g.energies[3])).toBeLessThan(1e-6);
-    expect(answer.pieces.filter((p) => p.part === 'answer').map((p) => p.text).join('')).toBe(g.gen_texts[3]);
-    expect(answer.pieces.filter((p) => p.part === 'question').map((p) => p.text).join('')).toBe(g.question);
+    const text = g.gen_texts[3];
+    expect(answer.steps.map((p) => p.text).join('')).toBe(text);
     expect(answer.truncated).toBe(false);
-    expect(answer.pieces.every((p) => Number.isFinite(p.score) && Math.abs(p.shade) <= 1)).toBe(true);
+    expect(answer.tokens.length).toBeGreaterThan(0);
+    for (const p of [...answer.steps, ...answer.tokens]) {
+      expect(p.text).toBe(text.slice(p.start, p.end));
+      expect(Number.isFinite(p.delta) && Math.abs(p.shade) <= 1).toBe(true);
+    }
+    const progress = h.all('saliencyProgress');
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)).toEqual({ type: 'saliencyProgress', target: { view: 'inspect', index: 3, id: 7 }, done: answer.variants + 1, total: answer.variants + 1 });
   });
 });

@@ -1,71 +1,100 @@
-import type { CandidateSaliency, SaliencyPiece } from '../../engine/train/explainEnergy.ts';
+import type { CandidateSaliency, DeletionEffect } from '../../engine/train/explainEnergy.ts';
 import { sig } from '../format.ts';
 
 /**
- * A diverging scale that stays readable with red–green colour blindness: blue for pieces that lower the
- * energy (count for the answer), orange for pieces that raise it (count against). The worker sends each
- * piece's shade in [−1, 1]; the strongest text piece is fully coloured.
+ * A diverging scale that stays readable with red–green colour blindness: orange for pieces whose deletion
+ * lowers the energy (the verifier holds them against the answer), blue for pieces whose deletion raises it
+ * (they count for the answer). The worker sends each piece's shade in [−1, 1] (+1: against); the piece
+ * with the grain's largest change is fully coloured.
  */
-const LOWERS = '33, 102, 172';
-const RAISES = '230, 97, 1';
+const FOR = '33, 102, 172';
+const AGAINST = '230, 97, 1';
 const MAX_ALPHA = 0.8;
 
-const background = (shade: number) => `rgba(${shade < 0 ? LOWERS : RAISES}, ${(Math.abs(shade) * MAX_ALPHA).toFixed(3)})`;
+const background = (shade: number) => `rgba(${shade < 0 ? FOR : AGAINST}, ${(Math.abs(shade) * MAX_ALPHA).toFixed(3)})`;
 
-const PART_NAME: Record<SaliencyPiece['part'], string> = { cls: 'CLS token', question: 'question', sep: 'separator', answer: 'answer' };
-
-function Piece({ piece }: { piece: SaliencyPiece }) {
-  const special = piece.part === 'cls' || piece.part === 'sep';
-  const tokens = piece.tokens > 1 ? ` (${piece.tokens} tokens)` : '';
-  return (
-    <span
-      data-testid="saliency-token"
-      data-score={String(piece.score)}
-      data-part={piece.part}
-      title={`${JSON.stringify(piece.text)} · ${PART_NAME[piece.part]}${tokens}: ${sig(piece.score, 4)}`}
-      className={special ? 'saliency-special' : undefined}
-      style={{ background: background(piece.shade), borderRadius: 2, ...(special ? { fontSize: '0.8em', opacity: 0.8, margin: '0 2px' } : {}) }}
-    >
-      {piece.text}
-    </span>
-  );
-}
+const signed = (x: number) => `${x > 0 ? '+' : ''}${sig(x, 3)}`;
 
 function Legend({ scale }: { scale: number }) {
   const stops = [-1, -0.5, 0, 0.5, 1].map((s) => `${background(s)} ${((s + 1) * 50).toFixed(0)}%`).join(', ');
   return (
     <div className="row small" data-testid="saliency-legend" style={{ alignItems: 'center', gap: 8, margin: '4px 0' }}>
-      <span>lowers the energy (for this answer) −{sig(scale, 3)}</span>
+      <span>deleting it raises the energy by {sig(scale, 3)} (counts for the answer)</span>
       <span aria-hidden style={{ display: 'inline-block', width: 120, height: 10, border: '1px solid #ccc', background: `linear-gradient(to right, ${stops})` }} />
-      <span>+{sig(scale, 3)} raises it (against)</span>
+      <span>lowers it by {sig(scale, 3)} (counts against)</span>
     </div>
   );
 }
 
-/** One candidate's text coloured by each piece's share of its energy (gradient × input, per token); values on hover. */
+function Step({ step, distrusted }: { step: DeletionEffect; distrusted: boolean }) {
+  return (
+    <div
+      data-testid="saliency-step"
+      data-delta={String(step.delta)}
+      data-start={step.start}
+      data-end={step.end}
+      data-distrusted={distrusted}
+      className="row"
+      style={{ alignItems: 'baseline', gap: 8, margin: '2px 0' }}
+    >
+      <span className="small" style={{ minWidth: '6em', textAlign: 'right', fontVariantNumeric: 'tabular-nums' }} title="energy without this step − the candidate's energy">
+        {signed(step.delta)}
+      </span>
+      <span style={{ background: background(step.shade), borderRadius: 2, whiteSpace: 'pre-wrap', outline: distrusted ? '2px solid rgb(230, 97, 1)' : undefined }}>
+        {step.text.trimEnd()}
+      </span>
+      {distrusted && <strong className="small">distrusted most</strong>}
+    </div>
+  );
+}
+
+function Token({ token }: { token: DeletionEffect }) {
+  return (
+    <span
+      data-testid="saliency-token"
+      data-score={String(token.delta)}
+      data-start={token.start}
+      data-end={token.end}
+      title={`${JSON.stringify(token.text)}: energy without it ${signed(token.delta)}`}
+      style={{ background: background(token.shade), borderRadius: 2 }}
+    >
+      {token.text}
+    </span>
+  );
+}
+
+/** One candidate's answer, step by step and then token by token, each piece coloured by what deleting it does to the energy. */
 export function SaliencyText({ saliency }: { saliency: CandidateSaliency }) {
-  const question = saliency.pieces.filter((p) => p.part !== 'answer');
-  const answer = saliency.pieces.filter((p) => p.part === 'answer');
+  const { steps, tokens, distrusted, focus } = saliency;
   return (
     <div className="saliency" data-testid="saliency-text" data-energy={String(saliency.energy)}>
       <p className="small muted">
-        Energy {sig(saliency.energy, 5)}. Each piece is coloured by gradient × input of the energy at its token embedding (summed over
-        the embedding): how much it pushes the energy up or down. Hover for the value.
-        {saliency.truncated ? ` The input was cut at ${saliency.tokens} tokens: the rest was not read.` : ''}
+        Energy {sig(saliency.energy, 5)}. Each piece of the answer was deleted and the rest scored again: its number is the energy
+        without it minus this energy. Orange: deleting it lowers the energy, so the verifier holds it against the answer; blue:
+        deleting it raises the energy, so it counts for the answer. Full colour is the largest change in the list.
+        {saliency.truncated ? ` The input was cut at ${saliency.tokensRead} tokens: the rest was not read, nor explained.` : ''}
+        {saliency.capped.map((c) => ` ${c}`).join('')}
       </p>
-      <Legend scale={saliency.scale} />
-      <div className="small" style={{ whiteSpace: 'pre-wrap', lineHeight: 1.6 }}>
-        <strong>Question </strong>
-        {question.map((p, i) => (
-          <Piece key={i} piece={p} />
-        ))}
+      <div className="small">
+        <strong>Steps</strong> (lines and sentences){distrusted === null ? ': deleting none of them lowers the energy.' : ''}
       </div>
-      <div style={{ whiteSpace: 'pre-wrap', lineHeight: 1.6, marginTop: 4 }}>
-        <strong className="small">Answer </strong>
-        {answer.map((p, i) => (
-          <Piece key={i} piece={p} />
-        ))}
-      </div>
+      <Legend scale={saliency.scales.steps} />
+      {steps.map((s, i) => (
+        <Step key={s.start} step={s} distrusted={i === distrusted} />
+      ))}
+      {tokens.length > 0 && (
+        <>
+          <div className="small" style={{ marginTop: 8 }}>
+            <strong>Tokens</strong> {focus.step === null ? 'of the answer' : `of step ${focus.step + 1}`} (hover for the value)
+          </div>
+          <Legend scale={saliency.scales.tokens} />
+          <div style={{ whiteSpace: 'pre-wrap', lineHeight: 1.6 }}>
+            {tokens.map((t) => (
+              <Token key={t.start} token={t} />
+            ))}
+          </div>
+        </>
+      )}
     </div>
   );
 }

@@ -49,7 +49,7 @@ export function CandidateTable(props: { candidates: RankedCandidate[]; rowTestId
             <th>Answer</th>
             <th>Tokens</th>
             <th className="wide">Text</th>
-            {explain && <th title="Which tokens push this candidate's energy up or down">Why</th>}
+            {explain && <th title="What deleting each step or token of the answer does to its energy">Why</th>}
           </tr>
         </thead>
         <tbody>

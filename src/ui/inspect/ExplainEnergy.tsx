@@ -16,7 +16,7 @@ function askedFor(saliency: SaliencyView | null, context: ExplainContext, c: Ran
   return saliency !== null && saliency.target.view === context.view && saliency.target.index === c.index && saliency.question === context.question && saliency.text === c.text;
 }
 
-/** Asks the worker for one candidate's per-token attribution; it computes there, so the page stays responsive. */
+/** Asks the worker what deleting each piece of one candidate's answer does to its energy; it computes there, so the page stays responsive. */
 export function ExplainButton({ context, candidate }: { context: ExplainContext; candidate: RankedCandidate }) {
   const hasModel = useEngine((s) => s.models.active !== null);
   const computing = useEngine((s) => askedFor(s.saliency, context, candidate) && s.saliency?.result === null && s.pending.saliency === true);
@@ -64,7 +64,8 @@ export function ExplainRow({ context, candidate, columns }: { context: ExplainCo
           </>
         ) : (
           <span className="muted small" role="status" data-testid="saliency-computing">
-            Computing the attribution (one forward and backward pass in the engine)…
+            Scoring the answer without each of its steps, then tokens
+            {view.progress ? `: ${view.progress.done} of ${view.progress.total} reduced texts` : ''}…
           </span>
         )}
       </td>
