@@ -1,10 +1,11 @@
 /**
  * The selection report of one real run, from the app's engine and from `python -m eorm.score` on the same
  * weights: trains in Node (tfjs WASM, as recipe.bench), evaluates the final weights on the validation split,
- * prints every rule with its 95% interval, the fitted temperature, calibration before/after, the paired
- * differences vs majority vote, the recommendation and the per-source table; then scores the same weights
- * and data in Python and prints each figure side by side with the largest |difference|. Exits 1 when any
- * figure (temperature and ECE included) differs by more than 1e-6, or a sentence differs.
+ * prints every rule with its 95% interval, the cross-fitted temperature, calibration out of fold against the
+ * raw shares, the paired differences vs majority vote, the best verifier rule, the recommendation and the
+ * per-source table; then scores the same weights and data in Python and prints each figure side by side with
+ * the largest |difference|. Exits 1 when any figure (temperature, the out-of-fold calibration figures, the
+ * fitted maps' coefficients included) differs by more than 1e-6, or a sentence or rule name differs.
  *
  *   npm run bench -- selection                      # built-in sample, tiny, 3 epochs, seed 42, the app's default split
  *   npm run bench -- selection --data /work/shared/data/gsm8k_zeroeval_multimodel_16cand.jsonl --slice 300
@@ -24,7 +25,7 @@ import { readTrainingData } from '../engine/data/testing/node.ts';
 import { writeModel } from '../engine/io/modelFile.ts';
 import { SELECTION_RULES } from '../engine/metrics/selection.ts';
 import { TEMPERATURE_MAX, TEMPERATURE_MIN } from '../engine/metrics/temperature.ts';
-import type { ReliabilityBin, SelectionReport, SourceRow } from '../engine/metrics/selectionTypes.ts';
+import type { ProbabilityMap, ReliabilityBin, SelectionReport, SourceRow } from '../engine/metrics/selectionTypes.ts';
 import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
 import { initParams, paramsToArrays } from '../engine/model/params.ts';
 import { INSTALL_TORCH, findPython, runPython } from '../engine/testing/pythonNode.ts';
@@ -164,8 +165,25 @@ if ([TEMPERATURE_MIN, TEMPERATURE_MAX].some((b) => Math.abs(Math.log(s.temperatu
 console.log(`  source: app "${s.temperatureSource}" — ${sameText('temperature source', s.temperatureSource, ps.temperatureSource)}`);
 const c = s.calibration;
 const pc = ps.calibration;
-console.log(`ECE after fit: app ${f4(c.ece)}, python ${f4(pc.ece)} | ${compare('ece', [[c.ece, pc.ece]])}`);
-console.log(`ECE at T = 1:  app ${f4(c.eceRaw)}, python ${f4(pc.eceRaw)} | ${compare('eceRaw', [[c.eceRaw, pc.eceRaw]])}`);
+console.log(`calibration: app "${c.method}", ${c.questions} questions, map ${c.map} — ${sameText('calibration method', `${c.method} ${c.map}`, `${pc.method} ${pc.map}`)}`);
+compare('calibration questions', [[c.questions, pc.questions]]);
+console.log('figure (out of fold)  | app     95% interval       | python  95% interval       | max |Δ|');
+for (const [name, x, xi, p, pi] of [
+  ['ECE', c.ece, c.eceCi, pc.ece, pc.eceCi],
+  ['Brier', c.brier, c.brierCi, pc.brier, pc.brierCi],
+  ['log loss', c.logLoss, c.logLossCi, pc.logLoss, pc.logLossCi],
+] as const) {
+  console.log(`${name.padEnd(21)} | ${f4(x)} ${ci(xi)} | ${f4(p)} ${ci(pi ?? { lo: null, hi: null })} | ${compare(name, [[x, p], [xi.lo, pi?.lo], [xi.hi, pi?.hi]])}`);
+}
+console.log(`raw shares at T = 1: ECE app ${f4(c.eceRaw)} python ${f4(pc.eceRaw)}, Brier ${f4(c.brierRaw)} ${f4(pc.brierRaw)}, log loss ${f4(c.logLossRaw)} ${f4(pc.logLossRaw)} | ${compare('raw calibration', [[c.eceRaw, pc.eceRaw], [c.brierRaw, pc.brierRaw], [c.logLossRaw, pc.logLossRaw]])}`);
+const sc = c.selector;
+const psc = pc.selector;
+console.log(`selector's probability (out of fold): ECE ${f4(sc?.ece)} Brier ${f4(sc?.brier)} log loss ${f4(sc?.logLoss)} | python ${f4(psc?.ece)} ${f4(psc?.brier)} ${f4(psc?.logLoss)} | ${compare('selector calibration', [[sc?.ece ?? NaN, psc?.ece], [sc?.brier ?? NaN, psc?.brier], [sc?.logLoss ?? NaN, psc?.logLoss]])}`);
+const m = s.probabilityMap;
+const pm = ps.probabilityMap;
+const coefficients = (x: ProbabilityMap | undefined): number[] => [x?.platt?.a ?? NaN, x?.platt?.b ?? NaN, ...(x?.selector ?? [])];
+console.log(`probability map (all held-out questions, for Rerank): use ${m.use}, T ${m.temperature.toPrecision(6)}, Platt ${m.platt ? `a ${m.platt.a.toFixed(4)} b ${m.platt.b.toFixed(4)}` : 'none'}, selector [${(m.selector ?? []).map((b) => b.toFixed(4)).join(', ')}] | ${compare('probability map', coefficients(m).map((x, j): [number, number] => [x, coefficients(pm)[j]]))}`);
+if (m.use !== pm?.use || coefficients(m).length !== coefficients(pm).length) failures.push('probability map differs');
 const binRows = (label: string, a: ReliabilityBin[], p: ReliabilityBin[]) => {
   console.log(`reliability (${label}): bin | count | confidence | accuracy | python count, confidence, accuracy | max |Δ|`);
   a.forEach((b, k) => {
@@ -174,7 +192,7 @@ const binRows = (label: string, a: ReliabilityBin[], p: ReliabilityBin[]) => {
     console.log(`  ${b.lo.toFixed(1)}–${b.hi.toFixed(1)} | ${String(b.count).padStart(5)} | ${f4(b.confidence)}     | ${f4(b.accuracy)}   | ${q?.count}, ${f4(q?.confidence)}, ${f4(q?.accuracy)} | ${d}`);
   });
 };
-binRows('fitted T', c.bins, pc.bins);
+binRows('calibrated, out of fold', c.bins, pc.bins);
 binRows('T = 1', c.binsRaw, pc.binsRaw);
 
 console.log('\nversus majority vote (paired bootstrap): rule | diff 95% interval real | python | max |Δ|');
@@ -184,6 +202,10 @@ s.versusMajority.forEach((v, k) => {
   if (v.real !== p?.real) failures.push(`versus ${v.rule}: real differs`);
   console.log(`  ${v.rule.padEnd(12)} | ${f4(v.diff)} ${ci(v.ci)} ${v.real ? 'real' : 'not real'} | ${f4(p?.diff)} ${ci(p?.ci ?? { lo: null, hi: null })} ${p?.real ? 'real' : 'not real'} | ${d}`);
 });
+const bv = s.bestVerifier;
+const pbv = ps.bestVerifier;
+console.log(`best verifier rule: app ${bv?.rule ?? 'none'} ${f4(bv?.diff)} ${ci(bv?.ci ?? { lo: NaN, hi: NaN })} | python ${pbv?.rule ?? 'none'} | ${compare('best verifier gain', [[bv?.diff ?? NaN, pbv?.diff], [bv?.ci.lo ?? NaN, pbv?.ci.lo], [bv?.ci.hi ?? NaN, pbv?.ci.hi]])}`);
+if (bv?.rule !== pbv?.rule) failures.push('best verifier rule differs');
 console.log(`\nrecommendation (${s.recommended.rule}): ${s.recommended.sentence}`);
 console.log(`  python: ${sameText('recommendation', `${s.recommended.rule}: ${s.recommended.sentence}`, `${ps.recommended?.rule}: ${ps.recommended?.sentence}`)}`);
 
