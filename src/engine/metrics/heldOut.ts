@@ -1,7 +1,8 @@
 /**
  * Figures over all held-out questions and over those with both labels. With the 'all' split (split.ts)
  * validation holds every kind of question: those whose candidates are all correct or all wrong decide
- * nothing between candidates (every rule scores the same on them) but belong in the accuracy a user would
+ * nothing between candidates (every rule scores the same on them, but for the votes on an all-right question
+ * with no extracted answer: singleLabel.ts) but belong in the accuracy a user would
  * report; the groups with both labels are where rules differ (and where the oracle is 100%). Rules score
  * ties as in the selection report (selection.ts, vote.ts); python/eorm/held_out.py is the twin.
  */
