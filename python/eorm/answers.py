@@ -4,22 +4,35 @@ for a gold answer."""
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Optional, Tuple
 
 from .answer_extract import extract_answer
 from .answer_key import MAX_EXAMINED_CHARS, answer_key
 from .js import trim
 
-__all__ = ["MAX_EXAMINED_CHARS", "answer_key", "extract_answer", "candidate_answer_key", "gold_answer_key", "matches_gold"]
+__all__ = ["MAX_EXAMINED_CHARS", "answer_key", "extract_answer", "text_answer_key", "candidate_answer_key", "candidate_keys", "gold_answer_key", "matches_gold"]
+
+
+def text_answer_key(gen_text: str) -> Optional[str]:
+    """The key of the answer extracted from a chain of thought, or None."""
+    extracted = extract_answer(gen_text)
+    return None if extracted is None else answer_key(extracted)
+
+
+def _given(answer_field: Optional[str]) -> bool:
+    return answer_field is not None and trim(answer_field) != ""
 
 
 def candidate_answer_key(answer_field: Optional[str], gen_text: str) -> Optional[str]:
     """The voting key of a candidate: its `answer` field when given (and not blank), else the answer
     extracted from its text."""
-    if answer_field is not None and trim(answer_field) != "":
-        return answer_key(answer_field)
-    extracted = extract_answer(gen_text)
-    return None if extracted is None else answer_key(extracted)
+    return answer_key(answer_field) if _given(answer_field) else text_answer_key(gen_text)
+
+
+def candidate_keys(answer_field: Optional[str], gen_text: str) -> Tuple[Optional[str], Optional[str]]:
+    """(voting key, the text's own key)."""
+    text = text_answer_key(gen_text)
+    return (answer_key(answer_field) if _given(answer_field) else text), text
 
 
 _WORKED_SOLUTION = re.compile(r"####|\\boxed|\\fbox")
@@ -27,10 +40,7 @@ _WORKED_SOLUTION = re.compile(r"####|\\boxed|\\fbox")
 
 def gold_answer_key(gold: str) -> Optional[str]:
     """The key of a gold answer: a bare answer as it is, a worked solution by its final answer."""
-    if not _WORKED_SOLUTION.search(gold):
-        return answer_key(gold)
-    extracted = extract_answer(gold)
-    return None if extracted is None else answer_key(extracted)
+    return text_answer_key(gold) if _WORKED_SOLUTION.search(gold) else answer_key(gold)
 
 
 def matches_gold(candidate_key: Optional[str], gold: Optional[str]) -> Optional[bool]:

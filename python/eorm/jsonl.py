@@ -1,7 +1,8 @@
 """JSONL → grouped candidates, with the app's validation rules and messages (src/engine/data/lines.ts,
 record.ts, ingest.ts). One candidate per line:
 `{"question", "gen_text" | "generated_full_text", "label": 0|1|true|false}`, optional `question_id`, `answer`,
-`gold`, `source`. Bad lines are reported with line number, field, kind and reason; the rest still loads.
+`gold`, `source`; a line with `gold` and no `label` is labelled by whether its answer's key is the gold
+answer's (answers.matches_gold). Bad lines are reported with line number, field, kind and reason; the rest still loads.
 Groups: by `question_id` when given (non-blank), else by question text, in order of first appearance.
 
 Any nesting depth parses, as with V8's JSON.parse (eorm.jsonparse): a deeply nested ignored field does not
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, Dict, List, Optional, Union
 
 from . import jsonparse
-from .answers import candidate_answer_key
+from .answers import candidate_keys, matches_gold
 from .js import has_non_ws, json_stringify, number_to_string, trim, utf16_len, utf16_slice
 
 DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024
@@ -40,11 +41,18 @@ class LineError:
 class Candidate:
     line: int
     gen_text: str
+    # 1 = correct: the line's label, or, when it gives none, whether its answer is the gold answer.
     label: int
     answer: Optional[str]
     answer_key: Optional[str]
     gold: Optional[str]
     source: Optional[str]
+    # Key of the answer extracted from gen_text (answer_key is this when the line gives no `answer`).
+    text_answer_key: Optional[str] = None
+    # The line gave no label: `label` says whether answer_key equals the gold answer's key.
+    label_from_gold: bool = False
+    # Whether answer_key equals the key of `gold`; None when the line has no gold with a final answer.
+    gold_match: Optional[bool] = None
 
 
 @dataclass
@@ -165,9 +173,12 @@ def _read_record(obj: dict) -> dict:
     if text_field not in obj:
         raise _Reject("gen_text", "missing_field", 'missing (expected "gen_text" or "generated_full_text")')
     gen_text = _required_string(obj, text_field)
-    if "label" not in obj:
+    # Without a label, a gold answer labels the line (ingest compares the answers); without both, nothing does.
+    has_label = "label" in obj
+    gold = None if has_label else _optional_text(obj, "gold", True)
+    if not has_label and gold is None:
         raise _Reject("label", "missing_field", "missing")
-    label = _read_label(obj["label"])
+    label = _read_label(obj["label"]) if has_label else None
     qid = _optional_text(obj, "question_id", True)
     return {
         "question": question,
@@ -175,7 +186,7 @@ def _read_record(obj: dict) -> dict:
         "label": label,
         "question_id": None if qid is None or trim(qid) == "" else qid,
         "answer": _optional_text(obj, "answer", True),
-        "gold": _optional_text(obj, "gold", True),
+        "gold": _optional_text(obj, "gold", True) if has_label else gold,
         "source": _optional_text(obj, "source", False),
     }
 
@@ -293,6 +304,20 @@ def ingest_jsonl(source: Union[str, bytes, BinaryIO], max_line_bytes: int = DEFA
                 )
             )
             continue
+        answer_key, text_answer_key = candidate_keys(parsed["answer"], parsed["gen_text"])
+        gold_match = matches_gold(answer_key, parsed["gold"])
+        if parsed["label"] is None and gold_match is None:
+            report.rejected += 1
+            report.errors.append(
+                LineError(
+                    number,
+                    "label",
+                    "missing_field",
+                    f"missing, and the gold answer {describe_value(parsed['gold'])} has no final answer to label the line by; "
+                    'give "label" (0 or 1) or a gold answer',
+                )
+            )
+            continue
         report.accepted += 1
         if group is None:
             group = Group(parsed["question_id"], parsed["question"])
@@ -302,11 +327,14 @@ def ingest_jsonl(source: Union[str, bytes, BinaryIO], max_line_bytes: int = DEFA
             Candidate(
                 line=number,
                 gen_text=parsed["gen_text"],
-                label=parsed["label"],
+                label=parsed["label"] if parsed["label"] is not None else int(bool(gold_match)),
                 answer=parsed["answer"],
-                answer_key=candidate_answer_key(parsed["answer"], parsed["gen_text"]),
+                answer_key=answer_key,
                 gold=parsed["gold"],
                 source=parsed["source"],
+                text_answer_key=text_answer_key,
+                label_from_gold=parsed["label"] is None,
+                gold_match=gold_match,
             )
         )
     if report.accepted == 0:

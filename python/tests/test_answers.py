@@ -8,7 +8,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from eorm import answers
+from eorm import answers, jsonl
 
 from tests.util import HERE
 
@@ -49,6 +49,28 @@ class ModelOutputs(unittest.TestCase):
     def test_same_keys_of_answer_fields(self):
         for field, key in G["realAnswerFields"]:
             self.assertEqual(answers.answer_key(field), key, repr(field))
+
+
+class LabelsFromGold(unittest.TestCase):
+    """The reader labels a line with `gold` and no `label` as the app's ingest does (ingest.test.ts, same lines)."""
+
+    def test_labels_by_key_equality_with_the_gold_answer(self):
+        lines = [
+            {"question": "Q", "gen_text": "so 9 * 2 = 18.\nAnswer: $18", "gold": "She makes 9 * 2 = $18.\n#### 18"},
+            {"question": "Q", "gen_text": "The answer is \\boxed{\\frac{3}{4}}", "gold": "0.75"},
+            {"question": "Q", "gen_text": "The answer is 17.", "gold": 18},
+            {"question": "Q", "gen_text": "nothing", "gold": 18},
+            {"question": "Q", "gen_text": "Answer: 18", "gold": 18, "label": 0},
+        ]
+        ds = jsonl.ingest_jsonl("\n".join(json.dumps(l) for l in lines).encode("utf-8"))
+        got = [[c.label, c.label_from_gold, c.gold_match] for c in ds.groups[0].candidates]
+        self.assertEqual(got, [[1, True, True], [1, True, True], [0, True, False], [0, True, False], [0, False, True]])
+
+    def test_rejects_a_line_with_nothing_to_label_it_by(self):
+        lines = [{"question": "Q", "gen_text": "g", "gold": "  "}, {"question": "Q", "gen_text": "g"}, {"question": "Q", "gen_text": "g", "label": 1}]
+        ds = jsonl.ingest_jsonl("\n".join(json.dumps(l) for l in lines).encode("utf-8"))
+        self.assertEqual([(e.line, e.field, e.kind) for e in ds.report.errors], [(1, "label", "missing_field"), (2, "label", "missing_field")])
+        self.assertIn('give "label" (0 or 1) or a gold answer', ds.report.errors[0].reason)
 
 
 class Hostile(unittest.TestCase):

@@ -115,7 +115,7 @@ class Lines(Close):
                 {
                     "questionId": g.question_id,
                     "question": g.question,
-                    "candidates": [{"line": c.line, "genText": c.gen_text, "label": c.label, "answer": c.answer, "answerKey": c.answer_key, "gold": c.gold, "source": c.source} for c in g.candidates],
+                    "candidates": [{"line": c.line, "genText": c.gen_text, "label": c.label, "answer": c.answer, "answerKey": c.answer_key, "textAnswerKey": c.text_answer_key, "gold": c.gold, "source": c.source, "labelFromGold": c.label_from_gold, "goldMatch": c.gold_match} for c in g.candidates],
                 }
                 for g in ds.groups
             ],

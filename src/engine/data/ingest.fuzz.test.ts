@@ -107,6 +107,8 @@ function edited(rng: Rng, field: string, value: string | undefined): string {
   }
   if (value === undefined) fields.delete(field);
   else fields.set(field, value);
+  // A line without a label but with a gold answer is labelled from it: a missing label needs no gold too.
+  if (field === 'label' && value === undefined) fields.delete('gold');
   return render(rng, fields);
 }
 

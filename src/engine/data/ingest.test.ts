@@ -72,9 +72,37 @@ describe('ingestJsonl', () => {
       ),
     );
     expect(ds.groups[0].candidates).toEqual([
-      { line: 1, genText: 'x\nA: 7', label: 1, answer: '$1,000', answerKey: '1000', gold: '1000', source: 's' },
-      { line: 2, genText: 'x\nA: 7', label: 0, answer: null, answerKey: '7', gold: null, source: null },
+      { line: 1, genText: 'x\nA: 7', label: 1, labelFromGold: false, goldMatch: true, answer: '$1,000', answerKey: '1000', textAnswerKey: '7', gold: '1000', source: 's' },
+      { line: 2, genText: 'x\nA: 7', label: 0, labelFromGold: false, goldMatch: null, answer: null, answerKey: '7', textAnswerKey: '7', gold: null, source: null },
     ]);
+  });
+
+  it('labels a line that has a gold answer and no label by comparing answer keys', async () => {
+    const lines = [
+      row({ question: 'Q', gen_text: 'so 9 * 2 = 18.\nAnswer: $18', gold: 'She makes 9 * 2 = $18.\n#### 18' }),
+      row({ question: 'Q', gen_text: 'The answer is \\boxed{\\frac{3}{4}}', gold: '0.75' }),
+      row({ question: 'Q', gen_text: 'The answer is 17.', gold: 18 }),
+      row({ question: 'Q', gen_text: 'nothing', gold: 18 }),
+      row({ question: 'Q', gen_text: 'Answer: 18', gold: 18, label: 0 }), // a given label wins over gold
+    ];
+    const ds = await ingestJsonl(bytesStream(lines.join('\n')));
+    const c = ds.groups[0].candidates;
+    expect(c.map((x) => [x.label, x.labelFromGold, x.goldMatch])).toEqual([
+      [1, true, true],
+      [1, true, true],
+      [0, true, false],
+      [0, true, false],
+      [0, false, true],
+    ]);
+  });
+
+  it('rejects a line with neither a label nor a gold answer that has a final answer, saying what to give', async () => {
+    const ds = await ingestJsonl(bytesStream(`${row({ question: 'Q', gen_text: 'g', gold: '  ' })}\n${row({ question: 'Q', gen_text: 'g' })}\n${row({ question: 'Q', gen_text: 'g', label: 1 })}`));
+    expect(ds.report.errors.map((e) => [e.line, e.field, e.kind])).toEqual([
+      [1, 'label', 'missing_field'],
+      [2, 'label', 'missing_field'],
+    ]);
+    expect(ds.report.errors[0].reason).toContain('give "label" (0 or 1) or a gold answer');
   });
 
   it('reports every kind of bad line with its number, counts blanks and invalid UTF-8, and keeps the invariant', async () => {

@@ -3,18 +3,18 @@
  * Every call builds an independent Dataset (no shared state), so a training file and a
  * separate test file are simply two calls.
  */
-import { candidateAnswerKey } from './answers.ts';
+import { candidateKeys, matchesGold } from './answers.ts';
 import { DEFAULT_MAX_LINE_BYTES, splitLines } from './lines.ts';
 import { describeValue, parseCandidateLine } from './record.ts';
 import type { Dataset, Group, IngestReport } from './types.ts';
 
 /**
  * Version of the rules that turn a file into groups and answers: line validation (record.ts, lines.ts),
- * grouping (here) and answer extraction (answers.ts). Stored tokenizations are keyed by it
+ * grouping and labels from gold answers (here), answer extraction and keys (answers.ts and its parts). Stored tokenizations are keyed by it
  * (worker/storage/datasetKey.ts): bump it whenever any of those rules changes, or a stored dataset
  * read under the old rules would be reused as if it were current.
  */
-export const INGEST_RULES_VERSION = 1;
+export const INGEST_RULES_VERSION = 2; // 2: answers read as a grader reads them, labels from gold answers
 
 export interface IngestProgress {
   bytesRead: number;
@@ -79,6 +79,18 @@ export async function ingestJsonl(stream: ReadableStream<Uint8Array>, options: I
           });
           return;
         }
+        const { answerKey, textAnswerKey } = candidateKeys(r.answer, r.genText);
+        const goldMatch = matchesGold(answerKey, r.gold);
+        if (r.label === null && goldMatch === null) {
+          report.rejected++;
+          report.errors.push({
+            line,
+            field: 'label',
+            kind: 'missing_field',
+            reason: `missing, and the gold answer ${describeValue(r.gold)} has no final answer to label the line by; give "label" (0 or 1) or a gold answer`,
+          });
+          return;
+        }
         report.accepted++;
         if (group === undefined) {
           group = { questionId: r.questionId, question: r.question, candidates: [] };
@@ -88,9 +100,12 @@ export async function ingestJsonl(stream: ReadableStream<Uint8Array>, options: I
         group.candidates.push({
           line,
           genText: r.genText,
-          label: r.label,
+          label: r.label ?? (goldMatch ? 1 : 0),
+          labelFromGold: r.label === null,
+          goldMatch,
           answer: r.answer,
-          answerKey: candidateAnswerKey(r.answer, r.genText),
+          answerKey,
+          textAnswerKey,
           gold: r.gold,
           source: r.source,
         });

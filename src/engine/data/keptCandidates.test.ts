@@ -4,7 +4,7 @@ import type { Dataset, TrainingView } from './types.ts';
 
 /** Two groups: g0 with three candidates (tokens of lengths 2, 3, 4), g1 with two (lengths 4, 1); maxLen 4. */
 function data() {
-  const cand = (line: number, label: 0 | 1, source: string | null) => ({ line, genText: `t${line}`, label, answer: null, answerKey: `a${line}`, gold: null, source });
+  const cand = (line: number, label: 0 | 1, source: string | null) => ({ line, genText: `t${line}`, label, labelFromGold: false, goldMatch: null, answer: null, answerKey: `a${line}`, textAnswerKey: `a${line}`, gold: null, source });
   const dataset: Dataset = {
     groups: [
       { questionId: '1', question: 'q1', candidates: [cand(1, 1, 'p'), cand(2, 0, 'q'), cand(3, 0, 'p')] },

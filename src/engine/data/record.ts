@@ -5,7 +5,8 @@ import type { LineError, LineErrorKind } from './types.ts';
 export interface CandidateRecord {
   question: string;
   genText: string;
-  label: 0 | 1;
+  /** Null when the line gives none but has a `gold` answer: ingest labels it by the gold answer. */
+  label: 0 | 1 | null;
   questionId: string | null;
   answer: string | null;
   gold: string | null;
@@ -81,8 +82,11 @@ function readRecord(obj: Record<string, unknown>, source: Sources): CandidateRec
   if (!Object.hasOwn(obj, textField)) throw new Reject('gen_text', 'missing_field', 'missing (expected "gen_text" or "generated_full_text")');
   const genText = requiredString(obj, textField);
 
-  if (!Object.hasOwn(obj, 'label')) throw new Reject('label', 'missing_field', 'missing');
-  const label = readLabel(obj.label, source);
+  // Without a label, a gold answer labels the line (ingest compares the answers); without both, nothing does.
+  const hasLabel = Object.hasOwn(obj, 'label');
+  const gold = hasLabel ? null : optionalText(obj, 'gold', true, source);
+  if (!hasLabel && gold === null) throw new Reject('label', 'missing_field', 'missing');
+  const label = hasLabel ? readLabel(obj.label, source) : null;
 
   // An empty id cannot identify a question; such lines are grouped by their text instead.
   const id = optionalText(obj, 'question_id', true, source);
@@ -92,7 +96,7 @@ function readRecord(obj: Record<string, unknown>, source: Sources): CandidateRec
     label,
     questionId: id === null || id.trim() === '' ? null : id,
     answer: optionalText(obj, 'answer', true, source),
-    gold: optionalText(obj, 'gold', true, source),
+    gold: hasLabel ? optionalText(obj, 'gold', true, source) : gold,
     source: optionalText(obj, 'source', false, source),
   };
 }

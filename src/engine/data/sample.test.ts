@@ -27,6 +27,10 @@ describe('built-in sample (public/sample/gsm8k_gpt3_openai_4cand.jsonl)', () => 
     expect(s.majorityVote.toFixed(3)).toBe('0.482');
     expect(s.oracle.toFixed(3)).toBe('0.672');
     expect(s.candidatesWithAnswer).toBe(5276);
+    // Every line has a label and a gold answer: labels from the gold answers would be the given ones.
+    expect(s.answers.labelAndGold).toBe(5276);
+    expect(s.answers.labelGoldDisagreements).toBe(0);
+    expect(s.answers.answerFieldDisagreements).toBe(0);
   });
 
   it('extracts from the texts the same answers the file gives', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ingestJsonl } from './ingest.ts';
+import { disagreementsJsonl } from './answerStats.ts';
 import { datasetStats, tokenLengthStats } from './stats.ts';
 import { bytesStream } from './testing/node.ts';
 
@@ -44,7 +45,35 @@ describe('datasetStats', () => {
       firstCandidate: 2 / 4,
       majorityVote: 2.5 / 4,
       candidatesWithAnswer: 7,
+      // Texts with an answer: all but "pay", "no idea", "none". Distinct answers A 2, B 2, C 0, D 1. The
+      // answer field "$1,000" disagrees with its text "pay", which states none.
+      answers: {
+        shareWithTextAnswer: 6 / 9,
+        medianDistinctAnswers: 1.5,
+        answerFieldDisagreements: 1,
+        labelledFromGold: 0,
+        labelAndGold: 0,
+        labelGoldDisagreements: 0,
+        disagreements: [],
+      },
     });
+  });
+
+  it('counts lines whose label disagrees with their gold answer and lists them for the download', async () => {
+    const gold = [
+      { question: 'G', question_id: 'g1', gen_text: 'Answer: 18', label: 1, gold: '#### 18' }, // agrees
+      { question: 'G', question_id: 'g1', gen_text: 'Answer: 17', label: 1, gold: '#### 18' }, // label says right, gold wrong
+      { question: 'G', question_id: 'g1', gen_text: 'Answer: $18.00', label: 0, gold: '#### 18' }, // label says wrong, gold right
+      { question: 'G', question_id: 'g1', gen_text: 'Answer: 17', gold: '#### 18' }, // labelled from gold
+      { question: 'G', question_id: 'g1', gen_text: 'Answer: 18', label: 0 }, // no gold: nothing to compare
+    ];
+    const s = datasetStats(await ingestJsonl(bytesStream(gold.map((o) => JSON.stringify(o)).join('\n'))));
+    expect(s.answers.labelledFromGold).toBe(1);
+    expect(s.answers.labelAndGold).toBe(3);
+    expect(s.answers.labelGoldDisagreements).toBe(2);
+    expect(disagreementsJsonl(s.answers.disagreements)).toBe(
+      '{"line":2,"question_id":"g1","label":1,"answer_key":"17","gold":"#### 18"}\n{"line":3,"question_id":"g1","label":0,"answer_key":"18","gold":"#### 18"}\n',
+    );
   });
 
   it('scores a vote tie as the expected accuracy of a random pick among the tied answers, as evaluations do', async () => {

@@ -3,6 +3,7 @@
  * finishes well after parsing: the panel can show everything else first.
  */
 import { majorityVoteScore } from '../metrics/vote.ts';
+import { answerStats, type AnswerStats } from './answerStats.ts';
 import type { Dataset, TokenizedSet } from './types.ts';
 
 export interface DatasetStats {
@@ -27,6 +28,8 @@ export interface DatasetStats {
   majorityVote: number;
   /** Candidates with a final answer (given or extracted); majority vote needs them. */
   candidatesWithAnswer: number;
+  /** Answers extracted from the texts, answer fields against them, labels against gold answers. */
+  answers: AnswerStats;
 }
 
 function median(sorted: ArrayLike<number>): number {
@@ -83,6 +86,7 @@ export function datasetStats(dataset: Dataset): DatasetStats {
     firstCandidate: first / Math.max(1, nGroups),
     majorityVote: vote / Math.max(1, nGroups),
     candidatesWithAnswer: withAnswer,
+    answers: answerStats(dataset),
   };
 }
 

@@ -38,11 +38,18 @@ export interface Candidate {
   /** 1-based line number in the source file. */
   line: number;
   genText: string;
+  /** 1 = correct: the line's `label`, or, when it gives none, whether its answer is the gold answer (labelFromGold). */
   label: 0 | 1;
+  /** The line gave no `label`; `label` says whether answerKey equals the gold answer's key. */
+  labelFromGold: boolean;
+  /** Whether answerKey equals the key of `gold` (answers.ts matchesGold); null when the line has no gold with a final answer. */
+  goldMatch: boolean | null;
   /** The `answer` field as given (numbers as written in the file), or null. */
   answer: string | null;
   /** Canonical final answer (see answers.ts): from `answer`, else extracted from genText; null if none. */
   answerKey: string | null;
+  /** Key of the answer extracted from genText (answerKey is this when the line gives no `answer`). */
+  textAnswerKey: string | null;
   gold: string | null;
   source: string | null;
 }

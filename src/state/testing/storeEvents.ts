@@ -28,6 +28,7 @@ export function summary(role: 'train' | 'test', lines: number): DatasetSummary {
       firstCandidate: 0.5,
       majorityVote: 0.5,
       candidatesWithAnswer: lines,
+      answers: { shareWithTextAnswer: 1, medianDistinctAnswers: 2, answerFieldDisagreements: 0, labelledFromGold: 0, labelAndGold: 0, labelGoldDisagreements: 0, disagreements: [] },
     },
     tokens: { maxLen: 64, truncated: 0, min: 3, median: 5, max: 9, mean: 5, histogram: { edges: [0, 32, 64], counts: [4, 0] } },
     firstErrors: [],

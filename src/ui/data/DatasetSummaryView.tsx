@@ -3,6 +3,7 @@ import type { DataSlot } from '../../state/engineState.ts';
 import { BarHistogram } from '../common/BarHistogram.tsx';
 import { Stat } from '../common/Stat.tsx';
 import { bytes, fixed, int, pct } from '../format.ts';
+import { AnswerStatsView } from './AnswerStatsView.tsx';
 import { RejectedLines } from './RejectedLines.tsx';
 
 /**
@@ -83,6 +84,7 @@ function SummaryBody({ role, slot }: { role: DataRole; slot: DataSlot }) {
         <Stat label="Majority vote" title={`${int(st.candidatesWithAnswer)} candidates have a final answer to vote on`}>
           {pct(st.majorityVote)}
         </Stat>
+        <AnswerStatsView answers={st.answers} name={s.name} />
         {role === 'train' && (
           <Stat label="Trainable groups" tone={s.trainableGroups === 0 ? 'warn' : undefined}>
             {int(s.trainableGroups)}
