@@ -16,7 +16,7 @@ import { writeModel } from '../io/modelFile.ts';
 import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../model/config.ts';
 import { type ParamArrays, type Params, disposeParams, initParams, paramsFromArrays, paramsToArrays } from '../model/params.ts';
 import { INSTALL_TORCH, findPython, runPython } from '../testing/pythonNode.ts';
-import { type CandidateSaliency, MAX_STEPS, MAX_TOKENS, explainCandidate } from './explainEnergy.ts';
+import { type CandidateSaliency, type ExplainOptions, MAX_STEPS, MAX_TOKENS, explainCandidate } from './explainEnergy.ts';
 import { scoreCandidates } from './scoring.ts';
 
 const rows = readFileSync('bench/data/zeroeval-gsm8k-16cand-first200.jsonl', 'utf8')
@@ -158,72 +158,62 @@ describe('explainCandidate on real answers (2-layer random model, maxLen 512)', 
   }, 120_000);
 });
 
+/** explainCandidate on a fresh random model, its weights freed after. */
+async function explainOn(nLayers: number, maxLen: number, text: string, opts?: ExplainOptions): Promise<CandidateSaliency> {
+  const { cfg, params } = await randomModel(nLayers, maxLen);
+  try {
+    return await explainCandidate(cfg, params, question, text, opts);
+  } finally {
+    disposeParams(params);
+  }
+}
+
 describe('explainCandidate: bounds, progress', () => {
   it('a one-layer model: the deletions move the energy (gradient × input gave every token 0 here, max |score| 1.4e-9)', async () => {
-    const { cfg, params } = await randomModel(1, 256);
-    try {
-      const out = await explainCandidate(cfg, params, question, texts[0]);
-      // Far above the energy's float32 rounding (a few 1e-8), where gradient × input was at most 1.4e-9.
-      const moved = (grain: { delta: number }[]) => grain.filter((p) => Math.abs(p.delta) > 1e-6).length / grain.length;
-      expect(moved(out.steps)).toBe(1);
-      expect(moved(out.tokens)).toBeGreaterThanOrEqual(0.9);
-      expect(Math.max(...out.tokens.map((t) => Math.abs(t.delta)))).toBeGreaterThan(1e-4);
-    } finally {
-      disposeParams(params);
-    }
+    const out = await explainOn(1, 256, texts[0]);
+    // Far above the energy's float32 rounding (a few 1e-8), where gradient × input was at most 1.4e-9.
+    const moved = (grain: { delta: number }[]) => grain.filter((p) => Math.abs(p.delta) > 1e-6).length / grain.length;
+    expect(moved(out.steps)).toBe(1);
+    expect(moved(out.tokens)).toBeGreaterThanOrEqual(0.9);
+    expect(Math.max(...out.tokens.map((t) => Math.abs(t.delta)))).toBeGreaterThan(1e-4);
   }, 60_000);
 
   it('cut at maxLen: says so, and explains only what the model reads', async () => {
-    const { cfg, params } = await randomModel(2, 96);
-    try {
-      const text = texts[1];
-      const out = await explainCandidate(cfg, params, question, text);
-      expect(out.truncated).toBe(true);
-      expect(out.tokensRead).toBe(96);
-      const read = out.tokens.length > 0 ? Math.max(...out.tokens.map((t) => t.end)) : 0;
-      expect(read).toBeLessThan(text.length);
-      expect(out.steps.every((s) => s.start < read)).toBe(true);
-      expect(out.steps.length).toBeLessThan(text.split('\n').filter((l) => l.trim()).length);
-    } finally {
-      disposeParams(params);
-    }
+    const text = texts[1];
+    const out = await explainOn(2, 96, text);
+    expect(out.truncated).toBe(true);
+    expect(out.tokensRead).toBe(96);
+    const read = out.tokens.length > 0 ? Math.max(...out.tokens.map((t) => t.end)) : 0;
+    expect(read).toBeLessThan(text.length);
+    expect(out.steps.every((s) => s.start < read)).toBe(true);
+    expect(out.steps.length).toBeLessThan(text.split('\n').filter((l) => l.trim()).length);
   }, 60_000);
 
   it('caps the steps and the tokens it scores, says so, and reports progress up to the variants it scored', async () => {
-    const { cfg, params } = await randomModel(2, 512);
-    try {
-      // More lines than MAX_STEPS, more than MAX_TOKENS tokens in all.
-      const text = Array.from({ length: MAX_STEPS + 5 }, (_, k) => `${k + 3} - 2 = ${k + 1}`).join('\n');
-      const progress: Array<[number, number]> = [];
-      const out = await explainCandidate(cfg, params, question, text, { onProgress: (done, total) => progress.push([done, total]) });
-      expect(out.truncated).toBe(false);
-      expect(out.steps).toHaveLength(MAX_STEPS);
-      expect(out.capped[0]).toBe(`Only the first ${MAX_STEPS} of the ${MAX_STEPS + 5} steps read were scored.`);
-      expect(out.tokens.length).toBeLessThanOrEqual(MAX_TOKENS);
-      expect(out.variants).toBe(out.steps.length + out.tokens.length);
-      expect(progress.at(-1)).toEqual([out.variants + 1, out.variants + 1]);
-      for (let k = 1; k < progress.length; k++) expect(progress[k][0]).toBeGreaterThan(progress[k - 1][0]);
+    // More lines than MAX_STEPS, more than MAX_TOKENS tokens in all.
+    const text = Array.from({ length: MAX_STEPS + 5 }, (_, k) => `${k + 3} - 2 = ${k + 1}`).join('\n');
+    const progress: Array<[number, number]> = [];
+    const out = await explainOn(2, 512, text, { onProgress: (done, total) => progress.push([done, total]) });
+    expect(out.truncated).toBe(false);
+    expect(out.steps).toHaveLength(MAX_STEPS);
+    expect(out.capped[0]).toBe(`Only the first ${MAX_STEPS} of the ${MAX_STEPS + 5} steps read were scored.`);
+    expect(out.tokens.length).toBeLessThanOrEqual(MAX_TOKENS);
+    expect(out.variants).toBe(out.steps.length + out.tokens.length);
+    expect(progress.at(-1)).toEqual([out.variants + 1, out.variants + 1]);
+    for (let k = 1; k < progress.length; k++) expect(progress[k][0]).toBeGreaterThan(progress[k - 1][0]);
 
-      // One long step (no line or sentence ends): its first MAX_TOKENS tokens.
-      const run = rows[0].gen_text.replace(/[.!?\n]/g, ' ');
-      const one = await explainCandidate(cfg, params, question, run);
-      expect(one.steps).toHaveLength(1);
-      expect(one.focus).toEqual({ start: 0, end: run.length, step: 0 });
-      expect(one.tokens).toHaveLength(MAX_TOKENS);
-      expect(one.capped).toEqual([expect.stringMatching(new RegExp(`^Only the first ${MAX_TOKENS} of the step's \\d+ tokens were scored\\.$`))]);
-    } finally {
-      disposeParams(params);
-    }
+    // One long step (no line or sentence ends): its first MAX_TOKENS tokens.
+    const run = rows[0].gen_text.replace(/[.!?\n]/g, ' ');
+    const one = await explainOn(2, 512, run);
+    expect(one.steps).toHaveLength(1);
+    expect(one.focus).toEqual({ start: 0, end: run.length, step: 0 });
+    expect(one.tokens).toHaveLength(MAX_TOKENS);
+    expect(one.capped).toEqual([expect.stringMatching(new RegExp(`^Only the first ${MAX_TOKENS} of the step's \\d+ tokens were scored\\.$`))]);
   }, 120_000);
 
   it('a blank answer has no steps and nothing to score but itself', async () => {
-    const { cfg, params } = await randomModel(1, 128);
-    try {
-      const out = await explainCandidate(cfg, params, question, '');
-      expect(out).toMatchObject({ steps: [], tokens: [], distrusted: null, variants: 0, capped: [], truncated: false });
-      expect(Number.isFinite(out.energy)).toBe(true);
-    } finally {
-      disposeParams(params);
-    }
+    const out = await explainOn(1, 128, '');
+    expect(out).toMatchObject({ steps: [], tokens: [], distrusted: null, variants: 0, capped: [], truncated: false });
+    expect(Number.isFinite(out.energy)).toBe(true);
   });
 });
