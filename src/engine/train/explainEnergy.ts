@@ -3,8 +3,9 @@
  * it. A piece's delta is energy(the text without the piece's characters) − energy(the candidate): the
  * reduced text is tokenized again as training reads it ([CLS] question [SEP] answer, cut at maxLen) and
  * scored by the same model through the ordinary scoring path (scoring.ts), all variants batched. Deltas
- * come at two grains: the answer's steps (its lines and sentences, data/answerSteps.ts), and its tokens, of the whole answer when
- * it is short, else of the step whose removal lowers the energy most (the step the verifier distrusts most).
+ * come at two grains: the answer's steps (its lines and sentences, data/answerSteps.ts), and its tokens,
+ * of the whole answer when it is short, else of the step whose removal lowers the energy most (the step
+ * the verifier distrusts most).
  * Unlike a gradient at the input, a deletion sees what the model does with a piece whatever its layers
  * normalise away (LayerNorm made gradient × input exactly 0 for every token of a one-layer model).
  */
@@ -72,7 +73,8 @@ function answerTokens(cfg: ModelConfig, question: string, text: string, ids: Uin
   let at = 0;
   for (const piece of tokenPieces(ids, questionTokens)) {
     if (piece.part !== 'answer') continue;
-    // A text cut inside a character ends in U+FFFD: its range stops at the text's end.
+    // Cut inside a character, the last piece ends in U+FFFD: one code unit, as a BMP character has (half
+    // of an emoji's pair); the range stays within the text.
     const end = Math.min(text.length, at + piece.text.length);
     ranges.push({ start: at, end });
     at = end;
