@@ -1,6 +1,7 @@
 /** Export run, the model card beside exported weights, Rerank's answers, and the best checkpoint by another metric, through the Session. */
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rerankAnswers } from '../engine/metrics/rerankProbability.ts';
 import { file, harness, sampleLines, tinySettings } from './sessionHarness.ts';
 
 const settings = tinySettings({ epochs: 2, groupsPerStep: 2, bestMetric: 'btLoss' });
@@ -52,10 +53,12 @@ describe('Session: taking a run away', () => {
     await h.run({ type: 'rerank', question: 'How much does Janet make?', candidates: pasted });
     const ranked = h.last('reranked')!;
     expect(ranked.answers.map((a) => a.answer).sort()).toEqual(['18', '26']);
-    expect(ranked.answers.reduce((s, a) => s + a.probability, 0)).toBeCloseTo(1, 9);
     expect(ranked.answers.filter((a) => a.picked)).toHaveLength(1);
+    // The probabilities are the map the run's last validation fitted on held-out questions, recorded with the model.
+    const map = evals.at(-1)!.selection!.probabilityMap;
+    expect(ranked.temperature).toBe(map.temperature);
+    const energies = [...ranked.candidates].sort((a, b) => a.index - b.index).map((c) => c.energy);
+    expect(ranked.answers).toEqual(rerankAnswers(['18', '26', '18'], energies, map));
     expect(ranked.answers.find((a) => a.answer === '18')!.candidates.sort()).toEqual([0, 2]);
-    const fitted = evals.at(-1)!.selection?.temperature;
-    if (fitted !== undefined) expect(ranked.temperature).toBe(fitted);
   });
 });

@@ -30,7 +30,8 @@ function RuleTable({ selection }: { selection: SelectionReport }) {
         </tr>
       </thead>
       <tbody>
-        {RULES.map((r) => (
+        {/* Reports recorded before a rule existed (the selector) leave it out. */}
+        {RULES.filter((r) => selection.rules[r] !== undefined).map((r) => (
           <RuleRow key={r} rule={r} name={RULE_NAMES[r]} figure={selection.rules[r]} all={all ? all.rules[r] : undefined} strong={r === recommended} />
         ))}
         {length &&
