@@ -50,6 +50,7 @@ def _strip_emphasis(s: str) -> str:
 
 
 _UNWRAP_STEPS = [
+    (js_re(r"\\\\"), r"\\", 0),
     (js_re(r"^\\\((.*)\\\)$", re.DOTALL), r"\1", 1),
     (js_re(r"^\\\[(.*)\\\]$", re.DOTALL), r"\1", 1),
     (js_re(r"^\\(?:boxed|fbox)\s*\{(.*)\}$", re.DOTALL), r"\1", 1),
@@ -156,6 +157,8 @@ _VARIABLE_PREFIX = js_re(r"^(?:[A-Za-z]{1,2}|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)
 _MULTIPLE_CHOICE = [js_re(r"^\(([A-Ea-e])\)(?:\s|$)"), js_re(r"^([A-E])\)?$")]
 _WORDS = js_re(r"^[A-Za-z][A-Za-z\s'-]*$")
 _DIGIT = js_re(r"\d")
+_LETTER = js_re(r"[A-Za-z]")
+_COMMANDS = js_re(r"\\[A-Za-z]+")
 _LEADING_OR_AND = js_re(r"^(?:or|and)\s+")
 _SPACES = js_re(r"\s+")
 
@@ -169,8 +172,12 @@ def _strip_variable(s: str) -> str:
 
 
 def _result_of_working(s: str) -> str:
+    """"9 * 2 = 18": the result; not an equation with letters ("3x + 2y = 0" is not 0)."""
     last = s.rfind("=")
-    if last < 0 or not _DIGIT.search(s[: s.index("=")]):
+    if last < 0:
+        return s
+    working = _COMMANDS.sub("", s[:last])
+    if not _DIGIT.search(working) or _LETTER.search(working):
         return s
     return trim(s[last + 1 :])
 

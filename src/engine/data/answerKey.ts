@@ -49,6 +49,8 @@ function stripEmphasis(s: string): string {
 }
 
 const UNWRAP_STEPS: Array<[RegExp, string]> = [
+  // A doubled backslash is an escaping slip ("\\frac"), as MATH's normalisation also reads it.
+  [/\\\\/g, '\\'],
   [/^\\\((.*)\\\)$/s, '$1'],
   [/^\\\[(.*)\\\]$/s, '$1'],
   [/^\\(?:boxed|fbox)\s*\{(.*)\}$/s, '$1'],
@@ -144,10 +146,15 @@ function stripVariable(s: string): string {
   return rest.includes('=') ? s : rest;
 }
 
-/** "9 * 2 = 18" (arithmetic before the last "="): the result. "x = 3" keeps its variable for stripVariable. */
+/**
+ * "9 * 2 = 18" (arithmetic before the last "="): the result. Not an equation with letters ("3x + 2y = 0" is
+ * not 0); "x = 3" keeps its variable for stripVariable.
+ */
 function resultOfWorking(s: string): string {
   const last = s.lastIndexOf('=');
-  if (last < 0 || !/\d/.test(s.slice(0, s.indexOf('=')))) return s;
+  if (last < 0) return s;
+  const working = s.slice(0, last).replace(/\\[A-Za-z]+/g, '');
+  if (!/\d/.test(working) || /[A-Za-z]/.test(working)) return s;
   return s.slice(last + 1).trim();
 }
 
