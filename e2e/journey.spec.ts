@@ -117,6 +117,15 @@ test('load a slice of the sample, train the tiny preset on the probed backend, i
   expect(allQuestions).toBeGreaterThanOrEqual(0);
   expect(allQuestions).toBeLessThanOrEqual(1);
   await expect(page.getByTestId('reliability-diagram')).toHaveAttribute('data-bins', '10');
+  // Does the verifier just prefer long (or short) answers: within-question rank correlations with answer length,
+  // one sentence, and two rules that pick by length alone; the charts name the weighted vote they draw (T = 1).
+  for (const attr of ['data-length-energy-corr', 'data-length-label-corr']) {
+    expect(Math.abs(numberAttr(await evalSummary.getAttribute(attr), attr)), attr).toBeLessThanOrEqual(1);
+  }
+  await expect(page.getByTestId('length-bias')).toContainText(/^The verifier (leans|does not lean) on length more than correctness does/);
+  await expect(page.locator('[data-testid="selection-rule"][data-rule="shortest"], [data-testid="selection-rule"][data-rule="longest"]')).toHaveCount(2);
+  await expect(page.getByTestId('chart-ncurve')).toContainText('weighted vote (T = 1)');
+  await expect(page.getByTestId('chart-val-bon')).toContainText('weighted vote (T = 1)');
 
   // Export run: metrics.jsonl in eorm.train's records.
   const runDownload = page.waitForEvent('download');
