@@ -93,7 +93,8 @@ def _last_answer_line(text: str):
         pos = max(pos, end)
 
 
-_JSON_ANSWER = js_re(r'"answer"\s*:\s*("(?:[^"\\\n\r\u2028\u2029]|\\[^\n\r\u2028\u2029])*"|-?\d[\d.,eE+-]*)')
+# Bounded lengths (linear time); no astral characters, which JS counts as two and Python as one.
+_JSON_ANSWER = js_re(r'"answer"\s*:\s*("(?:[^"\\\n\r\u2028\u2029\ud800-\udfff\U00010000-\U0010ffff]|\\[^\n\r\u2028\u2029\ud800-\udfff\U00010000-\U0010ffff]){0,200}"|-?\d[\d.,eE+-]{0,100})')
 
 
 def _last_json_answer(text: str):

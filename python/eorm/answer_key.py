@@ -228,23 +228,31 @@ _COMMAND = js_re(r"\\[A-Za-z]+")
 _ATOMIC_DENOMINATOR = js_re(r"^(?:\d+(?:\.\d+)?|[A-Za-z]|\\[A-Za-z]+|\\sqrt\{[^{}]*\})$")
 
 
+def _is_alnum(c: str) -> bool:
+    return _is_letter(c) or "0" <= c <= "9"
+
+
 def _is_letter(c: Optional[str]) -> bool:
     return c is not None and (("a" <= c <= "z") or ("A" <= c <= "Z"))
 
 
-def _argument_at(s: str, i: int):
+def _brace_matches(s: str) -> List[int]:
+    """For each "{" of s, the index of its matching "}" (or -1): one pass, so reading arguments never rescans."""
+    close = [-1] * len(s)
+    opened = []
+    for i, c in enumerate(s):
+        if c == "{":
+            opened.append(i)
+        elif c == "}" and opened:
+            close[opened.pop()] = i
+    return close
+
+
+def _argument_at(s: str, i: int, close: List[int]):
     if i >= len(s):
         return None
     if s[i] == "{":
-        depth = 0
-        for j in range(i, len(s)):
-            if s[j] == "{":
-                depth += 1
-            elif s[j] == "}":
-                depth -= 1
-                if depth == 0:
-                    return (s[i + 1 : j], j + 1)
-        return None
+        return None if close[i] < 0 else (s[i + 1 : close[i]], close[i] + 1)
     if s[i] == "\\":
         m = _COMMAND.match(s, i)
         if m is not None and m.end() - i <= 40:
@@ -271,13 +279,14 @@ def _atomic_numerator(s: str) -> bool:
 def _linear_latex(s: str, depth: int) -> str:
     if depth >= MAX_DEPTH:
         return s
+    close = _brace_matches(s)
     out = []
     i = 0
     n = len(s)
     while i < n:
         if s.startswith("\\frac", i) and not _is_letter(s[i + 5] if i + 5 < n else None):
-            a = _argument_at(s, i + 5)
-            b = None if a is None else _argument_at(s, a[1])
+            a = _argument_at(s, i + 5, close)
+            b = None if a is None else _argument_at(s, a[1], close)
             if a is not None and b is not None:
                 num = _linear_latex(a[0], depth + 1)
                 den = _linear_latex(b[0], depth + 1)
@@ -288,16 +297,18 @@ def _linear_latex(s: str, depth: int) -> str:
             j = i + 5
             index = ""
             if j < n and s[j] == "[":
-                close = s.find("]", j)
-                if close > 0:
-                    index, j = s[j : close + 1], close + 1
-            a = _argument_at(s, j)
+                k = j + 1
+                while k < n and _is_alnum(s[k]):
+                    k += 1
+                if k < n and s[k] == "]":
+                    index, j = s[j : k + 1], k + 1
+            a = _argument_at(s, j, close)
             if a is not None:
                 out.append(f"\\sqrt{index}{{{_linear_latex(a[0], depth + 1)}}}")
                 i = a[1]
                 continue
         if s[i] in "^_" and i + 1 < n and s[i + 1] == "{":
-            a = _argument_at(s, i + 1)
+            a = _argument_at(s, i + 1, close)
             if a is not None:
                 inner = _linear_latex(a[0], depth + 1)
                 out.append(f"{s[i]}{inner}" if utf16_len(inner) == 1 else f"{s[i]}{{{inner}}}")

@@ -83,6 +83,14 @@ class Hostile(unittest.TestCase):
         self.assertEqual(answers.extract_answer("x" * mb + "\n#### 5"), "5")
         self.assertEqual(answers.extract_answer("(" * mb + "\nAnswer: 7"), "7")
 
+    def test_unclosed_groups_are_read_once(self):
+        """Unclosed braces, indices and JSON strings, 64 Ki characters: each is read in one pass (the app's
+        growth tests time the same inputs; quadratic reading took seconds here)."""
+        self.assertEqual(answers.answer_key("\\frac{1}{" * 8000), "\\frac{1}{" * 8000)
+        self.assertEqual(answers.answer_key("x^{" * 21000), "x^{" * 21000)
+        self.assertIsNone(answers.extract_answer('\\"answer\\": \\"' * 4600))
+        self.assertEqual(answers.answer_key(" or ".join("x=%d" % i for i in range(3))), "0,1,2")
+
 
 if __name__ == "__main__":
     unittest.main()

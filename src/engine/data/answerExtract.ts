@@ -82,7 +82,9 @@ function lastAnswerLine(text: string): Found | null {
   return last;
 }
 
-const JSON_ANSWER = /"answer"\s*:\s*("(?:[^"\\\n\r\u2028\u2029]|\\[^\n\r\u2028\u2029])*"|-?\d[\d.,eE+-]*)/g;
+// Bounded lengths: a value longer than a final answer is not one, and every attempt stays short (linear time).
+// No surrogates (astral characters): JS counts them as two, Python as one, and the bound must agree.
+const JSON_ANSWER = /"answer"\s*:\s*("(?:[^"\\\n\r\u2028\u2029\ud800-\udfff]|\\[^\n\r\u2028\u2029\ud800-\udfff]){0,200}"|-?\d[\d.,eE+-]{0,100})/g;
 
 /** The last `"answer": "…"` or `"answer": 18` of a JSON answer in the text. */
 function lastJsonAnswer(text: string): Found | null {

@@ -202,17 +202,21 @@ function collectionKey(s: string, depth: number): string | null {
   return keys === null ? null : sortedKeys(keys);
 }
 
-/** Reads one argument of \frac, \sqrt, ^ or _ at i: a {group}, a \command or one character. [content, end]. */
-function argumentAt(s: string, i: number): [string, number] | null {
-  if (i >= s.length) return null;
-  if (s[i] === '{') {
-    let depth = 0;
-    for (let j = i; j < s.length; j++) {
-      if (s[j] === '{') depth++;
-      else if (s[j] === '}' && --depth === 0) return [s.slice(i + 1, j), j + 1];
-    }
-    return null;
+/** For each "{" of s, the index of its matching "}" (or -1): one pass, so reading arguments never rescans. */
+function braceMatches(s: string): Int32Array {
+  const close = new Int32Array(s.length).fill(-1);
+  const open: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '{') open.push(i);
+    else if (s[i] === '}' && open.length > 0) close[open.pop()!] = i;
   }
+  return close;
+}
+
+/** Reads one argument of \frac, \sqrt, ^ or _ at i: a {group}, a \command or one character. [content, end]. */
+function argumentAt(s: string, i: number, close: Int32Array): [string, number] | null {
+  if (i >= s.length) return null;
+  if (s[i] === '{') return close[i] < 0 ? null : [s.slice(i + 1, close[i]), close[i] + 1];
   if (s[i] === '\\') {
     const m = /^\\[A-Za-z]+/.exec(s.slice(i, i + 40));
     if (m !== null) return [m[0], i + m[0].length];
@@ -241,12 +245,13 @@ function atomicNumerator(s: string): boolean {
  */
 function linearLatex(s: string, depth: number): string {
   if (depth >= MAX_DEPTH) return s;
+  const close = braceMatches(s);
   let out = '';
   let i = 0;
   while (i < s.length) {
     if (s.startsWith('\\frac', i) && !/[A-Za-z]/.test(s[i + 5] ?? '')) {
-      const a = argumentAt(s, i + 5);
-      const b = a === null ? null : argumentAt(s, a[1]);
+      const a = argumentAt(s, i + 5, close);
+      const b = a === null ? null : argumentAt(s, a[1], close);
       if (a !== null && b !== null) {
         const num = linearLatex(a[0], depth + 1);
         const den = linearLatex(b[0], depth + 1);
@@ -259,10 +264,12 @@ function linearLatex(s: string, depth: number): string {
       let j = i + 5;
       let index = '';
       if (s[j] === '[') {
-        const close = s.indexOf(']', j);
-        if (close > 0) [index, j] = [s.slice(j, close + 1), close + 1];
+        // An index of letters and digits ("\\sqrt[3]{2}", "\\sqrt[n]{x}").
+        let k = j + 1;
+        while (k < s.length && /[A-Za-z0-9]/.test(s[k])) k++;
+        if (s[k] === ']') [index, j] = [s.slice(j, k + 1), k + 1];
       }
-      const a = argumentAt(s, j);
+      const a = argumentAt(s, j, close);
       if (a !== null) {
         out += `\\sqrt${index}{${linearLatex(a[0], depth + 1)}}`;
         i = a[1];
@@ -270,7 +277,7 @@ function linearLatex(s: string, depth: number): string {
       }
     }
     if ((s[i] === '^' || s[i] === '_') && s[i + 1] === '{') {
-      const a = argumentAt(s, i + 1);
+      const a = argumentAt(s, i + 1, close);
       if (a !== null) {
         const inner = linearLatex(a[0], depth + 1);
         out += inner.length === 1 ? `${s[i]}${inner}` : `${s[i]}{${inner}}`;

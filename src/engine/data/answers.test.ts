@@ -158,6 +158,10 @@ describe('answer extraction on hostile input runs in linear time', () => {
     ['"Answer:" lines without a colon', 5_000, (n) => '\nAnswer '.repeat(n / 8), (s) => extractAnswer(s)],
     ['a JSON "answer" string never closed', 5_000, (n) => `"answer": "${'\\"'.repeat(n / 2)}`, (s) => extractAnswer(s)],
     ['digits with spaces', 5_000, (n) => '1 000 '.repeat(n / 6), (s) => answerKey(s)],
+    ['unclosed \\frac arguments', 5_000, (n) => '\\frac{1}{'.repeat(n / 8), (s) => answerKey(s)],
+    ['unclosed \\sqrt indices', 5_000, (n) => '\\sqrt[3'.repeat(n / 7), (s) => answerKey(s)],
+    ['unclosed superscripts', 5_000, (n) => 'x^{'.repeat(n / 3), (s) => answerKey(s)],
+    ['escaped JSON answers never closed', 5_000, (n) => '\\"answer\\": \\"'.repeat(n / 14), (s) => extractAnswer(s)],
   ];
   it.each(cases)('%s', (_, n, make, run) => {
     const g = growth(make, run, n);
