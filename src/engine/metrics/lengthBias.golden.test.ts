@@ -13,6 +13,7 @@ import { createRng } from '../data/rng.ts';
 import { fileStream, repoSamplePath } from '../data/testing/node.ts';
 import { tokenizeChunk } from '../data/tokenize.ts';
 import { GPT2_EOT } from '../model/config.ts';
+import { decodeGolden as decode, encodeGolden as encode, tenth } from '../testing/goldenJson.ts';
 import { PYTHON_DIR } from '../testing/pythonNode.ts';
 import { answerTokens } from './answerLength.ts';
 import type { FiguresOver } from './heldOut.ts';
@@ -34,12 +35,6 @@ interface Case {
   groups: Group[];
   result?: LengthBias;
 }
-
-/** JSON has no NaN or ±Infinity: written as strings, as app_rules.json does. */
-const encode = (v: unknown): string => JSON.stringify(v, (_k, x) => (typeof x === 'number' && !Number.isFinite(x) ? String(x) : x));
-const decode = (text: string): unknown => JSON.parse(text, (_k, x) => (x === 'NaN' || x === 'Infinity' || x === '-Infinity' ? Number(x) : x));
-/** Tenths: tied energies are common, as with truncated inputs. */
-const tenth = (x: number) => Math.round(x * 10) / 10 + 0; // + 0: no -0, which JSON cannot keep
 
 async function sample(): Promise<{ lines: number[]; groups: Array<{ labels: number[]; lengths: number[] }> }> {
   const ds = await ingestJsonl(fileStream(repoSamplePath()));

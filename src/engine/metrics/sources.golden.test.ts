@@ -12,6 +12,7 @@ import { candidateSources } from '../data/candidateSources.ts';
 import { ingestJsonl } from '../data/ingest.ts';
 import { createRng } from '../data/rng.ts';
 import { fileStream, repoSamplePath } from '../data/testing/node.ts';
+import { decodeGolden as decode, encodeGolden as encode, tenth } from '../testing/goldenJson.ts';
 import { PYTHON_DIR } from '../testing/pythonNode.ts';
 import type { SourceRow } from './selectionTypes.ts';
 import { type SourcedGroup, sourceAudit } from './sources.ts';
@@ -25,13 +26,6 @@ interface Case {
   groups: Array<{ energies: number[]; labels: number[]; sources: number[] }>;
   rows?: SourceRow[];
 }
-
-/** JSON has no NaN or ±Infinity: written as strings, as app_rules.json does. */
-const encode = (v: unknown): string => JSON.stringify(v, (_k, x) => (typeof x === 'number' && !Number.isFinite(x) ? String(x) : x));
-const decode = (text: string): unknown => JSON.parse(text, (_k, x) => (x === 'NaN' || x === 'Infinity' || x === '-Infinity' ? Number(x) : x));
-
-/** Tenths: ties between candidates are common, as with truncated inputs. */
-const tenth = (x: number) => Math.round(x * 10) / 10 + 0; // + 0: no -0, which JSON cannot keep
 
 async function cases(): Promise<Case[]> {
   const ds = await ingestJsonl(fileStream(repoSamplePath()));
