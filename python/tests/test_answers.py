@@ -86,7 +86,7 @@ class Hostile(unittest.TestCase):
     def test_unclosed_groups_are_read_once(self):
         """Unclosed braces, indices and JSON strings, 64 Ki characters: each is read in one pass (the app's
         growth tests time the same inputs; quadratic reading took seconds here)."""
-        self.assertEqual(answers.answer_key("\\frac{1}{" * 8000), "\\frac{1}{" * 8000)
+        self.assertEqual(answers.answer_key("\\frac{1}{" * 7000), "\\frac{1}{" * 7000)
         self.assertEqual(answers.answer_key("x^{" * 21000), "x^{" * 21000)
         self.assertIsNone(answers.extract_answer('\\"answer\\": \\"' * 4600))
         self.assertEqual(answers.answer_key(" or ".join("x=%d" % i for i in range(3))), "0,1,2")
