@@ -79,7 +79,9 @@ def _mean(xs: Sequence[float]) -> float:
 
 
 def _signed(x: float) -> str:
-    return ("-" if x < 0 else "+") + to_fixed(abs(x), 2)
+    """Two decimals with a sign; one that rounds to 0.00 reads +0.00, never -0.00."""
+    digits = to_fixed(abs(x), 2)
+    return ("-" if x < 0 and digits != "0.00" else "+") + digits
 
 
 def _questions(n: int) -> str:

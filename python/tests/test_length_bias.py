@@ -13,7 +13,7 @@ import unittest
 
 from eorm.bpe import EOT
 from eorm.jsonl import ingest_jsonl
-from eorm.length_bias import answer_tokens_by_line, length_bias
+from eorm.length_bias import answer_tokens_by_line, length_bias, length_sentence
 from eorm.metrics import ScoredGroup
 
 from tests.util import HERE, SAMPLE, dec, run_module, sample_in_temp_dir, untrained_model_file
@@ -51,6 +51,11 @@ class Golden(unittest.TestCase):
             got = length_bias(scored, [g["lengths"] for g in case["groups"]], G["seed"], case["figuresOver"] == "bothLabels")
             ok, where = same(got, case["result"], case["name"])
             self.assertTrue(ok, where)
+
+    def test_a_figure_that_rounds_to_zero_reads_plus(self):
+        b = dict(G["cases"][0]["result"])
+        self.assertIn("with being correct +0.00;", length_sentence({**b, "labelCorr": -1e-17}))
+        self.assertIn("with being correct -0.01;", length_sentence({**b, "labelCorr": -0.006}))
 
 
 class ScoreCommand(unittest.TestCase):

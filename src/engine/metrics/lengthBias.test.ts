@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lengthBias, lengthRuleScore, midranks, spearman } from './lengthBias.ts';
+import { lengthBias, lengthRuleScore, lengthSentence, midranks, spearman } from './lengthBias.ts';
 import type { ScoredGroup } from './summary.ts';
 
 const group = (energies: number[], labels: number[], lengths: number[]): ScoredGroup => ({ energies, labels, lengths, answers: labels.map(() => null) });
@@ -93,6 +93,12 @@ describe('lengthBias', () => {
     const test = lengthBias(scored, { seed: 1, figuresOver: 'allQuestions' });
     expect(test.groups).toBe(2);
     expect(test.rules.shortest.accuracy).toBe(2.5 / 4);
+  });
+
+  it('a figure that rounds to 0.00 reads +0.00, never -0.00', () => {
+    const b = lengthBias(questions(label, (_q, _i, len) => -len), { seed: 3, figuresOver: 'allQuestions' });
+    expect(lengthSentence({ ...b, labelCorr: -1e-17 })).toContain('with being correct +0.00;');
+    expect(lengthSentence({ ...b, labelCorr: -0.006 })).toContain('with being correct -0.01;');
   });
 
   it('nothing to check: NaN figures and a sentence that says so', () => {

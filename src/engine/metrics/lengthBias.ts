@@ -68,7 +68,11 @@ const mean = (xs: ArrayLike<number>): number => {
 
 const varies = (xs: ArrayLike<number>): boolean => Array.prototype.some.call(xs, (x: number) => x !== xs[0]);
 
-const signed = (x: number): string => (x < 0 ? '-' : '+') + Math.abs(x).toFixed(2);
+/** Two decimals with a sign; one that rounds to 0.00 reads +0.00, never -0.00. */
+const signed = (x: number): string => {
+  const digits = Math.abs(x).toFixed(2);
+  return (x < 0 && digits !== '0.00' ? '-' : '+') + digits;
+};
 const questions = (n: number): string => `${n} question${n === 1 ? '' : 's'}`;
 
 /** The one sentence; the twin is python/eorm/length_bias.py's length_sentence (toFixed rounding). */
