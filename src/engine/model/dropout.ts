@@ -61,11 +61,12 @@ export class SeededDropout {
     const listed = 'candidate' in keys;
     // The fused kernel (WebGPU) draws the mask on the device from the grid.
     if (this.fused && !listed) return fusedDropout(x, typeof seed === 'number' ? { base: seed, path: [] } : seed, this.rate, { ...keys, first });
+    if (typeof seed !== 'number') throw new Error('a seed on the device needs the fused kernel and keys by grid');
     const cols = x.shape[x.shape.length - 1];
     const rows = listed ? { candidate: keys.candidate.map((b) => b + first), position: keys.position } : gridRows({ ...keys, first }, x.size / cols);
-    if (this.host) return tf.reshape(hostDropout(tf.reshape(x, [-1, cols]), seed as number, this.rate, rows), x.shape);
+    if (this.host) return tf.reshape(hostDropout(tf.reshape(x, [-1, cols]), seed, this.rate, rows), x.shape);
     // The plain composition, the reference: x times the mask (over keep) made on the host.
-    return tf.mul(x, tf.tensor(dropoutScales(seed as number, this.rate, rows, cols), x.shape));
+    return tf.mul(x, tf.tensor(dropoutScales(seed, this.rate, rows, cols), x.shape));
   }
 }
 
