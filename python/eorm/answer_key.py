@@ -79,27 +79,40 @@ def _unwrap(raw: str) -> str:
     return out
 
 
-def _split_top(s: str, sep: Callable[[str, int], int]) -> List[str]:
-    parts: List[str] = []
+def _bracket_depths(s: str) -> List[int]:
+    """The bracket depth after each character (see the app's bracketDepths)."""
+    d = [0] * len(s)
     depth = 0
-    start = 0
     i = 0
     n = len(s)
     while i < n:
         c = s[i]
         if c == "\\" and i + 1 < n and s[i + 1] in "{}":
-            depth += 1 if s[i + 1] == "{" else -1
+            d[i] = depth
             i += 1
+            depth += 1 if s[i] == "{" else -1
         elif c in "([{":
             depth += 1
         elif c in ")]}":
             depth -= 1
-        elif depth == 0:
+        d[i] = depth
+        i += 1
+    return d
+
+
+def _split_top(s: str, sep: Callable[[str, int], int]) -> List[str]:
+    d = _bracket_depths(s)
+    parts: List[str] = []
+    start = 0
+    i = 0
+    while i < len(s):
+        if (0 if i == 0 else d[i - 1]) == 0 and d[i] == 0:
             k = sep(s, i)
             if k > 0:
                 parts.append(s[start:i])
                 start = i + k
-                i = start - 1
+                i = start
+                continue
         i += 1
     parts.append(s[start:])
     return parts
@@ -135,22 +148,9 @@ def _utf16_window(s: str, i: int, units: int) -> str:
 
 
 def _wraps_whole(s: str, open_len: int) -> bool:
-    depth = 0
-    i = 0
-    n = len(s)
-    while i < n:
-        c = s[i]
-        if c == "\\" and i + 1 < n and s[i + 1] in "{}":
-            depth += 1 if s[i + 1] == "{" else -1
-            i += 1
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        if depth == 0:
-            return i == n - 1 and i >= open_len
-        i += 1
-    return False
+    d = _bracket_depths(s)
+    first = next((i for i in range(open_len, len(d)) if d[i] == 0), -1)
+    return first == len(s) - 1
 
 
 _VARIABLE_PREFIX = js_re(r"^(?:[A-Za-z]{1,2}|\\[A-Za-z]+)(?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*")

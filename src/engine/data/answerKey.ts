@@ -83,27 +83,37 @@ const isOpen = (c: string) => c === '(' || c === '[' || c === '{';
 const isClose = (c: string) => c === ')' || c === ']' || c === '}';
 
 /**
- * Splits at top-level separators (outside (), [], {}); `\{` and `\}` count as brackets. `sep(s, i)` gives the
- * separator's length at i, or 0.
+ * The bracket depth after each character: (), [] and {} count, and so do \{ and \} (on their brace; the
+ * backslash keeps the depth before it).
  */
-function splitTop(s: string, sep: (s: string, i: number) => number): string[] {
-  const parts: string[] = [];
+function bracketDepths(s: string): Int32Array {
+  const d = new Int32Array(s.length);
   let depth = 0;
-  let from = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
     if (c === '\\' && (s[i + 1] === '{' || s[i + 1] === '}')) {
-      depth += s[i + 1] === '{' ? 1 : -1;
-      i++;
+      d[i] = depth;
+      depth += s[++i] === '{' ? 1 : -1;
     } else if (isOpen(c)) depth++;
     else if (isClose(c)) depth--;
-    else if (depth === 0) {
-      const n = sep(s, i);
-      if (n > 0) {
-        parts.push(s.slice(from, i));
-        from = i + n;
-        i = from - 1;
-      }
+    d[i] = depth;
+  }
+  return d;
+}
+
+/** Splits at top-level separators (outside brackets). `sep(s, i)` gives the separator's length at i, or 0. */
+function splitTop(s: string, sep: (s: string, i: number) => number): string[] {
+  const d = bracketDepths(s);
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    // A character outside brackets that is no bracket itself: the depth is 0 before and after it.
+    if ((i === 0 ? 0 : d[i - 1]) !== 0 || d[i] !== 0) continue;
+    const n = sep(s, i);
+    if (n > 0) {
+      parts.push(s.slice(from, i));
+      from = i + n;
+      i = from - 1;
     }
   }
   parts.push(s.slice(from));
@@ -118,19 +128,9 @@ function orAnd(s: string, i: number): number {
   return m === null ? 0 : m[0].length;
 }
 
-/** The closing bracket that matches the opening one at 0 is the last character (so "(1,2)\cup(3,4)" is not one tuple). */
+/** The closing bracket that matches the opening one at 0 is the last character (so "(1,2)\\cup(3,4)" is not one tuple). */
 function wrapsWhole(s: string, openLen: number): boolean {
-  let depth = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === '\\' && (s[i + 1] === '{' || s[i + 1] === '}')) {
-      depth += s[i + 1] === '{' ? 1 : -1;
-      i++;
-    } else if (isOpen(c)) depth++;
-    else if (isClose(c)) depth--;
-    if (depth === 0) return i === s.length - 1 && i >= openLen;
-  }
-  return false;
+  return bracketDepths(s).indexOf(0, openLen) === s.length - 1;
 }
 
 // "x =", "n=", "\theta =", "x_1 =": a variable before the answer (MATH drops a left side of ≤ 2 characters).
