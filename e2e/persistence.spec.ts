@@ -91,7 +91,9 @@ test('a run cut off by a reload is listed as interrupted with its dataset restor
 
   const whole = await uninterrupted(browser);
   console.log(`resumed from step ${checkpointStep}: energies ${resumed.join(', ')}; uninterrupted ${whole.join(', ')}`);
-  for (let i = 0; i < 3; i++) expect(Math.abs(resumed[i] - whole[i]), `candidate ${i}`).toBeLessThanOrEqual(1e-6);
+  // To the bit: a step has the same numbers whichever core computes its parts, so neither run's weights
+  // depend on the step at which the helper worker came free (sharedStep.ts).
+  expect(resumed).toEqual(whole);
 
   // Deleted one by one: the checkpoint (the run stays listed, no longer resumable), the run, the dataset.
   await item.getByTestId('run-delete-checkpoint').click();
