@@ -13,6 +13,7 @@ const result: CandidateSaliency = {
   variants: 2,
   capped: [],
   tokensRead: 4,
+  answerCharsRead: 3,
   truncated: false,
 };
 

@@ -185,6 +185,7 @@ describe('explainCandidate: bounds, progress', () => {
     expect(out.tokensRead).toBe(96);
     const read = out.tokens.length > 0 ? Math.max(...out.tokens.map((t) => t.end)) : 0;
     expect(read).toBeLessThan(text.length);
+    expect(out.answerCharsRead).toBe(read);
     expect(out.steps.every((s) => s.start < read)).toBe(true);
     expect(out.steps.length).toBeLessThan(text.split('\n').filter((l) => l.trim()).length);
   }, 60_000);
@@ -211,9 +212,12 @@ describe('explainCandidate: bounds, progress', () => {
     expect(one.capped).toEqual([expect.stringMatching(new RegExp(`^Only the first ${MAX_TOKENS} of the step's \\d+ tokens were scored\\.$`))]);
   }, 120_000);
 
-  it('a blank answer has no steps and nothing to score but itself', async () => {
-    const out = await explainOn(1, 128, '');
-    expect(out).toMatchObject({ steps: [], tokens: [], distrusted: null, variants: 0, capped: [], truncated: false });
-    expect(Number.isFinite(out.energy)).toBe(true);
+  it('a blank answer, or one the question leaves no room for, has no steps and nothing to score but itself', async () => {
+    const blank = await explainOn(1, 128, '');
+    expect(blank).toMatchObject({ steps: [], tokens: [], distrusted: null, variants: 0, capped: [], truncated: false, answerCharsRead: 0 });
+    expect(Number.isFinite(blank.energy)).toBe(true);
+    // The question alone is longer than 32 tokens.
+    const unread = await explainOn(1, 32, texts[0]);
+    expect(unread).toMatchObject({ steps: [], tokens: [], distrusted: null, variants: 0, truncated: true, tokensRead: 32, answerCharsRead: 0 });
   });
 });

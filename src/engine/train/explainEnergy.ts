@@ -48,6 +48,8 @@ export interface CandidateSaliency {
   capped: string[];
   /** Tokens the model read, and whether the input was cut at maxLen (the text after the cut is not read, nor explained). */
   tokensRead: number;
+  /** Characters of the answer the model read: 0 when the question fills maxLen, so nothing of the answer explains its energy. */
+  answerCharsRead: number;
   truncated: boolean;
 }
 
@@ -143,6 +145,7 @@ export async function explainCandidate(cfg: ModelConfig, params: ParamTensors, q
     variants: total - 1,
     capped,
     tokensRead: input.ids[0].length,
+    answerCharsRead: read,
     truncated: input.full[0].length > cfg.maxLen,
   };
 }

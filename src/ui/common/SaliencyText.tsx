@@ -75,13 +75,23 @@ export function SaliencyText({ saliency }: { saliency: CandidateSaliency }) {
         {saliency.truncated ? ` The input was cut at ${saliency.tokensRead} tokens: the rest was not read, nor explained.` : ''}
         {saliency.capped.map((c) => ` ${c}`).join('')}
       </p>
-      <div className="small">
-        <strong>Steps</strong> (lines and sentences){distrusted === null ? ': deleting none of them lowers the energy.' : ''}
-      </div>
-      <Legend scale={saliency.scales.steps} />
-      {steps.map((s, i) => (
-        <Step key={s.start} step={s} distrusted={i === distrusted} />
-      ))}
+      {steps.length === 0 ? (
+        <p className="notice small" data-testid="saliency-unread">
+          {saliency.answerCharsRead === 0 && saliency.truncated
+            ? `The model read none of this answer: [CLS], the question and [SEP] fill its ${saliency.tokensRead} tokens. Nothing in the answer explains this energy.`
+            : 'The answer is blank: there is nothing to delete.'}
+        </p>
+      ) : (
+        <>
+          <div className="small">
+            <strong>Steps</strong> (lines and sentences){distrusted === null ? ': deleting none of them lowers the energy.' : ''}
+          </div>
+          <Legend scale={saliency.scales.steps} />
+          {steps.map((s, i) => (
+            <Step key={s.start} step={s} distrusted={i === distrusted} />
+          ))}
+        </>
+      )}
       {tokens.length > 0 && (
         <>
           <div className="small" style={{ marginTop: 8 }}>
