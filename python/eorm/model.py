@@ -86,10 +86,32 @@ EVAL_BATCH_MAX = 64
 EVAL_TOKENS_PER_BATCH = 64 * 512
 
 
+def distinct_inputs(candidates: Sequence[Sequence[int]]) -> Tuple[List[Sequence[int]], List[int]]:
+    """(each distinct token sequence once, in order of first appearance; per candidate, its index there)."""
+    index: Dict[Tuple[int, ...], int] = {}
+    unique: List[Sequence[int]] = []
+    of = []
+    for c in candidates:
+        key = tuple(c)
+        if key not in index:
+            index[key] = len(unique)
+            unique.append(c)
+        of.append(index[key])
+    return unique, of
+
+
 @torch.no_grad()
 def score_candidates(model: TransEBM, candidates: Sequence[Sequence[int]], device=None, batch_tokens: int = EVAL_TOKENS_PER_BATCH, autocast_dtype: Optional[torch.dtype] = None) -> List[float]:
-    """Eval-mode energies (no dropout), longest first in batches of ≤ 64 candidates and ≤ `batch_tokens`
-    padded tokens; results in input order, as Python floats."""
+    """Eval-mode energies (no dropout), results in input order as Python floats. Each distinct input is scored
+    once and its energy reused (as the app does): ties are exact equality, and the same input padded in
+    another batch can come back one float step apart. Longest first in batches of ≤ 64 candidates and
+    ≤ `batch_tokens` padded tokens."""
+    unique, of = distinct_inputs(candidates)
+    energies = _score_each(model, unique, device, batch_tokens, autocast_dtype)
+    return [energies[k] for k in of]
+
+
+def _score_each(model: TransEBM, candidates: Sequence[Sequence[int]], device, batch_tokens: int, autocast_dtype: Optional[torch.dtype]) -> List[float]:
     was_training = model.training
     model.eval()
     device = device or next(model.parameters()).device

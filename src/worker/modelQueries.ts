@@ -12,7 +12,8 @@ import { GPT2_VOCAB, paramCount } from '../engine/model/config.ts';
 import { type Params, disposeParams, paramsFromArrays } from '../engine/model/params.ts';
 import { evaluateModel } from '../engine/train/evaluation.ts';
 import { bestOfNScore, rankGroup } from '../engine/metrics/rank.ts';
-import { type ScoringPeer, scoreCandidates } from '../engine/train/scoring.ts';
+import type { ScoringPeer } from '../engine/train/scoring.ts';
+import { scoreDistinct } from '../engine/train/distinctInputs.ts';
 import { TOKEN_CAP } from './dataLoader.ts';
 import type { Datasets } from './datasets.ts';
 import { type CachedEvaluation, type EvaluationCache, roleOf } from './evaluationCache.ts';
@@ -105,7 +106,7 @@ export class ModelQueries {
         const full = texts.map((_, i) => chunk.tokens.subarray(chunk.offsets[i], chunk.offsets[i + 1]));
         const ids = full.map((t) => t.subarray(0, cfg.maxLen));
         const probability = this.probabilityMapOf(m);
-        return { full, ids, probability, energies: await scoreCandidates(cfg, m.params, ids) };
+        return { full, ids, probability, energies: await scoreDistinct(cfg, m.params, ids) };
       },
       ({ full, ids, energies, probability }, slot) => {
         const rank = rankGroup(energies);

@@ -10,7 +10,8 @@ import { type FiguresOver, evaluationFigures } from '../metrics/heldOut.ts';
 import { answerTokens } from '../metrics/answerLength.ts';
 import { withLengthCheck } from '../metrics/lengthBias.ts';
 import { withSingleLabelNote } from '../metrics/singleLabel.ts';
-import { type ScoreOptions, scoreCandidates } from './scoring.ts';
+import { scoreDistinct } from './distinctInputs.ts';
+import type { ScoreOptions } from './scoring.ts';
 import { candidateIds } from './stepBatch.ts';
 
 /**
@@ -67,7 +68,8 @@ export async function evaluateModel(
   for (let k = 0; k < groups.length; k++) {
     for (let i = view.groupStart[groups[k]]; i < view.groupStart[groups[k] + 1]; i++) candidates.push(candidateIds(view, i, cfg.maxLen));
   }
-  const e = await scoreCandidates(cfg, params, candidates, scoring);
+  // Each distinct input once: identical inputs then tie exactly (distinctInputs.ts).
+  const e = await scoreDistinct(cfg, params, candidates, scoring);
   const scored: ScoredGroup[] = [];
   const sourced: SourcedGroup[] = [];
   let offset = 0;
