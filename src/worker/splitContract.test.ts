@@ -5,12 +5,15 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { splitGroups } from '../engine/data/split.ts';
 import { readRecordedSplit } from '../engine/data/splitRecord.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { readModel } from '../engine/io/modelFile.ts';
-import { INSTALL_TORCH, PYTHON_DIR, findPython } from '../engine/testing/pythonNode.ts';
+import { INSTALL_TORCH, PYTHON_DIR, findPython, runPython } from '../engine/testing/pythonNode.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import { loadData } from './dataLoader.ts';
 import { file, harness, modelFile, sampleLines } from './sessionHarness.ts';
@@ -61,4 +64,40 @@ it('python/ reads the split an app model file records, and splits the file into 
   expect(py.recorded).toEqual({ ...split, kind: 'mixed' });
   expect(readRecordedSplit(training).split).toEqual({ ...split, kind: 'mixed' });
   expect(py.val).toEqual([...splitGroups(loaded.view, { ...split, kind: 'mixed' }).val]);
+});
+
+it('Evaluate in the app and `eorm.score --groups val` score the same groups of the same file and weights, with the same figures', async () => {
+  const { python: py, tried } = findPython();
+  if (!py) throw new Error(`No Python with torch for the split contract (${tried.join('; ')}). ${INSTALL_TORCH}`);
+  const loaded = await loadData('train', file(text), inProcessPool(), 0, () => undefined);
+  // Trained with seed 7 on this file; the form stays at seed 42.
+  const training = { source: 'eorm python', settings: { seed: 7 }, split: { seed: 7, trainFraction: 0.8, dataset: loaded.contentHash, kind: 'mixed' } };
+  const weights = await modelFile(1, 32, training);
+  const h = harness();
+  await h.run({ type: 'import', bytes: weights, fileName: 'seed7.safetensors' });
+  await h.run({ type: 'loadData', role: 'train', source: file(text) });
+  await h.run({ type: 'evaluate', set: 'val' });
+  const report = h.last('evaluation')!.report;
+  const appGroups: number[] = [];
+  for (let p = 0; p < report.summary.nGroups; p++) {
+    await h.run({ type: 'inspect', set: 'val', filter: 'all', position: p });
+    appGroups.push(h.last('inspectGroup')!.groupIndex);
+  }
+
+  const dir = mkdtempSync(join(tmpdir(), 'eorm-split-score-'));
+  try {
+    writeFileSync(join(dir, 'data.jsonl'), text);
+    writeFileSync(join(dir, 'seed7.safetensors'), new Uint8Array(weights));
+    const out = runPython(py, ['-m', 'eorm.score', '--weights', join(dir, 'seed7.safetensors'), '--data', join(dir, 'data.jsonl'), '--groups', 'val'], { OMP_NUM_THREADS: '1' });
+    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { group?: number; metrics?: { bestOfN: number; nGroups: number }; selection?: { bootstrap: { seed: number } } });
+    const last = lines.at(-1)!;
+    const pyGroups = [...new Set(lines.flatMap((r) => (r.group === undefined ? [] : [r.group])))];
+    expect(appGroups.sort((a, b) => a - b)).toEqual(pyGroups.sort((a, b) => a - b));
+    expect(appGroups).toEqual([...splitGroups(loaded.view, { seed: 7, trainFraction: 0.8, kind: 'mixed' }).val].sort((a, b) => a - b));
+    expect(last.metrics!.nGroups).toBe(report.summary.nGroups);
+    expect(last.metrics!.bestOfN).toBe(report.summary.bestOfN);
+    expect(last.selection!.bootstrap.seed).toBe(report.selection!.bootstrap.seed);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
