@@ -5,6 +5,7 @@ import { tokenizeChunk } from '../engine/data/tokenize.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { modelCard } from '../engine/io/modelCard.ts';
 import { recordedFigureSeed } from '../engine/data/splitRecord.ts';
+import { isBestCheckpoint } from '../engine/data/heldOutNote.ts';
 import { describeProbabilityMap, readProbabilityMap, rerankAnswers } from '../engine/metrics/rerankProbability.ts';
 import type { ProbabilityMap } from '../engine/metrics/selectionTypes.ts';
 import { selectionOf } from '../engine/train/bestMetric.ts';
@@ -142,28 +143,37 @@ export class ModelQueries {
     );
   }
 
-  /** The model card (the figures of the selected model's evaluations at hand), then the weights it describes. */
-  export(): Promise<void> {
+  /**
+   * The model card (the figures of the selected model's evaluations at hand), then the weights it describes.
+   * A loaded test set is evaluated for the card if it was not yet: its figures did not choose the model.
+   */
+  async export(): Promise<void> {
+    if (this.deps.datasets.get('test')) {
+      await this.withEvaluation('test', () => undefined).catch((e: unknown) =>
+        this.deps.emit({ type: 'log', level: 'warn', message: `The model card has no test figures: ${e instanceof Error ? e.message : String(e)}` }),
+      );
+    }
     return this.onCurrent(
       null,
-      async (m) => ({ file: await exportModel(m.model, m.params, m.slot), model: m.model }),
-      ({ file: { fileName, bytes }, model }) => {
-        const card = new TextEncoder().encode(this.card(fileName, model));
+      async (m) => ({ file: await exportModel(m.model, m.params, m.slot), model: m.model, slot: m.slot }),
+      ({ file: { fileName, bytes }, model, slot }) => {
+        const card = new TextEncoder().encode(this.card(fileName, model, slot));
         this.deps.emit({ type: 'exported', fileName: fileName.replace(/\.safetensors$/, '.md'), bytes: card.buffer, what: 'card' }, [card.buffer]);
         this.deps.emit({ type: 'exported', fileName, bytes: bytes.buffer, what: 'weights' }, [bytes.buffer]);
       },
     );
   }
 
-  private card(weightsFile: string, model: SlotModel): string {
+  private card(weightsFile: string, model: SlotModel, slot: ModelSlot): string {
     const { cache, runs } = this.deps;
     const evaluations = (['val', 'test'] as const).flatMap((set) => {
       const c = cache.get(set, runs.latestStep, runs.isTraining());
       if (!c) return [];
       const e = c.evaluation;
-      return [{ set, dataName: c.data.name, summary: e.summary, selection: selectionOf(e), sources: e.sources, allQuestionsAccuracy: e.allQuestionsAccuracy }];
+      return [{ set, dataName: c.data.name, summary: e.summary, selection: selectionOf(e), sources: e.sources, allQuestionsAccuracy: e.allQuestionsAccuracy, heldOut: c.heldOut }];
     });
-    return modelCard({ weightsFile, description: model.description, source: model.source, config: model.cfg, params: paramCount(model.cfg), training: model.training, evaluations, exportedAt: new Date().toISOString() });
+    const chosenOnValidation = slot === 'best' || isBestCheckpoint(model.training);
+    return modelCard({ weightsFile, description: model.description, source: model.source, config: model.cfg, params: paramCount(model.cfg), training: model.training, evaluations, exportedAt: new Date().toISOString(), chosenOnValidation });
   }
 
   /**

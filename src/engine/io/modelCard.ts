@@ -4,6 +4,7 @@
  * per-source audit, and the limits of what was measured. Text only: every figure comes from an
  * evaluation the engine computed; nothing here is recomputed.
  */
+import type { HeldOutNote } from '../data/heldOutNote.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { SelectionReport, SelectionRule, SourceRow } from '../metrics/selectionTypes.ts';
 import type { EvalSummary } from '../metrics/summary.ts';
@@ -17,6 +18,8 @@ export interface CardEvaluation {
   selection?: SelectionReport | null;
   sources?: ReadonlyArray<SourceRow> | null;
   allQuestionsAccuracy?: number | null;
+  /** A validation's: which split its groups come from, and whether they chose the model (heldOutNote.ts). */
+  heldOut?: HeldOutNote | null;
 }
 
 export interface ModelCardInput {
@@ -29,6 +32,8 @@ export interface ModelCardInput {
   training: Record<string, unknown>;
   evaluations: ReadonlyArray<CardEvaluation>;
   exportedAt: string;
+  /** A checkpoint chosen by its validation figures (the best one): those figures are optimistic. */
+  chosenOnValidation?: boolean;
 }
 
 export const RULE_NAMES: Record<SelectionRule, string> = {
@@ -74,12 +79,12 @@ function settingsSection(t: Record<string, unknown>): string[] {
 
 function selectionSection(e: CardEvaluation): string[] {
   const sel = e.selection;
-  const head = `## Selection rules: ${setName(e.set)} (${e.summary.nGroups} groups of ${e.dataName})`;
+  const head = [`## Selection rules: ${setName(e.set)} (${e.summary.nGroups} groups of ${e.dataName})`, '', ...(e.heldOut ? [e.heldOut.sentence, ''] : [])];
   if (!sel) {
-    return [head, '', `Best-of-N ${pct(e.summary.bestOfN)}, majority vote ${pct(e.summary.baselines.majorityVote)}, weighted vote (T = 1) ${pct(e.summary.baselines.weightedVote)}, pairwise ${pct(e.summary.pairwise)}. No intervals: this evaluation has no selection report.`, ''];
+    return [...head, `Best-of-N ${pct(e.summary.bestOfN)}, majority vote ${pct(e.summary.baselines.majorityVote)}, weighted vote (T = 1) ${pct(e.summary.baselines.weightedVote)}, pairwise ${pct(e.summary.pairwise)}. No intervals: this evaluation has no selection report.`, ''];
   }
   const rows = RULE_ORDER.map((r) => [RULE_NAMES[r], pct(sel.rules[r].accuracy), `${pct(sel.rules[r].ci.lo)} – ${pct(sel.rules[r].ci.hi)}`]);
-  const out = [head, '', sel.recommended.sentence, '', ...table(['rule', 'accuracy', '95% interval'], rows), ''];
+  const out = [...head, sel.recommended.sentence, '', ...table(['rule', 'accuracy', '95% interval'], rows), ''];
   for (const v of sel.versusMajority) {
     out.push(`- ${RULE_NAMES[v.rule]} minus majority vote: ${v.diff >= 0 ? '+' : ''}${(100 * v.diff).toFixed(1)} points (95% interval ${(100 * v.ci.lo).toFixed(1)} to ${(100 * v.ci.hi).toFixed(1)}): ${v.real ? 'a real difference' : 'not distinguishable from zero'}.`);
   }
@@ -128,6 +133,10 @@ function limitsSection(input: ModelCardInput): string[] {
   const out = ['## Limits', ''];
   out.push(`- Trained on ${t.dataset !== undefined ? cell(t.dataset) : 'data this file does not record'}; every figure above is on ${sets.length > 0 ? sets.join(' and ') : 'no evaluation (none was run before export)'}.`);
   out.push('- Validation holds questions of the same file as training: it measures questions like those, not other datasets, other question types or other languages.');
+  if (input.chosenOnValidation) {
+    const test = input.evaluations.find((e) => e.set === 'test');
+    out.push(`- The best checkpoint was chosen by its validation figures, so they are optimistic; ${test ? `the test figures (${test.dataName}) are not.` : 'load a test set and export again for figures that did not choose it.'}`);
+  }
   if (!input.evaluations.some((e) => e.sources && e.sources.length > 0)) out.push('- No per-source audit: the data names no generator (`source`), so whether the model favours some generator was not measured.');
   out.push('- Answers written by generators absent from the training file were not tested, unless a hold-out-sources split says otherwise.');
   out.push(`- Inputs are cut at ${input.config.maxLen} tokens (question and answer together): what follows was never read.`);
