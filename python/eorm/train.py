@@ -347,7 +347,8 @@ def validate(run: Run, epoch: int, epoch_loss: Optional[float]) -> None:
     s = ev["summary"]
     run.progress.write(f"epoch {epoch} step {state.step}: val Best-of-N {s['bestOfN']:.4f}, pairwise {s['pairwise']:.4f}, BT loss {s['btLoss']:.4f}" + (f", train loss {epoch_loss:.4f}" if epoch_loss is not None else "") + (" (best)" if is_best else ""))
     if is_best:
-        run.outputs.save_model("best.safetensors", model, {"epoch": epoch, "step": state.step, "valBestOfN": bon, "bestMetric": metric, "bestMetricValue": score})
+        # slot "best", as the app's export of its best checkpoint: readers label its validation figures optimistic.
+        run.outputs.save_model("best.safetensors", model, {"slot": "best", "epoch": epoch, "step": state.step, "valBestOfN": bon, "bestMetric": metric, "bestMetricValue": score})
 
 
 def new_best(state: RunState, epoch: int, best_of_n: float, score: float, metric: str) -> bool:

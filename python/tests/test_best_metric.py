@@ -80,6 +80,8 @@ class TrainFlag(TrainRuns):
         self.assertIsNotNone(best)
         training = self.best_model("bt")
         self.assertEqual((training["bestMetric"], training["settings"]["best_metric"]), ("btLoss", "btLoss"))
+        # Marked as the app marks its best checkpoint's export: readers then call its validation figures optimistic.
+        self.assertEqual(training["slot"], "best")
         self.assertAlmostEqual(training["bestMetricValue"], best, places=12)
         # Every eval record carries the selection report (its fitted vote is the weightedVote metric) and both figures.
         self.assertTrue(all("selection" in e and "allQuestions" in e["selection"] and "allQuestionsAccuracy" in e for e in evals))
