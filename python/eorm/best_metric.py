@@ -7,9 +7,11 @@ from __future__ import annotations
 import math
 from typing import Dict, Optional
 
-BEST_METRICS = ("bestOfN", "weightedVote", "pairwise", "btLoss")
+BEST_METRICS = ("selector", "bestOfN", "weightedVote", "pairwise", "btLoss")
 # What a run recorded before the setting existed chose by.
 DEFAULT_BEST_METRIC = "bestOfN"
+# What a new run chooses by unless told (the app's DEFAULT_TRAIN_SETTINGS.bestMetric).
+NEW_RUN_BEST_METRIC = "selector"
 
 
 def lower_is_better(metric: str) -> bool:
@@ -17,10 +19,16 @@ def lower_is_better(metric: str) -> bool:
 
 
 def metric_value(ev: Dict, metric: str) -> float:
-    """The figure of a validation (validation.validation_figures) that `metric` names: the weighted vote is the
+    """The figure of a validation (validation.validation_figures) that `metric` names: the selector's out-of-fold
+    accuracy (Best-of-N while it cannot be fitted); the weighted vote is the
     one with the temperature cross-fitted over the validation questions, out of fold (the summary's unfitted vote
     without a selection report)."""
     s = ev["summary"]
+    if metric == "selector":
+        # Not fitted (too few held-out questions): NaN, which would keep no best model at all.
+        sel = ev.get("selection")
+        acc = sel["rules"]["selector"]["accuracy"] if sel and "selector" in sel["rules"] else None
+        return acc if acc is not None and math.isfinite(acc) else s["bestOfN"]
     if metric == "bestOfN":
         return s["bestOfN"]
     if metric == "weightedVote":

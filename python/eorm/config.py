@@ -97,10 +97,10 @@ def _model(d: int, max_len: int) -> Dict:
 # Model sizes: tiny for quick looks (and tests), small for a laptop GPU, paper as in the EORM paper.
 PRESETS: Dict[str, Dict] = {"tiny": _model(64, 256), "small": _model(256, 512), "paper": _model(768, 2048)}
 
-# The reference recipe (the app's DEFAULT_TRAIN_SETTINGS): AdamW 1e-4 (wd 0.01), clip 1.0, warmup 10%.
+# The default recipe (the app's DEFAULT_TRAIN_SETTINGS): AdamW at 1e-3 (wd 0.01), clip 1.0, warmup 10%.
 DEFAULT_TRAIN = {
     "epochs": 3,
-    "lr": 1e-4,
+    "lr": 1e-3,
     "warmupRatio": 0.1,
     "weightDecay": 0.01,
     "maxGradNorm": 1.0,

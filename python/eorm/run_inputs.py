@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Tuple
 
-from .best_metric import DEFAULT_BEST_METRIC
+from .best_metric import DEFAULT_BEST_METRIC, NEW_RUN_BEST_METRIC
 from .checkpoint import read_checkpoint
 from .config import GPT2_EOT, GPT2_VOCAB, PRESETS, ModelConfig, make_config
 from .dataset import TrainingData, file_identity, load_training_data
@@ -95,7 +95,7 @@ def flag_settings(args, world: int, custom_model: bool) -> Dict:
         "micro_batch": args.micro_batch,
         "precision": args.precision,
         "preset": "custom" if custom_model else args.preset,
-        "best_metric": args.best_metric or DEFAULT_BEST_METRIC,
+        "best_metric": args.best_metric or NEW_RUN_BEST_METRIC,
     }
 
 

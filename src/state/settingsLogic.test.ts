@@ -3,9 +3,10 @@ import { DEFAULT_TRAIN_SETTINGS, PRESETS } from '../engine/train/settings.ts';
 import { parseNumber, withModelField, withPreset } from './settingsLogic.ts';
 
 describe('settings edits', () => {
-  it('a preset copies its model', () => {
+  it('a preset copies its model and its learning rate', () => {
     const s = withPreset(DEFAULT_TRAIN_SETTINGS, 'small');
     expect(s.preset).toBe('small');
+    expect([s.lr, withPreset(s, 'tiny').lr, withPreset(s, 'paper').lr]).toEqual([1e-4, 1e-3, 1e-4]);
     expect(s.model).toEqual(PRESETS.small);
     expect(s.model).not.toBe(PRESETS.small); // edits must not reach the shared constant
   });

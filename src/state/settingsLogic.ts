@@ -1,9 +1,9 @@
 /**
  * How edits to the training form change TrainSettings. Pure functions, so the preset rules are
- * tested without a browser: picking a preset copies its model; editing any model field afterwards
+ * tested without a browser: picking a preset copies its model and its learning rate; editing any model field afterwards
  * turns the preset into 'custom' unless the model still equals the preset's.
  */
-import { PRESETS, type ModelSettings, type PresetName, type TrainSettings } from '../engine/train/settings.ts';
+import { PRESETS, PRESET_LR, type ModelSettings, type PresetName, type TrainSettings } from '../engine/train/settings.ts';
 
 export type ModelField = keyof ModelSettings;
 /** Settings edited as plain fields (preset and model have their own rules). */
@@ -16,7 +16,7 @@ function sameModel(a: ModelSettings, b: ModelSettings): boolean {
 export function withPreset(s: TrainSettings, preset: PresetName): TrainSettings {
   // 'custom' keeps the current fields as the starting point.
   if (preset === 'custom') return { ...s, preset };
-  return { ...s, preset, model: { ...PRESETS[preset] } };
+  return { ...s, preset, model: { ...PRESETS[preset] }, lr: PRESET_LR[preset] };
 }
 
 export function withModelField<K extends ModelField>(s: TrainSettings, key: K, value: ModelSettings[K]): TrainSettings {

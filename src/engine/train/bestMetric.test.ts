@@ -14,6 +14,14 @@ describe('bestMetric', () => {
     expect(metricValue({ summary, selection: null }, 'weightedVote')).toBe(summary.baselines.weightedVote);
   });
 
+  it("reads the selector's out-of-fold accuracy, Best-of-N's while it is not fitted", () => {
+    const fitted = selectionFixture();
+    expect(metricValue({ summary, selection: fitted }, 'selector')).toBe(fitted.rules.selector.accuracy);
+    const unfitted = { ...fitted, rules: { ...fitted.rules, selector: { ...fitted.rules.selector, accuracy: NaN } } };
+    expect(metricValue({ summary, selection: unfitted }, 'selector')).toBe(summary.bestOfN);
+    expect(metricValue({ summary, selection: null }, 'selector')).toBe(summary.bestOfN);
+  });
+
   it('higher is better, except the BT loss; equal keeps the earlier; NaN never wins', () => {
     expect(isBetter(0.7, null, 'bestOfN')).toBe(true);
     expect(isBetter(0.7, 0.6, 'bestOfN')).toBe(true);

@@ -14,6 +14,7 @@ export interface MetricSource {
 }
 
 export const BEST_METRIC_LABELS: Record<BestMetric, string> = {
+  selector: 'learned selector (Best-of-N until it can be fitted)',
   bestOfN: 'Best-of-N',
   weightedVote: 'weighted vote (fitted T)',
   pairwise: 'pairwise accuracy',
@@ -26,12 +27,18 @@ export const bestMetricOf = (settings: Pick<TrainSettings, 'bestMetric'>): BestM
 export const lowerIsBetter = (metric: BestMetric): boolean => metric === 'btLoss';
 
 /**
- * The figure of `e` that `metric` names. The weighted vote is the one with the temperature cross-fitted
+ * The figure of `e` that `metric` names. The selector's is its out-of-fold accuracy, Best-of-N's while it
+ * cannot be fitted. The weighted vote is the one with the temperature cross-fitted
  * over the validation questions (out of fold); an evaluation without a selection report (none could be computed) falls back to the
  * unfitted vote of the summary's baselines.
  */
 export function metricValue(e: MetricSource, metric: BestMetric): number {
   switch (metric) {
+    case 'selector': {
+      // Not fitted (too few held-out questions): NaN, which would keep no best model at all.
+      const selector = e.selection?.rules.selector?.accuracy ?? NaN;
+      return Number.isFinite(selector) ? selector : e.summary.bestOfN;
+    }
     case 'bestOfN':
       return e.summary.bestOfN;
     case 'weightedVote':

@@ -30,7 +30,7 @@ const MODEL_FIELDS: Array<{ key: NumericModelField; label: string; rule: NumberR
 
 const RUN_FIELDS: Array<{ key: NumericRunField; label: string; rule: NumberRule; testId: string; hint?: string }> = [
   { key: 'epochs', label: 'Epochs', rule: INT_POS, testId: 'cfg-epochs' },
-  { key: 'lr', label: 'Learning rate', rule: POSITIVE, testId: 'cfg-lr', hint: 'Peak AdamW learning rate (reference: 1e-4)' },
+  { key: 'lr', label: 'Learning rate', rule: POSITIVE, testId: 'cfg-lr', hint: 'Peak AdamW learning rate (each preset sets its own: 1e-3 for tiny; the reference 1e-4, for d 768, for small and paper)' },
   { key: 'seed', label: 'Seed', rule: INT_NONNEG, testId: 'cfg-seed', hint: 'Seeds the split, shuffling, initialisation and dropout' },
   { key: 'warmupRatio', label: 'Warmup ratio', rule: { min: 0, max: 1 }, testId: 'cfg-warmup' },
   { key: 'weightDecay', label: 'Weight decay', rule: NONNEG, testId: 'cfg-weight-decay' },
