@@ -18,6 +18,12 @@ function ModelDetails({ info }: { info: ModelInfo }) {
   return (
     <>
       <p className="small">{info.description}</p>
+      {info.slot === 'best' && (
+        <p className="hint" data-testid="model-optimistic">
+          Chosen as the best by its validation figures, so those (the Best-of-N above among them) are optimistic: a test set it was not chosen on gives
+          figures to report.
+        </p>
+      )}
       <dl className="stats">
         <Stat label="Parameters" title={int(info.params)}>
           {compact(info.params)}
