@@ -10,7 +10,8 @@ resumed checkpoint records, see split.split_for_init), epochs over the training
 groups reshuffled with mixSeed(seed, epoch), `--groups-per-step` groups per rank and step, the group-wise
 Bradley-Terry loss, AdamW (0.9, 0.999, 1e-8, wd on every parameter), global-norm clipping, cosine schedule
 with linear warmup, validation before training and at every epoch end, best model by the validation figure
---best-metric names (default Best-of-N; best_metric.py, the app's rule; a resume keeps its run's); a step
+--best-metric names (default the learned selector's held-out accuracy; best_metric.py, the app's rule; a resume
+keeps its run's); a step
 with a non-finite loss or gradient norm is skipped, and three in a row stop the run (the app pauses).
 
 Distributed: step s of an epoch takes the next N·k groups of the epoch's order; rank r trains groups
@@ -40,7 +41,7 @@ import torch
 
 from .best_metric import BEST_METRICS, DEFAULT_BEST_METRIC, is_better, metric_value
 from .checkpoint import RunState
-from .config import DEFAULT_TRAIN, PRESETS
+from .config import DEFAULT_TRAIN, PRESET_LR, PRESETS
 from .distributed import Dist
 from .model import TransEBM, load_arrays, state_dict_arrays
 from .outputs import RunOutputs
@@ -71,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--positional", choices=["none", "learned"])
     t = p.add_argument_group("training")
     t.add_argument("--epochs", type=int, default=DEFAULT_TRAIN["epochs"])
-    t.add_argument("--lr", type=float, default=DEFAULT_TRAIN["lr"])
+    t.add_argument("--lr", type=float, default=None, help="peak learning rate (default: the preset's, config.PRESET_LR: tiny 1e-3, small and paper 1e-4)")
     t.add_argument("--seed", type=int, default=DEFAULT_TRAIN["seed"], help="split (unless the --init model records one for this file), shuffle, initialisation and dropout")
     t.add_argument("--warmup-ratio", type=float, default=DEFAULT_TRAIN["warmupRatio"])
     t.add_argument("--weight-decay", type=float, default=DEFAULT_TRAIN["weightDecay"])
@@ -81,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--train-fraction", type=float, default=0.8)
     t.add_argument("--split", choices=["all", "mixed"], default=None, help="all (default for a new run): hold out the fraction of every question and train on those with both labels among the rest; mixed: split only the questions with both labels (every run before this flag). A resume or --init keeps the split it records")
     t.add_argument("--holdout-sources", default=None, metavar="A,B", help="train on the other sources' candidates only and validate on these sources' candidates (same questions held out); names as the lines' `source` field")
-    t.add_argument("--best-metric", choices=BEST_METRICS, default=None, help=f"the validation figure that chooses best.safetensors: bestOfN (default for a new run), weightedVote (fitted temperature), pairwise, btLoss (lower is better); a resume keeps its run's")
+    t.add_argument("--best-metric", choices=BEST_METRICS, default=None, help=f"the validation figure that chooses best.safetensors: selector (default for a new run: the learned selector's out-of-fold accuracy, Best-of-N's while it cannot be fitted), bestOfN, weightedVote (fitted temperature), pairwise, btLoss (lower is better); a resume keeps its run's")
     t.add_argument("--eval-every", type=int, default=0, help="also validate every N steps (0 = at epoch ends only)")
     t.add_argument("--init", help="start from these weights (e.g. a model exported from the app); its config wins over the model flags, and its recorded split over --seed/--train-fraction when it was trained on --data")
     t.add_argument("--resume", default="auto", help="'auto' (continue DIR/checkpoint.pt if there is one), 'never', or a checkpoint path")
@@ -100,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run(argv: Optional[List[str]] = None) -> Dict:
     args = build_parser().parse_args(argv)
+    if args.lr is None:
+        args.lr = PRESET_LR[args.preset]
     dist_ = Dist(args.device)
     try:
         return _run(args, dist_)

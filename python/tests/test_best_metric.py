@@ -29,6 +29,12 @@ class Rule(unittest.TestCase):
         fitted = {"rules": {"weightedVote": {"accuracy": 0.811}}}
         self.assertEqual(metric_value({"summary": s, "selection": fitted}, "weightedVote"), 0.811)
         self.assertEqual(metric_value({"summary": s, "selection": None}, "weightedVote"), s["baselines"]["weightedVote"])
+        selector = {"rules": {"selector": {"accuracy": 0.8}}}
+        self.assertEqual(metric_value({"summary": s, "selection": selector}, "selector"), 0.8)
+        # Not fitted (too few questions): Best-of-N's, never NaN (which would keep no best model).
+        unfitted = {"rules": {"selector": {"accuracy": float("nan")}}}
+        self.assertEqual(metric_value({"summary": s, "selection": unfitted}, "selector"), s["bestOfN"])
+        self.assertEqual(metric_value({"summary": s, "selection": None}, "selector"), s["bestOfN"])
         with self.assertRaises(ValueError):
             metric_value({"summary": s}, "oracle")
 
@@ -86,12 +92,12 @@ class TrainFlag(TrainRuns):
         # Every eval record carries the selection report (its fitted vote is the weightedVote metric) and both figures.
         self.assertTrue(all("selection" in e and "allQuestions" in e["selection"] and "allQuestionsAccuracy" in e for e in evals))
 
-    def test_default_is_best_of_n(self):
-        self.run_train("bon")
-        m = self.records("bon")
-        self.assertEqual(m[0]["settings"]["best_metric"], "bestOfN")
-        self.assert_best_follows([r for r in m if r["type"] == "eval"], "bestOfN")
-        self.assertEqual(self.best_model("bon")["bestMetric"], "bestOfN")
+    def test_default_is_the_selector(self):
+        self.run_train("sel")
+        m = self.records("sel")
+        self.assertEqual(m[0]["settings"]["best_metric"], "selector")
+        self.assert_best_follows([r for r in m if r["type"] == "eval"], "selector")
+        self.assertEqual(self.best_model("sel")["bestMetric"], "selector")
 
 
 if __name__ == "__main__":
