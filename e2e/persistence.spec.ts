@@ -156,8 +156,10 @@ test('two saved runs compare side by side: their settings (differences marked), 
   await expect(items.nth(1)).toHaveAttribute('data-state', 'done');
   // Each run's steps (its last checkpoint, at the end): one epoch, two groups per step; the seed picks the
   // held-out questions, so the two counts may differ.
-  const steps = [Number(await items.nth(0).getAttribute('data-checkpoint-step')), Number(await items.nth(1).getAttribute('data-checkpoint-step'))];
-  expect(steps.every((n) => n >= 5)).toBe(true);
+  // The list shows a run's last checkpoint once it is stored, which may follow 'done' by a moment.
+  const checkpointSteps = async () => [Number(await items.nth(0).getAttribute('data-checkpoint-step')), Number(await items.nth(1).getAttribute('data-checkpoint-step'))];
+  await expect.poll(async () => (await checkpointSteps()).every((n) => n >= 5)).toBe(true);
+  const steps = await checkpointSteps();
   await items.nth(0).getByTestId('run-compare-tick').check();
   await items.nth(1).getByTestId('run-compare-tick').check();
   const compare = page.getByTestId('run-compare');
