@@ -12,6 +12,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { splitGroups } from '../engine/data/split.ts';
+import { firstQuestions } from './firstQuestions.ts';
 import { readTrainingData } from '../engine/data/testing/node.ts';
 import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
 import { initParams } from '../engine/model/params.ts';
@@ -29,21 +30,7 @@ const seed = Number(opt('seed', '42'));
 const slice = Number(opt('slice', '0'));
 const out = opt('out', 'sweep.json');
 let text = readFileSync(resolve(opt('data', '')), 'utf8');
-if (slice > 0) {
-  const seen = new Set<string>();
-  const kept: string[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const r = JSON.parse(line) as { question_id?: unknown; question?: unknown };
-    const key = JSON.stringify(r.question_id ?? r.question);
-    if (!seen.has(key)) {
-      if (seen.size === slice) continue;
-      seen.add(key);
-    }
-    kept.push(line);
-  }
-  text = kept.join('\n') + '\n';
-}
+if (slice > 0) text = firstQuestions(text, slice);
 const weakerThan = Number(opt('weaker-than', '0'));
 if (weakerThan > 0) {
   const rows = text.split('\n').filter((l) => l.trim()).map((l) => ({ line: l, r: JSON.parse(l) as { source?: string; label?: number } }));

@@ -19,6 +19,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
+import { firstQuestions } from './firstQuestions.ts';
 import { type SplitKind, DEFAULT_TRAIN_FRACTION, splitGroups } from '../engine/data/split.ts';
 import { splitRecord } from '../engine/data/splitRecord.ts';
 import { readTrainingData } from '../engine/data/testing/node.ts';
@@ -48,22 +49,6 @@ const kind = opt('split', DEFAULT_TRAIN_SETTINGS.splitKind ?? 'all') as SplitKin
 const slice = Number(opt('slice', '0'));
 const source = resolve(root, opt('data', join('public', SAMPLE_DATASET_PATH)));
 
-/** The first `k` questions' lines (a question: its question_id, else its text), in file order. */
-function firstQuestions(text: string, k: number): string {
-  const seen = new Set<string>();
-  const kept: string[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const r = JSON.parse(line) as { question_id?: unknown; question?: unknown };
-    const key = JSON.stringify(r.question_id ?? r.question);
-    if (!seen.has(key)) {
-      if (seen.size === k) continue;
-      seen.add(key);
-    }
-    kept.push(line);
-  }
-  return kept.join('\n') + '\n';
-}
 
 let text = readFileSync(source, 'utf8');
 if (slice > 0) text = firstQuestions(text, slice);
