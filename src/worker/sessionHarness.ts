@@ -47,6 +47,18 @@ export function harness(onEvent?: (e: WorkerEvent, send: (cmd: Command) => void)
 }
 
 /** Settings for a very small model (the GPT-2 vocabulary stays: the session always uses it) at lr 1e-2; `over`: what a test sets besides. */
+/** Every group Inspect lists for the validation set, ascending: the groups the last evaluation scored. */
+export async function inspectedValGroups(h: Harness): Promise<number[]> {
+  const shown: number[] = [];
+  await h.run({ type: 'inspect', set: 'val', filter: 'all', position: 0 });
+  const n = h.last('inspectGroup')!.matching;
+  for (let p = 0; p < n; p++) {
+    await h.run({ type: 'inspect', set: 'val', filter: 'all', position: p });
+    shown.push(h.last('inspectGroup')!.groupIndex);
+  }
+  return shown.sort((a, b) => a - b);
+}
+
 export const tinySettings = (over: Partial<TrainSettings>): TrainSettings => ({
   ...DEFAULT_TRAIN_SETTINGS,
   preset: 'custom',

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type SplitKind, splitGroups } from '../engine/data/split.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { loadData } from './dataLoader.ts';
-import { type Harness, file, harness, modelFile, sampleLines } from './sessionHarness.ts';
+import { file, harness, inspectedValGroups, modelFile, sampleLines } from './sessionHarness.ts';
 
 // 50 groups, 27 of them with both labels.
 const text = sampleLines(0, 200);
@@ -24,18 +24,6 @@ async function splitOf(s: string, seed: number, kind: SplitKind): Promise<{ trai
   const d = await loadData('train', file(s), inProcessPool(), 0, () => undefined);
   const split = splitGroups(d.view, { seed, trainFraction: 0.8, kind });
   return { train: [...split.train].sort((a, b) => a - b), val: [...split.val].sort((a, b) => a - b) };
-}
-
-/** Every group Inspect lists for the validation set: the groups the evaluation scored. */
-async function inspectedGroups(h: Harness): Promise<number[]> {
-  const shown: number[] = [];
-  await h.run({ type: 'inspect', set: 'val', filter: 'all', position: 0 });
-  const n = h.last('inspectGroup')!.matching;
-  for (let p = 0; p < n; p++) {
-    await h.run({ type: 'inspect', set: 'val', filter: 'all', position: p });
-    shown.push(h.last('inspectGroup')!.groupIndex);
-  }
-  return shown.sort((a, b) => a - b);
 }
 
 beforeAll(async () => {
@@ -56,7 +44,7 @@ describe('Evaluate and Inspect use the split the model records', () => {
     expect(h.last('dataset')!.summary.split).toMatchObject({ seed: 42 });
     await h.run({ type: 'evaluate', set: 'val' });
     const report = h.last('evaluation')!.report;
-    expect(await inspectedGroups(h)).toEqual(model.val);
+    expect(await inspectedValGroups(h)).toEqual(model.val);
     expect(report.summary.nGroups).toBe(model.val.length);
     expect(report.heldOut).toMatchObject({ source: 'model', chosenOnValidation: false });
     expect(report.heldOut!.sentence).toMatch(/seed 7, 80% of the groups for training/);
@@ -78,7 +66,7 @@ describe('Evaluate and Inspect use the split the model records', () => {
       await h.run({ type: 'loadData', role: 'train', source: file(text) });
       await h.run({ type: 'evaluate', set: 'val' });
       const report = h.last('evaluation')!.report;
-      expect(await inspectedGroups(h)).toEqual(form.val);
+      expect(await inspectedValGroups(h)).toEqual(form.val);
       expect(report.heldOut!.source).toBe('settings');
       expect(report.heldOut!.sentence).toMatch(why);
       expect(report.heldOut!.sentence).toMatch(/may include training questions/);
@@ -92,7 +80,7 @@ describe('Evaluate and Inspect use the split the model records', () => {
     await h.run({ type: 'loadData', role: 'train', source: file(text) });
     await h.run({ type: 'evaluate', set: 'val' });
     const report = h.last('evaluation')!.report;
-    expect(await inspectedGroups(h)).toEqual(model.val);
+    expect(await inspectedValGroups(h)).toEqual(model.val);
     expect(report.heldOut!.source).toBe('model-unchecked');
     expect(report.heldOut!.sentence).toMatch(/does not record which file it was trained on.*may include training questions/);
   });

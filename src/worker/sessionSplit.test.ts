@@ -11,7 +11,7 @@ import { type SplitKind, splitGroups } from '../engine/data/split.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { loadData } from './dataLoader.ts';
-import { type Harness, file, harness, modelFile, sampleLines, tinySettings } from './sessionHarness.ts';
+import { type Harness, file, harness, inspectedValGroups, modelFile, sampleLines, tinySettings } from './sessionHarness.ts';
 import { StudioDb } from './storage/db.ts';
 import { Persister } from './storage/persister.ts';
 
@@ -29,18 +29,6 @@ async function sha256(s: string): Promise<string> {
 async function expectedVal(s: string, seed: number, trainFraction: number, kind: SplitKind = 'mixed'): Promise<number[]> {
   const d = await loadData('train', file(s), inProcessPool(), 0, () => undefined);
   return [...splitGroups(d.view, { seed, trainFraction, kind }).val].sort((a, b) => a - b);
-}
-
-/** The groups Inspect lists for the validation set, i.e. the groups the run validated on. */
-async function validatedGroups(h: Harness): Promise<number[]> {
-  const shown: number[] = [];
-  await h.run({ type: 'inspect', set: 'val', filter: 'all', position: 0 });
-  const n = h.last('inspectGroup')!.matching;
-  for (let p = 0; p < n; p++) {
-    await h.run({ type: 'inspect', set: 'val', filter: 'all', position: p });
-    shown.push(h.last('inspectGroup')!.groupIndex);
-  }
-  return shown.sort((a, b) => a - b);
 }
 
 let dbs = 0;
@@ -79,7 +67,7 @@ describe('Session: the split travels with the model', () => {
     await h.run({ type: 'start', settings: { ...settings, seed: 42, init: 'continue' } });
     await h.runEnd();
     expect(h.last('dataset')!.summary.split).toMatchObject({ seed: 7, val: want.length });
-    expect(await validatedGroups(h)).toEqual(want);
+    expect(await inspectedValGroups(h)).toEqual(want);
     expect(warnings(h)).toEqual([]);
     expect(h.all('log').some((e) => /Keeping the imported model's split \(seed 7, 90% of the groups for training\)/.test(e.message))).toBe(true);
 
@@ -101,7 +89,7 @@ describe('Session: the split travels with the model', () => {
     await h2.run({ type: 'resumeRun', runId });
     await h2.runEnd();
     expect(h2.last('dataset')!.summary.split).toMatchObject({ seed: 7, val: want.length });
-    expect(await validatedGroups(h2)).toEqual(want);
+    expect(await inspectedValGroups(h2)).toEqual(want);
   });
 
   it("honours an older Python file's settings (seed and train_fraction) and says the file it was trained on could not be checked", async () => {
@@ -112,7 +100,7 @@ describe('Session: the split travels with the model', () => {
     await h.run({ type: 'loadData', role: 'train', source: file(text) });
     await h.run({ type: 'start', settings: { ...settings, seed: 42, init: 'continue' } });
     await h.runEnd();
-    expect(await validatedGroups(h)).toEqual(want);
+    expect(await inspectedValGroups(h)).toEqual(want);
     expect(warnings(h)).toEqual([expect.stringMatching(/old\.safetensors does not record which file it was trained on.*kept its split \(seed 7, 90% of the groups for training\).*not comparable/)]);
   });
 
@@ -129,7 +117,7 @@ describe('Session: the split travels with the model', () => {
       `model.safetensors was trained on another file (${otherHash.slice(0, 15)}…): its split does not apply to train.jsonl, so validation may hold groups it trained on — figures are not comparable. This run uses its own split (seed 42, 80% of the groups for training).`,
     ]);
     expect(h.last('dataset')!.summary.split).toMatchObject({ seed: 42, val: want.length });
-    expect(await validatedGroups(h)).toEqual(want);
+    expect(await inspectedValGroups(h)).toEqual(want);
     expect((await exportedTraining(h)).split).toEqual({ seed: 42, trainFraction: 0.8, dataset: await sha256(text), kind: 'all' });
   });
 
