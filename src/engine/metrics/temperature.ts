@@ -24,7 +24,8 @@ export const TEMPERATURE_MAX = 100;
 /** The fit stopped at the search's lower end (within the search's tolerance): the criterion still fell there. */
 export const atLowerBound = (t: number): boolean => t <= TEMPERATURE_MIN * 1.001;
 const GRID_POINTS = 25;
-const LOG_T_TOLERANCE = 1e-6;
+/** The search stops once its bracket is this narrow in log T: a fitted T is known to this much, no closer. */
+export const LOG_T_TOLERANCE = 1e-6;
 
 /** One group reduced to what −log M(T) needs: finite energies and each one's answer's share correct (0: no answer). */
 interface FitGroup {
