@@ -33,17 +33,11 @@ export interface TrainingView {
   sources?: CandidateSources;
 }
 
-/** One accepted JSONL line: a chain-of-thought answer to a question. */
-export interface Candidate {
-  /** 1-based line number in the source file. */
+/** One candidate's text and answers: what every format gives, labelled or not. */
+export interface CandidateText {
+  /** 1-based line number in the source file (for a JSON array, the line its sample starts on). */
   line: number;
   genText: string;
-  /** 1 = correct: the line's `label`, or, when it gives none, whether its answer is the gold answer (labelFromGold). */
-  label: 0 | 1;
-  /** The line gave no `label`; `label` says whether answerKey equals the gold answer's key. */
-  labelFromGold: boolean;
-  /** Whether answerKey equals the key of `gold` (answers.ts matchesGold); null when the line has no gold with a final answer. */
-  goldMatch: boolean | null;
   /** The `answer` field as given (numbers as written in the file), or null. */
   answer: string | null;
   /** Canonical final answer (see answers.ts): from `answer`, else extracted from genText; null if none. */
@@ -51,16 +45,29 @@ export interface Candidate {
   /** Key of the answer extracted from genText (answerKey is this when the line gives no `answer`). */
   textAnswerKey: string | null;
   gold: string | null;
+  /** Who wrote it: the line's `source`, its file's generator/model field, or (several files joined) its file's name. */
   source: string | null;
+  /** The file it came from, when several files were joined. */
+  file?: string;
+}
+
+/** One accepted candidate with its label. */
+export interface Candidate extends CandidateText {
+  /** 1 = correct: the line's `label`, or, when it gives none, whether its answer is the gold answer (labelFromGold). */
+  label: 0 | 1;
+  /** The line gave no `label`; `label` says whether answerKey equals the gold answer's key. */
+  labelFromGold: boolean;
+  /** Whether answerKey equals the key of `gold` (answers.ts matchesGold); null when the line has no gold with a final answer. */
+  goldMatch: boolean | null;
 }
 
 /** All candidates of one question, in file order. */
-export interface Group {
+export interface Group<C extends CandidateText = Candidate> {
   /** `question_id` as a string (a number as written in the file), or null when the group was formed by question text. */
   questionId: string | null;
   /** The question text: the same on every line of the group (a line with another text is rejected). */
   question: string;
-  candidates: Candidate[];
+  candidates: C[];
 }
 
 export type LineErrorKind =
@@ -96,9 +103,31 @@ export interface IngestReport {
   errors: LineError[];
 }
 
-/** A file's candidates, grouped. Groups in order of first appearance; one Dataset per ingested file. */
+/** The file layouts the readers understand (formats/detect.ts decides which one a file is). */
+export type DataFormat = 'candidates' | 'grouped' | 'json-array' | 'lm-eval' | 'chat-batch' | 'multi-file';
+
+/** Where the labels came from: the lines' own labels (some may be from gold), gold answers only, or nowhere. */
+export type LabelsFrom = 'given' | 'gold' | 'none';
+
+/** A file's candidates, grouped. Groups in order of first appearance; one Dataset per ingest (one file, or several joined). */
 export interface Dataset {
   groups: Group[];
   candidateCount: number;
   report: IngestReport;
+  /** Absent in datasets stored before formats were read: those are 'candidates'. */
+  format?: DataFormat;
+  /** The file names read, in the order given. Absent in stored datasets from before. */
+  files?: string[];
+  /** 'gold' when no line gave a label; absent in stored datasets from before. */
+  labelsFrom?: 'given' | 'gold';
+}
+
+/** A file without any label or gold answer: its groups can be scored and picked from, not trained on. */
+export interface PicksSet {
+  groups: Group<CandidateText>[];
+  candidateCount: number;
+  report: IngestReport;
+  format: DataFormat;
+  files: string[];
+  labelsFrom: 'none';
 }
