@@ -1,0 +1,92 @@
+/**
+ * A picks run: the verifier applied to every question of a set, a chunk of questions at a time. Each
+ * chunk is tokenized (the next one while this one scores), scored through the shared scoring path
+ * (train/distinctInputs.ts → train/scoring.ts, with the scoring peers) and picked (picksRule.ts); its
+ * records go to `onChunk` and are dropped here. Memory is bounded by two chunks, whatever the set's size.
+ */
+import type { TokenizedChunk, TokenizeJob } from '../data/tokenize.ts';
+import type { TokenizePool } from '../data/tokenizePool.ts';
+import type { CandidateText, Group } from '../data/types.ts';
+import type { ProbabilityMap } from '../metrics/selectionTypes.ts';
+import type { ModelConfig } from '../model/config.ts';
+import type { ParamTensors } from '../model/transebm.ts';
+import { scoreDistinct } from '../train/distinctInputs.ts';
+import type { RunControl } from '../train/runControl.ts';
+import type { ScoringPeer } from '../train/scoring.ts';
+import { type PicksRecord, picksRecord } from './picksRecord.ts';
+import { type PickRule, pickQuestion } from './picksRule.ts';
+
+/** Questions per chunk: 256 × 16 long answers is a few MB of ids. */
+export const PICKS_CHUNK_QUESTIONS = 256;
+
+export interface PicksRunOptions {
+  cfg: ModelConfig;
+  params: ParamTensors;
+  map: ProbabilityMap;
+  rule: PickRule;
+  pool: TokenizePool;
+  peers?: ReadonlyArray<ScoringPeer>;
+  chunkQuestions?: number;
+  /** Pause (between chunks) and cancel; a cancelled run ends after the chunk under way, its records delivered. */
+  control?: RunControl;
+  /** A chunk's records, in input order; the run waits for it. */
+  onChunk(records: PicksRecord[]): void | Promise<void>;
+}
+
+export interface PicksOutcome {
+  done: number;
+  total: number;
+  cancelled: boolean;
+}
+
+/** The chunk's groups as tokenize jobs, one per pool worker, each a run of whole groups. */
+async function tokenizeGroups(groups: ReadonlyArray<Group<CandidateText>>, cfg: ModelConfig, pool: TokenizePool): Promise<Uint16Array[]> {
+  const parts = Math.max(1, Math.min(pool.size, groups.length));
+  const per = Math.ceil(groups.length / parts);
+  const jobs: TokenizeJob[] = [];
+  for (let s = 0; s < groups.length; s += per) {
+    const part = groups.slice(s, s + per);
+    jobs.push({
+      maxLen: cfg.maxLen,
+      clsId: cfg.clsId,
+      sepId: cfg.sepId,
+      questions: part.map((g) => g.question),
+      groupSizes: part.map((g) => g.candidates.length),
+      genTexts: part.flatMap((g) => g.candidates.map((c) => c.genText)),
+    });
+  }
+  const chunks: TokenizedChunk[] = await Promise.all(jobs.map((j) => pool.run(j)));
+  return chunks.flatMap((c) => Array.from({ length: c.offsets.length - 1 }, (_, i) => c.tokens.subarray(c.offsets[i], c.offsets[i + 1])));
+}
+
+export async function runPicks(groups: ReadonlyArray<Group<CandidateText>>, opts: PicksRunOptions): Promise<PicksOutcome> {
+  const size = Math.max(1, opts.chunkQuestions ?? PICKS_CHUNK_QUESTIONS);
+  const total = groups.length;
+  const tokenize = (start: number) => (start < total ? tokenizeGroups(groups.slice(start, start + size), opts.cfg, opts.pool) : null);
+  let next = tokenize(0);
+  let done = 0;
+  while (next) {
+    const ids = await next;
+    const start = done;
+    next = tokenize(start + size);
+    const energies = await scoreDistinct(opts.cfg, opts.params, ids, { peers: opts.peers });
+    const records: PicksRecord[] = [];
+    let c = 0;
+    for (let g = start; g < Math.min(start + size, total); g++) {
+      const group = groups[g];
+      const e = energies.subarray(c, c + group.candidates.length);
+      c += group.candidates.length;
+      const answers = group.candidates.map((x) => x.answerKey);
+      records.push(picksRecord(g, group, e, opts.rule, pickQuestion(answers, e, opts.map, opts.rule)));
+    }
+    done += records.length;
+    await opts.onChunk(records);
+    if (opts.control?.pauseRequested) await opts.control.waitWhilePaused();
+    if (opts.control?.stopRequested) {
+      // The chunk tokenized ahead is dropped.
+      next?.catch(() => undefined);
+      return { done, total, cancelled: done < total };
+    }
+  }
+  return { done, total, cancelled: false };
+}
