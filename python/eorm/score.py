@@ -20,6 +20,10 @@ selection report is over: within-question rank correlations of energy and of cor
 their paired difference, its sentence, and the shortest / longest rules. `selection.singleLabel` (--groups
 train|val): what the questions with a single label add to each rule, in the app's words (eorm/single_label.py).
 
+--picks OUT (with --rule): one line per question of --data instead, the verifier's pick with its calibrated
+probability, runner-up and energies (eorm/picks_run.py; the fields in docs/design.md, "Picks"); under torchrun
+each rank scores its share and rank 0 writes the one file.
+
 --groups train|val: the split the weights record for this file (its seed, fraction, kind and held-out
 sources: the groups and candidates the app validates on), as an --init model's in eorm.train; --seed,
 --train-fraction and --split only when the weights record no split of this file (a note on stderr says which).
@@ -42,6 +46,8 @@ from .kept import keep_candidates
 from .length_bias import answer_tokens_by_line, length_bias
 from .metrics import rank_key
 from .model import score_candidates
+from .picks import PICK_RULES
+from .picks_run import run_picks
 from .single_label import single_label_note
 from .sources import source_audit, source_index
 from .split import DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, holdout_split, recorded_figure_seed, split_for_init
@@ -70,6 +76,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     p.add_argument("--batch-tokens", type=int, default=64 * 512)
     p.add_argument("--curve-subsets", type=int, default=64, help="0 = no Best-of-N-vs-N curve")
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch's default)")
+    p.add_argument("--picks", metavar="OUT", help="write the pick of every question of --data to OUT (picks.jsonl, as the app's Pick answers) instead of the energies; runs under torchrun")
+    p.add_argument("--rule", choices=PICK_RULES, default="recommended", help="--picks: the selection rule (default: the one the weights' last evaluation recommended)")
     args = p.parse_args(argv)
     if args.threads > 0:
         torch.set_num_threads(args.threads)
@@ -77,6 +85,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     model, loaded = load_model_file_or_exit(args.weights, "--weights")
     for w in loaded.warnings:
         print(f"{args.weights}: {w}", file=sys.stderr)
+    if args.picks:
+        return run_picks(args, model, loaded)
     # As the model's own validations and the app's Evaluate: figures drawn with the seed the weights record.
     figure_seed = recorded_figure_seed(loaded.training, args.seed)
     device = torch.device(args.device)

@@ -1,0 +1,121 @@
+"""`python -m eorm.score --picks OUT`: the verifier's pick for every question of --data, written to OUT as the
+app's Pick answers writes picks.jsonl (eorm/picks.py; the app's src/engine/score/picksRun.ts). Questions are
+tokenized and scored a chunk at a time, so memory is bounded by the chunk. Under torchrun each rank scores a
+contiguous share of the questions into OUT.part<rank>; rank 0 joins the parts in rank order, which is input
+order, into one OUT (the parts must be on storage every rank sees, as eorm.train's --out)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import List, Optional, Tuple
+
+from .distributed import Dist
+from .jsonl import Dataset, ingest_jsonl
+from .model import score_candidates
+from .picks import pick_question, picks_line, picks_record, probability_map, resolve_rule
+from .tokenize import tokenize_groups
+
+# Questions per chunk, as the app's PICKS_CHUNK_QUESTIONS.
+CHUNK_QUESTIONS = 256
+
+
+def _with_label_marker(raw: bytes) -> Tuple[bytes, bool]:
+    """(bytes to ingest, labelled). A file whose lines give no label and no gold anywhere is a picks set: until
+    eorm's readers load one as such (issue 33 §1), each object line gets a placeholder label, dropped after
+    ingest, so every other rule of the line (fields, types, grouping, errors by line) stays the ingest's own."""
+    lines = raw.split(b"\n")
+    for line in lines:
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and ("label" in obj or "gold" in obj):
+            return raw, True
+    out = []
+    for line in lines:
+        s = line.lstrip()
+        if s.startswith(b"{"):
+            rest = s[1:]
+            line = b'{"label":0' + (b"" if rest.lstrip().startswith(b"}") else b",") + rest
+        out.append(line)
+    return b"\n".join(out), False
+
+
+def read_groups(path: str) -> Tuple[Dataset, bool]:
+    """The file's groups and whether its candidates carry labels (None labels when not)."""
+    with open(path, "rb") as f:
+        data, labelled = _with_label_marker(f.read())
+    dataset = ingest_jsonl(data)
+    if not labelled:
+        for g in dataset.groups:
+            for c in g.candidates:
+                c.label = None
+    return dataset, labelled
+
+
+def share(n: int, rank: int, world: int) -> range:
+    """The contiguous questions a rank picks."""
+    return range(n * rank // world, n * (rank + 1) // world)
+
+
+def write_picks(model, groups, questions: range, pmap, rule: str, out, device, batch_tokens: int, chunk: int = CHUNK_QUESTIONS, progress=None) -> List[int]:
+    """Picks of `questions` written to `out`; [questions, labelled, correct]."""
+    tally = [0, 0, 0]
+    t0 = time.perf_counter()
+    for s in range(questions.start, questions.stop, chunk):
+        part = [groups[g] for g in range(s, min(s + chunk, questions.stop))]
+        ids = tokenize_groups(part, model.cfg.maxLen, model.cfg.clsId, model.cfg.sepId, workers=1)
+        energies = score_candidates(model, [t for group in ids for t in group], device, batch_tokens)
+        k = 0
+        for j, g in enumerate(part):
+            e = energies[k : k + len(g.candidates)]
+            k += len(g.candidates)
+            labels = [c.label for c in g.candidates] if g.candidates[0].label is not None else None
+            pick = pick_question([c.answer_key for c in g.candidates], e, pmap, rule)
+            rec = picks_record(s + j, g.question_id, g.question, [c.gen_text for c in g.candidates], labels, e, rule, pick)
+            out.write(picks_line(rec))
+            tally[0] += 1
+            if rec["correct"] is not None:
+                tally[1] += 1
+                tally[2] += rec["correct"]
+        if progress:
+            done = s + len(part) - questions.start
+            rate = done / max(1e-9, time.perf_counter() - t0)
+            progress(f"picks: {done}/{len(questions)} questions, {rate:.1f}/s, about {(len(questions) - done) / rate:.0f} s left")
+    return tally
+
+
+def run_picks(args, model, loaded) -> None:
+    dist = Dist(args.device)
+    model.to(dist.device)
+    dataset, _ = read_groups(args.data)
+    if dist.main:
+        for e in dataset.report.errors:
+            print(e.message(), file=sys.stderr)
+    pmap = probability_map(loaded.training)
+    try:
+        rule = resolve_rule(args.rule, pmap)
+    except ValueError as e:
+        raise SystemExit(f"--rule {args.rule}: {e}") from None
+    n = len(dataset.groups)
+    part_path = f"{args.picks}.part{dist.rank}" if dist.enabled else args.picks + ".tmp"
+    say = (lambda m: print(m, file=sys.stderr)) if dist.main else None
+    with open(part_path, "w", encoding="utf-8", newline="\n") as out:
+        tally = write_picks(model, dataset.groups, share(n, dist.rank, dist.world), pmap, rule, out, dist.device, args.batch_tokens, progress=say)
+    totals = [sum(col) for col in zip(*dist.all_gather(tally))]
+    dist.barrier()
+    if dist.main:
+        if dist.enabled:
+            with open(args.picks + ".tmp", "w", encoding="utf-8", newline="\n") as out:
+                for r in range(dist.world):
+                    with open(f"{args.picks}.part{r}", "r", encoding="utf-8") as f:
+                        for line in f:
+                            out.write(line)
+                    os.remove(f"{args.picks}.part{r}")
+        os.replace(args.picks + ".tmp", args.picks)
+        summary = {"picks": args.picks, "questions": totals[0], "rule": rule, "labelled": totals[1], "accuracy": totals[2] / totals[1] if totals[1] else None, "probabilityMap": pmap, "ranks": dist.world}
+        print(json.dumps(summary))
+    dist.barrier()
+    dist.close()
