@@ -1,10 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ADAMW_LINK } from '../kernels/webgpu/adamwFlat.ts';
-import { BT_LOSS } from '../kernels/webgpu/btLoss.ts';
-import { DROPOUT } from '../kernels/webgpu/dropout.ts';
-import { MASKED_SOFTMAX } from '../kernels/webgpu/softmax.ts';
+import { ADAMW_LINK } from '../kernels/adamw/webgpuFlat.ts';
+import { BT_LOSS } from '../kernels/btLoss/webgpu.ts';
+import { DROPOUT } from '../kernels/dropout/webgpu.ts';
+import { MASKED_SOFTMAX } from '../kernels/maskedSoftmax/webgpu.ts';
 import { DEFAULT_PASS_BUDGET_BYTES } from '../train/autoMicroBatch.ts';
 import { type BackendProfile, READBACK_EVERY, activeProfile, detectProfile, useProfile } from './profile.ts';
 

@@ -1,21 +1,22 @@
 import * as tf from '@tensorflow/tfjs';
-import { ADAMW_KERNEL } from '../kernels/adamw.ts';
+import { ADAMW_KERNEL } from '../kernels/adamw/op.ts';
 // The host backends' fused kernels register when their modules load: loaded here, so the profile sees them.
-import '../kernels/hostColumnSum.ts';
-import '../kernels/hostGelu.ts';
-import '../kernels/hostLayerNorm.ts';
+import '../kernels/adamw/host.ts';
+import '../kernels/columnSum/host.ts';
+import '../kernels/gelu/host.ts';
+import '../kernels/layerNorm/host.ts';
 import { HOST_BACKENDS } from '../kernels/hostMemory.ts';
 import { DEFAULT_PASS_BUDGET_BYTES } from '../train/autoMicroBatch.ts';
-import { ADAMW_LINK } from '../kernels/webgpu/adamwFlat.ts';
-import { BT_LOSS } from '../kernels/webgpu/btLoss.ts';
-import { COLUMN_SUM } from '../kernels/webgpu/columnSum.ts';
-import { DROPOUT } from '../kernels/webgpu/dropout.ts';
-import { GELU } from '../kernels/webgpu/gelu.ts';
-import { BOTH_FINITE, CLIP_COEFFICIENT, SQUARED_NORM_LINK } from '../kernels/webgpu/globalNorm.ts';
-import { QKV_HEADS } from '../kernels/webgpu/heads.ts';
-import { LAYER_NORM } from '../kernels/webgpu/layerNorm.ts';
-import { ROW_SUM } from '../kernels/webgpu/rowSum.ts';
-import { MASKED_SOFTMAX } from '../kernels/webgpu/softmax.ts';
+import { ADAMW_LINK } from '../kernels/adamw/webgpuFlat.ts';
+import { BT_LOSS } from '../kernels/btLoss/webgpu.ts';
+import { COLUMN_SUM } from '../kernels/columnSum/op.ts';
+import { DROPOUT } from '../kernels/dropout/webgpu.ts';
+import { GELU } from '../kernels/gelu/op.ts';
+import { BOTH_FINITE, CLIP_COEFFICIENT, SQUARED_NORM_LINK } from '../kernels/globalNorm/webgpu.ts';
+import { QKV_HEADS } from '../kernels/qkvHeads/webgpu.ts';
+import { LAYER_NORM } from '../kernels/layerNorm/op.ts';
+import { ROW_SUM } from '../kernels/rowSum/webgpu.ts';
+import { MASKED_SOFTMAX } from '../kernels/maskedSoftmax/webgpu.ts';
 
 /**
  * What runs where on the active tfjs backend, decided once when the backend starts and handed down:
@@ -35,7 +36,7 @@ export interface BackendProfile {
   readonly fused: Readonly<Record<FusedOp, boolean>>;
   /** Row gathers through the host gather kernel (CPU-memory backends). */
   readonly hostKernels: boolean;
-  /** Products in this project's WebAssembly SIMD loops (WASM, where they beat XNNPACK's; kernels/hostGemm.ts). */
+  /** Products in this project's WebAssembly SIMD loops (WASM, where they beat XNNPACK's; kernels/matMul/host.ts). */
   readonly simdProducts: boolean;
   /** The embedding's AdamW state lives on the host and is updated for the step's rows only. */
   readonly lazyEmbedding: boolean;

@@ -1,13 +1,13 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { expect, it } from 'vitest';
-import { detectProfile } from '../backend/profile.ts';
-import { geluParity } from '../testing/kernelChecks/gelu.ts';
-import { layerNormParity } from '../testing/kernelChecks/layerNorm.ts';
-import { linearParity } from '../testing/kernelChecks/linear.ts';
+import { activeProfile, detectProfile } from '../backend/profile.ts';
+import { geluParity } from './gelu/parity.ts';
+import { layerNormParity } from './layerNorm/parity.ts';
+import { linearParity } from './matMul/parity.ts';
 import { FUSED_TOLERANCE, HOST_FUSED } from '../testing/parityVerdict.ts';
 
-const CHECKS = { gelu: geluParity, layerNorm: layerNormParity, linear: linearParity };
+const CHECKS = { gelu: geluParity, layerNorm: layerNormParity, linear: () => linearParity(activeProfile().simdProducts) };
 
 it.each(['cpu', 'wasm'])('the host fused kernels on %s equal their compositions (value and every gradient) and are the profile’s', async (backend) => {
   expect(await tf.setBackend(backend)).toBe(true);

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { type BackendProfile, activeProfile } from '../backend/profile.ts';
-import { type AdamWUpdate, composedAdamW, fusedAdamW } from '../kernels/adamw.ts';
-import { FlatMoments, type RowGradient, flatMomentsFit, stepHyper } from '../kernels/webgpu/adamwFlat.ts';
+import { type AdamWUpdate, composedAdamW, fusedAdamW } from '../kernels/adamw/op.ts';
+import { FlatMoments, type RowGradient, flatMomentsFit, stepHyper } from '../kernels/adamw/webgpuFlat.ts';
 import { type AdamWHyper, LazyEmbeddingAdam, type LazyEmbeddingState } from './lazyEmbedding.ts';
 import type { Params } from './params.ts';
 
@@ -34,10 +34,10 @@ export interface AdamWChoice {
  * overrides the profile's: a run resumes with the variant it started with). All compute torch's AdamW.
  *
  *   variant          where                           the embedding              the other parameters
- *   'flat'           WebGPU (moments fit a binding)  in place, from its rows    in place, moments in one buffer (kernels/webgpu/adamwFlat.ts)
- *   'lazyEmbedding'  cpu, wasm                       host arrays, its rows      per tensor: the host kernel (kernels/adamw.ts)
+ *   'flat'           WebGPU (moments fit a binding)  in place, from its rows    in place, moments in one buffer (kernels/adamw/webgpuFlat.ts)
+ *   'lazyEmbedding'  cpu, wasm                       host arrays, its rows      per tensor: the host kernel (kernels/adamw/)
  *   'perTensor'      elsewhere (lazy embedding off,  per tensor                 per tensor: the kernel registered for the backend
- *                    WebGPU past the binding)                                   (kernels/adamw.ts, kernels/webgpu/adamw.ts), else the composition
+ *                    WebGPU past the binding)                                   (kernels/adamw/, kernels/adamw/webgpu.ts), else the composition
  *
  * The lazy embedding pays off where the table lives in CPU memory (a step costs its tokens, not the
  * vocabulary); on a GPU one dense pass is cheap, and updating in place makes no new tensor per parameter.

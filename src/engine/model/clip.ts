@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { type BackendProfile, activeProfile } from '../backend/profile.ts';
-import { fusedBothFinite, fusedClipCoefficient, fusedGlobalNorm } from '../kernels/webgpu/globalNorm.ts';
+import { fusedBothFinite, fusedClipCoefficient, fusedGlobalNorm } from '../kernels/globalNorm/webgpu.ts';
 
 /** Global L2 norm over every gradient, on the device (no read-back); fused (WebGPU), a few dispatches. */
 export function globalNorm(grads: Iterable<tf.Tensor>, profile: BackendProfile = activeProfile()): tf.Scalar {

@@ -1,13 +1,13 @@
 import * as tf from '@tensorflow/tfjs';
 import { type BackendProfile, activeProfile } from '../backend/profile.ts';
-import { type DropoutGrid, type DropoutRows, dropoutScales, gridRows, lowbias32 } from '../kernels/dropoutKeys.ts';
-import { hostDropout } from '../kernels/hostDropout.ts';
-import { type DropoutSeed, fusedDropout } from '../kernels/webgpu/dropout.ts';
+import { type DropoutGrid, type DropoutRows, dropoutScales, gridRows, lowbias32 } from '../kernels/dropout/keys.ts';
+import { hostDropout } from '../kernels/dropout/host.ts';
+import { type DropoutSeed, fusedDropout } from '../kernels/dropout/webgpu.ts';
 
 /**
  * What keys the rows of a site's tensor (every dimension but the last; columns are the last), with
  * chunk-local candidates: listed (the packed forward's rows), or by a grid (the padded forward's rows,
- * which the fused WebGPU kernel computes on the device). kernels/dropoutKeys.ts has the scheme.
+ * which the fused WebGPU kernel computes on the device). kernels/dropout/keys.ts has the scheme.
  */
 export type DropoutKeys = DropoutRows | Omit<DropoutGrid, 'first'>;
 
@@ -23,7 +23,7 @@ export interface DropoutOptions {
 
 /**
  * Seeded dropout. Each site draws its masks from (seed, site counter), each element's from its keys
- * (the step's candidate, its position, its column: kernels/dropoutKeys.ts), so every path draws the same
+ * (the step's candidate, its position, its column: kernels/dropout/keys.ts), so every path draws the same
  * mask for the same element: the padded reference (its plain composition, or the host kernel on CPU),
  * the packed forward (WASM's host kernel) and the fused WebGPU kernel, in any split of the step's
  * candidates into chunks or workers, and in the micro-batched step's two passes. A site takes its counter

@@ -3,7 +3,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../data/rng.ts';
 import { readModel, writeModel } from '../io/modelFile.ts';
-import { adamwArrays } from '../kernels/adamw.ts';
+import { adamwArrays } from '../kernels/adamw/host.ts';
 import { maxAbsDiff } from '../testing/allclose.ts';
 import { FLOAT32_TOLERANCE } from '../testing/tolerances.ts';
 import { trainStep } from '../train/step.ts';

@@ -1,4 +1,5 @@
-import { type AdamWStep, adamwArrays } from '../kernels/adamw.ts';
+import { adamwArrays } from '../kernels/adamw/host.ts';
+import { type AdamWStep, adamwScalars } from '../kernels/adamw/op.ts';
 
 export type AdamWHyper = Omit<AdamWStep, 'lr' | 't'>;
 
@@ -150,12 +151,9 @@ export class LazyEmbeddingAdam {
       const f = this.decayProduct[t] / this.decayProduct[from];
       for (let i = lo; i < hi; i++) p[i] *= f;
     } else {
-      const { beta1: b1, beta2: b2, eps, weightDecay } = this.hyper;
+      const { beta1: b1, beta2: b2, eps } = this.hyper;
       for (let k = from + 1; k <= t; k++) {
-        const lr = this.lrs[k];
-        const decay = 1 - lr * weightDecay;
-        const stepSize = lr / (1 - b1 ** k);
-        const sqrtBias2 = Math.sqrt(1 - b2 ** k);
+        const { decay, stepSize, sqrtBias2 } = adamwScalars({ ...this.hyper, lr: this.lrs[k], t: k });
         for (let i = lo; i < hi; i++) {
           const mi = b1 * m[i];
           const vi = b2 * v[i];

@@ -1,10 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { type BackendProfile, activeProfile } from '../backend/profile.ts';
-import { fusedBtLoss, fusedBtLossGradient } from '../kernels/webgpu/btLoss.ts';
-import type { PairGroup, PairGroups } from '../kernels/pairGroups.ts';
+import { fusedBtLoss, fusedBtLossGradient } from '../kernels/btLoss/webgpu.ts';
+import type { PairGroup, PairGroups } from '../kernels/btLoss/pairGroups.ts';
 import { softplus } from './ops.ts';
 
-export { type PairGroup, type PairGroups, pairGroups } from '../kernels/pairGroups.ts';
+export { type PairGroup, type PairGroups, pairGroups } from '../kernels/btLoss/pairGroups.ts';
 
 /**
  * Group-wise Bradley-Terry loss: L = (1/G) Σ_g mean over (i correct, j incorrect) of softplus(E_i − E_j),

@@ -1,52 +1,33 @@
 import * as tf from '@tensorflow/tfjs';
 import { activeProfile } from '../backend/profile.ts';
-import { simdMatMul } from '../kernels/hostGemm.ts';
-import { hostGatherRows } from '../kernels/rowGather.ts';
-import { fusedGelu } from '../kernels/webgpu/gelu.ts';
-import { fusedQkvHeads } from '../kernels/webgpu/heads.ts';
-import { fusedLayerNorm } from '../kernels/webgpu/layerNorm.ts';
-import { fusedLinear } from '../kernels/linear.ts';
-import { type RowOrder, rowSum } from '../kernels/webgpu/rowSum.ts';
-import { fusedMaskedSoftmax } from '../kernels/webgpu/softmax.ts';
+import { gelu as geluOp } from '../kernels/gelu/op.ts';
+import { layerNorm as layerNormOp } from '../kernels/layerNorm/op.ts';
+import { maskedSoftmax as maskedSoftmaxOp } from '../kernels/maskedSoftmax/op.ts';
+import { composedLinear, fusedLinear, matMul as product } from '../kernels/matMul/op.ts';
+import { qkvHeads as qkvHeadsOp } from '../kernels/qkvHeads/op.ts';
+import { hostGatherRows } from '../kernels/rowGather/host.ts';
+import { type RowOrder, rowSum } from '../kernels/rowSum/webgpu.ts';
 
 /**
  * The model's operations. Each runs the fused kernel the backend profile names for it, else its plain
- * tfjs composition (composed*), which stays the reference the kernels are tested against.
+ * tfjs composition, which stays the reference the kernels are tested against: both sit in the op's
+ * folder, kernels/<op>/op.ts, with the kernels and their parity checks.
  */
 const fused = () => activeProfile().fused;
 
-/** Exact (erf) GELU, as PyTorch's default; the tanh approximation is off by up to 4.7e-4. */
+/** Exact (erf) GELU, as PyTorch's default (kernels/gelu/). */
 export function gelu(x: tf.Tensor): tf.Tensor {
-  return fused().gelu ? fusedGelu(x) : composedGelu(x);
+  return geluOp(x, fused().gelu);
 }
 
-/** The plain tfjs GELU: the reference the fused kernel is tested against, and the path elsewhere. */
-export function composedGelu(x: tf.Tensor): tf.Tensor {
-  return tf.tidy(() => tf.mul(tf.mul(x, 0.5), tf.add(1, tf.erf(tf.mul(x, Math.SQRT1_2)))));
-}
-
-/** LayerNorm over the last axis: biased variance, eps inside the sqrt (PyTorch default eps 1e-5). */
+/** LayerNorm over the last axis: biased variance, eps inside the sqrt (PyTorch default eps 1e-5; kernels/layerNorm/). */
 export function layerNorm(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor, eps = 1e-5): tf.Tensor {
-  return fused().layerNorm ? fusedLayerNorm(x, weight, bias, eps) : composedLayerNorm(x, weight, bias, eps);
-}
-
-/** The plain tfjs LayerNorm: the reference the fused kernel is tested against, and the path elsewhere. */
-export function composedLayerNorm(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor, eps = 1e-5): tf.Tensor {
-  return tf.tidy(() => {
-    const centered = tf.sub(x, tf.mean(x, -1, true));
-    const variance = tf.mean(tf.square(centered), -1, true);
-    return tf.add(tf.mul(tf.mul(centered, tf.rsqrt(tf.add(variance, eps))), weight), bias);
-  });
+  return layerNormOp(x, weight, bias, eps, fused().layerNorm);
 }
 
 /** softmax(scores · scale + mask) over the last axis: scores [B, …, T], mask [B, 1, …, 1, T] broadcast over the middle axes. */
 export function maskedSoftmax(scores: tf.Tensor, scale: number, mask: tf.Tensor): tf.Tensor {
-  return fused().maskedSoftmax ? fusedMaskedSoftmax(scores, scale, mask) : composedMaskedSoftmax(scores, scale, mask);
-}
-
-/** The plain tfjs masked softmax: the reference the fused kernel is tested against, and the path elsewhere. */
-export function composedMaskedSoftmax(scores: tf.Tensor, scale: number, mask: tf.Tensor): tf.Tensor {
-  return tf.tidy(() => tf.softmax(tf.add(tf.mul(scores, scale), mask)));
+  return maskedSoftmaxOp(scores, scale, mask, fused().maskedSoftmax);
 }
 
 /**
@@ -54,17 +35,7 @@ export function composedMaskedSoftmax(scores: tf.Tensor, scale: number, mask: tf
  * [q, k, v] as [B·H, len, dh], len = T, or 1 for q with `clsOnly` (the queries of position 0).
  */
 export function qkvHeads(qkv: tf.Tensor3D, heads: number, clsOnly: boolean): [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D] {
-  return fused().qkvHeads ? fusedQkvHeads(qkv, heads, clsOnly) : composedQkvHeads(qkv, heads, clsOnly);
-}
-
-/** The plain tfjs split: one transpose to [3, B·H, T, dh], unstacked; the reference the kernels are tested against. */
-export function composedQkvHeads(qkv: tf.Tensor3D, heads: number, clsOnly: boolean): [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D] {
-  return tf.tidy(() => {
-    const [B, T, d3] = qkv.shape;
-    const dh = d3 / 3 / heads;
-    const [q, k, v] = tf.unstack(tf.reshape(tf.transpose(tf.reshape(qkv, [B, T, 3, heads, dh]), [2, 0, 3, 1, 4]), [3, B * heads, T, dh])) as tf.Tensor3D[];
-    return [clsOnly ? tf.slice(q, [0, 0, 0], [B * heads, 1, dh]) : q, k, v];
-  });
+  return qkvHeadsOp(qkv, heads, clsOnly, fused().qkvHeads);
 }
 
 /**
@@ -96,29 +67,25 @@ export function softplus(x: tf.Tensor): tf.Tensor {
 
 /**
  * y = x W^T + b for a PyTorch-layout weight [out, in], on inputs of any rank. Fused: the bias is added
- * in the product's epilogue and its gradient is one column sum (kernels/linear.ts).
+ * in the product's epilogue and its gradient is one column sum (kernels/matMul/op.ts).
  */
 export function linear(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Tensor {
   return tf.tidy(() => {
     const inDim = x.shape[x.rank - 1];
     const outDim = weight.shape[0];
     const flat = tf.reshape(x, [-1, inDim]) as tf.Tensor2D;
-    const y = fused().linear ? fusedLinear(flat, weight as tf.Tensor2D, bias) : composedLinear(flat, weight, bias);
+    const simd = activeProfile().simdProducts;
+    const y = fused().linear ? fusedLinear(flat, weight as tf.Tensor2D, bias, simd) : composedLinear(flat, weight, bias, simd);
     return tf.reshape(y, [...x.shape.slice(0, -1), outDim]);
   });
 }
 
-/** op(a)·op(b) on rank-2 or rank-3 tensors: by this project's SIMD loops where the profile says so, else tf.matMul. */
+/** op(a)·op(b) on rank-2 or rank-3 tensors: by this project's SIMD loops where the profile says so, else tf.matMul (kernels/matMul/). */
 export function matMul(a: tf.Tensor, b: tf.Tensor, transposeA = false, transposeB = false): tf.Tensor {
-  return activeProfile().simdProducts ? simdMatMul(a, b, transposeA, transposeB) : tf.matMul(a, b, transposeA, transposeB);
+  return product(a, b, transposeA, transposeB, activeProfile().simdProducts);
 }
 
-/** The plain tfjs x W^T + b on [N, in]: the reference the fused path is tested against, and the path elsewhere. */
-export function composedLinear(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Tensor {
-  return tf.add(matMul(x, weight, false, true), bias);
-}
-
-/** tf.gather(table, ids) along axis 0: on the host backends one row copy per id (kernels/rowGather.ts). */
+/** tf.gather(table, ids) along axis 0: on the host backends one row copy per id (kernels/rowGather/host.ts). */
 export function gatherTableRows(table: tf.Tensor2D, ids: tf.Tensor): tf.Tensor {
   return activeProfile().hostKernels ? hostGatherRows(table, ids) : tf.gather(table, ids);
 }
@@ -129,7 +96,7 @@ export function gatherTableRows(table: tf.Tensor2D, ids: tf.Tensor): tf.Tensor {
  * through UnsortedSegmentSum, which the CPU backend runs as one pass per vocabulary row (50257
  * passes: minutes per step); ScatterNd sums duplicate ids in one pass on every backend. With `byRow`
  * (the ids' positions grouped by row, a WebGPU step's input) and the fused kernel, the gradient is a sum
- * per row in a fixed order instead (webgpu/rowSum.ts): ScatterNd's atomics add in any order.
+ * per row in a fixed order instead (kernels/rowSum/webgpu.ts): ScatterNd's atomics add in any order.
  */
 export function gatherRows(table: tf.Tensor2D, ids: tf.Tensor, byRow?: RowOrder): tf.Tensor {
   const [rows, width] = table.shape;

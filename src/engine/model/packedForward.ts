@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import type { DropoutRows } from '../kernels/dropoutKeys.ts';
-import { mergeHeads, splitHeads } from '../kernels/raggedHeads.ts';
+import type { DropoutRows } from '../kernels/dropout/keys.ts';
+import { mergeHeads, splitHeads } from '../kernels/raggedHeads/host.ts';
 import type { ModelConfig } from './config.ts';
 import { gatherRows, linear, matMul } from './ops.ts';
 import type { DropoutSite } from './dropout.ts';
@@ -26,7 +26,7 @@ export function packedTokens(cfg: ModelConfig, paddedIds: tf.Tensor2D, lengths: 
     }
   });
   const cls = tf.tensor1d(clsRows, 'int32');
-  // Dropout keys per row (kernels/dropoutKeys.ts): candidate and token; a CLS row is its candidate's token 0.
+  // Dropout keys per row (kernels/dropout/keys.ts): candidate and token; a CLS row is its candidate's token 0.
   // Made on first use: scoring has no dropout.
   let tokenKeys: DropoutRows | null = null;
   const clsKeys = () => ({ candidate: Int32Array.from(lengths, (_, b) => b), position: new Int32Array(lengths.length) });

@@ -4,7 +4,7 @@ import type { ModelConfig } from './config.ts';
 import type { SeededDropout } from './dropout.ts';
 import { attentionHeads, gatherRows, gelu, layerNorm, linear, maskedSoftmax, matMul } from './ops.ts';
 import { packedTokens } from './packedForward.ts';
-import type { RowOrder } from '../kernels/webgpu/rowSum.ts';
+import type { RowOrder } from '../kernels/rowSum/webgpu.ts';
 import type { TokenLayout } from './tokenLayout.ts';
 
 /** Any name → tensor map works (trainable variables, or plain tensors in tests). */

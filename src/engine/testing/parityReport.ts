@@ -1,20 +1,21 @@
 import * as tf from '@tensorflow/tfjs';
-import { simdDropoutRow } from '../kernels/wasm/dropoutRow.ts';
-import { simdGelu } from '../kernels/wasm/gelu.ts';
-import { simdGemm } from '../kernels/wasm/gemm.ts';
-import { simdLayerNorm } from '../kernels/wasm/layerNorm.ts';
-import { adamwKernelParity } from './kernelChecks/adamw.ts';
-import { adamwFlatParity } from './kernelChecks/adamwFlat.ts';
-import { btLossParity } from './kernelChecks/btLoss.ts';
-import type { ParityErrors } from './kernelChecks/compare.ts';
-import { dropoutParity, dropoutStatistics } from './kernelChecks/dropout.ts';
-import { geluParity } from './kernelChecks/gelu.ts';
-import { globalNormParity } from './kernelChecks/globalNorm.ts';
-import { qkvHeadsParity } from './kernelChecks/heads.ts';
-import { layerNormParity } from './kernelChecks/layerNorm.ts';
-import { linearParity } from './kernelChecks/linear.ts';
-import { rowSumParity } from './kernelChecks/rowSum.ts';
-import { maskedSoftmaxParity } from './kernelChecks/softmax.ts';
+import { activeProfile } from '../backend/profile.ts';
+import { simdDropoutRow } from '../kernels/dropout/wasm.ts';
+import { simdGelu } from '../kernels/gelu/wasm.ts';
+import { simdGemm } from '../kernels/matMul/wasm.ts';
+import { simdLayerNorm } from '../kernels/layerNorm/wasm.ts';
+import { adamwKernelParity } from '../kernels/adamw/parity.ts';
+import { adamwFlatParity } from '../kernels/adamw/flatParity.ts';
+import { btLossParity } from '../kernels/btLoss/parity.ts';
+import type { ParityErrors } from './kernelParity.ts';
+import { dropoutParity, dropoutStatistics } from '../kernels/dropout/parity.ts';
+import { geluParity } from '../kernels/gelu/parity.ts';
+import { globalNormParity } from '../kernels/globalNorm/parity.ts';
+import { qkvHeadsParity } from '../kernels/qkvHeads/parity.ts';
+import { layerNormParity } from '../kernels/layerNorm/parity.ts';
+import { linearParity } from '../kernels/matMul/parity.ts';
+import { rowSumParity } from '../kernels/rowSum/parity.ts';
+import { maskedSoftmaxParity } from '../kernels/maskedSoftmax/parity.ts';
 import { type ParityFixture, runParity } from './fixtureParity.ts';
 import { replayParity } from './replayParity.ts';
 import type { ParityReport } from './parityVerdict.ts';
@@ -40,8 +41,8 @@ function wasmSimdLoops(): Record<string, boolean> | null {
 /**
  * Every fused WebGPU kernel against its composition (value and gradients, relative errors), by kernel;
  * null for a kernel the active backend does not have (the composition runs there). Each check is
- * testing/kernelChecks/<the kernel's file name>.ts.
+ * kernels/<op>/parity.ts.
  */
 async function fusedKernelParity(): Promise<Record<string, ParityErrors | null>> {
-  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity(), maskedSoftmax: await maskedSoftmaxParity(), linear: await linearParity(), qkvHeads: await qkvHeadsParity(), dropout: await dropoutParity(), adamwFlat: await adamwFlatParity(), rowSum: await rowSumParity() };
+  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity(), maskedSoftmax: await maskedSoftmaxParity(), linear: await linearParity(activeProfile().simdProducts), qkvHeads: await qkvHeadsParity(), dropout: await dropoutParity(), adamwFlat: await adamwFlatParity(), rowSum: await rowSumParity() };
 }

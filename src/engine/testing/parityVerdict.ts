@@ -1,5 +1,5 @@
 import type { Check, CheckKind } from './fixtureParity.ts';
-import type { ParityErrors } from './kernelChecks/compare.ts';
+import type { ParityErrors } from './kernelParity.ts';
 import type { ReplayParity, StepWork } from './replayParity.ts';
 
 /**
@@ -9,15 +9,15 @@ import type { ReplayParity, StepWork } from './replayParity.ts';
 export interface ParityReport {
   checks: Check[];
   kernels: {
-    /** kernelChecks/adamw.ts's adamwKernelParity. */
+    /** kernels/adamw/parity.ts's adamwKernelParity. */
     adamw: { p: number; m: number; v: number; moved: number; skipMoved: number };
     /** Each fused WebGPU kernel against its composition; null where it is not registered. */
     fused: Record<string, ParityErrors | null>;
-    /** The device-drawn dropout mask's statistics (kernelChecks/dropout.ts); null off WebGPU. */
+    /** The device-drawn dropout mask's statistics (kernels/dropout/parity.ts); null off WebGPU. */
     dropoutMask: { rate: number; dropped: number; pairsDropped: number; seedsAgree: number } | null;
     /** WebGPU's replayed steps against the same steps through tfjs (replayParity.ts); null off WebGPU. */
     replay: ReplayParity | null;
-    /** On WASM, per host kernel, whether its WebAssembly SIMD loop runs (kernels/wasm/); null elsewhere. */
+    /** On WASM, per host kernel, whether its WebAssembly SIMD loop runs (kernels/<op>/wasm.ts); null elsewhere. */
     wasmSimd: Record<string, boolean> | null;
   };
 }
@@ -25,7 +25,7 @@ export interface ParityReport {
 /** Most GPU work a replayed step may make or send (a tfjs step makes a bind group, a uniform write and often a buffer per dispatch). */
 export const REPLAY_LIMITS = { bindGroups: 5, buffers: 1, writes: 10, submits: 2 } as const;
 
-/** The fused kernels the host backends (cpu, wasm) register too (kernels/host*.ts), by their key in the report. */
+/** The fused kernels the host backends (cpu, wasm) register too (kernels/<op>/host.ts), by their key in the report. */
 export const HOST_FUSED: readonly string[] = ['gelu', 'layerNorm', 'linear'];
 
 /** Relative error of a fused kernel (value, each gradient) against its composition. */

@@ -1,15 +1,15 @@
 import { registerKernels } from '../register.ts';
-import { ADAMW_WEBGPU } from './adamw.ts';
-import { ADAMW_FLAT_WEBGPU } from './adamwFlat.ts';
-import { BT_LOSS_WEBGPU } from './btLoss.ts';
-import { COLUMN_SUM_WEBGPU } from './columnSum.ts';
-import { DROPOUT_WEBGPU } from './dropout.ts';
-import { GELU_WEBGPU } from './gelu.ts';
-import { GLOBAL_NORM_WEBGPU } from './globalNorm.ts';
-import { HEADS_WEBGPU } from './heads.ts';
-import { LAYER_NORM_WEBGPU } from './layerNorm.ts';
-import { ROW_SUM_WEBGPU } from './rowSum.ts';
-import { MASKED_SOFTMAX_WEBGPU } from './softmax.ts';
+import { ADAMW_WEBGPU } from '../adamw/webgpu.ts';
+import { ADAMW_FLAT_WEBGPU } from '../adamw/webgpuFlat.ts';
+import { BT_LOSS_WEBGPU } from '../btLoss/webgpu.ts';
+import { COLUMN_SUM_WEBGPU } from '../columnSum/webgpu.ts';
+import { DROPOUT_WEBGPU } from '../dropout/webgpu.ts';
+import { GELU_WEBGPU } from '../gelu/webgpu.ts';
+import { GLOBAL_NORM_WEBGPU } from '../globalNorm/webgpu.ts';
+import { HEADS_WEBGPU } from '../qkvHeads/webgpu.ts';
+import { LAYER_NORM_WEBGPU } from '../layerNorm/webgpu.ts';
+import { ROW_SUM_WEBGPU } from '../rowSum/webgpu.ts';
+import { MASKED_SOFTMAX_WEBGPU } from '../maskedSoftmax/webgpu.ts';
 
 /**
  * Every fused WebGPU kernel of this project, registered for the 'webgpu' backend. The worker calls this

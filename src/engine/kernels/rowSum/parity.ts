@@ -1,0 +1,25 @@
+import * as tf from '@tensorflow/tfjs';
+import { ROW_SUM, rowOrderValues } from './webgpu.ts';
+import { gatherRows } from '../../model/ops.ts';
+import { createRng } from '../../data/rng.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../../testing/kernelParity.ts';
+
+/**
+ * The row gather with its gradient summed per row in a fixed order (rowSum.ts) against the same gather
+ * with tf.scatterND's gradient: value and dtable for 600 ids (many repeated) into a [50, 24] table.
+ * Null where the backend has no fused kernel.
+ */
+export async function rowSumParity(): Promise<ParityErrors | null> {
+  if (!hasKernel(ROW_SUM)) return null;
+  const rng = createRng(9);
+  const ids = Int32Array.from({ length: 600 }, () => Math.floor(rng.next() * rng.next() * 50));
+  const { order, starts } = rowOrderValues(ids, 50);
+  const table = randomTensor([50, 24], 4);
+  const idsT = tf.tensor2d(ids, [20, 30], 'int32');
+  const byRow = { order: tf.tensor1d(order, 'int32'), starts: tf.tensor1d(starts, 'int32') };
+  try {
+    return await compareOps((t) => gatherRows(t as tf.Tensor2D, idsT, byRow), (t) => gatherRows(t as tf.Tensor2D, idsT), { table });
+  } finally {
+    tf.dispose([table, idsT, byRow.order, byRow.starts]);
+  }
+}
