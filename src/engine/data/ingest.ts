@@ -3,9 +3,9 @@
  * Every call builds an independent Dataset (no shared state), so a training file and a
  * separate test file are simply two calls.
  */
-import { candidateKeys, matchesGold } from './answers.ts';
+import { Collector } from './formats/collector.ts';
 import { DEFAULT_MAX_LINE_BYTES, splitLines } from './lines.ts';
-import { describeValue, parseCandidateLine } from './record.ts';
+import { parseCandidateLine } from './record.ts';
 import type { Dataset, Group, IngestReport } from './types.ts';
 
 /**
@@ -43,9 +43,9 @@ export class NoValidLinesError extends Error {
 }
 
 export async function ingestJsonl(stream: ReadableStream<Uint8Array>, options: IngestOptions = {}): Promise<Dataset> {
-  const report: IngestReport = { bytesRead: 0, linesRead: 0, accepted: 0, rejected: 0, blank: 0, invalidUtf8Lines: 0, errors: [] };
-  const groups: Group[] = [];
-  const byKey = new Map<string, Group>();
+  // A training file read as one candidate per line: a line without a label or a gold answer is rejected at once.
+  const collector = new Collector(true);
+  const report = collector.report;
   const totalBytes = options.totalBytes ?? null;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
 
@@ -59,60 +59,12 @@ export async function ingestJsonl(stream: ReadableStream<Uint8Array>, options: I
           return;
         }
         const parsed = parseCandidateLine(text, line);
-        if (!parsed.ok) {
-          report.rejected++;
-          report.errors.push(parsed.error);
-          return;
-        }
+        if (!parsed.ok) return collector.reject(parsed.error);
         const r = parsed.record;
-        // The prefixes keep an id and a question text that happen to be equal apart.
-        const key = r.questionId !== null ? `id:${r.questionId}` : `q:${r.question}`;
-        let group = byKey.get(key);
-        if (group !== undefined && group.question !== r.question) {
-          // Joining them would tokenize this candidate with another question's text.
-          report.rejected++;
-          report.errors.push({
-            line,
-            field: 'question',
-            kind: 'conflicting_question',
-            reason: `question_id ${describeValue(r.questionId)} was first used on line ${group.candidates[0].line} with another question (${describeValue(group.question)}); give each question its own question_id, or write the question identically`,
-          });
-          return;
-        }
-        const { answerKey, textAnswerKey } = candidateKeys(r.answer, r.genText);
-        const goldMatch = matchesGold(answerKey, r.gold);
-        if (r.label === null && goldMatch === null) {
-          report.rejected++;
-          report.errors.push({
-            line,
-            field: 'label',
-            kind: 'missing_field',
-            reason: `missing, and the gold answer ${describeValue(r.gold)} has no final answer to label the line by; give "label" (0 or 1) or a gold answer`,
-          });
-          return;
-        }
-        report.accepted++;
-        if (group === undefined) {
-          group = { questionId: r.questionId, question: r.question, candidates: [] };
-          byKey.set(key, group);
-          groups.push(group);
-        }
-        group.candidates.push({
-          line,
-          genText: r.genText,
-          label: r.label ?? (goldMatch ? 1 : 0),
-          labelFromGold: r.label === null,
-          goldMatch,
-          answer: r.answer,
-          answerKey,
-          textAnswerKey,
-          gold: r.gold,
-          source: r.source,
-        });
+        collector.line({ line, questionId: r.questionId, question: r.question, gold: r.gold, samples: [{ genText: r.genText, label: r.label, answer: r.answer, source: r.source }] });
       },
       tooLong(line, bytes) {
-        report.rejected++;
-        report.errors.push({ line, field: '(line)', kind: 'line_too_long', reason: `line too long: ${bytes} bytes (limit ${maxLineBytes})` });
+        collector.reject({ line, field: '(line)', kind: 'line_too_long', reason: `line too long: ${bytes} bytes (limit ${maxLineBytes})` });
       },
       progress(bytesRead, lines) {
         report.bytesRead = bytesRead;
@@ -123,6 +75,8 @@ export async function ingestJsonl(stream: ReadableStream<Uint8Array>, options: I
     { maxLineBytes, signal: options.signal },
   );
 
+  const collected = collector.finish();
   if (report.accepted === 0) throw new NoValidLinesError(report);
-  return { groups, candidateCount: report.accepted, report };
+  const groups = collected.groups as Group[];
+  return { groups, candidateCount: collected.candidateCount, report, format: 'candidates', labelsFrom: collected.givenLabels ? 'given' : 'gold' };
 }

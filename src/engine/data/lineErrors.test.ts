@@ -23,6 +23,7 @@ describe('line errors', () => {
       bad_label: 1,
       line_too_long: 0,
       conflicting_question: 0,
+      request_failed: 0,
     });
   });
 

@@ -4,7 +4,7 @@ import type { LineError, LineErrorKind } from './types.ts';
 /** `line 17, field "label": expected 0, 1, true or false, got "yes"` (or `line 3, (line): …`). */
 export function lineErrorMessage(e: LineError): string {
   const where = e.field === '(line)' ? '(line)' : `field "${e.field}"`;
-  return `line ${e.line}, ${where}: ${e.reason}`;
+  return `${e.file === undefined ? '' : `${e.file} `}line ${e.line}, ${where}: ${e.reason}`;
 }
 
 export function countErrorsByKind(errors: readonly LineError[]): Record<LineErrorKind, number> {
@@ -17,6 +17,7 @@ export function countErrorsByKind(errors: readonly LineError[]): Record<LineErro
     bad_label: 0,
     line_too_long: 0,
     conflicting_question: 0,
+    request_failed: 0,
   };
   for (const e of errors) counts[e.kind]++;
   return counts;
@@ -30,7 +31,8 @@ const csvCell = (s: string): string => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g,
 export function formatLineErrors(errors: readonly LineError[], format: ErrorListFormat): string {
   let rows: string[];
   if (format === 'text') rows = errors.map(lineErrorMessage);
-  else if (format === 'jsonl') rows = errors.map((e) => JSON.stringify({ line: e.line, field: e.field, kind: e.kind, reason: e.reason }));
+  else if (format === 'jsonl') rows = errors.map((e) => JSON.stringify({ ...(e.file === undefined ? {} : { file: e.file }), line: e.line, field: e.field, kind: e.kind, reason: e.reason }));
+  else if (errors.some((e) => e.file !== undefined)) rows = ['file,line,field,kind,reason', ...errors.map((e) => [e.file ?? '', String(e.line), e.field, e.kind, e.reason].map(csvCell).join(','))];
   else rows = ['line,field,kind,reason', ...errors.map((e) => [String(e.line), e.field, e.kind, e.reason].map(csvCell).join(','))];
   return rows.length === 0 ? '' : `${rows.join(format === 'csv' ? '\r\n' : '\n')}${format === 'csv' ? '\r\n' : '\n'}`;
 }

@@ -29,9 +29,10 @@ export function describeValue(v: unknown): string {
 }
 
 /** The source text of a top-level field, read from the line once and only when a number needs it. */
-type Sources = (field: string) => string;
+export type Sources = (field: string) => string;
 
-class Reject {
+/** Thrown by a field reader: the line is rejected for this field and reason. */
+export class Reject {
   readonly field: string;
   readonly kind: LineErrorKind;
   readonly reason: string;
@@ -42,7 +43,7 @@ class Reject {
   }
 }
 
-function requiredString(obj: Record<string, unknown>, field: string): string {
+export function requiredString(obj: Record<string, unknown>, field: string): string {
   if (!Object.hasOwn(obj, field)) throw new Reject(field, 'missing_field', 'missing');
   const v = obj[field];
   if (typeof v !== 'string') throw new Reject(field, 'wrong_type', `expected a string, got ${describeValue(v)}`);
@@ -53,7 +54,7 @@ function requiredString(obj: Record<string, unknown>, field: string): string {
  * Optional fields: absent and null both mean "not given". Numbers are accepted where `numbers` says so,
  * as written in the file: ids beyond 2^53 stay distinct, "1.50" stays "1.50".
  */
-function optionalText(obj: Record<string, unknown>, field: string, numbers: boolean, source: Sources): string | null {
+export function optionalText(obj: Record<string, unknown>, field: string, numbers: boolean, source: Sources): string | null {
   const v = obj[field];
   if (v === undefined || v === null) return null;
   if (typeof v === 'string') return v;
@@ -74,7 +75,8 @@ function readLabel(v: unknown, source: Sources): 0 | 1 {
   throw new Reject('label', 'bad_label', `${expected} ${shorten(text)}${note}`);
 }
 
-function readRecord(obj: Record<string, unknown>, source: Sources): CandidateRecord {
+/** One candidate line's fields. `requireLabel` false: a line with neither label nor gold is kept (label and gold null) for the caller to judge. */
+export function readRecord(obj: Record<string, unknown>, source: Sources, requireLabel = true): CandidateRecord {
   const question = requiredString(obj, 'question');
   if (question.trim() === '') throw new Reject('question', 'empty_question', 'empty question');
 
@@ -85,7 +87,7 @@ function readRecord(obj: Record<string, unknown>, source: Sources): CandidateRec
   // Without a label, a gold answer labels the line (ingest compares the answers); without both, nothing does.
   const hasLabel = Object.hasOwn(obj, 'label');
   const gold = hasLabel ? null : optionalText(obj, 'gold', true, source);
-  if (!hasLabel && gold === null) throw new Reject('label', 'missing_field', 'missing');
+  if (requireLabel && !hasLabel && gold === null) throw new Reject('label', 'missing_field', 'missing');
   const label = hasLabel ? readLabel(obj.label, source) : null;
 
   // An empty id cannot identify a question; such lines are grouped by their text instead.
@@ -101,7 +103,10 @@ function readRecord(obj: Record<string, unknown>, source: Sources): CandidateRec
   };
 }
 
-export function parseCandidateLine(text: string, line: number): ParsedLine {
+export type ParsedObject = { ok: true; value: Record<string, unknown>; source: Sources } | { ok: false; error: LineError };
+
+/** A line (or a JSON array's element) as a JSON object, with its top-level fields' source text on demand; or why not. */
+export function parseObject(text: string, line: number): ParsedObject {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -119,10 +124,21 @@ export function parseCandidateLine(text: string, line: number): ParsedLine {
   }
   let sources: Map<string, string> | undefined;
   const source: Sources = (field) => (sources ??= topLevelSources(text)).get(field)!;
+  return { ok: true, value: value as Record<string, unknown>, source };
+}
+
+/** Runs a field reader, turning its Reject into the line's error. */
+export function readFields<T>(line: number, read: () => T): { ok: true; record: T } | { ok: false; error: LineError } {
   try {
-    return { ok: true, record: readRecord(value as Record<string, unknown>, source) };
+    return { ok: true, record: read() };
   } catch (e) {
     if (!(e instanceof Reject)) throw e;
     return { ok: false, error: { line, field: e.field, kind: e.kind, reason: e.reason } };
   }
+}
+
+export function parseCandidateLine(text: string, line: number): ParsedLine {
+  const parsed = parseObject(text, line);
+  if (!parsed.ok) return parsed;
+  return readFields(line, () => readRecord(parsed.value, parsed.source));
 }

@@ -49,6 +49,8 @@ export interface CandidateText {
   source: string | null;
   /** The file it came from, when several files were joined. */
   file?: string;
+  /** A chat completion's `reasoning_content`, kept beside the answer it led to (not scored). */
+  reasoning?: string;
 }
 
 /** One accepted candidate with its label. */
@@ -79,10 +81,14 @@ export type LineErrorKind =
   | 'bad_label'
   | 'line_too_long'
   /** A `question_id` already used with a different question text. */
-  | 'conflicting_question';
+  | 'conflicting_question'
+  /** A chat batch output line whose request failed (`error`), or that no request file holds. */
+  | 'request_failed';
 
 /** Why one line was rejected. `field` is a JSON field name, or '(line)' for problems with the whole line. */
 export interface LineError {
+  /** The file, when several were read together. */
+  file?: string;
   line: number;
   field: string;
   kind: LineErrorKind;
@@ -120,6 +126,20 @@ export interface Dataset {
   files?: string[];
   /** 'gold' when no line gave a label; absent in stored datasets from before. */
   labelsFrom?: 'given' | 'gold';
+  /** What the readers detected and mapped; absent in stored datasets from before. */
+  mapping?: FormatMapping;
+}
+
+/** What the readers made of the files: the panel's sentence and the counts behind it. */
+export interface FormatMapping {
+  /** E.g. "lm-evaluation-harness samples: 1,319 docs × 64 repeats; labels from `target`". */
+  description: string;
+  /** Correctness values that were neither boolean nor 0/1 (e.g. "[invalid]"): counted as incorrect. */
+  invalidMarkers: number;
+  /** lm-eval lines that repeat a doc_id (one line per filter): read once, the repeats skipped. */
+  duplicateLines: number;
+  /** Chat batch requests with no output line. */
+  unansweredRequests: number;
 }
 
 /** A file without any label or gold answer: its groups can be scored and picked from, not trained on. */
@@ -130,4 +150,5 @@ export interface PicksSet {
   format: DataFormat;
   files: string[];
   labelsFrom: 'none';
+  mapping?: FormatMapping;
 }

@@ -32,7 +32,7 @@ export function summary(role: 'train' | 'test', lines: number): DatasetSummary {
     },
     tokens: { maxLen: 64, truncated: 0, min: 3, median: 5, max: 9, mean: 5, histogram: { edges: [0, 32, 64], counts: [4, 0] } },
     firstErrors: [],
-    errorCounts: { invalid_json: 0, not_object: 0, missing_field: 0, wrong_type: 0, empty_question: 0, bad_label: 0, line_too_long: 0, conflicting_question: 0 },
+    errorCounts: { invalid_json: 0, not_object: 0, missing_field: 0, wrong_type: 0, empty_question: 0, bad_label: 0, line_too_long: 0, conflicting_question: 0, request_failed: 0 },
     trainableGroups: 2,
     split: role === 'train' ? { seed: 42, train: 1, val: 1 } : null,
     timing: { parseSeconds: 0, tokenizeSeconds: 0, workers: 1 },

@@ -1,0 +1,149 @@
+/**
+ * One or several files → one Dataset (labelled) or PicksSet (no label or gold anywhere): each file's format
+ * detected from its content, read by its reader as it streams, and all of them grouped together (the same
+ * question id, else the same question text, is one group across files).
+ */
+import { NoValidLinesError, type IngestProgress } from '../ingest.ts';
+import { DEFAULT_MAX_LINE_BYTES, splitLines } from '../lines.ts';
+import { parseObject, readFields } from '../record.ts';
+import type { Candidate, CandidateText, Dataset, Group, PicksSet } from '../types.ts';
+import { candidatesReader } from './candidates.ts';
+import { ChatRequests, chatOutputReader } from './chatBatch.ts';
+import { Collector } from './collector.ts';
+import { type ObjectReader, type ReadContext, newContext } from './context.ts';
+import { describeMapping } from './describe.ts';
+import { type Layout, type ObjectKind, fileFormat, joinedFormat, layoutOf, objectKind } from './detect.ts';
+import { groupedReader } from './grouped.ts';
+import { ArraySplitter } from './jsonArray.ts';
+import { lmEvalReader } from './lmEval.ts';
+import { peek } from './peek.ts';
+
+export interface InputFile {
+  name: string;
+  stream: ReadableStream<Uint8Array>;
+  size: number | null;
+}
+
+export interface ReadOptions {
+  maxLineBytes?: number;
+  onProgress?: (progress: IngestProgress) => void;
+  signal?: AbortSignal;
+}
+
+interface Opened {
+  name: string;
+  stream: ReadableStream<Uint8Array>;
+  layout: Layout;
+  kind: ObjectKind | null;
+}
+
+function firstKind(line: string | null): ObjectKind | null {
+  if (line === null) return null;
+  const parsed = parseObject(line, 1);
+  return parsed.ok ? objectKind(parsed.value) : null;
+}
+
+function makeReader(kind: ObjectKind, ctx: ReadContext, requests: ChatRequests): ObjectReader {
+  if (kind === 'chat-request') return requests.reader();
+  if (kind === 'chat-output') return chatOutputReader(ctx, requests);
+  if (kind === 'lm-eval') return lmEvalReader(ctx);
+  if (kind === 'grouped') return groupedReader(ctx);
+  return candidatesReader(ctx);
+}
+
+export async function readFiles(files: readonly InputFile[], options: ReadOptions = {}): Promise<Dataset | PicksSet> {
+  if (files.length === 0) throw new Error('No file given.');
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const opened: Opened[] = [];
+  for (const f of files) {
+    const p = await peek(f.stream);
+    const layout = layoutOf(p.firstChar);
+    opened.push({ name: f.name, stream: p.stream, layout, kind: layout === 'array' ? null : firstKind(p.firstLine) });
+  }
+  // Questions come from the request files: read them before any output.
+  const order = [...opened.filter((o) => o.kind === 'chat-request'), ...opened.filter((o) => o.kind !== 'chat-request')];
+  const multi = files.length > 1;
+  const totalBytes = files.every((f) => f.size !== null) ? files.reduce((n, f) => n + f.size!, 0) : null;
+  const collector = new Collector();
+  const ctx = newContext();
+  const requests = new ChatRequests();
+  const report = collector.report;
+  const kinds: Array<ObjectKind | null> = [];
+  for (const file of order) {
+    collector.setFile(multi ? file.name : undefined, multi ? file.name : null);
+    let reader: ObjectReader | null = null;
+    let kind = file.kind;
+    const item = (text: string, line: number) => {
+      const parsed = parseObject(text, line);
+      if (!parsed.ok) return collector.reject(parsed.error);
+      kind ??= objectKind(parsed.value);
+      reader ??= makeReader(kind, ctx, requests);
+      const read = reader;
+      const r = readFields(line, () => read(parsed.value, parsed.source, line));
+      if (!r.ok) return collector.reject(r.error);
+      if (r.record === null) report.accepted++;
+      else collector.line(r.record);
+    };
+    const base = { bytes: report.bytesRead, lines: report.linesRead };
+    let items = 0;
+    const array =
+      file.layout === 'array'
+        ? new ArraySplitter({
+            element: (t, l) => {
+              items++;
+              item(t, l);
+            },
+            error: (e) => {
+              items++;
+              collector.reject(e);
+            },
+          })
+        : null;
+    let lastLine = 0;
+    await splitLines(
+      file.stream,
+      {
+        line(text, line, invalidUtf8) {
+          lastLine = line;
+          if (invalidUtf8) report.invalidUtf8Lines++;
+          if (array !== null) return array.line(text, line);
+          if (!/\S/.test(text)) report.blank++;
+          else item(text, line);
+        },
+        tooLong(line, bytes) {
+          lastLine = line;
+          if (array !== null) return array.tooLong(line, bytes, maxLineBytes);
+          collector.reject({ line, field: '(line)', kind: 'line_too_long', reason: `line too long: ${bytes} bytes (limit ${maxLineBytes})` });
+        },
+        progress(bytesRead, lines) {
+          report.bytesRead = base.bytes + bytesRead;
+          report.linesRead = base.lines + lines;
+          options.onProgress?.({ bytesRead: report.bytesRead, totalBytes, lines: report.linesRead });
+        },
+      },
+      { maxLineBytes, signal: options.signal },
+    );
+    if (array !== null) {
+      array.end(lastLine);
+      // An array's counts are of its elements: each is one "line" read, accepted or rejected.
+      report.linesRead = base.lines + items;
+    }
+    kinds.push(kind);
+  }
+  ctx.unansweredRequests = requests.unanswered();
+  const collected = collector.finish();
+  if (collected.candidateCount === 0) throw new NoValidLinesError(report);
+  const format = multi ? joinedFormat(kinds) : fileFormat(order[0].layout, kinds[0]);
+  const labelsFrom = !collected.labelled ? 'none' : collected.givenLabels ? 'given' : 'gold';
+  const mapping = describeMapping(format, files.length, collected.groups.map((g) => g.candidates.length), ctx, labelsFrom);
+  const names = files.map((f) => f.name);
+  if (labelsFrom === 'none') {
+    return { groups: collected.groups as Group<CandidateText>[], candidateCount: collected.candidateCount, report, format, files: names, labelsFrom, mapping };
+  }
+  return { groups: collected.groups as Group<Candidate>[], candidateCount: collected.candidateCount, report, format, files: names, labelsFrom, mapping };
+}
+
+/** A loaded set without labels: what the picks slot holds. */
+export function isPicksSet(d: Dataset | PicksSet): d is PicksSet {
+  return d.labelsFrom === 'none';
+}
