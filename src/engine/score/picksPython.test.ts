@@ -1,0 +1,115 @@
+/**
+ * The app's Pick answers and `python -m eorm.score --picks` write the same picks for the same model file and
+ * input (issue 33 §2): the same pick, answer, runner-up and rule per question, energies and probabilities
+ * within 1e-5 (each side's float arithmetic), on a labelled file (accuracy too) and on the same file without
+ * labels or gold. The map is the one recorded in the model file, as both sides read it. Needs a Python with torch.
+ */
+import * as tf from '@tensorflow/tfjs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestJsonl } from '../data/ingest.ts';
+import { bytesStream, repoSamplePath } from '../data/testing/node.ts';
+import { inProcessPool } from '../data/tokenizePool.ts';
+import type { CandidateText, Dataset, Group } from '../data/types.ts';
+import { readModel, writeModel } from '../io/modelFile.ts';
+import { readProbabilityMap } from '../metrics/rerankProbability.ts';
+import type { ProbabilityMap } from '../metrics/selectionTypes.ts';
+import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../model/config.ts';
+import { disposeParams, initParams, paramsFromArrays, paramsToArrays } from '../model/params.ts';
+import { INSTALL_TORCH, findPython, runPython } from '../testing/pythonNode.ts';
+import type { PicksRecord } from './picksRecord.ts';
+import { type PickRuleChoice, resolveRule } from './picksRule.ts';
+import { runPicks } from './picksRun.ts';
+
+const TOL = 1e-5;
+const cfg = makeConfig({ vocabSize: GPT2_VOCAB, dModel: 16, nHeads: 2, nLayers: 2, ffnDim: 32, dropout: 0, maxLen: 40, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+// A map as an evaluation records it: the selector recommended, Platt's map of the vote's share fitted.
+const recorded: ProbabilityMap = { temperature: 0.35, platt: { a: 1.4, b: -0.3 }, selector: [-0.4, 3.1, -0.8, -0.2, 0.25], use: 'selector' };
+const { python, tried } = findPython();
+let dir = '';
+let weights = '';
+let labelled = '';
+let bare = '';
+let dataset: Dataset;
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+  dir = mkdtempSync(join(tmpdir(), 'eorm-picks-'));
+  const init = initParams(cfg, 11);
+  const arrays = await paramsToArrays(init);
+  disposeParams(init);
+  weights = join(dir, 'tiny.safetensors');
+  writeFileSync(weights, writeModel({ cfg, tensors: arrays, metadata: { training: { source: 'picksPython.test', probabilityMap: recorded } } }));
+  // The sample's first 30 questions (4 candidates each).
+  const lines = readFileSync(repoSamplePath(), 'utf8').split('\n').slice(0, 120);
+  labelled = join(dir, 'labelled.jsonl');
+  writeFileSync(labelled, `${lines.join('\n')}\n`);
+  bare = join(dir, 'bare.jsonl');
+  writeFileSync(bare, lines.map((l) => JSON.stringify({ ...JSON.parse(l), label: undefined, gold: undefined })).join('\n') + '\n');
+  dataset = await ingestJsonl(bytesStream(readFileSync(labelled)));
+});
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The app's picks of `groups` with the model file as Pick answers reads it. */
+async function appPicks(groups: ReadonlyArray<Group<CandidateText>>, choice: PickRuleChoice): Promise<PicksRecord[]> {
+  const model = readModel(readFileSync(weights).buffer as ArrayBuffer, { copy: true });
+  const map = readProbabilityMap(model.training?.probabilityMap)!;
+  const params = paramsFromArrays(model.cfg, model.tensors);
+  const out: PicksRecord[] = [];
+  try {
+    await runPicks(groups, { cfg: model.cfg, params, map, rule: resolveRule(choice, map), pool: inProcessPool(), chunkQuestions: 7, onChunk: (r) => void out.push(...r) });
+  } finally {
+    disposeParams(params);
+  }
+  return out;
+}
+
+function pythonPicks(data: string, rule: PickRuleChoice): { records: PicksRecord[]; summary: { accuracy: number | null; rule: string } } {
+  const out = join(dir, `py-${rule}.jsonl`);
+  const stdout = runPython(python!, ['-m', 'eorm.score', '--weights', weights, '--data', data, '--picks', out, '--rule', rule], { OMP_NUM_THREADS: '1' });
+  const records = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as PicksRecord);
+  return { records, summary: JSON.parse(stdout.trim().split('\n').pop()!) };
+}
+
+function expectSame(app: PicksRecord[], py: PicksRecord[]): void {
+  expect(py.length).toBe(app.length);
+  // Picks that differ from question to question, so agreeing says something.
+  expect(new Set(app.map((r) => r.index)).size).toBeGreaterThan(1);
+  app.forEach((a, g) => {
+    const p = py[g];
+    expect(Object.keys(p)).toEqual(Object.keys(a));
+    const exact = (r: PicksRecord) => ({ ...r, energies: r.energies.length, probability: r.probability === null, runnerUpProbability: r.runnerUpProbability === null });
+    expect(exact(p), `question ${g}`).toEqual(exact(a));
+    for (const [x, y] of [[a.probability, p.probability], [a.runnerUpProbability, p.runnerUpProbability], ...a.energies.map((e, i) => [e, p.energies[i]])]) {
+      expect(Math.abs((x ?? 0) - (y ?? 0)), `question ${g}`).toBeLessThan(TOL);
+    }
+  });
+}
+
+describe('the app and eorm.score --picks write the same picks', () => {
+  for (const rule of ['recommended', 'weightedVote'] as const) {
+    it(`${rule}: a labelled file, with its accuracy`, async () => {
+      if (!python) throw new Error(`No Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`);
+      const app = await appPicks(dataset.groups, rule);
+      const py = pythonPicks(labelled, rule);
+      expectSame(app, py.records);
+      expect(app[0].rule).toBe(rule === 'recommended' ? 'selector' : 'weightedVote');
+      expect(py.summary.accuracy).toBeCloseTo(app.filter((r) => r.correct === 1).length / app.length, 12);
+    });
+  }
+
+  it('the same file without labels or gold', async () => {
+    if (!python) throw new Error(`No Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`);
+    const groups: Group<CandidateText>[] = dataset.groups.map((g) => ({ ...g, candidates: g.candidates.map(({ label, labelFromGold, goldMatch, ...c }) => ({ ...c, gold: null })) }));
+    const app = await appPicks(groups, 'recommended');
+    const py = pythonPicks(bare, 'recommended');
+    expectSame(app, py.records);
+    expect(py.records.every((r) => r.correct === null)).toBe(true);
+    expect(py.summary.accuracy).toBeNull();
+  });
+});
