@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { gpuPoolTrimmer } from '../engine/backend/gpuPool.ts';
+import { gpuPoolTrimmer } from '../engine/gpuMemory/gpuPool.ts';
 import { replaySummary } from '../engine/kernels/webgpu/replay/stepReplay.ts';
 
 /**
@@ -7,7 +7,7 @@ import { replaySummary } from '../engine/kernels/webgpu/replay/stepReplay.ts';
  * dispatches, queue submits, uniform-buffer writes, upload bytes, buffer maps (readbacks), pipelines and
  * buffers created; plus GPU bytes allocated by the backend's pool against the bytes of live tensors, and
  * the pool's peak bytes in use. Installed on request only (the bench's `counters` command): it wraps
- * prototypes (the pool's peak comes from its trimmer, backend/gpuPool.ts), nothing else changes.
+ * prototypes (the pool's peak comes from its trimmer, gpuMemory/gpuPool.ts), nothing else changes.
  */
 export interface EngineCounters {
   kernels: number;

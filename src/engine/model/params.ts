@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { type BackendProfile, activeProfile } from '../backend/profile.ts';
-import { readTogether } from '../backend/readTogether.ts';
+import { readTogether } from '../gpuMemory/readTogether.ts';
 import { type ModelConfig, paramShapes } from './config.ts';
 
 /** Model parameters by PyTorch `state_dict` name. Variables are trained in place. */

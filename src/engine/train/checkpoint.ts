@@ -1,6 +1,6 @@
 import type { AdamW, AdamWState } from '../model/adamw.ts';
 import type { ParamArrays, Params } from '../model/params.ts';
-import { readTogether } from '../backend/readTogether.ts';
+import { readTogether } from '../gpuMemory/readTogether.ts';
 
 /** Where a run stands between two steps: the first step still to take is `stepInEpoch` of `epoch`. */
 export interface RunPosition {
@@ -32,7 +32,7 @@ export interface RunCheckpoint extends RunPosition, RunTallies {
 /**
  * Copies the weights (lazy embedding synced) and the optimizer state now, synchronously, so call it
  * between two steps; the read-back that the returned promise awaits may overlap the next steps. The
- * weights and the state are read together: one buffer map on WebGPU (see backend/readTogether.ts).
+ * weights and the state are read together: one buffer map on WebGPU (see gpuMemory/readTogether.ts).
  */
 export function captureCheckpoint(params: Params, optimizer: AdamW, at: RunPosition, tallies: RunTallies): Promise<RunCheckpoint> {
   optimizer.sync(params);

@@ -8,7 +8,7 @@ import type { ModelConfig } from '../model/config.ts';
 import { mixSeed } from '../model/dropout.ts';
 import { type Params, cloneParams, disposeParams } from '../model/params.ts';
 import { cosineWithWarmup, warmupSteps } from '../model/schedule.ts';
-import { gpuPoolTrimmer } from '../backend/gpuPool.ts';
+import { gpuPoolTrimmer } from '../gpuMemory/gpuPool.ts';
 import { stepReplay } from '../kernels/webgpu/replay/stepReplay.ts';
 import { autoMicroBatch } from './autoMicroBatch.ts';
 import { bestMetricOf, isBetter, metricValue } from './bestMetric.ts';
@@ -179,7 +179,7 @@ export async function runTraining(inputs: RunInputs, listener: RunListener, cont
   // Every step cut in two parts the same way, a peer or none: the micro-batch is chosen for a part.
   const splitSteps = splitsSteps(optimizer);
   // WebGPU's buffer pool keeps every freed buffer: trimmed to a multiple of the bytes in use after every
-  // step, at pauses, after validations and at the end (see backend/gpuPool.ts).
+  // step, at pauses, after validations and at the end (see gpuMemory/gpuPool.ts).
   const gpuPool = profile.trimGpuPool ? gpuPoolTrimmer() : null;
   let queued: Array<{ s: StepScalars; at: { step: number; epoch: number; lr: number } }> = [];
   let pending: Promise<void> | null = null;

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { composedAdamW } from './op.ts';
 import { ADAMW_LINK, FlatMoments, type RowGradient } from './webgpuFlat.ts';
 import { type ParityErrors, hasKernel, randomTensor, relativeError } from '../../testing/kernelParity.ts';
-import { readTogether } from '../../backend/readTogether.ts';
+import { readTogether } from '../../gpuMemory/readTogether.ts';
 
 /** Dense parameters (three links of gradients), then a table whose gradient comes as rows. */
 const SHAPES: number[][] = [[3, 5], [17], [64, 33], [1], [200], [7, 7], [1000], [2, 300], [50, 6]];
