@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from contextlib import nullcontext
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import torch
 import torch.nn.functional as F
@@ -82,12 +82,35 @@ def train_step(ddp, module: TransEBM, data: TrainingData, groups: List[int], n_g
     return loss.detach()
 
 
+def loss_free_range(name: str, d_model: int) -> Optional[Tuple[int, int]]:
+    """The entries [start, end) of parameter `name` whose gradient is exactly 0 in exact arithmetic (as
+    src/engine/train/lossFreeGradients.ts): the energy head's bias (the Bradley-Terry loss sees energy
+    differences within a group) and each layer's attention key bias (q·b_k is the same for every key of a
+    query; softmax drops it). None for a parameter without any."""
+    if name == "head.3.bias":
+        return (0, 1)
+    if name.endswith("self_attn.in_proj_bias"):
+        return (d_model, 2 * d_model)
+    return None
+
+
+def zero_loss_free_grads(model: TransEBM) -> None:
+    """Sets the loss-free gradient entries to exactly 0 (times 0, so a non-finite one stays non-finite):
+    computed, they are float rounding, which AdamW would turn into steps of about lr."""
+    for name, p in model.named_parameters():
+        r = loss_free_range(name, model.cfg.dModel)
+        if r is not None and p.grad is not None:
+            p.grad[r[0] : r[1]].mul_(0)
+
+
 def optimizer_step(model: TransEBM, opt: torch.optim.Optimizer, max_grad_norm: float, scaler=None, loss_finite: bool = True) -> float:
-    """Global-norm clipping (torch's clip_grad_norm_: coef = max_norm / (norm + 1e-6), at most 1) and one AdamW
-    step; returns the gradient norm before clipping. A step whose loss or gradient norm is not finite changes
+    """The loss-free gradient entries zeroed (before the norm, as in the app), global-norm clipping (torch's
+    clip_grad_norm_: coef = max_norm / (norm + 1e-6), at most 1) and one AdamW step; returns the gradient
+    norm before clipping. A step whose loss or gradient norm is not finite changes
     nothing: no weight, no moment, not AdamW's step count (the app's rule, src/engine/train/step.ts)."""
     if scaler is not None:
         scaler.unscale_(opt)
+    zero_loss_free_grads(model)
     grad_norm = float(torch.nn.utils.clip_grad_norm_(model.parameters(), max_grad_norm))
     apply = loss_finite and math.isfinite(grad_norm)
     if scaler is not None:

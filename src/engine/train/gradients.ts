@@ -5,6 +5,7 @@ import { btLoss, btLossGradient, pairGroups } from '../model/loss.ts';
 import type { Params } from '../model/params.ts';
 import { chunkRanges } from './batch.ts';
 import { type GradientOptions, accumulate, chunkPasses, gradientsByName } from './chunkPasses.ts';
+import { zeroLossFree } from './lossFreeGradients.ts';
 
 /** The candidates of one optimizer step: one group by default, several groups allowed. */
 export interface StepBatch {
@@ -26,7 +27,8 @@ export interface LossAndGradients {
  * energies are first computed without gradients, dL/dE follows in closed form, and then
  * Σ stopgrad(dL/dE_i)·E_i is backpropagated chunk by chunk with gradients accumulated, so memory is
  * bounded by the micro-batch, not by the group. Chunk c uses the same dropout seed in both passes,
- * so both passes see the same masks and the result is the one-pass gradient.
+ * so both passes see the same masks and the result is the one-pass gradient. The entries no loss
+ * depends on come back exactly 0 (lossFreeGradients.ts).
  */
 export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions = {}): LossAndGradients {
   const n = batch.candidates.length;
@@ -37,7 +39,7 @@ export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBa
 
   if (chunks.length === 1) {
     const { value, grads } = gradientsByName(params, () => btLoss(passes.energies(0), pairs, profile));
-    return { loss: value, grads };
+    return { loss: value, grads: zeroLossFree(grads, cfg.dModel) };
   }
   const e = tf.concat(chunks.map((_, c) => tf.tidy(() => passes.energies(c)))) as tf.Tensor1D;
   const loss = btLoss(e, pairs, profile);
@@ -50,5 +52,5 @@ export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBa
     upstream.dispose();
   });
   dE.dispose();
-  return { loss, grads: acc! };
+  return { loss, grads: zeroLossFree(acc!, cfg.dModel) };
 }

@@ -8,6 +8,7 @@ import { type ChunkPasses, type GradientOptions, accumulate, chunkPasses } from 
 import { type LossAndGradients, type StepBatch, lossAndGradients } from './gradients.ts';
 import type { PeerModel } from './scoring.ts';
 import { ENGINE, EnergyExchange, PEER } from './energyExchange.ts';
+import { zeroLossFree } from './lossFreeGradients.ts';
 import type { PeerPart, StepPeer } from './stepPeer.ts';
 
 /** Names each step's weights at the peer: negative, as scoring calls (scoring.ts) count up from 1. */
@@ -30,12 +31,20 @@ export interface StepHelper {
  * - the step's gradient, the first part's plus the second's.
  * So the weights do not depend on whether the peer takes the second part, fails, is late, or is busy
  * elsewhere (validating the untrained model): a run is the same to the bit on one core and on two,
- * whenever the peer comes free. Left out, `helper`: this thread computes both parts.
+ * whenever the peer comes free. Left out, `helper`: this thread computes both parts. The entries no
+ * loss depends on come back exactly 0, once the parts are added (lossFreeGradients.ts).
  */
 export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions & { profile: BackendProfile }, helper?: StepHelper): Promise<LossAndGradients> {
   const n = batch.candidates.length;
-  // One candidate has nothing to share.
+  // One candidate has nothing to share (and lossAndGradients zeroes its loss-free entries itself).
   if (n < 2) return lossAndGradients(cfg, params, batch, opts);
+  const { loss, grads } = await splitStep(cfg, params, batch, opts, helper);
+  return { loss, grads: zeroLossFree(grads, cfg.dModel) };
+}
+
+/** sharedLossAndGradients of two candidates or more, the loss-free entries as computed. */
+async function splitStep(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions & { profile: BackendProfile }, helper?: StepHelper): Promise<LossAndGradients> {
+  const n = batch.candidates.length;
   const fitsOnePass = chunkRanges(n, opts.microBatch ?? n).length === 1;
   const chunks = fitsOnePass ? halves(batch.candidates) : chunkRanges(n, opts.microBatch!);
   const from = splitAt(chunks, batch.candidates);
