@@ -1,14 +1,24 @@
 /**
  * The tree's shape, checked like behaviour: imports point down the layers (ui → state → client → worker →
- * engine), no module imports itself through others, and no source file outgrows one job (about 400 lines).
+ * engine) and down between engine's folders, no module imports itself through others, each op's kernels
+ * sit in its folder, and no source file outgrows one job (300 lines; a test 400).
  * Reads the sources as text: every relative `import … from`, `export … from` and `import('…')`.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 
 const SRC = resolve(import.meta.dirname, '..');
-const MAX_LINES = 400;
+const MAX_LINES = 300;
+/** Tests hold tables of cases and may run longer; src/ holds no generated data. */
+const MAX_TEST_LINES = 400;
+const isTest = (path: string) => /\.test\.tsx?$/.test(path);
+/**
+ * Files still over MAX_LINES when the limit came down from 400, each to be cut by a later step of issue 34
+ * (the loop as named phases, the backend handed down, one module for older record formats). Not
+ * exceptions: the list only shrinks, and a listed file within the limit fails until it is struck off.
+ */
+const STILL_TO_CUT = ['bench/appRun.ts', 'engine/data/answerKey.ts', 'engine/io/safetensors.ts', 'engine/train/loop.ts', 'worker/modelQueries.ts', 'worker/trainingRuns.ts'];
 /** Lower layers first; a file may import its own layer and those before it. */
 const LAYERS = ['engine', 'worker', 'client', 'state', 'ui'] as const;
 
@@ -61,7 +71,59 @@ it('no import cycles between files', () => {
   expect(cycles).toEqual([]);
 });
 
-it(`no source file over ${MAX_LINES} lines`, () => {
-  const long = files.map((f) => [rel(f), readFileSync(f, 'utf8').split('\n').length] as const).filter(([, n]) => n > MAX_LINES);
+const lineCounts = files.map((f) => [rel(f), readFileSync(f, 'utf8').split('\n').length] as const);
+
+it(`no source file over ${MAX_LINES} lines, no test over ${MAX_TEST_LINES}`, () => {
+  const long = lineCounts.filter(([f, n]) => n > (isTest(f) ? MAX_TEST_LINES : MAX_LINES) && !STILL_TO_CUT.includes(f));
   expect(long).toEqual([]);
+  const cut = STILL_TO_CUT.filter((f) => (lineCounts.find(([g]) => g === f)?.[1] ?? 0) <= MAX_LINES);
+  expect(cut, 'cut to size: strike these off STILL_TO_CUT').toEqual([]);
+});
+
+/** Pairs of engine's folders [below, above]: no file of the first imports the second. */
+const BELOW: Array<[string, string]> = [
+  ['kernels', 'backend'], // the profile names the kernels; an op is handed what the profile says
+  ['kernels', 'train'],
+  ['gpuMemory', 'kernels'],
+  ['gpuMemory', 'backend'],
+  ['gpuMemory', 'model'],
+  ['gpuMemory', 'train'],
+];
+const engineFolder = (path: string) => (rel(path).startsWith('engine/') ? rel(path).split('/')[1] : null);
+
+it('imports never run back up between engine\'s folders (kernels below backend and train, gpuMemory below them all)', () => {
+  const upward: string[] = [];
+  for (const [from, tos] of graph) {
+    if (isTest(from)) continue; // a test may build its case with what lies above
+    for (const to of tos) {
+      if (BELOW.some(([below, above]) => engineFolder(from) === below && engineFolder(to) === above)) upward.push(`${rel(from)} → ${rel(to)}`);
+    }
+  }
+  expect(upward).toEqual([]);
+});
+
+/** kernels/' folders that are no op: webgpu/ holds what the WebGPU kernels are written with (programs, in-place dispatch, replay). */
+const KERNEL_TOOLS = new Set(['webgpu']);
+const opFolder = (path: string) => {
+  const m = /^engine\/kernels\/([^/]+)\/[^/]+$/.exec(rel(path));
+  return m && !KERNEL_TOOLS.has(m[1]) ? m[1] : null;
+};
+const text = (path: string) => readFileSync(path, 'utf8');
+const compareHelpers = files.filter((f) => /export async function compareOps\b/.test(text(f)));
+
+it("each op's implementations and parity checks sit in its folder, kernels/<op>/, named for where they run", () => {
+  const misplaced: string[] = [];
+  for (const f of files) {
+    if (isTest(f)) continue;
+    const imports = graph.get(f) ?? [];
+    const role = /\bkernelFunc\b/.test(text(f))
+      ? /^(webgpu|host)\w*\.ts$/ // a kernel
+      : imports.some((t) => /\/wasmModule\.ts$|\/wasm\/module\.ts$/.test(t))
+        ? /^wasm\w*\.ts$/ // a WebAssembly SIMD loop
+        : imports.some((t) => compareHelpers.includes(t)) && /\b(compareOps|hasKernel|relativeError)\(/.test(text(f))
+          ? /parity\w*\.ts$/i // a parity check of a kernel against its composition
+          : null;
+    if (role && !(opFolder(f) && role.test(basename(f)))) misplaced.push(rel(f));
+  }
+  expect(misplaced).toEqual([]);
 });
