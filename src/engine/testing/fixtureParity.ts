@@ -6,6 +6,7 @@ import { energies } from '../model/transebm.ts';
 import { padBatch } from '../train/batch.ts';
 import { type StepBatch, lossAndGradients } from '../train/gradients.ts';
 import { evaluateGroups } from '../metrics/summary.ts';
+import { lossFreeRange } from '../train/lossFreeGradients.ts';
 import { trainStep } from '../train/step.ts';
 import { maxAbsDiff } from './allclose.ts';
 
@@ -184,11 +185,10 @@ async function checkSteps(cfg: ModelConfig, fx: ParityFixture, batch: StepBatch,
   }
 }
 
-/** Entries whose true gradient is exactly 0: the attention key bias and head.3.bias. */
+/** Entries whose true gradient is exactly 0 (lossFreeGradients.ts): the attention key bias and head.3.bias. */
 function zeroGradEntries(name: string, d: number): ((i: number) => boolean) | null {
-  if (name.endsWith('self_attn.in_proj_bias')) return (i) => i >= d && i < 2 * d;
-  if (name === 'head.3.bias') return () => true;
-  return null;
+  const range = lossFreeRange(name, d);
+  return range ? (i) => i >= range[0] && i < range[1] : null;
 }
 
 function maskedMaxAbs(a: Float32Array, b: Float32Array, keep: (i: number) => boolean): number {
