@@ -65,7 +65,7 @@ export function chatOutputReader(ctx: ReadContext, requests: ChatRequests): Obje
       return { genText: content, label: null, answer: null, source: model, ...(reasoning === undefined ? {} : { reasoning }) };
     });
     requests.answered.add(id);
-    ctx.mapped.question.add('last user message');
+    ctx.mapped.question.add('body.messages');
     ctx.mapped.samples.add('choices[].message.content');
     return { line, questionId: id, question, gold: null, samples };
   };

@@ -3,6 +3,7 @@ import type { DataFormat, FormatMapping, LabelsFrom } from '../types.ts';
 import type { ReadContext } from './context.ts';
 
 const int = (n: number) => n.toLocaleString('en-US');
+const count = (n: number, what: string) => `${int(n)} ${what}${n === 1 ? '' : 's'}`;
 const names = (s: Set<string>) => [...s].map((f) => `\`${f}\``).join(', ');
 
 const TITLES: Record<DataFormat, [string, string, string]> = {
@@ -36,9 +37,9 @@ export function describeMapping(
         ? `labels from ${names(ctx.mapped.gold)}`
         : `labels from ${names(ctx.mapped.labels)}${ctx.mapped.gold.size > 0 ? ` (gold in ${names(ctx.mapped.gold)})` : ''}`;
   const notes: string[] = [];
-  if (ctx.invalidMarkers > 0) notes.push(`${int(ctx.invalidMarkers)} correctness markers such as "[invalid]" counted as incorrect`);
-  if (ctx.duplicateLines > 0) notes.push(`${int(ctx.duplicateLines)} repeated doc_id lines (other filters) skipped`);
-  if (ctx.unansweredRequests > 0) notes.push(`${int(ctx.unansweredRequests)} requests without an output line`);
+  if (ctx.invalidMarkers > 0) notes.push(`${count(ctx.invalidMarkers, 'correctness marker')} such as "[invalid]" counted as incorrect`);
+  if (ctx.duplicateLines > 0) notes.push(`${count(ctx.duplicateLines, 'repeated doc_id line')} (other filters) skipped`);
+  if (ctx.unansweredRequests > 0) notes.push(`${count(ctx.unansweredRequests, 'request')} without an output line`);
   const description = `${head}: ${shape}${from.length > 0 ? ` (${from.join('; ')})` : ''}; ${[labels, ...notes].join('; ')}`;
   return { description, invalidMarkers: ctx.invalidMarkers, duplicateLines: ctx.duplicateLines, unansweredRequests: ctx.unansweredRequests };
 }

@@ -19,11 +19,16 @@ export function firstField(obj: Record<string, unknown>, names: readonly string[
   return null;
 }
 
-/** A gold answer as given, a worked solution cut to what follows its last `####` ("… #### 18" gives "18"). */
+/**
+ * A gold answer as given, a worked solution cut to what follows its last `####` ("… #### 18" gives "18"),
+ * and a bare answer behind a `#` marker (evaluation suites write GSM8K's gold as "# 18") without it.
+ */
 export function goldText(gold: string | null): string | null {
   if (gold === null) return null;
   const at = gold.lastIndexOf('####');
-  return at < 0 ? gold : gold.slice(at + 4).trim();
+  if (at >= 0) return gold.slice(at + 4).trim();
+  const marked = /^\s*#+[ \t]*([^#\n]+)$/.exec(gold);
+  return marked === null ? gold : marked[1].trim();
 }
 
 /** A question id (string, or a number as written), or null when absent or blank. */
