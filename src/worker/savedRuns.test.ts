@@ -5,7 +5,7 @@ import type { TrainPoint } from '../engine/train/loop.ts';
 import type { SavedRunInfo, SavedRunState, WorkerEvent } from './protocol.ts';
 import { SavedRuns } from './savedRuns.ts';
 import { StudioDb, type StoredData, type StoredRun } from './storage/db.ts';
-import { type FakeLocks, fakeLocks } from './storage/fakeLocks.ts';
+import { type FakeLocks, fakeLocks } from './testing/fakeLocks.ts';
 import { Persister } from './storage/persister.ts';
 import { storedRun } from './testing/storedRun.ts';
 

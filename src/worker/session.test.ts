@@ -9,7 +9,7 @@ import { encodeOrdinary } from '../engine/data/tokenize.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { disposeParams, paramsFromArrays } from '../engine/model/params.ts';
 import { scoreCandidates } from '../engine/train/scoring.ts';
-import { file, harness, modelFile, sampleLines, tinySettings } from './sessionHarness.ts';
+import { file, harness, modelFile, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 
 // A very small model (the GPT-2 vocabulary stays: the session always uses it) on 12 sample questions.
 const settings = tinySettings({ epochs: 2, groupsPerStep: 2 });

@@ -9,7 +9,7 @@ import { splitGroups } from '../engine/data/split.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { loadData } from './dataLoader.ts';
 import type { EvalReport } from './protocol.ts';
-import { file, harness, sampleLines, tinySettings } from './sessionHarness.ts';
+import { file, harness, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 
 const text = sampleLines(0, 200);
 

@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, expect, it } from 'vitest';
-import { file, harness, sampleLines, tinySettings } from './sessionHarness.ts';
+import { file, harness, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_RULES_VERSION } from '../engine/data/ingest.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { TOKEN_CAP, loadData } from './dataLoader.ts';
-import { file, sampleLines, tinySettings } from './sessionHarness.ts';
+import { file, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 import { newDb, settle, stopAtStep, tab, writesSettled } from './testing/storedSession.ts';
 
 const settings = tinySettings({ epochs: 2, groupsPerStep: 2, checkpointEverySteps: 2 });

@@ -2,7 +2,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rerankAnswers } from '../engine/metrics/rerankProbability.ts';
-import { file, harness, sampleLines, tinySettings } from './sessionHarness.ts';
+import { file, harness, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 
 const settings = tinySettings({ epochs: 2, groupsPerStep: 2, bestMetric: 'btLoss' });
 const sample = sampleLines(0, 48);

@@ -10,7 +10,7 @@ import { splitGroups } from '../engine/data/split.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { loadData } from './dataLoader.ts';
-import { type Harness, file, harness, sampleLines, tinySettings } from './sessionHarness.ts';
+import { type Harness, file, harness, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 
 const settings = tinySettings({ epochs: 1, groupsPerStep: 8 });
 // 50 groups of four candidates, one from each of the sample's four sources.

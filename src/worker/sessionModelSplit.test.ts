@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type SplitKind, splitGroups } from '../engine/data/split.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { loadData } from './dataLoader.ts';
-import { file, harness, inspectedValGroups, modelFile, sampleLines } from './sessionHarness.ts';
+import { file, harness, inspectedValGroups, modelFile, sampleLines } from './testing/sessionHarness.ts';
 
 // 50 groups, 27 of them with both labels.
 const text = sampleLines(0, 200);

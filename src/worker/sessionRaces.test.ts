@@ -7,7 +7,7 @@ import { disposeParams, initParams, paramsToArrays } from '../engine/model/param
 import { cosineWithWarmup } from '../engine/model/schedule.ts';
 import type { TrainSettings } from '../engine/train/settings.ts';
 import type { WorkerEvent } from './protocol.ts';
-import { file, harness, modelFile, sampleLines, tinySettings } from './sessionHarness.ts';
+import { file, harness, modelFile, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 
 // Commands that overlap: each test catches one command mid-way with another, the way a user can.
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDir } from '../engine/testing/fixtureDir.ts';
-import { harness } from './sessionHarness.ts';
+import { harness } from './testing/sessionHarness.ts';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

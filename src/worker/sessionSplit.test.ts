@@ -11,7 +11,7 @@ import { type SplitKind, splitGroups } from '../engine/data/split.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { loadData } from './dataLoader.ts';
-import { type Harness, file, harness, inspectedValGroups, modelFile, sampleLines, tinySettings } from './sessionHarness.ts';
+import { type Harness, file, harness, inspectedValGroups, modelFile, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 import { StudioDb } from './storage/db.ts';
 import { Persister } from './storage/persister.ts';
 

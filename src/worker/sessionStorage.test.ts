@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { file, sampleLines, tinySettings } from './sessionHarness.ts';
+import { file, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 import { newDb, stopAtStep, tab, writesSettled } from './testing/storedSession.ts';
 
 // A run's record in storage, as a reload (a new Session on the same database) lists it.

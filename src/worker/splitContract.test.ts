@@ -16,7 +16,7 @@ import { readModel } from '../engine/io/modelFile.ts';
 import { INSTALL_TORCH, PYTHON_DIR, findPython, runPython } from '../engine/testing/pythonNode.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import { loadData } from './dataLoader.ts';
-import { file, harness, modelFile, sampleLines } from './sessionHarness.ts';
+import { file, harness, modelFile, sampleLines } from './testing/sessionHarness.ts';
 
 const settings: TrainSettings = {
   ...DEFAULT_TRAIN_SETTINGS,

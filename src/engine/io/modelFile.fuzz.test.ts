@@ -10,7 +10,7 @@ import { createRng, type Rng } from '../data/rng.ts';
 import { makeConfig, paramShapes } from '../model/config.ts';
 import { type LoadedModel, readModel, writeModel } from './modelFile.ts';
 import { MAX_HEADER_BYTES, numel, SafetensorsError } from './safetensors.ts';
-import { caught, f32le, rawFile } from './testFiles.ts';
+import { caught, f32le, rawFile } from '../testing/safetensorsBytes.ts';
 
 const TINY = makeConfig({ vocabSize: 11, dModel: 8, nHeads: 2, nLayers: 2, ffnDim: 12, clsId: 10, sepId: 9, padId: 10, maxLen: 16 });
 const NAMES = paramShapes(TINY).map(([n]) => n);

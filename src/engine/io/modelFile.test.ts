@@ -6,7 +6,7 @@ import { fixtureDir } from '../testing/fixtureDir.ts';
 import { META, readModel, writeModel } from './modelFile.ts';
 import { numel, parseHeader, readSafetensors, SafetensorsError, writeSafetensors } from './safetensors.ts';
 import { growth } from '../data/testing/scaling.ts';
-import { caught, rawFile } from './testFiles.ts';
+import { caught, rawFile } from '../testing/safetensorsBytes.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(resolve(fixtureDir(), name)));
 const fixtureConfig = () => configFromReference(JSON.parse(readFileSync(resolve(fixtureDir(), 'config.json'), 'utf8')) as Record<string, unknown>);

@@ -16,7 +16,7 @@ import { makeConfig, type ModelConfig, paramShapes } from '../model/config.ts';
 import { findPython, INSTALL_TORCH, runPython } from '../testing/pythonNode.ts';
 import { readModel, writeModel } from './modelFile.ts';
 import { numel, SafetensorsError } from './safetensors.ts';
-import { rawFile } from './testFiles.ts';
+import { rawFile } from '../testing/safetensorsBytes.ts';
 
 const FILES = 1_000;
 const TINY = makeConfig({ vocabSize: 11, dModel: 8, nHeads: 2, nLayers: 2, ffnDim: 12, clsId: 10, sepId: 9, padId: 10, maxLen: 16 });

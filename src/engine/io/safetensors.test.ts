@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureDir } from '../testing/fixtureDir.ts';
 import { MAX_HEADER_BYTES, parseHeader, readSafetensors, SafetensorsError, tensorData, writeSafetensors } from './safetensors.ts';
-import { caught, concat, f32le, rawFile } from './testFiles.ts';
+import { caught, concat, f32le, rawFile } from '../testing/safetensorsBytes.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(resolve(fixtureDir(), name)));
 const refConfig = () => JSON.parse(readFileSync(resolve(fixtureDir(), 'config.json'), 'utf8')) as {

@@ -2,7 +2,7 @@
  * Test support: Sessions over one browser database (the test imports fake-indexeddb), each a tab of the app
  * or the same tab after a reload, and the wait that the Session's fire-and-forget writes need.
  */
-import { harness } from '../sessionHarness.ts';
+import { harness } from './sessionHarness.ts';
 import { StudioDb } from '../storage/db.ts';
 import { Persister } from '../storage/persister.ts';
 

@@ -1,13 +1,13 @@
 /** Test support: a Session in-process, every event it emits recorded; the small settings and sample data its tests train on. */
 import { readFileSync } from 'node:fs';
-import { inProcessPool } from '../engine/data/tokenizePool.ts';
-import { writeModel } from '../engine/io/modelFile.ts';
-import { GPT2_EOT, GPT2_VOCAB, makeConfig, paramShapes } from '../engine/model/config.ts';
-import { disposeParams, initParams, paramsToArrays } from '../engine/model/params.ts';
-import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
-import type { Command, WorkerEvent } from './protocol.ts';
-import { Session } from './session.ts';
-import type { Persister } from './storage/persister.ts';
+import { inProcessPool } from '../../engine/data/tokenizePool.ts';
+import { writeModel } from '../../engine/io/modelFile.ts';
+import { GPT2_EOT, GPT2_VOCAB, makeConfig, paramShapes } from '../../engine/model/config.ts';
+import { disposeParams, initParams, paramsToArrays } from '../../engine/model/params.ts';
+import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../../engine/train/settings.ts';
+import type { Command, WorkerEvent } from '../protocol.ts';
+import { Session } from '../session.ts';
+import type { Persister } from '../storage/persister.ts';
 
 export type Harness = ReturnType<typeof harness>;
 
