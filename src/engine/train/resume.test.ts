@@ -4,11 +4,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { splitGroups } from '../data/split.ts';
 import { makeConfig } from '../model/config.ts';
 import { type ParamArrays, disposeParams, initParams, paramsFromArrays, paramsToArrays } from '../model/params.ts';
+import { type ResumeSetup, crossBackendResumes, trainRun, worstDifference } from '../testing/resumeRuns.ts';
 import { syntheticView } from '../testing/syntheticData.ts';
 import type { RunCheckpoint } from './checkpoint.ts';
 import { lossAndGradients } from './gradients.ts';
-import { type RunListener, type TrainPoint, runTraining } from './loop.ts';
-import { RunControl } from './runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.ts';
 import { stepBatch } from './stepBatch.ts';
 
@@ -29,48 +28,12 @@ const settings: TrainSettings = {
   checkpointEverySteps: 4,
 };
 
-interface Seen {
-  points: TrainPoint[];
-  checkpoints: RunCheckpoint[];
-}
+const setup: ResumeSetup = { cfg, view: data.view, answers: data.answers, split, settings };
 
-function listener(seen: Seen, onCheckpoint: (c: RunCheckpoint) => void = () => undefined): RunListener {
-  return {
-    state: () => undefined,
-    points: (p) => seen.points.push(...p),
-    progress: () => undefined,
-    evaluation: () => undefined,
-    evalProgress: () => undefined,
-    checkpoint: (c) => {
-      seen.checkpoints.push(c);
-      onCheckpoint(c);
-    },
-  };
-}
-
-/** Trains from `init` (or resumes from `from`) on `backend` and returns the final weights and what the listener saw. */
-async function train(lazy: boolean, init: ParamArrays, from?: RunCheckpoint, stopAtStep?: number, backend = 'cpu'): Promise<{ final: ParamArrays; seen: Seen }> {
+/** Trains from `init` (or resumes from `from`) on `backend`: trainRun with the lazy embedding on or off. */
+async function train(lazy: boolean, init: ParamArrays, from?: RunCheckpoint, stopAtStep?: number, backend = 'cpu') {
   expect(await tf.setBackend(backend)).toBe(true);
-  const params = paramsFromArrays(cfg, from ? from.params : init);
-  const control = new RunControl();
-  const seen: Seen = { points: [], checkpoints: [] };
-  const l = listener(seen, (c) => {
-    if (stopAtStep !== undefined && c.step >= stopAtStep) control.stop();
-  });
-  await runTraining({ cfg, params, view: data.view, answers: data.answers, split, settings, resumeFrom: from, lazyEmbedding: lazy }, l, control);
-  const final = await paramsToArrays(params);
-  disposeParams(params);
-  return { final, seen };
-}
-
-/** The largest |Δ| between two sets of weights, over every entry. */
-function worstDifference(a: ParamArrays, b: ParamArrays): number {
-  let worst = 0;
-  for (const [name, x] of a) {
-    const y = b.get(name)!;
-    for (let i = 0; i < x.length; i++) worst = Math.max(worst, Math.abs(x[i] - y[i]));
-  }
-  return worst;
+  return trainRun({ ...setup, lazyEmbedding: lazy }, init, from, stopAtStep);
 }
 
 describe('checkpoint and resume', () => {
@@ -149,20 +112,17 @@ describe('across backends', () => {
     expect(Math.abs((await step('cpu', 22)).loss - cpu.loss)).toBeGreaterThan(100 * CROSS_BACKEND.loss);
   });
 
-  for (const [first, then] of [['cpu', 'wasm'], ['wasm', 'cpu']]) {
-    it(`a run checkpointed on ${first} and resumed on ${then} ends with the uninterrupted run's weights to float rounding, every weight`, async () => {
-      const init = await paramsToArrays(initParams(cfg, 4));
-      const stopAt = split.train.length + 4;
-      const cut = await train(true, init, undefined, stopAt, first);
-      const last = cut.seen.checkpoints.at(-1)!;
-      expect(last.step).toBe(stopAt);
-      const resumed = await train(true, init, last, undefined, then);
-      for (const backend of [first, then]) {
-        const whole = await train(true, init, undefined, undefined, backend);
-        expect(worstDifference(resumed.final, whole.final)).toBeLessThanOrEqual(CROSS_BACKEND.weights);
-        // The weights moved after the checkpoint: the comparison above can fail.
-        expect(worstDifference(last.params, whole.final)).toBeGreaterThan(1e-3);
-      }
-    });
-  }
+  it("a run checkpointed on cpu and resumed on wasm, or the other way, ends with the uninterrupted run's weights to float rounding, every weight", async () => {
+    const init = await paramsToArrays(initParams(cfg, 4));
+    const stopAt = split.train.length + 4;
+    const use = async (backend: string) => void expect(await tf.setBackend(backend)).toBe(true);
+    const runs = await crossBackendResumes({ ...setup, lazyEmbedding: true }, init, stopAt, ['cpu', 'wasm'], use);
+    expect(runs.map((r) => `${r.first}→${r.then} vs ${r.versus}`)).toEqual(['cpu→wasm vs cpu', 'cpu→wasm vs wasm', 'wasm→cpu vs cpu', 'wasm→cpu vs wasm']);
+    for (const r of runs) {
+      expect(r.checkpointStep).toBe(stopAt);
+      expect(r.worst).toBeLessThanOrEqual(CROSS_BACKEND.weights);
+      // The weights moved after the checkpoint: the comparison above can fail.
+      expect(r.movedAfter).toBeGreaterThan(1e-3);
+    }
+  });
 });
