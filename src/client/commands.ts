@@ -1,6 +1,6 @@
 /** What the panels can ask the engine to do; each is one typed command. */
 import type { TrainSettings } from '../engine/train/settings.ts';
-import type { DataRole, EvalSet, InspectFilter, ModelSlot } from '../worker/protocol.ts';
+import type { DataRole, EvalSet, InspectFilter, ModelSlot, PickRuleChoice, PicksSource } from '../worker/protocol.ts';
 import { send } from './engineConnection.ts';
 
 export const SAMPLE_NAME = 'GSM8K sample (OpenAI, MIT)';
@@ -51,6 +51,9 @@ export const deleteStoredDataset = (key: string): void => send({ type: 'deleteDa
 export const selectModel = (slot: ModelSlot): void => send({ type: 'selectModel', slot });
 export const exportWeights = (): void => send({ type: 'export' });
 export const exportRun = (): void => send({ type: 'exportRun' });
+export const pickAnswers = (set: PicksSource, rule: PickRuleChoice): void => send({ type: 'picks', set, rule });
+export const controlPicks = (action: 'pause' | 'resume' | 'cancel'): void => send({ type: 'picksControl', action });
+export const downloadPicks = (): void => send({ type: 'picksDownload' });
 
 export async function importWeights(file: File): Promise<void> {
   const bytes = await file.arrayBuffer();

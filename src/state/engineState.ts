@@ -10,6 +10,7 @@ import type {
   EvalReport,
   EvalSet,
   IngestProgressEvent,
+  PicksProgress,
   InspectFilter,
   ModelInfo,
   ModelSlot,
@@ -185,6 +186,8 @@ export interface EngineState {
   inspect: InspectView | null;
   rerank: RerankView | null;
   saliency: SaliencyView | null;
+  /** The last picks run's progress (Pick answers), null before one. */
+  picks: PicksProgress | null;
   /** An evaluation under way: candidates scored so far (cleared by its report). */
   evalProgress: { set: EvalSet; done: number; total: number } | null;
   /** Requests sent and not yet answered (by their reply event or an error naming the command). */
@@ -237,6 +240,7 @@ export function initialEngineState(): EngineState {
     inspect: null,
     rerank: null,
     saliency: null,
+    picks: null,
     evalProgress: null,
     pending: {},
     savedRuns: null,

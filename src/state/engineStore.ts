@@ -46,6 +46,8 @@ const AWAITED: ReadonlySet<CommandType> = new Set<CommandType>([
   'exportRun',
   'import',
   'downloadErrors',
+  'picks',
+  'picksDownload',
 ]);
 
 let nextId = 1;
@@ -211,7 +213,12 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
       if (s.saliency?.target.id !== ev.target.id) return {};
       return { saliency: { ...s.saliency, progress: { done: ev.done, total: ev.total } } };
     case 'exported':
+      if (ev.what === 'picks') return { pending: withPending(s, 'picksDownload', false) };
       return { pending: withPending(s, ev.what === 'run' ? 'exportRun' : 'export', false) };
+    case 'picksProgress': {
+      const { type: _t, ...picks } = ev;
+      return { picks, pending: withPending(s, 'picks', false) };
+    }
     case 'runs':
       return { savedRuns: ev.runs };
     case 'storedDatasets':

@@ -7,6 +7,7 @@ import { TrainCharts } from './charts/TrainCharts.tsx';
 import { InspectPanel } from './inspect/InspectPanel.tsx';
 import { RerankPanel } from './rerank/RerankPanel.tsx';
 import { ModelPanel } from './model/ModelPanel.tsx';
+import { PicksPanel } from './picks/PicksPanel.tsx';
 
 /**
  * One page, all panels visible in a grid (no hidden tabs): what the user works on is always on
@@ -27,6 +28,7 @@ export function App() {
         <TrainCharts />
         <InspectPanel />
         <RerankPanel />
+        <PicksPanel />
       </main>
       <LogView />
     </div>

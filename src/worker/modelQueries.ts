@@ -24,6 +24,7 @@ import type { ModelSlots, SlotModel } from './modelSlots.ts';
 import { modelSplit } from './modelSplit.ts';
 import type { DataRole, EvalSet, InspectFilter, ModelSlot, RankedCandidate, SaliencyTarget, WorkerEvent } from './protocol.ts';
 import type { TrainingRuns } from './trainingRuns.ts';
+import type { PicksModel } from './picksRuns.ts';
 
 /** What the model queries read and write besides the evaluation cache's entries. */
 export interface QueryDeps {
@@ -206,6 +207,12 @@ export class ModelQueries {
     models.active = 'imported';
     for (const w of loaded.warnings) emit({ type: 'log', level: 'warn', message: `${fileName}: ${w}` });
     this.deps.emitModels();
+  }
+
+  /** The selected model for Pick answers, held until released, with the probability map Rerank uses. */
+  async lease(): Promise<PicksModel> {
+    const m = await this.read();
+    return { slot: m.slot, cfg: m.model.cfg, params: m.params, map: this.probabilityMapOf(m).map, release: m.release };
   }
 
   /** The selected model for a command that awaits: a lease on its slot, or for the model in training a copy taken between two steps. */

@@ -17,6 +17,7 @@ import type { ModelSettings, PresetName, TrainSettings } from '../engine/train/s
 import type { BackendChoice, BackendInfo } from './backendInfo.ts';
 import type { EngineCounters } from './counters.ts';
 import type { ReplayProfile } from '../engine/kernels/webgpu/replay/stepReplay.ts';
+import type { PickRule, PickRuleChoice } from '../engine/score/picksRule.ts';
 
 export type DataRole = 'train' | 'test';
 /** Which model Inspect, Rerank and Export use. */
@@ -70,11 +71,38 @@ export type Command =
   | { type: 'deleteCheckpoint'; runId: string }
   | { type: 'deleteDataset'; key: string }
   /** A saved run's curves, for comparing runs. */
-  | { type: 'runHistory'; runId: string };
+  | { type: 'runHistory'; runId: string }
+  /** Pick answers: the selected model's pick for every question of a set (picks.jsonl), with progress. */
+  | { type: 'picks'; set: PicksSource; rule: PickRuleChoice }
+  | { type: 'picksControl'; action: 'pause' | 'resume' | 'cancel' }
+  /** picks.jsonl as far as it is written. */
+  | { type: 'picksDownload' };
 
 export type CommandType = Command['type'];
 
 export type InspectFilter = 'all' | 'top-wrong';
+
+/** What Pick answers reads: the unlabelled file's picks set, or a labelled file (its accuracy reported too). */
+export type PicksSource = 'picks' | 'train' | 'test';
+export type PicksState = 'running' | 'paused' | 'done' | 'cancelled' | 'error';
+export type { PickRule, PickRuleChoice };
+
+/** Where a picks run stands: questions done of total, speed and time left (null until measurable). */
+export interface PicksProgress {
+  state: PicksState;
+  set: PicksSource;
+  dataName: string;
+  modelSlot: ModelSlot;
+  rule: PickRule;
+  done: number;
+  total: number;
+  questionsPerSecond: number | null;
+  etaSeconds: number | null;
+  /** Questions with labels so far, and the share of them picked right (null without labels). */
+  labelled: number;
+  accuracy: number | null;
+  message?: string;
+}
 
 /** The candidate a saliency is asked for: its view and its `index` there (RankedCandidate.index). */
 export interface SaliencyTarget {
@@ -260,7 +288,8 @@ export type WorkerEvent =
   /** Reduced texts of a "Why this energy?" scored so far; `total` grows once the token grain's step is known. */
   | { type: 'saliencyProgress'; target: SaliencyTarget; done: number; total: number }
   /** A file to save: the weights, the model card written beside them, or a run's metrics.jsonl. */
-  | { type: 'exported'; fileName: string; bytes: ArrayBuffer; what?: 'weights' | 'card' | 'run' }
+  | { type: 'exported'; fileName: string; bytes: ArrayBuffer; what?: 'weights' | 'card' | 'run' | 'picks' }
+  | ({ type: 'picksProgress' } & PicksProgress)
   /** The runs saved in this browser, sent at start and whenever one changes state or is deleted. */
   | { type: 'runs'; runs: SavedRunInfo[] }
   /** The tokenized files kept in this browser, sent at start and whenever one is stored or deleted. */

@@ -9,6 +9,7 @@ import type { Command, WorkerEvent } from './protocol.ts';
 import { SavedRuns } from './savedRuns.ts';
 import { Persister } from './storage/persister.ts';
 import { TrainingRuns } from './trainingRuns.ts';
+import { PicksRuns } from './picksRuns.ts';
 
 type Emit = (event: WorkerEvent, transfer?: Transferable[]) => void;
 
@@ -23,6 +24,7 @@ export class Session {
   private readonly datasets: Datasets;
   private readonly runs: TrainingRuns;
   private readonly queries: ModelQueries;
+  private readonly picks: PicksRuns;
 
   constructor(
     emit: Emit,
@@ -46,6 +48,16 @@ export class Session {
     const cache = new EvaluationCache(this.datasets, models);
     this.runs = new TrainingRuns({ emit, datasets: this.datasets, models, cache, saved: this.saved, persist, backend, scoringPeers, emitModels });
     this.queries = new ModelQueries({ emit, datasets: this.datasets, models, cache, runs: this.runs, scoringPeers, emitModels });
+    this.picks = new PicksRuns({
+      emit,
+      groupsOf: (set) => {
+        const d = set === 'picks' ? undefined : this.datasets.get(set);
+        return d ? { name: d.name, groups: d.dataset.groups } : null;
+      },
+      model: () => this.queries.lease(),
+      pool,
+      scoringPeers,
+    });
   }
 
   /** Files up to this many bytes are kept in storage (tests lower it); larger ones are hashed as they stream, and not kept. */
@@ -125,6 +137,12 @@ export class Session {
         return this.saved.deleteDataset(cmd.key);
       case 'runHistory':
         return this.saved.history(cmd.runId);
+      case 'picks':
+        return this.picks.start(cmd.set, cmd.rule);
+      case 'picksControl':
+        return this.picks.controlRun(cmd.action);
+      case 'picksDownload':
+        return this.picks.download();
     }
   }
 }

@@ -81,6 +81,7 @@ export async function runPicks(groups: ReadonlyArray<Group<CandidateText>>, opts
     }
     done += records.length;
     await opts.onChunk(records);
+    if (done >= total) break;
     if (opts.control?.pauseRequested) await opts.control.waitWhilePaused();
     if (opts.control?.stopRequested) {
       // The chunk tokenized ahead is dropped.

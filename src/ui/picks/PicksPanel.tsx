@@ -1,0 +1,95 @@
+import { useId, useState } from 'react';
+import { controlPicks, downloadPicks, pickAnswers } from '../../client/commands.ts';
+import type { DataSlot } from '../../state/engineState.ts';
+import { useEngine } from '../../state/hooks.ts';
+import type { PickRuleChoice, PicksSource } from '../../worker/protocol.ts';
+import { Panel } from '../common/Panel.tsx';
+import { duration, int, pct, sig } from '../format.ts';
+
+const SETS: ReadonlyArray<{ set: PicksSource; label: string }> = [
+  { set: 'picks', label: 'the file without labels' },
+  { set: 'test', label: 'the test file' },
+  { set: 'train', label: 'the training file' },
+];
+
+const RULES: ReadonlyArray<{ rule: PickRuleChoice; label: string }> = [
+  { rule: 'recommended', label: 'the recommended rule' },
+  { rule: 'selector', label: 'learned selector' },
+  { rule: 'weightedVote', label: 'energy-weighted vote' },
+  { rule: 'bestOfN', label: 'lowest energy (Best-of-N)' },
+  { rule: 'majority', label: 'majority vote' },
+];
+
+const RULE_NAMES: Record<string, string> = { selector: 'learned selector', weightedVote: 'energy-weighted vote', bestOfN: 'lowest energy', majority: 'majority vote' };
+
+/** Pick answers: the selected model's pick for every question of a file, written to picks.jsonl as it goes. */
+export function PicksPanel() {
+  // The data slots by name; the picks set's slot is there once an unlabelled file is loaded.
+  const loaded = useEngine((s) => SETS.filter(({ set }) => (s.data as Partial<Record<PicksSource, DataSlot>>)[set]?.summary).map(({ set }) => set).join(','));
+  const hasModel = useEngine((s) => s.models.active !== null);
+  const progress = useEngine((s) => s.picks);
+  const starting = useEngine((s) => s.pending.picks === true);
+  const [chosen, setChosen] = useState<PicksSource | null>(null);
+  const [rule, setRule] = useState<PickRuleChoice>('recommended');
+  const setId = useId();
+  const ruleId = useId();
+  const available = loaded === '' ? [] : (loaded.split(',') as PicksSource[]);
+  const set = chosen && available.includes(chosen) ? chosen : (available[0] ?? null);
+  const active = progress?.state === 'running' || progress?.state === 'paused';
+  const reason = !hasModel ? 'Train or import a model first.' : set === null ? 'Load a file first: one without labels, or a labelled one.' : null;
+
+  return (
+    <Panel id="picks" title="Pick answers" className="area-picks" aside={<span className="muted small">uses the selected model</span>}>
+      <div className="row">
+        <label htmlFor={setId}>Questions of</label>
+        <select id={setId} data-testid="picks-set" value={set ?? ''} disabled={available.length === 0 || active} onChange={(e) => setChosen(e.target.value as PicksSource)}>
+          {SETS.filter((x) => available.includes(x.set)).map((x) => (
+            <option key={x.set} value={x.set}>
+              {x.label}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={ruleId}>picked by</label>
+        <select id={ruleId} data-testid="picks-rule" value={rule} disabled={active} onChange={(e) => setRule(e.target.value as PickRuleChoice)}>
+          {RULES.map((r) => (
+            <option key={r.rule} value={r.rule}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+        <button type="button" className="primary" data-testid="picks-run" disabled={reason !== null || active || starting} onClick={() => set && pickAnswers(set, rule)}>
+          Pick answers
+        </button>
+        {reason && <span className="muted small">{reason}</span>}
+      </div>
+      {progress && (
+        <div data-testid="picks-progress" data-done={progress.done} data-total={progress.total} data-state={progress.state}>
+          <p className="small" role="status">
+            {progress.dataName}: {int(progress.done)} of {int(progress.total)} questions picked by the {progress.modelSlot} model ({RULE_NAMES[progress.rule]})
+            {progress.state === 'running' && progress.questionsPerSecond !== null && ` · ${sig(progress.questionsPerSecond, 3)} questions/s · about ${duration(progress.etaSeconds)} left`}
+            {progress.state === 'paused' && ' · paused'}
+            {progress.state === 'cancelled' && ' · cancelled'}
+            {progress.state === 'done' && ' · done'}
+            {progress.accuracy !== null && ` · accuracy ${pct(progress.accuracy)} of ${int(progress.labelled)} labelled`}
+          </p>
+          {progress.state === 'error' && <p className="notice notice-warn small">{progress.message}</p>}
+          <div className="row">
+            {active && (
+              <>
+                <button type="button" data-testid="picks-pause" onClick={() => controlPicks(progress.state === 'paused' ? 'resume' : 'pause')}>
+                  {progress.state === 'paused' ? 'Resume' : 'Pause'}
+                </button>
+                <button type="button" data-testid="picks-cancel" onClick={() => controlPicks('cancel')}>
+                  Cancel
+                </button>
+              </>
+            )}
+            <button type="button" data-testid="picks-download" disabled={progress.done === 0} onClick={downloadPicks}>
+              Download picks.jsonl{active ? ' (so far)' : ''}
+            </button>
+          </div>
+        </div>
+      )}
+    </Panel>
+  );
+}
