@@ -22,6 +22,12 @@ export function loadFile(role: DataRole, file: File): void {
   send({ type: 'loadData', role, source: { kind: 'file', file } });
 }
 
+/** Several files dropped or picked together: read as one dataset (one file: as loadFile). */
+export function loadFiles(role: DataRole, files: File[]): void {
+  if (files.length === 1) loadFile(role, files[0]);
+  else if (files.length > 1) send({ type: 'loadData', role, source: { kind: 'files', files } });
+}
+
 export function downloadErrors(role: DataRole, format: 'text' | 'csv' | 'jsonl'): void {
   send({ type: 'downloadErrors', role, format });
 }

@@ -1,11 +1,13 @@
-import { NoValidLinesError, ingestJsonl } from '../engine/data/ingest.ts';
+import { NoValidLinesError } from '../engine/data/ingest.ts';
+import { type InputFile, isPicksSet, readFiles } from '../engine/data/formats/readFiles.ts';
+import { sourceRows } from '../engine/data/sourceRows.ts';
 import { Sha256, hashingStream } from '../engine/data/sha256.ts';
 import { countErrorsByKind, lineErrorMessage } from '../engine/data/lineErrors.ts';
 import { type GroupSplit, splitGroups, trainableGroups } from '../engine/data/split.ts';
 import { datasetStats, tokenLengthStats } from '../engine/data/stats.ts';
 import { tokenizeDataset, trainingView } from '../engine/data/tokenizeDataset.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
-import type { Dataset, TrainingView } from '../engine/data/types.ts';
+import type { Dataset, PicksSet, TrainingView } from '../engine/data/types.ts';
 import { GPT2_EOT } from '../engine/model/config.ts';
 import type { DataRole, DataSource, DatasetSummary, IngestProgressEvent } from './protocol.ts';
 import { type ContentHash, datasetKey } from './storage/datasetKey.ts';
@@ -36,31 +38,48 @@ export interface LoadedData {
   timing: DatasetSummary['timing'];
 }
 
+/** A file (or files) without any label or gold answer: kept for Pick answers, not tokenized until picked. */
+export interface LoadedPicks {
+  role: DataRole;
+  name: string;
+  bytes: number;
+  picks: PicksSet;
+  timing: DatasetSummary['timing'];
+}
+
+/** loadAny for training and test data: a file without labels is refused with a plain reason. */
+export async function loadData(...args: Parameters<typeof loadAny>): Promise<LoadedData> {
+  const d = await loadAny(...args);
+  if ('picks' in d) throw new Error(`${d.name}: no line has a label or a gold answer, so there is nothing to train or evaluate on; use it with Pick answers.`);
+  return d;
+}
+
 /**
- * Streams, validates, groups and tokenizes one file. Throws (and so keeps the caller's previous data) when nothing valid is in it.
+ * Streams, detects, validates, groups and (when labelled) tokenizes one file or several read together.
+ * Throws (and so keeps the caller's previous data) when nothing valid is in them.
  * `contentHash`: the file's identity when the caller already hashed its bytes; else they are hashed as they stream.
  */
-export async function loadData(
+export async function loadAny(
   role: DataRole,
   source: DataSource,
   pool: TokenizePool,
   seed: number,
   progress: (e: IngestProgressEvent) => void,
   contentHash?: ContentHash,
-): Promise<LoadedData> {
+): Promise<LoadedData | LoadedPicks> {
   const opened = await open(source);
-  const { name, size } = opened;
-  const hash = contentHash === undefined ? new Sha256() : null;
-  const stream = hash ? hashingStream(opened.stream, hash) : opened.stream;
+  const name = opened.map((f) => f.name).join(' + ');
+  const size = opened.every((f) => f.size !== null) ? opened.reduce((n, f) => n + f.size!, 0) : null;
+  const hashes = contentHash === undefined ? opened.map(() => new Sha256()) : null;
+  const inputs = hashes ? opened.map((f, i) => ({ ...f, stream: hashingStream(f.stream, hashes[i]) })) : opened;
   const t0 = performance.now();
   const eta = (done: number, total: number) => {
     const elapsed = (performance.now() - t0) / 1000;
     return done > 0 && total > 0 && elapsed > 0.5 ? (elapsed * (total - done)) / done : null;
   };
-  let dataset: Dataset;
+  let read: Dataset | PicksSet;
   try {
-    dataset = await ingestJsonl(stream, {
-      totalBytes: size ?? undefined,
+    read = await readFiles(inputs, {
       onProgress: (p) => progress({ type: 'ingestProgress', role, phase: 'reading', done: p.bytesRead, total: size ?? 0, lines: p.lines, etaSeconds: size ? eta(p.bytesRead, size) : null }),
     });
   } catch (e) {
@@ -70,8 +89,12 @@ export async function loadData(
     }
     throw e;
   }
+  if (isPicksSet(read)) {
+    return { role, name, bytes: read.report.bytesRead, picks: read, timing: { parseSeconds: (performance.now() - t0) / 1000, tokenizeSeconds: 0, workers: pool.size } };
+  }
+  const dataset = read;
   const t1 = performance.now();
-  const identity = hash ? `sha256:${hash.hex()}` : contentHash!;
+  const identity = hashes ? identityOf(opened, hashes) : contentHash!;
   const lines = dataset.report.linesRead;
   const tokens = await tokenizeDataset(dataset, { maxLen: TOKEN_CAP, clsId: GPT2_EOT, sepId: GPT2_EOT }, pool, {
     onProgress: (p) => {
@@ -112,7 +135,47 @@ export function summarize(data: LoadedData, maxLen: number): DatasetSummary {
     trainableGroups: trainableGroups(data.view).length,
     split: data.role === 'train' ? { seed: data.splitSeed, train: data.split.train.length, val: data.split.val.length } : null,
     timing: data.timing,
+    ...formatFields(data.dataset, data.name),
   };
+}
+
+/** What the panel says about the format: the same for a labelled dataset and a picks set. */
+function formatFields(d: Dataset | PicksSet, name: string): Pick<DatasetSummary, 'format' | 'files' | 'labelsFrom' | 'mapping' | 'sourceRows'> {
+  return {
+    format: d.format ?? 'candidates',
+    files: d.files ?? [name],
+    labelsFrom: d.labelsFrom ?? (d.groups.some((g) => g.candidates.some((c) => 'labelFromGold' in c && !c.labelFromGold)) ? 'given' : 'gold'),
+    mapping: d.mapping?.description,
+    sourceRows: sourceRows(d.groups, name),
+  };
+}
+
+/** A picks set's panel figures: counts and errors; no label statistics, no token lengths (it is tokenized when picked). */
+export function summarizePicks(data: LoadedPicks): DatasetSummary {
+  const { picks } = data;
+  const errors = picks.report.errors;
+  // Statistics read labels: a picks set has none, so they are taken as all wrong and the panel does not show them.
+  const unlabelled: Dataset = { groups: picks.groups.map((g) => ({ ...g, candidates: g.candidates.map((c) => ({ ...c, label: 0 as const, labelFromGold: false, goldMatch: null })) })), candidateCount: picks.candidateCount, report: picks.report };
+  return {
+    role: data.role,
+    name: data.name,
+    bytes: data.bytes,
+    stats: datasetStats(unlabelled),
+    tokens: { maxLen: 0, truncated: 0, min: 0, median: 0, max: 0, mean: 0, histogram: { edges: [], counts: [] } },
+    firstErrors: errors.slice(0, FIRST_ERRORS).map((e) => ({ line: e.line, field: e.field, kind: e.kind, message: lineErrorMessage(e) })),
+    errorCounts: countErrorsByKind(errors),
+    trainableGroups: 0,
+    split: null,
+    timing: data.timing,
+    ...formatFields(picks, data.name),
+  };
+}
+
+/** One file's identity is its bytes' hash; several files', the hash of their names and hashes in the order given. */
+function identityOf(files: readonly InputFile[], hashes: readonly Sha256[]): ContentHash {
+  if (files.length === 1) return `sha256:${hashes[0].hex()}`;
+  const joined = new Sha256().update(new TextEncoder().encode(files.map((f, i) => `${f.name}\t${hashes[i].hex()}\n`).join('')));
+  return `sha256:${joined.hex()}`;
 }
 
 /** Files up to this size are read whole (hashed natively, and kept in storage); larger ones only stream, hashed on the way. */
@@ -121,16 +184,19 @@ export const STORED_MAX_BYTES = 256 * 1024 * 1024;
 /** The whole file, to hash it before tokenizing (and so find it in storage); null for one over `maxBytes` (it then streams). */
 export async function readWhole(source: DataSource, maxBytes = STORED_MAX_BYTES): Promise<{ file: File; bytes: ArrayBuffer } | null> {
   if (source.kind === 'file') return source.file.size <= maxBytes ? { file: source.file, bytes: await source.file.arrayBuffer() } : null;
+  // Several files are read as they come, not stored.
+  if (source.kind === 'files') return null;
   const response = await fetch(source.url);
   if (!response.ok) throw new Error(`Could not download ${source.name} (${source.url}): HTTP ${response.status}.`);
   const bytes = await response.arrayBuffer();
   return { file: new File([bytes], source.name), bytes };
 }
 
-async function open(source: DataSource): Promise<{ stream: ReadableStream<Uint8Array>; name: string; size: number | null }> {
-  if (source.kind === 'file') return { stream: source.file.stream(), name: source.file.name, size: source.file.size };
+async function open(source: DataSource): Promise<InputFile[]> {
+  if (source.kind === 'file') return [{ stream: source.file.stream(), name: source.file.name, size: source.file.size }];
+  if (source.kind === 'files') return source.files.map((file) => ({ stream: file.stream(), name: file.name, size: file.size }));
   const response = await fetch(source.url);
   if (!response.ok || !response.body) throw new Error(`Could not download ${source.name} (${source.url}): HTTP ${response.status}.`);
   const length = Number(response.headers.get('content-length'));
-  return { stream: response.body, name: source.name, size: Number.isFinite(length) && length > 0 ? length : null };
+  return [{ stream: response.body, name: source.name, size: Number.isFinite(length) && length > 0 ? length : null }];
 }

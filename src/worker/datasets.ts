@@ -4,7 +4,7 @@ import { keepCandidates } from '../engine/data/keptCandidates.ts';
 import { DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, type SplitKind, splitGroups } from '../engine/data/split.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
-import { type LoadedData, STORED_MAX_BYTES, TOKEN_CAP, loadData, readWhole, summarize } from './dataLoader.ts';
+import { type LoadedData, type LoadedPicks, STORED_MAX_BYTES, TOKEN_CAP, loadAny, readWhole, summarize, summarizePicks } from './dataLoader.ts';
 import type { DataRole, DataSource, DatasetSummary, IngestProgressEvent, WorkerEvent } from './protocol.ts';
 import type { StoredData } from './storage/db.ts';
 import { contentHashOfKey, datasetKey, hashBytes, isCurrentDatasetKey } from './storage/datasetKey.ts';
@@ -43,6 +43,10 @@ export class Datasets {
   settings: TrainSettings = DEFAULT_TRAIN_SETTINGS;
   /** Files up to this many bytes are kept in storage (tests lower it); larger ones are hashed as they stream, and not kept. */
   storedMaxBytes = STORED_MAX_BYTES;
+  /** The last file loaded without any label or gold answer (the 'picks' slot): Pick answers reads it. */
+  private picksData: LoadedPicks | undefined;
+  /** The role whose panel shows the picks set (its own labelled data, if any, is kept but not shown). */
+  private picksShownIn: DataRole | null = null;
 
   constructor(
     private readonly emit: (event: WorkerEvent) => void,
@@ -58,6 +62,11 @@ export class Datasets {
 
   get(role: DataRole): LoadedData | undefined {
     return this.data[role];
+  }
+
+  /** The picks slot: the last loaded file without labels or gold answers. */
+  picks(): LoadedPicks | undefined {
+    return this.picksData;
   }
 
   version(role: DataRole): number {
@@ -87,7 +96,7 @@ export class Datasets {
     if (role === 'train' && this.training()) throw new Error('Stop the training run before loading another training file.');
     const ticket = ++this.loads[role];
     const newest = () => this.loads[role] === ticket;
-    let loaded: LoadedData;
+    let loaded: LoadedData | LoadedPicks;
     try {
       loaded = await this.loadOrRecall(role, source, newest);
     } catch (e) {
@@ -99,6 +108,14 @@ export class Datasets {
       this.emit({ type: 'log', level: 'info', message: `${loaded.name} finished loading after a newer file was picked; it was set aside.` });
       return;
     }
+    if ('picks' in loaded) {
+      // The role keeps its labelled data (evaluation still reads it); the panel shows the picks set instead.
+      this.picksData = loaded;
+      this.picksShownIn = role;
+      this.emit({ type: 'dataset', summary: summarizePicks(loaded), reason: 'loaded' });
+      return;
+    }
+    if (this.picksShownIn === role) this.picksShownIn = null;
     // Start may have run while the file loaded: the run keeps the data it started with.
     if (role === 'train' && this.training()) throw new Error(`${loaded.name} finished loading after training started; the run keeps its data. Stop it, then load the file again.`);
     const data = role === 'train' ? this.split(loaded, this.settings.seed, DEFAULT_TRAIN_FRACTION, settingsShape(this.settings)) : loaded;
@@ -107,12 +124,12 @@ export class Datasets {
   }
 
   /** A file tokenized before (same bytes, tokenizer, cap and rules) comes back from storage; a new one is loaded and stored. */
-  private async loadOrRecall(role: DataRole, source: DataSource, newest: () => boolean): Promise<LoadedData> {
+  private async loadOrRecall(role: DataRole, source: DataSource, newest: () => boolean): Promise<LoadedData | LoadedPicks> {
     const progress = (e: IngestProgressEvent) => {
       if (newest()) this.emit(e);
     };
     const whole = (await this.persist.available()) ? await readWhole(source, this.storedMaxBytes) : null;
-    if (!whole) return loadData(role, source, this.pool(), this.settings.seed, progress);
+    if (!whole) return loadAny(role, source, this.pool(), this.settings.seed, progress);
     const contentHash = await hashBytes(whole.bytes);
     const key = datasetKey(contentHash, TOKEN_CAP);
     const stored = await this.persist.read('a stored dataset', (db) => db.getDataset(key));
@@ -120,7 +137,8 @@ export class Datasets {
       if (role === 'train') this.persist.write('the last training file', (db) => db.markLastTrain(key));
       return { ...stored, name: whole.file.name, role, key, contentHash, split: splitGroups(stored.view, { seed: this.settings.seed }), splitSeed: this.settings.seed };
     }
-    const loaded = await loadData(role, { kind: 'file', file: whole.file }, this.pool(), this.settings.seed, progress, contentHash);
+    const loaded = await loadAny(role, { kind: 'file', file: whole.file }, this.pool(), this.settings.seed, progress, contentHash);
+    if ('picks' in loaded) return loaded;
     const { split: _s, splitSeed: _k, role: _r, key: _key, ...data } = loaded;
     this.persist.write(
       `the tokenized ${loaded.name}`,
@@ -184,12 +202,13 @@ export class Datasets {
   /** Truncation counts depend on maxLen, the split on the seed: re-send a summary when either moved. */
   refreshSummaries(): void {
     for (const d of Object.values(this.data)) {
+      if (d.role === this.picksShownIn) continue;
       if (this.summarized.get(d) !== this.summaryBasis(d)) this.emit({ type: 'dataset', summary: this.summary(d), reason: 'refreshed' });
     }
   }
 
   downloadErrors(role: DataRole, format: 'text' | 'csv' | 'jsonl'): void {
-    const d = this.require(role);
+    const d = this.picksShownIn === role && this.picksData ? { name: this.picksData.name, dataset: this.picksData.picks } : this.require(role);
     const mime = { text: 'text/plain', csv: 'text/csv', jsonl: 'application/x-ndjson' }[format];
     const ext = { text: 'txt', csv: 'csv', jsonl: 'jsonl' }[format];
     this.emit({ type: 'errorList', fileName: `${d.name.replace(/\.[^.]*$/, '')}.rejected.${ext}`, mime, text: formatLineErrors(d.dataset.report.errors, format) });

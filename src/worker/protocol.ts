@@ -4,7 +4,8 @@
  * transferables. Types only: no code runs from this file.
  */
 import type { DatasetStats, TokenLengthStats } from '../engine/data/stats.ts';
-import type { LineErrorKind } from '../engine/data/types.ts';
+import type { DataFormat, LabelsFrom, LineErrorKind } from '../engine/data/types.ts';
+import type { SourceRow as DataSourceRow } from '../engine/data/sourceRows.ts';
 import type { EnergyHistogram } from '../engine/metrics/histogram.ts';
 import type { EvalSummary } from '../engine/metrics/summary.ts';
 import type { SplitKind } from '../engine/data/split.ts';
@@ -26,7 +27,8 @@ export type EvalSet = 'val' | 'test';
 export type TrainState = 'idle' | 'compiling' | 'training' | 'paused' | 'done' | 'error';
 export type { ModelSettings, PresetName, RunProgress, TrainPoint, TrainSettings };
 
-export type DataSource = { kind: 'file'; file: File } | { kind: 'url'; url: string; name: string };
+/** `files`: several files dropped together, read as one dataset (formats/readFiles.ts). */
+export type DataSource = { kind: 'file'; file: File } | { kind: 'files'; files: File[] } | { kind: 'url'; url: string; name: string };
 
 export type Command =
   /**
@@ -162,6 +164,13 @@ export interface DatasetSummary {
   split: { seed: number; train: number; val: number; kind?: SplitKind; holdoutSources?: string[] } | null;
   /** The distinct `source` names of the file's candidates (what "hold out sources" offers); [] when the lines name none. */
   sources?: string[];
+  /** The detected format, the files read, where labels came from ('none': a picks set, not trainable), and what was mapped. */
+  format?: DataFormat;
+  files?: string[];
+  labelsFrom?: LabelsFrom;
+  mapping?: string;
+  /** Candidates per source (a generator, else the file), with the share labelled correct (null without labels). */
+  sourceRows?: DataSourceRow[];
   /** Seconds spent reading + parsing, and tokenizing, and with how many tokenizer workers. */
   timing: { parseSeconds: number; tokenizeSeconds: number; workers: number };
 }

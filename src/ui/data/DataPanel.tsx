@@ -3,7 +3,7 @@ import type { DataRole } from '../../worker/protocol.ts';
 import { isRunActive } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { Panel } from '../common/Panel.tsx';
-import { loadFile, loadSample, sampleLicenseUrl } from '../../client/commands.ts';
+import { loadFiles, loadSample, sampleLicenseUrl } from '../../client/commands.ts';
 import { DatasetSummaryView } from './DatasetSummaryView.tsx';
 import { IngestProgressView } from './IngestProgressView.tsx';
 
@@ -18,11 +18,12 @@ function FileInput(props: { role: DataRole; label: string; testId: string; disab
         id={id}
         type="file"
         accept={ACCEPT}
+        multiple
         data-testid={props.testId}
         disabled={props.disabled}
         onChange={(e) => {
-          const file = e.target.files?.[0];
-          if (file) loadFile(props.role, file);
+          // Several files picked together are read as one dataset (joined by question).
+          loadFiles(props.role, [...(e.target.files ?? [])]);
           // Clearing lets the user pick the same file again after editing it.
           e.target.value = '';
         }}
@@ -41,8 +42,7 @@ export function DataPanel() {
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    const file = e.dataTransfer.files[0];
-    if (file && !running) loadFile('train', file);
+    if (!running) loadFiles('train', [...e.dataTransfer.files]);
   };
 
   return (
@@ -68,8 +68,9 @@ export function DataPanel() {
           </div>
           {running && <p className="hint">Stop the training run to load another training file.</p>}
           <p className="hint">
-            Or drop a file here. JSONL, one answer per line:{' '}
-            <code>{'{"question": …, "gen_text": …, "label": 0|1}'}</code>, several answers per question.
+            Or drop files here. JSONL, one answer per line: <code>{'{"question": …, "gen_text": …, "label": 0|1}'}</code>; or one
+            question per line with its samples, a JSON array, lm-evaluation-harness samples, a chat batch (output and request
+            files together), or one results file per model. Without labels or gold answers a file is for Pick answers.
           </p>
         </div>
         <IngestProgressView progress={train.progress} testId="ingest-progress" />

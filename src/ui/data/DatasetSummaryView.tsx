@@ -5,6 +5,7 @@ import { Stat } from '../common/Stat.tsx';
 import { bytes, fixed, int, pct } from '../format.ts';
 import { AnswerStatsView } from './AnswerStatsView.tsx';
 import { RejectedLines } from './RejectedLines.tsx';
+import { FormatLine, PicksBody, SourceList } from './FormatView.tsx';
 
 /**
  * Everything the worker reported about one loaded file. The outer element always renders, with
@@ -22,6 +23,10 @@ export function DatasetSummaryView(props: { role: DataRole; slot: DataSlot; test
       data-groups={s?.stats.groups ?? ''}
       data-trainable-groups={s?.trainableGroups ?? ''}
       data-rejected={s?.stats.lines.rejected ?? ''}
+      data-format={s?.format ?? ''}
+      data-files={s?.files?.join('\n') ?? ''}
+      data-labels-from={s?.labelsFrom ?? ''}
+      data-label-disagreements={s ? s.stats.answers.labelGoldDisagreements : ''}
     >
       {slot.lastError && (
         <p className="notice notice-error small">
@@ -34,7 +39,11 @@ export function DatasetSummaryView(props: { role: DataRole; slot: DataSlot; test
           <p className="muted">{role === 'train' ? 'No training data loaded yet.' : 'No test set (optional).'}</p>
         )
       ) : (
-        <SummaryBody role={role} slot={slot} />
+        <>
+          <FormatLine summary={s} />
+          {s.labelsFrom === 'none' ? <PicksBody role={role} summary={s} /> : <SummaryBody role={role} slot={slot} />}
+          <SourceList summary={s} />
+        </>
       )}
     </div>
   );
