@@ -40,4 +40,24 @@ describe('Pick answers in the worker', () => {
     expect(records.every((r) => r.rule === 'majority' && r.energies.length === 4)).toBe(true);
     expect(end.accuracy).toBe(records.filter((r) => r.correct === 1).length / 12);
   });
+
+  it("picks the picks slot: a file without labels or gold, every record's correct null and no accuracy", async () => {
+    const h = harness();
+    const bare = sampleLines(0, 20)
+      .trim()
+      .split('\n')
+      .map((l) => {
+        const { label: _l, gold: _g, ...rest } = JSON.parse(l) as Record<string, unknown>;
+        return JSON.stringify(rest);
+      })
+      .join('\n');
+    await h.run({ type: 'loadData', role: 'train', source: file(bare, 'bare.jsonl') });
+    expect(h.last('dataset')!.summary.labelsFrom).toBe('none');
+    await h.run({ type: 'import', bytes: await modelFile(3), fileName: 'tiny.safetensors' });
+    await h.run({ type: 'picks', set: 'picks', rule: 'recommended' });
+    expect(h.last('picksProgress')).toMatchObject({ state: 'done', done: 5, total: 5, labelled: 0, accuracy: null, rule: 'weightedVote', set: 'picks' });
+    await h.run({ type: 'picksDownload' });
+    const records = new TextDecoder().decode(h.last('exported')!.bytes).trim().split('\n').map((l) => JSON.parse(l) as PicksRecord);
+    expect(records.map((r) => r.correct)).toEqual([null, null, null, null, null]);
+  });
 });

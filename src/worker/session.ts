@@ -51,8 +51,8 @@ export class Session {
     this.picks = new PicksRuns({
       emit,
       groupsOf: (set) => {
-        const d = set === 'picks' ? undefined : this.datasets.get(set);
-        return d ? { name: d.name, groups: d.dataset.groups } : null;
+        const d = set === 'picks' ? this.datasets.picks() : this.datasets.get(set);
+        return d ? { name: d.name, groups: 'picks' in d ? d.picks.groups : d.dataset.groups } : null;
       },
       model: () => this.queries.lease(),
       pool,

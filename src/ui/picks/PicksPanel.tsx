@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { controlPicks, downloadPicks, pickAnswers } from '../../client/commands.ts';
 import type { DataSlot } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
-import type { PickRuleChoice, PicksSource } from '../../worker/protocol.ts';
+import type { DataRole, PickRuleChoice, PicksSource } from '../../worker/protocol.ts';
 import { Panel } from '../common/Panel.tsx';
 import { duration, int, pct, sig } from '../format.ts';
 
@@ -22,10 +22,16 @@ const RULES: ReadonlyArray<{ rule: PickRuleChoice; label: string }> = [
 
 const RULE_NAMES: Record<string, string> = { selector: 'learned selector', weightedVote: 'energy-weighted vote', bestOfN: 'lowest energy', majority: 'majority vote' };
 
+function offered(data: Record<DataRole, DataSlot>, set: PicksSource): boolean {
+  if (set === 'picks') return Object.values(data).some((d) => d.summary?.labelsFrom === 'none');
+  const summary = data[set].summary;
+  return summary !== null && summary.labelsFrom !== 'none';
+}
+
 /** Pick answers: the selected model's pick for every question of a file, written to picks.jsonl as it goes. */
 export function PicksPanel() {
-  // The data slots by name; the picks set's slot is there once an unlabelled file is loaded.
-  const loaded = useEngine((s) => SETS.filter(({ set }) => (s.data as Partial<Record<PicksSource, DataSlot>>)[set]?.summary).map(({ set }) => set).join(','));
+  // A role's panel shows either its labelled file or the picks set (a file without labels) loaded there.
+  const loaded = useEngine((s) => SETS.filter(({ set }) => offered(s.data, set)).map(({ set }) => set).join(','));
   const hasModel = useEngine((s) => s.models.active !== null);
   const progress = useEngine((s) => s.picks);
   const starting = useEngine((s) => s.pending.picks === true);
