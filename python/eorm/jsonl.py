@@ -30,11 +30,13 @@ class LineError:
     field: str
     kind: str
     reason: str
+    # The file, when several were read together (eorm.formats).
+    file: Optional[str] = None
 
     def message(self) -> str:
         """`line 17, field "label": expected 0, 1, true or false, got "yes"` (the app's lineErrorMessage)."""
         where = LINE if self.field == LINE else f'field "{self.field}"'
-        return f"line {self.line}, {where}: {self.reason}"
+        return f"{'' if self.file is None else self.file + ' '}line {self.line}, {where}: {self.reason}"
 
 
 @dataclass
@@ -53,6 +55,9 @@ class Candidate:
     label_from_gold: bool = False
     # Whether answer_key equals the key of `gold`; None when the line has no gold with a final answer.
     gold_match: Optional[bool] = None
+    # The file it came from (several files read together), and a chat completion's reasoning_content.
+    file: Optional[str] = None
+    reasoning: Optional[str] = None
 
 
 @dataclass
@@ -165,7 +170,7 @@ def _optional_text(obj: dict, name: str, numbers: bool) -> Optional[str]:
     raise _Reject(name, "wrong_type", f"expected a string{' or a number' if numbers else ''}, got {describe_value(v)}")
 
 
-def _read_record(obj: dict) -> dict:
+def _read_record(obj: dict, require_label: bool = True) -> dict:
     question = _required_string(obj, "question")
     if trim(question) == "":
         raise _Reject("question", "empty_question", "empty question")
@@ -176,7 +181,7 @@ def _read_record(obj: dict) -> dict:
     # Without a label, a gold answer labels the line (ingest compares the answers); without both, nothing does.
     has_label = "label" in obj
     gold = None if has_label else _optional_text(obj, "gold", True)
-    if not has_label and gold is None:
+    if require_label and not has_label and gold is None:
         raise _Reject("label", "missing_field", "missing")
     label = _read_label(obj["label"]) if has_label else None
     qid = _optional_text(obj, "question_id", True)
@@ -213,8 +218,8 @@ def _no_constants(name: str):
     raise ValueError(f"{name} is not valid JSON")
 
 
-def parse_candidate_line(text: str, line: int) -> Union[dict, LineError]:
-    """One line → a record dict, or the LineError saying why it is rejected."""
+def parse_object(text: str, line: int) -> Union[dict, LineError]:
+    """A line (or a JSON array's element) as a JSON object with numbers as written, or why not."""
     try:
         # Numbers are doubles as in JS (1e400 → inf), each keeping its text; NaN/Infinity literals are refused.
         value = jsonparse.loads(text, parse_constant=_no_constants, parse_int=Num, parse_float=Num)
@@ -227,6 +232,14 @@ def parse_candidate_line(text: str, line: int) -> Union[dict, LineError]:
         return LineError(line, LINE, "invalid_json", f"invalid JSON: {short}{hint}")
     if not isinstance(value, dict):
         return LineError(line, LINE, "not_object", f"expected a JSON object, got {describe_value(value)}")
+    return value
+
+
+def parse_candidate_line(text: str, line: int) -> Union[dict, LineError]:
+    """One line → a record dict, or the LineError saying why it is rejected."""
+    value = parse_object(text, line)
+    if isinstance(value, LineError):
+        return value
     try:
         return _read_record(value)
     except _Reject as r:

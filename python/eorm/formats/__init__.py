@@ -1,0 +1,148 @@
+"""One or several sample files → grouped candidates, each file's format detected from its content (the app's
+src/engine/data/formats/readFiles.ts is the twin; python/tests/golden/formats pins both):
+one candidate per line, one question per line with its samples, the same as a JSON array,
+lm-evaluation-harness logged samples, OpenAI-style chat batches (output + request file), several files joined
+(same question id, else same text, is one group; a candidate's source is its generator/model field, else its
+file's name). A read without any label or gold answer is a picks set (labels_from "none", labels None)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple, Union
+
+from ..js import has_non_ws
+from ..jsonl import DEFAULT_MAX_LINE_BYTES, LINE, Group, IngestReport, LineError, NoValidLinesError, _Reject, iter_lines, parse_object
+from .candidates import candidates_reader
+from .chat_batch import ChatRequests, chat_output_reader
+from .collector import Collector
+from .context import ReadContext
+from .describe import describe_mapping
+from .detect import file_format, joined_format, object_kind
+from .grouped import grouped_reader
+from .json_array import ArraySplitter
+from .lm_eval import lm_eval_reader
+
+
+@dataclass
+class FormatRead:
+    groups: List[Group]
+    candidate_count: int
+    report: IngestReport
+    format: str
+    files: List[str]
+    labels_from: str
+    mapping: dict
+
+
+def _reader(kind: str, ctx: ReadContext, requests: ChatRequests):
+    if kind == "chat-request":
+        return requests.reader()
+    if kind == "chat-output":
+        return chat_output_reader(ctx, requests)
+    if kind == "lm-eval":
+        return lm_eval_reader(ctx)
+    if kind == "grouped":
+        return grouped_reader(ctx)
+    return candidates_reader(ctx)
+
+
+def _layout_and_kind(data: bytes) -> Tuple[str, Optional[str]]:
+    text = data[: 1 << 20].decode("utf-8", "replace").lstrip("\ufeff")
+    stripped = text.lstrip(" \t\r\n")
+    if stripped.startswith("["):
+        return "array", None
+    for number, line, _, _ in iter_lines(data):
+        if line is None:
+            return "jsonl", None
+        if has_non_ws(line):
+            parsed = parse_object(line, number)
+            return "jsonl", None if isinstance(parsed, LineError) else object_kind(parsed)
+    return "jsonl", None
+
+
+def _load(f) -> Tuple[str, bytes]:
+    if isinstance(f, tuple):
+        return f[0], bytes(f[1])
+    with open(f, "rb") as fh:
+        return os.path.basename(f), fh.read()
+
+
+def read_files(files: Sequence[Union[str, Tuple[str, bytes]]], max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> FormatRead:
+    """Reads paths (or (name, bytes) pairs) as one dataset. Raises NoValidLinesError when nothing valid is in them."""
+    if not files:
+        raise ValueError("No file given.")
+    loaded = [_load(f) for f in files]
+    opened = [(name, data) + _layout_and_kind(data) for name, data in loaded]
+    # Questions come from the request files: read them before any output.
+    order = [o for o in opened if o[3] == "chat-request"] + [o for o in opened if o[3] != "chat-request"]
+    multi = len(files) > 1
+    collector = Collector()
+    ctx = ReadContext()
+    requests = ChatRequests()
+    report = collector.report
+    kinds: List[Optional[str]] = []
+    for name, data, layout, first_kind in order:
+        collector.set_file(name if multi else None, name if multi else None)
+        state = {"kind": first_kind, "reader": None}
+
+        def item(text: str, line: int) -> None:
+            parsed = parse_object(text, line)
+            if isinstance(parsed, LineError):
+                return collector.reject(parsed)
+            if state["kind"] is None:
+                state["kind"] = object_kind(parsed)
+            if state["reader"] is None:
+                state["reader"] = _reader(state["kind"], ctx, requests)
+            try:
+                record = state["reader"](parsed, line)
+            except _Reject as r:
+                return collector.reject(LineError(line, r.field, r.kind, r.reason))
+            if record is None:
+                report.accepted += 1
+            else:
+                collector.line(record)
+
+        base_lines = report.lines_read
+        report.bytes_read += len(data)
+        counter = {"items": 0}
+
+        def element(text: str, line: int) -> None:
+            counter["items"] += 1
+            item(text, line)
+
+        def array_error(e: LineError) -> None:
+            counter["items"] += 1
+            collector.reject(e)
+
+        array = ArraySplitter(element, array_error) if layout == "array" else None
+        last = 0
+        for number, text, nbytes, bad in iter_lines(data, max_line_bytes):
+            last = number
+            report.lines_read = base_lines + number
+            if text is None:
+                if array is not None:
+                    array.too_long(number, nbytes, max_line_bytes)
+                else:
+                    collector.reject(LineError(number, LINE, "line_too_long", f"line too long: {nbytes} bytes (limit {max_line_bytes})"))
+                continue
+            if bad:
+                report.invalid_utf8_lines += 1
+            if array is not None:
+                array.line(text, number)
+            elif not has_non_ws(text):
+                report.blank += 1
+            else:
+                item(text, number)
+        if array is not None:
+            array.end(last)
+            # An array's counts are of its elements: each is one "line" read, accepted or rejected.
+            report.lines_read = base_lines + counter["items"]
+        kinds.append(state["kind"])
+    ctx.unanswered_requests = requests.unanswered()
+    collector.finish()
+    if collector.candidate_count == 0:
+        raise NoValidLinesError(report)
+    fmt = joined_format(kinds) if multi else file_format(order[0][2], kinds[0])
+    labels_from = "none" if not collector.labelled else "given" if collector.given_labels else "gold"
+    mapping = describe_mapping(fmt, len(files), [len(g.candidates) for g in collector.groups], ctx, labels_from)
+    return FormatRead(collector.groups, collector.candidate_count, report, fmt, [n for n, _ in loaded], labels_from, mapping)

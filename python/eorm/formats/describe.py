@@ -1,0 +1,53 @@
+"""The data panel's sentence about what the readers detected and mapped (describe.ts is the twin)."""
+from __future__ import annotations
+
+from typing import List
+
+TITLES = {
+    "candidates": ("one candidate per line", "questions", "candidates"),
+    "grouped": ("one question per line", "questions", "samples"),
+    "json-array": ("JSON array of questions", "questions", "samples"),
+    "lm-eval": ("lm-evaluation-harness samples", "docs", "repeats"),
+    "chat-batch": ("chat completion batch", "requests", "choices"),
+    "multi-file": ("files joined", "questions", "candidates"),
+}
+
+
+def _int(n: int) -> str:
+    return f"{n:,}"
+
+
+def _count(n: int, what: str) -> str:
+    return f"{_int(n)} {what}{'' if n == 1 else 's'}"
+
+
+def _names(d: dict) -> str:
+    return ", ".join(f"`{f}`" for f in d)
+
+
+def describe_mapping(fmt: str, files: int, sizes: List[int], ctx, labels_from: str) -> dict:
+    title, group_word, sample_word = TITLES[fmt]
+    total = sum(sizes)
+    uniform = bool(sizes) and all(n == sizes[0] for n in sizes)
+    shape = f"{_int(len(sizes))} {group_word} × {_int(sizes[0])} {sample_word}" if uniform else f"{_int(len(sizes))} {group_word}, {_int(total)} {sample_word}"
+    head = f"{files} {title}" if fmt == "multi-file" else title
+    frm = []
+    if ctx.mapped["question"] and fmt != "candidates":
+        frm.append(f"questions from {_names(ctx.mapped['question'])}")
+    if ctx.mapped["samples"]:
+        frm.append(f"samples from {_names(ctx.mapped['samples'])}")
+    if labels_from == "none":
+        labels = "no labels or gold answers: a picks set"
+    elif labels_from == "gold":
+        labels = f"labels from {_names(ctx.mapped['gold'])}"
+    else:
+        labels = f"labels from {_names(ctx.mapped['labels'])}" + (f" (gold in {_names(ctx.mapped['gold'])})" if ctx.mapped["gold"] else "")
+    notes = []
+    if ctx.invalid_markers:
+        notes.append(f'{_count(ctx.invalid_markers, "correctness marker")} such as "[invalid]" counted as incorrect')
+    if ctx.duplicate_lines:
+        notes.append(f"{_count(ctx.duplicate_lines, 'repeated doc_id line')} (other filters) skipped")
+    if ctx.unanswered_requests:
+        notes.append(f"{_count(ctx.unanswered_requests, 'request')} without an output line")
+    description = f"{head}: {shape}" + (f" ({'; '.join(frm)})" if frm else "") + "; " + "; ".join([labels] + notes)
+    return {"description": description, "invalidMarkers": ctx.invalid_markers, "duplicateLines": ctx.duplicate_lines, "unansweredRequests": ctx.unanswered_requests}
