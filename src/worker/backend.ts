@@ -5,7 +5,7 @@ import { type AdapterSummary, BACKEND_NAMES, type BackendChoice, type BackendInf
 import { fastest, probeActiveBackend } from './backendProbe.ts';
 import { configureWasm } from './wasmSetup.ts';
 import { detectProfile, useProfile } from '../engine/backend/profile.ts';
-import { registerWebGpuKernels } from '../engine/kernels/webgpu/registerAll.ts';
+import { registerWebGpuKernels } from '../engine/kernels/registerWebGpu.ts';
 
 export type { AdapterSummary, BackendInfo } from './backendInfo.ts';
 

@@ -3,7 +3,7 @@ import * as tf from '@tensorflow/tfjs';
 /**
  * A family of this project's kernels: tfjs kernel configs without the backend (registerKernels names
  * it) and the gradients of those that are differentiated. Each kernel file exports its family. WebGPU's
- * are registered together when WebGPU starts (webgpu/registerAll.ts); the host kernels (cpu, wasm) need
+ * are registered together when WebGPU starts (registerWebGpu.ts); the host kernels (cpu, wasm) need
  * no device, so each host kernel file registers its family when it loads.
  */
 export interface KernelFamily {
