@@ -5,8 +5,9 @@ import { layerNorm as layerNormOp } from '../kernels/layerNorm/op.ts';
 import { maskedSoftmax as maskedSoftmaxOp } from '../kernels/maskedSoftmax/op.ts';
 import { composedLinear, fusedLinear, matMul as product } from '../kernels/matMul/op.ts';
 import { qkvHeads as qkvHeadsOp } from '../kernels/qkvHeads/op.ts';
-import { hostGatherRows } from '../kernels/rowGather/host.ts';
-import { type RowOrder, rowSum } from '../kernels/rowSum/webgpu.ts';
+export { softplus } from '../kernels/btLoss/op.ts';
+import { gatherRows as gatherRowsOp, gatherTableRows as gatherTableRowsOp } from '../kernels/rowGather/op.ts';
+import type { RowOrder } from '../kernels/rowSum/webgpu.ts';
 
 /**
  * The model's operations. Each runs the fused kernel the backend profile names for it, else its plain
@@ -58,14 +59,6 @@ export function attentionHeads(h: tf.Tensor, wIn: tf.Tensor, bIn: tf.Tensor, hea
 }
 
 /**
- * softplus(x) = log(1 + e^x) in the form that never overflows: log1p(e^−|x|) + max(x, 0).
- * Above 20, where torch returns x itself, the first term is below 2e-9, under float32 resolution there.
- */
-export function softplus(x: tf.Tensor): tf.Tensor {
-  return tf.tidy(() => tf.add(tf.log1p(tf.exp(tf.neg(tf.abs(x)))), tf.relu(x)));
-}
-
-/**
  * y = x W^T + b for a PyTorch-layout weight [out, in], on inputs of any rank. Fused: the bias is added
  * in the product's epilogue and its gradient is one column sum (kernels/matMul/op.ts).
  */
@@ -85,33 +78,16 @@ export function matMul(a: tf.Tensor, b: tf.Tensor, transposeA = false, transpose
   return product(a, b, transposeA, transposeB, activeProfile().simdProducts);
 }
 
-/** tf.gather(table, ids) along axis 0: on the host backends one row copy per id (kernels/rowGather/host.ts). */
+/** tf.gather(table, ids) along axis 0: on the host backends one row copy per id (kernels/rowGather/). */
 export function gatherTableRows(table: tf.Tensor2D, ids: tf.Tensor): tf.Tensor {
-  return activeProfile().hostKernels ? hostGatherRows(table, ids) : tf.gather(table, ids);
+  return gatherTableRowsOp(table, ids, activeProfile().hostKernels);
 }
 
 /**
  * Rows of a table (the embedding lookup, or picking rows of activations) whose gradient is a scatter-add
- * into the table. tf.gather's own gradient goes
- * through UnsortedSegmentSum, which the CPU backend runs as one pass per vocabulary row (50257
- * passes: minutes per step); ScatterNd sums duplicate ids in one pass on every backend. With `byRow`
- * (the ids' positions grouped by row, a WebGPU step's input) and the fused kernel, the gradient is a sum
- * per row in a fixed order instead (kernels/rowSum/webgpu.ts): ScatterNd's atomics add in any order.
+ * into the table (kernels/rowGather/op.ts); with `byRow` and the fused kernel the profile names, a sum
+ * per row in a fixed order instead.
  */
 export function gatherRows(table: tf.Tensor2D, ids: tf.Tensor, byRow?: RowOrder): tf.Tensor {
-  const [rows, width] = table.shape;
-  const ordered = byRow && fused().rowSum ? byRow : null;
-  const lookup = tf.customGrad(((t: tf.Tensor, idx: tf.Tensor, save: tf.GradSaveFunc) => {
-    // Saving the ids keeps them alive for the backward pass, whoever created them.
-    save([idx]);
-    return {
-      value: gatherTableRows(t as tf.Tensor2D, idx),
-      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [
-        ordered ? rowSum(tf.reshape(dy, [-1, width]) as tf.Tensor2D, ordered, rows) : tf.scatterND(tf.reshape(saved[0], [-1, 1]), tf.reshape(dy, [-1, width]), [rows, width]),
-        // The ids are integers: no gradient flows to them, but the tape wants a float32 tensor.
-        tf.zeros(saved[0].shape),
-      ],
-    };
-  }) as unknown as Parameters<typeof tf.customGrad>[0]);
-  return lookup(table, ids);
+  return gatherRowsOp(table, ids, byRow && fused().rowSum ? byRow : undefined, activeProfile().hostKernels);
 }

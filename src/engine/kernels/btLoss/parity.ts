@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import { composedBtLoss, composedBtLossGradient, pairGroups } from '../../model/loss.ts';
+import { composedBtLoss, composedBtLossGradient } from './op.ts';
+import { pairGroups } from './pairGroups.ts';
 import { BT_LOSS, fusedBtLoss, fusedBtLossGradient } from './webgpu.ts';
 import { type ParityErrors, hasKernel, compareOps, randomTensor, relativeError } from '../../testing/kernelParity.ts';
 

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { composedBothFinite, composedClipCoefficient, composedGlobalNorm } from '../../model/clip.ts';
+import { composedBothFinite, composedClipCoefficient, composedGlobalNorm } from './op.ts';
 import { type ParityErrors, hasKernel, randomTensor, relativeError } from '../../testing/kernelParity.ts';
 import { SQUARED_NORM_LINK, fusedBothFinite, fusedClipCoefficient, fusedGlobalNorm } from './webgpu.ts';
 

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { ROW_SUM, rowOrderValues } from './webgpu.ts';
-import { gatherRows } from '../../model/ops.ts';
+import { gatherRows } from '../rowGather/op.ts';
 import { createRng } from '../../data/rng.ts';
 import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../../testing/kernelParity.ts';
 
@@ -18,7 +18,7 @@ export async function rowSumParity(): Promise<ParityErrors | null> {
   const idsT = tf.tensor2d(ids, [20, 30], 'int32');
   const byRow = { order: tf.tensor1d(order, 'int32'), starts: tf.tensor1d(starts, 'int32') };
   try {
-    return await compareOps((t) => gatherRows(t as tf.Tensor2D, idsT, byRow), (t) => gatherRows(t as tf.Tensor2D, idsT), { table });
+    return await compareOps((t) => gatherRows(t as tf.Tensor2D, idsT, byRow, false), (t) => gatherRows(t as tf.Tensor2D, idsT, undefined, false), { table });
   } finally {
     tf.dispose([table, idsT, byRow.order, byRow.starts]);
   }
