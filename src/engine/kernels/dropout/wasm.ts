@@ -4,7 +4,7 @@ import { type WasmFunction, SIMD, backendMemory, countedLoop, i32x4Const, kernel
  * hostDropout's inner loop (kernels/dropout/host.ts) in WebAssembly SIMD, four columns at a time, on
  * tfjs-wasm's heap: dst[c] = src[c] · (lowbias32(row + c·GOLDEN) >>> 8 ≥ cut ? scale : 0) for the first
  * `bytes` / 4 columns of a row (a multiple of 4; the caller does the rest). The same integers and the same
- * float32 product as the TypeScript loop, so the same bits (hostDropout.test.ts compares them).
+ * float32 product as the TypeScript loop, so the same bits (host.test.ts compares them).
  */
 export type DropoutRow = (src: number, dst: number, bytes: number, row: number, cut: number, scale: number) => void;
 

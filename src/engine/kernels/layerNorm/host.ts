@@ -6,7 +6,7 @@ import { GRAD_WEIGHT_BIAS, GRAD_X, LAYER_NORM } from './op.ts';
 
 /**
  * LayerNorm's three kernels (fusedLayerNorm, kernels/layerNorm/webgpu.ts) on the CPU-memory backends:
- * one pass forward and two backward over [rows, d], where the composition (ops.composedLayerNorm, the
+ * one pass forward and two backward over [rows, d], where the composition (op.ts's composedLayerNorm, the
  * reference) runs about 9 kernels forward and 20 backward, its weight and bias gradients as sums over
  * the rows that tfjs-wasm computes through a transpose. Row statistics and column sums accumulate in double.
  */
@@ -30,7 +30,7 @@ function rowStats(x: Float32Array, r: number, d: number, eps: number): [number, 
 }
 
 /**
- * The forward in WebAssembly SIMD (wasm/layerNorm.ts): its passes over the rows, with each row's mean
+ * The forward in WebAssembly SIMD (wasm.ts): its passes over the rows, with each row's mean
  * and 1/√(var + eps) taken here from its partial sums, as rowStats does.
  */
 function simdForward(loops: LayerNormLoops, backend: unknown, mem: HostMemory, [xInfo, wInfo, bInfo, yInfo]: tf.TensorInfo[], rows: number, d: number, eps: number): void {

@@ -5,7 +5,7 @@ import { simdGemm } from './wasm.ts';
 
 /**
  * op(a)·op(b) for rank-2, or rank-3 with the same batch, op = transpose of the last two axes when
- * asked: tf.matMul's maths on tfjs-wasm in this project's WebAssembly SIMD loops (wasm/gemm.ts). No
+ * asked: tf.matMul's maths on tfjs-wasm in this project's WebAssembly SIMD loops (wasm.ts). No
  * transpose is made: B's packing reads Bᵀ, and Aᵀ is read through its strides or packed by blocks of
  * rows. tfjs-wasm runs a product in XNNPACK only without batch or transpose, else in a scalar loop; these
  * loops beat both in Chromium (docs/performance.md). Null where they cannot run (off tfjs-wasm, or

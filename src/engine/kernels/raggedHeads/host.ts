@@ -9,7 +9,7 @@ import { simdCopyRuns } from './wasm.ts';
  * columns from col0 of every candidate's rows into one [length, dh] block per (candidate, head),
  * candidate-major; mergeHeads writes [length, dh] blocks back into [N, heads·dh]. The cut and the paste
  * are each other's gradient. A block is `length` runs of dh values, one per row: one strided copy, in
- * WebAssembly SIMD on tfjs-wasm (wasm/copyRuns.ts) where dh is a multiple of 4.
+ * WebAssembly SIMD on tfjs-wasm (wasm.ts) where dh is a multiple of 4.
  */
 export interface Ragged {
   lengths: number[];
