@@ -9,10 +9,10 @@ import json
 import os
 import sys
 import time
-from typing import List, Optional, Tuple
+from typing import List, Tuple
 
 from .distributed import Dist
-from .jsonl import Dataset, ingest_jsonl
+from .formats import FormatRead, read_files
 from .model import score_candidates
 from .picks import pick_question, picks_line, picks_record, probability_map, resolve_rule
 from .tokenize import tokenize_groups
@@ -21,38 +21,11 @@ from .tokenize import tokenize_groups
 CHUNK_QUESTIONS = 256
 
 
-def _with_label_marker(raw: bytes) -> Tuple[bytes, bool]:
-    """(bytes to ingest, labelled). A file whose lines give no label and no gold anywhere is a picks set: until
-    eorm's readers load one as such (issue 33 §1), each object line gets a placeholder label, dropped after
-    ingest, so every other rule of the line (fields, types, grouping, errors by line) stays the ingest's own."""
-    lines = raw.split(b"\n")
-    for line in lines:
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(obj, dict) and ("label" in obj or "gold" in obj):
-            return raw, True
-    out = []
-    for line in lines:
-        s = line.lstrip()
-        if s.startswith(b"{"):
-            rest = s[1:]
-            line = b'{"label":0' + (b"" if rest.lstrip().startswith(b"}") else b",") + rest
-        out.append(line)
-    return b"\n".join(out), False
-
-
-def read_groups(path: str) -> Tuple[Dataset, bool]:
-    """The file's groups and whether its candidates carry labels (None labels when not)."""
-    with open(path, "rb") as f:
-        data, labelled = _with_label_marker(f.read())
-    dataset = ingest_jsonl(data)
-    if not labelled:
-        for g in dataset.groups:
-            for c in g.candidates:
-                c.label = None
-    return dataset, labelled
+def read_groups(path: str) -> Tuple[FormatRead, bool]:
+    """The file's groups, whatever its format (eorm/formats), and whether its candidates carry labels (a picks
+    set's are None)."""
+    read = read_files([path])
+    return read, read.labels_from != "none"
 
 
 def share(n: int, rank: int, world: int) -> range:

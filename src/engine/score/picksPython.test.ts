@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPicksSet, readFiles } from '../data/formats/readFiles.ts';
 import { ingestJsonl } from '../data/ingest.ts';
 import { bytesStream, repoSamplePath } from '../data/testing/node.ts';
 import { inProcessPool } from '../data/tokenizePool.ts';
@@ -105,8 +106,9 @@ describe('the app and eorm.score --picks write the same picks', () => {
 
   it('the same file without labels or gold', async () => {
     if (!python) throw new Error(`No Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`);
-    const groups: Group<CandidateText>[] = dataset.groups.map((g) => ({ ...g, candidates: g.candidates.map(({ label, labelFromGold, goldMatch, ...c }) => ({ ...c, gold: null })) }));
-    const app = await appPicks(groups, 'recommended');
+    const read = await readFiles([{ name: 'bare.jsonl', stream: bytesStream(readFileSync(bare)), size: null }]);
+    expect(isPicksSet(read)).toBe(true);
+    const app = await appPicks(read.groups, 'recommended');
     const py = pythonPicks(bare, 'recommended');
     expectSame(app, py.records);
     expect(py.records.every((r) => r.correct === null)).toBe(true);
