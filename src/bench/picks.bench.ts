@@ -1,0 +1,111 @@
+/**
+ * Issue 33 §3: a picks run at scale in a tab. A file of `--questions` (default 20,000) questions × 16 long
+ * answers without labels or gold (about 300 MB at the default size), built from the real 16-answer file's
+ * texts (each copy of a question numbered, so no two inputs are the same), is loaded into the app's engine
+ * worker in headless Chromium (WASM), picked with an untrained tiny-preset model (the speed does not depend on
+ * the weights), and the tab's peak memory sampled as the speed bench samples it. Prints load and pick times,
+ * candidates/s and tokens/s beside the speed bench's last scoring rate (bench/results/latest.json).
+ *   npm run bench -- picks [--questions N] [--min-chars C]
+ */
+import { readFileSync } from 'node:fs';
+import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
+import { writeModel } from '../engine/io/modelFile.ts';
+import { disposeParams, initParams, paramsToArrays } from '../engine/model/params.ts';
+import { PRESETS } from '../engine/train/settings.ts';
+import { newEnginePage, send, startBenchBrowser, waitFor } from './enginePage.ts';
+import { longAnswers } from './longAnswers.ts';
+import { sampleRendererPeak } from './rendererMemory.ts';
+
+const REAL_PATH = 'bench/data/zeroeval-gsm8k-16cand-first200.jsonl';
+const argv = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? Number(argv[i + 1]) : fallback;
+};
+const QUESTIONS = arg('--questions', 20_000);
+// About 940 characters per answer: 20,000 × 16 of them are about 300 MB.
+const MIN_CHARS = arg('--min-chars', 900);
+
+/** `questions` questions × 16 long answers without label or gold, as JSONL bytes. */
+function picksFile(): Buffer {
+  const base = longAnswers(readFileSync(REAL_PATH, 'utf8'), MIN_CHARS)
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const { label: _l, gold: _g, ...rest } = JSON.parse(l) as Record<string, unknown>;
+      return rest as { question: string; question_id: string };
+    });
+  const perQuestion = new Map<string, Array<{ question: string; question_id: string }>>();
+  for (const line of base) perQuestion.set(line.question_id, [...(perQuestion.get(line.question_id) ?? []), line]);
+  const groups = [...perQuestion.values()];
+  const parts: string[] = [];
+  for (let q = 0; q < QUESTIONS; q++) {
+    const g = groups[q % groups.length];
+    for (const line of g) parts.push(JSON.stringify({ ...line, question_id: `${q}`, question: `(${q}) ${line.question}` }));
+  }
+  return Buffer.from(`${parts.join('\n')}\n`);
+}
+
+async function tinyModel(): Promise<string> {
+  const p = PRESETS.tiny;
+  const cfg = makeConfig({ ...p, dropout: 0, vocabSize: GPT2_VOCAB, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+  const params = initParams(cfg, 1);
+  const tensors = await paramsToArrays(params);
+  disposeParams(params);
+  return Buffer.from(writeModel({ cfg, tensors })).toString('base64');
+}
+
+function lastScoringRate(): string {
+  try {
+    const latest = JSON.parse(readFileSync('bench/results/latest.json', 'utf8')) as { date: string; app: Array<{ shape: string; label: string; preset: string; score: { perSec: number; tokensPerSec: number } }> };
+    return latest.app.map((r) => `${r.shape} · ${r.label} · ${r.preset}: ${r.score.perSec.toFixed(0)} candidates/s, ${r.score.tokensPerSec.toFixed(0)} tokens/s (speed bench, ${latest.date})`).join('\n');
+  } catch {
+    return 'no speed bench results (bench/results/latest.json)';
+  }
+}
+
+async function main() {
+  const file = picksFile();
+  console.log(`picks file: ${QUESTIONS.toLocaleString('en-US')} questions × 16 answers, ${(file.length / 2 ** 20).toFixed(0)} MiB`);
+  const model = await tinyModel();
+  const b = await startBenchBrowser();
+  const memory = sampleRendererPeak();
+  try {
+    const page = await newEnginePage(b, { '/__bench__/picks.jsonl': file });
+    await send(page, { type: 'init', backend: 'wasm' });
+    await waitFor(page, 'ready');
+    await page.evaluate(
+      ({ b64 }) => {
+        const bin = atob(b64);
+        const bytes = new Uint8Array(bin.length);
+        for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+        (window as unknown as { engine: { send(c: unknown): void } }).engine.send({ type: 'import', bytes: bytes.buffer, fileName: 'tiny.safetensors' });
+      },
+      { b64: model },
+    );
+    await waitFor(page, 'models');
+    const t0 = Date.now();
+    await send(page, { type: 'loadData', role: 'train', source: { kind: 'url', url: '/__bench__/picks.jsonl', name: 'picks.jsonl' } });
+    await waitFor(page, 'dataset');
+    const loadSec = (Date.now() - t0) / 1000;
+    const t1 = Date.now();
+    await send(page, { type: 'picks', set: 'picks', rule: 'recommended' });
+    const end = await waitFor(page, 'picksProgress', 0, "e.state === 'done' || e.state === 'error'", 4 * 60 * 60_000);
+    const pickSec = (Date.now() - t1) / 1000;
+    const peak = memory.stop();
+    if (end.state !== 'done') throw new Error(`picks ended ${end.state}: ${end.message}`);
+    const candidates = end.total * 16;
+    console.log(`load (read, parse, group): ${loadSec.toFixed(1)} s`);
+    console.log(`pick ${end.done.toLocaleString('en-US')} questions (tokenize + score + pick, chunk by chunk): ${pickSec.toFixed(1)} s, ${(candidates / pickSec).toFixed(0)} candidates/s, ${(end.done / pickSec).toFixed(1)} questions/s`);
+    console.log(`tab peak memory: ${peak === null ? 'not measured (no /proc)' : `${peak.toFixed(0)} MiB`} (target < 1,536 MiB)`);
+    console.log(`beside the speed bench's scoring rate (its shapes, tiny preset):\n${lastScoringRate()}`);
+  } finally {
+    memory.stop();
+    await b.close();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
