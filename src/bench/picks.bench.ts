@@ -5,9 +5,12 @@
  * worker in headless Chromium (WASM), picked with an untrained tiny-preset model (the speed does not depend on
  * the weights), and the tab's peak memory sampled as the speed bench samples it. Prints load and pick times,
  * candidates/s and tokens/s beside the speed bench's last scoring rate (bench/results/latest.json).
- *   npm run bench -- picks [--questions N] [--min-chars C]
+ * `--pick-limit K` cancels the run once K questions are picked (the tab's memory is then measured over the
+ * whole load and a stretch of picking, whose rate gives the full run's time, printed as an estimate).
+ *   npm run bench -- picks [--questions N] [--min-chars C] [--pick-limit K]
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
 import { writeModel } from '../engine/io/modelFile.ts';
 import { disposeParams, initParams, paramsToArrays } from '../engine/model/params.ts';
@@ -23,8 +26,9 @@ const arg = (name: string, fallback: number) => {
   return i >= 0 ? Number(argv[i + 1]) : fallback;
 };
 const QUESTIONS = arg('--questions', 20_000);
-// About 940 characters per answer: 20,000 × 16 of them are about 300 MB.
-const MIN_CHARS = arg('--min-chars', 900);
+// Answers of at least 500 characters (about 950 bytes a line): 20,000 × 16 of them are about 300 MB.
+const MIN_CHARS = arg('--min-chars', 500);
+const PICK_LIMIT = arg('--pick-limit', Infinity);
 
 /** `questions` questions × 16 long answers without label or gold, as JSONL bytes. */
 function picksFile(): Buffer {
@@ -67,11 +71,16 @@ function lastScoringRate(): string {
 async function main() {
   const file = picksFile();
   console.log(`picks file: ${QUESTIONS.toLocaleString('en-US')} questions × 16 answers, ${(file.length / 2 ** 20).toFixed(0)} MiB`);
+  // Served from disk by the bench's Vite server (a route's body this large crosses the protocol whole).
+  const dir = resolve('node_modules/.cache/eorm-bench');
+  mkdirSync(dir, { recursive: true });
+  const path = resolve(dir, 'picks-scale.jsonl');
+  writeFileSync(path, file);
   const model = await tinyModel();
   const b = await startBenchBrowser();
   const memory = sampleRendererPeak();
   try {
-    const page = await newEnginePage(b, { '/__bench__/picks.jsonl': file });
+    const page = await newEnginePage(b);
     await send(page, { type: 'init', backend: 'wasm' });
     await waitFor(page, 'ready');
     await page.evaluate(
@@ -85,23 +94,31 @@ async function main() {
     );
     await waitFor(page, 'models');
     const t0 = Date.now();
-    await send(page, { type: 'loadData', role: 'train', source: { kind: 'url', url: '/__bench__/picks.jsonl', name: 'picks.jsonl' } });
+    await send(page, { type: 'loadData', role: 'train', source: { kind: 'url', url: `${b.base}@fs${path}`, name: 'picks.jsonl' } });
     await waitFor(page, 'dataset');
     const loadSec = (Date.now() - t0) / 1000;
     const t1 = Date.now();
     await send(page, { type: 'picks', set: 'picks', rule: 'recommended' });
-    const end = await waitFor(page, 'picksProgress', 0, "e.state === 'done' || e.state === 'error'", 4 * 60 * 60_000);
+    const hours = 4 * 60 * 60_000;
+    if (Number.isFinite(PICK_LIMIT)) {
+      await waitFor(page, 'picksProgress', 0, `e.done >= ${PICK_LIMIT} || e.state === 'done' || e.state === 'error'`, hours);
+      await send(page, { type: 'picksControl', action: 'cancel' });
+    }
+    const end = await waitFor(page, 'picksProgress', 0, "e.state === 'done' || e.state === 'cancelled' || e.state === 'error'", hours);
     const pickSec = (Date.now() - t1) / 1000;
     const peak = memory.stop();
-    if (end.state !== 'done') throw new Error(`picks ended ${end.state}: ${end.message}`);
-    const candidates = end.total * 16;
+    if (end.state === 'error') throw new Error(`picks failed: ${end.message}`);
+    const candidates = end.done * 16;
     console.log(`load (read, parse, group): ${loadSec.toFixed(1)} s`);
-    console.log(`pick ${end.done.toLocaleString('en-US')} questions (tokenize + score + pick, chunk by chunk): ${pickSec.toFixed(1)} s, ${(candidates / pickSec).toFixed(0)} candidates/s, ${(end.done / pickSec).toFixed(1)} questions/s`);
+    console.log(`pick ${end.done.toLocaleString('en-US')} of ${end.total.toLocaleString('en-US')} questions (tokenize + score + pick, chunk by chunk): ${pickSec.toFixed(1)} s, ${(candidates / pickSec).toFixed(0)} candidates/s, ${(end.done / pickSec).toFixed(1)} questions/s`);
+    if (end.state === 'cancelled') console.log(`cancelled at --pick-limit: the whole file at this rate would take about ${((end.total / end.done) * pickSec / 60).toFixed(0)} min (estimate)`);
     console.log(`tab peak memory: ${peak === null ? 'not measured (no /proc)' : `${peak.toFixed(0)} MiB`} (target < 1,536 MiB)`);
     console.log(`beside the speed bench's scoring rate (its shapes, tiny preset):\n${lastScoringRate()}`);
   } finally {
-    memory.stop();
+    const peak = memory.stop();
+    console.log(`(tab peak so far: ${peak === null ? '–' : `${peak.toFixed(0)} MiB`})`);
     await b.close();
+    rmSync(path, { force: true });
   }
 }
 
