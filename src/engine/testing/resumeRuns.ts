@@ -19,6 +19,8 @@ export interface ResumeSetup {
   settings: TrainSettings;
   /** Left out: the active backend's choice. */
   lazyEmbedding?: boolean;
+  /** Told the step a run has reached, now and then (a slow backend's check says where it is). */
+  onStep?: (step: number) => void;
 }
 
 export interface Seen {
@@ -26,7 +28,10 @@ export interface Seen {
   checkpoints: RunCheckpoint[];
 }
 
-/** Trains from `init` (or resumes from `from`) on the active backend; stops at its first checkpoint at or past `stopAtStep`. */
+/**
+ * Trains from `init` (or resumes from `from`) on the active backend; asked to stop at its first checkpoint
+ * at or past `stopAtStep` (a backend that reads back every few steps may take a few more).
+ */
 export async function trainRun(setup: ResumeSetup, init: ParamArrays, from?: RunCheckpoint, stopAtStep?: number): Promise<{ final: ParamArrays; seen: Seen }> {
   const params = paramsFromArrays(setup.cfg, from ? from.params : init);
   const control = new RunControl();
@@ -34,7 +39,7 @@ export async function trainRun(setup: ResumeSetup, init: ParamArrays, from?: Run
   const listener: RunListener = {
     state: () => undefined,
     points: (p) => seen.points.push(...p),
-    progress: () => undefined,
+    progress: (p) => setup.onStep?.(p.step),
     evaluation: () => undefined,
     evalProgress: () => undefined,
     checkpoint: (c) => {
@@ -43,7 +48,9 @@ export async function trainRun(setup: ResumeSetup, init: ParamArrays, from?: Run
     },
   };
   try {
-    await runTraining({ ...setup, params, resumeFrom: from }, listener, control);
+    // A resumed run keeps the embedding update it started with, as the app's (worker/trainingRuns.ts).
+    const lazyEmbedding = setup.lazyEmbedding ?? (from ? from.optimizer.lazy !== null : undefined);
+    await runTraining({ ...setup, lazyEmbedding, params, resumeFrom: from }, listener, control);
     return { final: await paramsToArrays(params), seen };
   } finally {
     disposeParams(params);
@@ -86,7 +93,7 @@ export async function crossBackendResumes(setup: ResumeSetup, init: ParamArrays,
   const out: CrossResume[] = [];
   for (const [first, then] of [backends, [backends[1], backends[0]]]) {
     await use(first);
-    const last = (await trainRun(setup, init, undefined, stopAt)).seen.checkpoints.at(-1)!;
+    const last = (await trainRun(setup, init, undefined, stopAt)).seen.checkpoints.find((c) => c.step >= stopAt)!;
     await use(then);
     const resumed = (await trainRun(setup, init, last)).final;
     for (const versus of backends) {
