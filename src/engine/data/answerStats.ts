@@ -10,6 +10,8 @@ export const MAX_LISTED_DISAGREEMENTS = 10_000;
 
 /** A line whose given label is not what its answer's match with the gold answer says. */
 export interface LabelGoldDisagreement {
+  /** The file, when several were read together. */
+  file?: string;
   line: number;
   questionId: string | null;
   label: 0 | 1;
@@ -61,7 +63,7 @@ export function answerStats(dataset: Dataset): AnswerStats {
         if (c.goldMatch !== (c.label === 1)) {
           disagreeing++;
           if (disagreements.length < MAX_LISTED_DISAGREEMENTS) {
-            disagreements.push({ line: c.line, questionId: g.questionId, label: c.label, answerKey: c.answerKey, gold: c.gold! });
+            disagreements.push({ ...(c.file === undefined ? {} : { file: c.file }), line: c.line, questionId: g.questionId, label: c.label, answerKey: c.answerKey, gold: c.gold! });
           }
         }
       }
@@ -82,5 +84,5 @@ export function answerStats(dataset: Dataset): AnswerStats {
 
 /** The disagreeing lines as JSONL, one object per line, for the panel's download. */
 export function disagreementsJsonl(list: LabelGoldDisagreement[]): string {
-  return list.map((d) => `${JSON.stringify({ line: d.line, question_id: d.questionId, label: d.label, answer_key: d.answerKey, gold: d.gold })}\n`).join('');
+  return list.map((d) => `${JSON.stringify({ ...(d.file === undefined ? {} : { file: d.file }), line: d.line, question_id: d.questionId, label: d.label, answer_key: d.answerKey, gold: d.gold })}\n`).join('');
 }

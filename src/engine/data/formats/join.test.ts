@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { answerStats, disagreementsJsonl } from '../answerStats.ts';
 import type { Dataset } from '../types.ts';
 import { readFiles } from './readFiles.ts';
 
@@ -60,5 +61,17 @@ describe('per-model results files joined', () => {
     ]);
     expect(d.report.errors).toEqual([expect.objectContaining({ file: 'b.json', line: 1, kind: 'conflicting_question' })]);
     expect(d.report.errors[0].reason).toContain('a.json line 1');
+  });
+
+  it('names the file of a line whose label disagrees with its gold answer', async () => {
+    const a = `${JSON.stringify({ id: 'x', question: 'Q', responses: ['The answer is 1.'], labels: [1], answer: '1' })}\n`;
+    const b = `${JSON.stringify({ id: 'x', question: 'Q', responses: ['The answer is 2.'], labels: [1], answer: '1' })}\n`;
+    const d = (await readFiles([
+      { name: 'a.jsonl', stream: new Blob([a]).stream(), size: a.length },
+      { name: 'b.jsonl', stream: new Blob([b]).stream(), size: b.length },
+    ])) as Dataset;
+    const stats = answerStats(d);
+    expect(stats.labelGoldDisagreements).toBe(1);
+    expect(disagreementsJsonl(stats.disagreements)).toBe(`${JSON.stringify({ file: 'b.jsonl', line: 1, question_id: 'x', label: 1, answer_key: '2', gold: '1' })}\n`);
   });
 });
