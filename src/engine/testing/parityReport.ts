@@ -7,7 +7,7 @@ import { simdLayerNorm } from '../kernels/layerNorm/wasm.ts';
 import { adamwKernelParity } from '../kernels/adamw/parity.ts';
 import { adamwFlatParity } from '../kernels/adamw/flatParity.ts';
 import { btLossParity } from '../kernels/btLoss/parity.ts';
-import type { ParityErrors } from './kernelParity.ts';
+import type { ParityErrors } from '../kernels/parity.ts';
 import { dropoutParity, dropoutStatistics } from '../kernels/dropout/parity.ts';
 import { geluParity } from '../kernels/gelu/parity.ts';
 import { globalNormParity } from '../kernels/globalNorm/parity.ts';

@@ -1,5 +1,5 @@
 import type { Check, CheckKind } from './fixtureParity.ts';
-import type { ParityErrors } from './kernelParity.ts';
+import type { ParityErrors } from '../kernels/parity.ts';
 import type { ReplayParity, StepWork } from './replayParity.ts';
 
 /**

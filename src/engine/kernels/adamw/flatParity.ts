@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { composedAdamW } from './op.ts';
 import { ADAMW_LINK, FlatMoments, type RowGradient } from './webgpuFlat.ts';
-import { type ParityErrors, hasKernel, randomTensor, relativeError } from '../../testing/kernelParity.ts';
+import { type ParityErrors, hasKernel, randomTensor, relativeError } from '../parity.ts';
 import { readTogether } from '../../gpuMemory/readTogether.ts';
 
 /** Dense parameters (three links of gradients), then a table whose gradient comes as rows. */

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { composedBtLoss, composedBtLossGradient } from './op.ts';
 import { pairGroups } from './pairGroups.ts';
 import { BT_LOSS, fusedBtLoss, fusedBtLossGradient } from './webgpu.ts';
-import { type ParityErrors, hasKernel, compareOps, randomTensor, relativeError } from '../../testing/kernelParity.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor, relativeError } from '../parity.ts';
 
 /**
  * The fused Bradley-Terry loss against the composition on 14 candidates in five groups (two outside the

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { dropoutScales, gridRows } from './keys.ts';
 import { DROPOUT, fusedDropout } from './webgpu.ts';
 import { mixSeed } from '../../model/dropout.ts';
-import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../../testing/kernelParity.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
 
 /**
  * The fused dropout against the composition x · dropoutScales, the host's mask for the same keys

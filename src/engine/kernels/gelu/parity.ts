@@ -1,4 +1,4 @@
-import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../../testing/kernelParity.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
 import { GELU, composedGelu, fusedGelu } from './op.ts';
 
 /** The fused GELU against the composition: value and dx on [7, 300] in [−5, 5]. Null where the backend has no fused kernel. */

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { composedBothFinite, composedClipCoefficient, composedGlobalNorm } from './op.ts';
-import { type ParityErrors, hasKernel, randomTensor, relativeError } from '../../testing/kernelParity.ts';
+import { type ParityErrors, hasKernel, randomTensor, relativeError } from '../parity.ts';
 import { SQUARED_NORM_LINK, fusedBothFinite, fusedClipCoefficient, fusedGlobalNorm } from './webgpu.ts';
 
 /**

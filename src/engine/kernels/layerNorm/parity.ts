@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../../testing/kernelParity.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
 import { LAYER_NORM, composedLayerNorm, fusedLayerNorm } from './op.ts';
 
 /**

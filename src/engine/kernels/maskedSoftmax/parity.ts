@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../../testing/kernelParity.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
 import { MASKED_SOFTMAX, fusedMaskedSoftmax } from './webgpu.ts';
 import { composedMaskedSoftmax } from './op.ts';
 

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { COLUMN_SUM } from '../columnSum/op.ts';
-import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../../testing/kernelParity.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
 import { composedLinear, fusedLinear } from './op.ts';
 
 /**

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../../testing/kernelParity.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
 import { QKV_HEADS, fusedQkvHeads } from './webgpu.ts';
 import { composedQkvHeads } from './op.ts';
 

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { ROW_SUM, rowOrderValues } from './webgpu.ts';
 import { gatherRows } from '../rowGather/op.ts';
 import { createRng } from '../../data/rng.ts';
-import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../../testing/kernelParity.ts';
+import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
 
 /**
  * The row gather with its gradient summed per row in a fixed order (rowSum.ts) against the same gather

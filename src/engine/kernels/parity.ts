@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { createRng } from '../data/rng.ts';
-import { maxAbsDiff } from './allclose.ts';
+import { maxAbsDiff } from '../testing/allclose.ts';
 
 /**
  * What the kernels' parity checks share: random inputs, and a fused op against its composition on the
