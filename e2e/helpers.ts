@@ -1,9 +1,7 @@
 import type { Page } from '@playwright/test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, preview } from 'vite';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -42,23 +40,6 @@ export async function dropFile(page: Page, selector: string, name: string, conte
     { name, content },
   );
   for (const type of ['dragenter', 'dragover', 'drop']) await page.dispatchEvent(selector, type, { dataTransfer });
-}
-
-/**
- * The app as `vite build` makes it, served by `vite preview` (with the headers the config gives it) on a
- * free port. Built into a fresh temporary folder, so that runs side by side do not share one.
- */
-export async function serveBuiltApp(): Promise<{ url: string; close: () => Promise<void> }> {
-  const outDir = mkdtempSync(join(tmpdir(), 'eorm-built-app-'));
-  await build({ root: ROOT, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  const server = await preview({ root: ROOT, logLevel: 'warn', build: { outDir }, preview: { port: 0 } });
-  return {
-    url: server.resolvedUrls!.local[0],
-    close: async () => {
-      await server.close();
-      rmSync(outDir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** A .safetensors file with one more field in its `eorm_config` metadata (the app warns about unknown fields, naming them). */

@@ -24,13 +24,17 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
+    // The built app (e2e/vite.e2e.config.ts), built once per run and served by `vite preview` with the
+    // headers a host must send: a page load fetches a few bundles instead of the dev server transforming
+    // hundreds of modules on demand, and an edit under src/ during a run reloads nothing.
     // WebGPU needs a secure context: http://127.0.0.1 is one.
-    command: `npx vite --host 127.0.0.1 --port ${PORT} --strictPort`,
+    command: `npx vite build --config e2e/vite.e2e.config.ts && npx vite preview --config e2e/vite.e2e.config.ts --port ${PORT} --strictPort`,
     cwd: ROOT,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
-    timeout: 180_000,
+    timeout: 300_000,
     stdout: 'ignore',
     stderr: 'pipe',
+    env: { E2E_PORT: String(PORT) },
   },
 });
