@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { contentSecurityPolicy } from './src/build/csp.ts';
@@ -38,5 +39,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one on 2 cores, leaving the other idle.
+    maxWorkers: availableParallelism(),
   },
 });

@@ -19,4 +19,5 @@ fi
 echo "Python tests with $PY (torch $("$PY" -c 'import torch; print(torch.__version__)'))"
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 if [ "$#" -gt 0 ]; then exec "$PY" -m unittest -v "$@"; fi
-exec "$PY" -m unittest discover -s tests -t . -v
+# Every module, one process per core (tests/run_parallel.py).
+exec "$PY" -m tests.run_parallel
