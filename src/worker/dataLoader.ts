@@ -188,6 +188,11 @@ export async function readWhole(source: DataSource, maxBytes = STORED_MAX_BYTES)
   if (source.kind === 'files') return null;
   const response = await fetch(source.url);
   if (!response.ok) throw new Error(`Could not download ${source.name} (${source.url}): HTTP ${response.status}.`);
+  // A download over the limit streams like a big file: held whole, it doubles the tab's memory while it loads.
+  if (Number(response.headers.get('content-length')) > maxBytes) {
+    await response.body?.cancel();
+    return null;
+  }
   const bytes = await response.arrayBuffer();
   return { file: new File([bytes], source.name), bytes };
 }
