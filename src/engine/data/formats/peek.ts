@@ -9,28 +9,51 @@ export interface Peeked {
   firstLine: string | null;
 }
 
-const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
-
+/**
+ * Each chunk is decoded once, as it comes, and only its own text searched: a first line of a MiB that
+ * arrives in many small chunks costs one pass over it, not one per chunk.
+ */
 export async function peek(stream: ReadableStream<Uint8Array>): Promise<Peeked> {
   const reader = stream.getReader();
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
   const chunks: Uint8Array[] = [];
+  const pieces: string[] = [];
   let size = 0;
-  let text = '';
+  let length = 0; // chars decoded so far
+  let first = -1; // offset of the first non-blank char
+  let end = -1; // offset of the newline that ends the first non-blank line
+  let firstChar: string | null = null;
   let done = false;
+  const take = (piece: string) => {
+    if (first < 0) {
+      const at = piece.search(/\S/);
+      if (at >= 0) {
+        first = length + at;
+        firstChar = piece[at];
+      }
+    }
+    if (first >= 0 && end < 0) {
+      const nl = piece.indexOf('\n', Math.max(0, first - length));
+      if (nl >= 0) end = length + nl;
+    }
+    pieces.push(piece);
+    length += piece.length;
+  };
   while (size < PEEK_LIMIT) {
     const r = await reader.read();
     if (r.done) {
       done = true;
+      take(decoder.decode());
       break;
     }
     chunks.push(r.value);
     size += r.value.length;
-    text = decoder.decode(concat(chunks, size)).replace(/^\uFEFF/, '');
-    const first = text.search(/\S/);
-    if (first >= 0 && (text[first] === '[' || text.indexOf('\n', first) >= 0)) break;
+    take(decoder.decode(r.value, { stream: true }));
+    if (firstChar === '[' || end >= 0) break;
   }
-  const first = text.search(/\S/);
-  const end = first < 0 ? -1 : text.indexOf('\n', first);
+  // A line not ended by the limit is cut: its last bytes may be half a character, decoded as U+FFFD as before.
+  if (!done && end < 0) take(decoder.decode());
+  const text = first >= 0 && (end >= 0 || done) ? pieces.join('') : '';
   const firstLine = first < 0 ? null : end >= 0 ? text.slice(first, end) : done ? text.slice(first) : null;
   let i = 0;
   const replay = new ReadableStream<Uint8Array>({
@@ -43,16 +66,5 @@ export async function peek(stream: ReadableStream<Uint8Array>): Promise<Peeked> 
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  return { stream: replay, firstChar: first < 0 ? null : text[first], firstLine };
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return { stream: replay, firstChar, firstLine };
 }
