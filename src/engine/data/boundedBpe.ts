@@ -48,22 +48,22 @@ const pieceByPiece = (text: string): Generator<number[]> => {
 interface Vocabulary {
   /** Token bytes as a latin-1 string (one char per byte) → rank (= id). */
   ranks: Map<string, number>;
-  tokens: Uint8Array[];
   /** Longest token made only of the given bytes, per set of bytes (see maxTokenBytes). */
   longest: Map<string, number>;
 }
 let vocab: Vocabulary | null = null;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Built once per thread, on the first long pre-token: an ASCII token (most of them) is its own latin-1 key. */
 function vocabulary(): Vocabulary {
   if (vocab) return vocab;
   const ranks = new Map<string, number>();
-  const tokens: Uint8Array[] = [];
   bpeRanks.forEach((value, rank) => {
-    const bytes = typeof value === 'string' ? utf8.encode(value) : Uint8Array.from(value);
-    ranks.set(latin1(bytes), rank);
-    tokens.push(bytes);
+    const key = typeof value !== 'string' ? String.fromCharCode(...value) : ASCII.test(value) ? value : latin1(utf8.encode(value));
+    ranks.set(key, rank);
   });
-  vocab = { ranks, tokens, longest: new Map() };
+  vocab = { ranks, longest: new Map() };
   return vocab;
 }
 
@@ -83,10 +83,10 @@ function maxTokenBytes(bytes: Uint8Array): number {
   let m = v.longest.get(signature);
   if (m === undefined) {
     m = 1;
-    for (const t of v.tokens) {
+    for (const t of v.ranks.keys()) {
       if (t.length <= m) continue;
       let all = true;
-      for (let i = 0; i < t.length && all; i++) all = present[t[i]] === 1;
+      for (let i = 0; i < t.length && all; i++) all = present[t.charCodeAt(i)] === 1;
       if (all) m = t.length;
     }
     v.longest.set(signature, m);
