@@ -25,7 +25,8 @@ async function next<T extends WorkerEvent['type']>(page: Page, type: T, pred = '
 
 /** A page of its own (nothing restored from another run's storage) whose engine runs WASM with the sample loaded. */
 async function sampleOnWasm(browser: Browser, errors: string[][], scoringWorkers: number | undefined) {
-  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  // bypassCSP: next() compiles its predicates in the page (new Function), which the built app's CSP refuses.
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL, bypassCSP: true });
   const page = await context.newPage();
   errors.push(collectConsoleErrors(page));
   await page.goto('/e2e/pages/engine.html');
