@@ -46,6 +46,8 @@ export class Collector {
   private readonly groups: Group<CandidateText>[] = [];
   private readonly byKey = new Map<string, Group<CandidateText>>();
   private readonly pending: Pending[] = [];
+  /** Each question text held back, once: every line of a group repeats it, and a picks set holds all its lines until finish(). */
+  private readonly pendingQuestions = new Map<string, string>();
   private readonly fileOrder = new Map<string | undefined, number>();
   private labelled = false;
   private givenLabels = false;
@@ -71,10 +73,14 @@ export class Collector {
   line(raw: RawLine): void {
     if (!this.requireLabels && !this.labelled) {
       if (raw.gold === null && raw.samples.every((s) => s.label === null)) {
+        const question = this.pendingQuestions.get(raw.question);
+        if (question === undefined) this.pendingQuestions.set(raw.question, raw.question);
+        else raw.question = question;
         this.pending.push({ raw, file: this.file, fileDefault: this.fileDefault });
         return;
       }
       this.labelled = true;
+      this.pendingQuestions.clear();
       const [file, fileDefault] = [this.file, this.fileDefault];
       for (const p of this.pending.splice(0)) {
         this.file = p.file;
@@ -86,6 +92,7 @@ export class Collector {
   }
 
   finish(): Collected {
+    this.pendingQuestions.clear();
     if (!this.labelled) {
       for (const p of this.pending.splice(0)) {
         this.file = p.file;
