@@ -49,9 +49,10 @@ class Bounded(unittest.TestCase):
     def test_one_megabyte_runs_take_well_under_a_second(self):
         for ch in (".", " ", "a"):
             with self.subTest(repr(ch)):
-                t0 = time.perf_counter()
+                # CPU time, not wall-clock: with one test process per core, time descheduled is not billed here.
+                t0 = time.process_time()
                 ids = tokenize.encode_input("What is 2+3?", "A: " + ch * 1_000_000 + " 18", 4096)
-                seconds = time.perf_counter() - t0
+                seconds = time.process_time() - t0
                 self.assertLess(seconds, 0.5)
                 self.assertEqual(len(ids), 4096)
                 head = [EOT, *bpe.encode_ordinary("What is 2+3?"), EOT, *bpe.encode_ordinary("A:")]
