@@ -104,7 +104,7 @@ test('a test-set evaluation while the run validates gives each scoring call the 
 
 /**
  * The losses of a tiny run's first `steps` steps on the sample (WASM), and how many steps a peer shared:
- * the run goes on until `steps` steps after the untrained model's validation (while the worker scores
+ * the run goes on until `steps` + 1 steps after the untrained model's validation (while the worker scores
  * it, the engine steps alone).
  */
 async function firstSteps(browser: Browser, errors: string[][], scoringWorkers: number | undefined, steps: number): Promise<{ losses: number[]; peerSteps: number }> {
@@ -112,7 +112,8 @@ async function firstSteps(browser: Browser, errors: string[][], scoringWorkers: 
   await send({ type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'tiny', model: PRESETS.tiny, epochs: 1 } });
   await next(page, 'evaluation', 'e.report.epoch === 0');
   const stepped = await page.evaluate(() => Math.max(0, ...(window as unknown as { engine: Engine }).engine.events.map((e) => (e.type === 'progress' ? e.step : 0))));
-  await next(page, 'progress', `e.step >= ${Math.max(steps, stepped + steps)}`);
+  // + 1: the step under way when the evaluation event arrives may have started before the worker was free.
+  await next(page, 'progress', `e.step >= ${Math.max(steps, stepped + steps + 1)}`);
   await send({ type: 'stop' });
   await next(page, 'complete');
   const points = await page.evaluate(() =>
