@@ -5,7 +5,7 @@ import { Stat } from '../common/Stat.tsx';
 import { bytes, fixed, int, pct } from '../format.ts';
 import { AnswerStatsView } from './AnswerStatsView.tsx';
 import { RejectedLines } from './RejectedLines.tsx';
-import { FormatLine, PicksBody, SourceList } from './FormatView.tsx';
+import { FormatLine, GroupSizes, LineStats, PicksBody, SourceList } from './FormatView.tsx';
 
 /**
  * Everything the worker reported about one loaded file. The outer element always renders, with
@@ -66,11 +66,7 @@ function SummaryBody({ role, slot }: { role: DataRole; slot: DataSlot }) {
         {fixed(s.timing.tokenizeSeconds, 1)} s ({s.timing.workers} {s.timing.workers === 1 ? 'worker' : 'workers'})
       </p>
       <dl className="stats">
-        <Stat label="Lines read">{int(st.lines.read)}</Stat>
-        <Stat label="Accepted">{int(st.lines.accepted)}</Stat>
-        <Stat label="Rejected" tone={st.lines.rejected > 0 ? 'warn' : undefined}>
-          {int(st.lines.rejected)}
-        </Stat>
+        <LineStats lines={st.lines} />
         <Stat label="Blank">{int(st.lines.blank)}</Stat>
         <Stat label="Invalid UTF-8" tone={st.lines.invalidUtf8 > 0 ? 'warn' : undefined}>
           {int(st.lines.invalidUtf8)}
@@ -78,7 +74,7 @@ function SummaryBody({ role, slot }: { role: DataRole; slot: DataSlot }) {
         <Stat label="Groups (questions)">{int(st.groups)}</Stat>
         <Stat label="Candidates">{int(st.candidates)}</Stat>
         <Stat label="Per group min / med / max">
-          {int(cpg.min)} / {fixed(cpg.median, cpg.median % 1 === 0 ? 0 : 1)} / {int(cpg.max)}
+          <GroupSizes cpg={cpg} />
         </Stat>
         <Stat label="Share correct">{pct(st.shareCorrect)}</Stat>
         <Stat label="Both labels" title="Groups with a correct and an incorrect candidate: only these carry a training loss">

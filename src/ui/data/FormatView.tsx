@@ -16,22 +16,17 @@ export function FormatLine({ summary }: { summary: DatasetSummary }) {
 /** A set without labels or gold answers: its counts, why it cannot be trained on, and its rejected lines. */
 export function PicksBody({ role, summary: s }: { role: DataRole; summary: DatasetSummary }) {
   const st = s.stats;
-  const cpg = st.candidatesPerGroup;
   return (
     <>
       <p className="file-line">
         <strong>{s.name}</strong> · {bytes(s.bytes)} · read in {fixed(s.timing.parseSeconds, 1)} s
       </p>
       <dl className="stats">
-        <Stat label="Lines read">{int(st.lines.read)}</Stat>
-        <Stat label="Accepted">{int(st.lines.accepted)}</Stat>
-        <Stat label="Rejected" tone={st.lines.rejected > 0 ? 'warn' : undefined}>
-          {int(st.lines.rejected)}
-        </Stat>
+        <LineStats lines={st.lines} />
         <Stat label="Questions">{int(st.groups)}</Stat>
         <Stat label="Candidates">{int(st.candidates)}</Stat>
         <Stat label="Per question min / med / max">
-          {int(cpg.min)} / {fixed(cpg.median, cpg.median % 1 === 0 ? 0 : 1)} / {int(cpg.max)}
+          <GroupSizes cpg={st.candidatesPerGroup} />
         </Stat>
       </dl>
       <p className="notice notice-warn small" data-testid="picks-only-reason">
@@ -55,5 +50,27 @@ export function SourceList({ summary }: { summary: DatasetSummary }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** Lines read, accepted and rejected: every summary starts with them. */
+export function LineStats({ lines }: { lines: DatasetSummary['stats']['lines'] }) {
+  return (
+    <>
+      <Stat label="Lines read">{int(lines.read)}</Stat>
+      <Stat label="Accepted">{int(lines.accepted)}</Stat>
+      <Stat label="Rejected" tone={lines.rejected > 0 ? 'warn' : undefined}>
+        {int(lines.rejected)}
+      </Stat>
+    </>
+  );
+}
+
+/** Candidates per question: min / median / max. */
+export function GroupSizes({ cpg }: { cpg: DatasetSummary['stats']['candidatesPerGroup'] }) {
+  return (
+    <>
+      {int(cpg.min)} / {fixed(cpg.median, cpg.median % 1 === 0 ? 0 : 1)} / {int(cpg.max)}
+    </>
   );
 }
