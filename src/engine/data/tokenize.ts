@@ -7,7 +7,7 @@
  */
 import type { ModelConfig } from '../model/config.ts';
 import { encodeBounded } from './boundedBpe.ts';
-import type { TokenizedSet } from './types.ts';
+import type { CandidateText, Group, TokenizedSet } from './types.ts';
 
 export type TokenizeSettings = Pick<ModelConfig, 'maxLen' | 'clsId' | 'sepId'>;
 
@@ -19,6 +19,18 @@ export interface TokenizeJob extends TokenizeSettings {
   groupSizes: number[];
   /** One per candidate, group after group. */
   genTexts: string[];
+}
+
+/** The job for a run of whole groups. */
+export function tokenizeJob(groups: ReadonlyArray<Group<CandidateText>>, settings: TokenizeSettings): TokenizeJob {
+  return {
+    maxLen: settings.maxLen,
+    clsId: settings.clsId,
+    sepId: settings.sepId,
+    questions: groups.map((g) => g.question),
+    groupSizes: groups.map((g) => g.candidates.length),
+    genTexts: groups.flatMap((g) => g.candidates.map((c) => c.genText)),
+  };
 }
 
 /** Like TokenizedSet, for one job; offsets start at 0. */

@@ -3,7 +3,7 @@
  * size, runs them concurrently, and merges in group order — the result is identical for any pool.
  */
 import { candidateSources } from './candidateSources.ts';
-import { mergeChunks, type TokenizeSettings } from './tokenize.ts';
+import { mergeChunks, tokenizeJob, type TokenizeSettings } from './tokenize.ts';
 import type { TokenizePool } from './tokenizePool.ts';
 import type { Dataset, TokenizedSet, TrainingView } from './types.ts';
 
@@ -43,14 +43,7 @@ export async function tokenizeDataset(
   const jobs = [];
   for (let r = 0; r + 1 < bounds.length; r++) {
     const groups = dataset.groups.slice(bounds[r], bounds[r + 1]);
-    const job = {
-      maxLen: settings.maxLen,
-      clsId: settings.clsId,
-      sepId: settings.sepId,
-      questions: groups.map((g) => g.question),
-      groupSizes: groups.map((g) => g.candidates.length),
-      genTexts: groups.flatMap((g) => g.candidates.map((c) => c.genText)),
-    };
+    const job = tokenizeJob(groups, settings);
     jobs.push(
       pool.run(job).then((chunk) => {
         candidatesDone += job.genTexts.length;

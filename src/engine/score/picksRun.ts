@@ -4,7 +4,7 @@
  * (train/distinctInputs.ts → train/scoring.ts, with the scoring peers) and picked (picksRule.ts); its
  * records go to `onChunk` and are dropped here. Memory is bounded by two chunks, whatever the set's size.
  */
-import type { TokenizedChunk, TokenizeJob } from '../data/tokenize.ts';
+import { type TokenizedChunk, type TokenizeJob, tokenizeJob } from '../data/tokenize.ts';
 import type { TokenizePool } from '../data/tokenizePool.ts';
 import type { CandidateText, Group } from '../data/types.ts';
 import type { ProbabilityMap } from '../metrics/selectionTypes.ts';
@@ -45,15 +45,7 @@ async function tokenizeGroups(groups: ReadonlyArray<Group<CandidateText>>, cfg: 
   const per = Math.ceil(groups.length / parts);
   const jobs: TokenizeJob[] = [];
   for (let s = 0; s < groups.length; s += per) {
-    const part = groups.slice(s, s + per);
-    jobs.push({
-      maxLen: cfg.maxLen,
-      clsId: cfg.clsId,
-      sepId: cfg.sepId,
-      questions: part.map((g) => g.question),
-      groupSizes: part.map((g) => g.candidates.length),
-      genTexts: part.flatMap((g) => g.candidates.map((c) => c.genText)),
-    });
+    jobs.push(tokenizeJob(groups.slice(s, s + per), cfg));
   }
   const chunks: TokenizedChunk[] = await Promise.all(jobs.map((j) => pool.run(j)));
   return chunks.flatMap((c) => Array.from({ length: c.offsets.length - 1 }, (_, i) => c.tokens.subarray(c.offsets[i], c.offsets[i + 1])));
