@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerKey, candidateAnswerKey, extractAnswer, goldAnswerKey, matchesGold, MAX_EXAMINED_CHARS } from './answers.ts';
-import { growth } from './testing/scaling.ts';
+import { growth, LINEAR_LIMIT } from './testing/scaling.ts';
 
 describe('extractAnswer', () => {
   it('takes the last \\boxed{…}, with nested braces', () => {
@@ -165,7 +165,7 @@ describe('answer extraction on hostile input runs in linear time', () => {
   ];
   it.each(cases)('%s', (_, n, make, run) => {
     const g = growth(make, run, n);
-    expect(g.ratio, `${g.small.toFixed(4)} ms → ${g.large.toFixed(4)} ms`).toBeLessThan(20);
+    expect(g.ratio, `${g.small.toFixed(4)} ms → ${g.large.toFixed(4)} ms`).toBeLessThan(LINEAR_LIMIT);
   });
 });
 

@@ -23,6 +23,14 @@ function timePerCall(run: () => void, minMs: number): number {
   return elapsed / calls;
 }
 
+/**
+ * The largest `ratio` a linear function passes with at the default factor 8: linear work gives about 8,
+ * quadratic work 64. The bound sits at 4× linear, half of quadratic, because a loaded 2-core machine has
+ * billed the larger size up to 2.5× more per character (20.2 for linear code on CI: its neighbour on the
+ * other core evicts the larger input from the shared cache, which best-of-trials cannot undo).
+ */
+export const LINEAR_LIMIT = 32;
+
 export interface Growth {
   /** CPU milliseconds per call at size n and at size n · factor. */
   small: number;
@@ -43,7 +51,7 @@ export function growth<T>(make: (n: number) => T, run: (input: T) => unknown, n:
   run(b);
   let small = Infinity;
   let large = Infinity;
-  for (let t = 0; t < 5; t++) {
+  for (let t = 0; t < 7; t++) {
     small = Math.min(small, timePerCall(() => run(a), 10));
     large = Math.min(large, timePerCall(() => run(b), 10));
   }
