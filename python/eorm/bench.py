@@ -16,7 +16,7 @@ import time
 import torch
 
 from .config import PRESETS, make_config
-from .dataset import load_training_data
+from .dataset import load_training_data_or_exit
 from .model import TransEBM, score_candidates
 from .rng import Rng, mix_seed, shuffle_in_place
 from .split import split_groups
@@ -57,7 +57,7 @@ def main() -> None:
     if args.max_len:
         shape["maxLen"] = args.max_len
     cfg = make_config(**shape)
-    data = load_training_data(args.data, cfg.maxLen, quiet=True)
+    data = load_training_data_or_exit(args.data, cfg.maxLen, quiet=True)
     train, val = split_groups(data.group_labels(), seed=args.seed)
     order = list(train)
     shuffle_in_place(order, Rng(mix_seed(args.seed, 1)))

@@ -1,5 +1,6 @@
-"""A JSONL file ready for the model: candidates grouped (contiguous, in file order of first appearance),
-their model inputs, labels and canonical answers; the app's TrainingView plus the answers list."""
+"""A data file ready for the model: candidates grouped (contiguous, in file order of first appearance),
+their model inputs, labels and canonical answers; the app's TrainingView plus the answers list. The file may
+be in any format eorm.formats reads (as the app's data panel), as long as it has labels or gold answers."""
 from __future__ import annotations
 
 import hashlib
@@ -7,7 +8,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence
 
-from .jsonl import Dataset, ingest_jsonl
+from .formats import read_files
+from .jsonl import Dataset, NoValidLinesError
 from .metrics import ScoredGroup
 from .tokenize import tokenize_groups
 
@@ -59,8 +61,19 @@ def file_identity(path: str, chunk: int = 1 << 20) -> str:
     return "sha256:" + h.hexdigest()
 
 
+class UnlabeledDataError(ValueError):
+    """A file with neither labels nor gold answers: it can be picked from (eorm.score --picks), not trained on."""
+
+
 def load_training_data(path: str, max_len: int, workers: Optional[int] = None, quiet: bool = False) -> TrainingData:
-    dataset = ingest_jsonl(path)
+    read = read_files([path])
+    if read.labels_from == "none":
+        raise UnlabeledDataError(
+            f"{path}: read as {read.mapping['description']}. With neither a label per candidate nor a gold answer "
+            "per question there is nothing to train or evaluate against: add one of them, "
+            "or pick its answers with a trained model: python3 -m eorm.score --weights MODEL --data FILE --picks picks.jsonl"
+        )
+    dataset = Dataset(read.groups, read.candidate_count, read.report)
     if dataset.report.errors and not quiet:
         r = dataset.report
         print(f"{path}: {r.rejected} line(s) rejected, {r.accepted} accepted; first: {r.errors[0].message()}", file=sys.stderr)
@@ -82,3 +95,15 @@ def load_training_data(path: str, max_len: int, workers: Optional[int] = None, q
     # Inputs that fill maxLen (cut, or exactly that long).
     at_max_len = sum(1 for t in ids if len(t) == max_len)
     return TrainingData(dataset, max_len, ids, labels, group_start, answers, lines, at_max_len, sources)
+
+
+def load_training_data_or_exit(path: str, max_len: int, workers: Optional[int] = None, quiet: bool = False) -> TrainingData:
+    """load_training_data for the command lines: a file with nothing to read or nothing to learn from ends the
+    command with what to do, not a traceback."""
+    try:
+        return load_training_data(path, max_len, workers, quiet)
+    except NoValidLinesError as e:
+        first = f" First: {e.report.errors[0].message()}" if e.report.errors else ""
+        raise SystemExit(f"{path}: {e}{first}")
+    except UnlabeledDataError as e:
+        raise SystemExit(str(e))

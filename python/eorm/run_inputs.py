@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from .best_metric import DEFAULT_BEST_METRIC, NEW_RUN_BEST_METRIC
 from .checkpoint import read_checkpoint
 from .config import GPT2_EOT, GPT2_VOCAB, PRESETS, ModelConfig, make_config
-from .dataset import TrainingData, file_identity, load_training_data
+from .dataset import TrainingData, file_identity, load_training_data_or_exit
 from .distributed import Dist, check_ranks_agree
 from .model import TransEBM
 from .schedule import warmup_steps
@@ -196,7 +196,7 @@ def read_run_inputs(args, dist_: Dist, log: Log) -> RunInputs:
     cfg = model_config(args, init_cfg)
     settings, split, runtime = choose_split(args, ckpt, ckpt_path, init, flag_settings(args, dist_.world, init_cfg is not None), data_id, log)
 
-    data = load_training_data(args.data, cfg.maxLen, args.tokenize_workers, quiet=not dist_.main)
+    data = load_training_data_or_exit(args.data, cfg.maxLen, args.tokenize_workers, quiet=not dist_.main)
     holdout = split.get("holdoutSources", [])
     missing = sorted(set(holdout) - set(s for s in data.sources if s is not None))
     if missing:

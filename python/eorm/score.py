@@ -40,7 +40,7 @@ from typing import List, Optional
 
 import torch
 
-from .dataset import TrainingData, file_identity, load_training_data
+from .dataset import TrainingData, file_identity, load_training_data_or_exit
 from .held_out import evaluation_figures
 from .kept import keep_candidates
 from .length_bias import answer_tokens_by_line, length_bias
@@ -67,7 +67,7 @@ def _finite(v):
 def main(argv: Optional[List[str]] = None) -> None:
     p = argparse.ArgumentParser(prog="python -m eorm.score", description="Energies (lower = better) of every candidate of a JSONL file, then the metrics.")
     p.add_argument("--weights", required=True, help=".safetensors model file (app export or eorm.train output)")
-    p.add_argument("--data", required=True, help="JSONL file")
+    p.add_argument("--data", required=True, help="data file in any format the app reads (eorm.formats); without --picks it needs labels or gold answers")
     p.add_argument("--groups", choices=["all", "train", "val"], default="all", help="score every group (a test file), or one part of the seeded split (the app's validation set: val)")
     p.add_argument("--seed", type=int, default=42, help="split seed for --groups train|val when the weights record no split of --data; the bootstrap, the curve and the calibration's folds take the seed the weights record (their run's, else their split's), this one only when they record none")
     p.add_argument("--train-fraction", type=float, default=DEFAULT_TRAIN_FRACTION, help="split fraction when the weights record no split of --data")
@@ -91,7 +91,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     figure_seed = recorded_figure_seed(loaded.training, args.seed)
     device = torch.device(args.device)
     model.to(device)
-    data = load_training_data(args.data, model.cfg.maxLen, quiet=True)
+    data = load_training_data_or_exit(args.data, model.cfg.maxLen, quiet=True)
     for e in data.dataset.report.errors:
         print(e.message(), file=sys.stderr)
     split = None
