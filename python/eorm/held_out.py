@@ -74,7 +74,7 @@ def all_questions_figures(groups: Sequence[ScoredGroup], report: Dict, in_report
 
 
 def evaluation_figures(scored: Sequence[ScoredGroup], seed: int, curve_subsets: int, both_labels: bool) -> Dict:
-    """An evaluation's figures as the app's evaluateModel (src/engine/train/evaluation.ts) computes them.
+    """An evaluation's figures as the app's evaluateModel (src/engine/score/evaluation.ts) computes them.
     `both_labels` (a validation): `summary`, `curve` and `selection` over the questions with both labels (where
     rules differ, and all that validation held before the 'all' split), `selection.allQuestions` (each rule)
     over every question; else (a test file) all of them over every question. `allQuestionsAccuracy`: the

@@ -1,5 +1,5 @@
 """The figures of a validation, with the scoring shared by the ranks: every rank scores a share of the
-candidates of the validation groups (the vote's calibration and the selector are cross-fitted over them), rank 0 gets all energies and computes the figures as the app's evaluateModel (src/engine/train/evaluation.ts):
+candidates of the validation groups (the vote's calibration and the selector are cross-fitted over them), rank 0 gets all energies and computes the figures as the app's evaluateModel (src/engine/score/evaluation.ts):
 the summary, the Best-of-N curve and the selection report over the questions with both labels, each rule's
 accuracy over every validation question (selection.allQuestions, allQuestionsAccuracy) and the energy
 histogram over every validation candidate."""

@@ -1,10 +1,10 @@
-"""An independent reference for the app's "Why this energy?" (src/engine/train/explainEnergy.ts): the
+"""An independent reference for the app's "Why this energy?" (src/engine/score/explainEnergy.ts): the
 deletion effect of pieces of a candidate's text, by this package's tokenizer and model in float64. For
 each piece (start, end) — UTF-16 offsets into the text, as the app's data-start/data-end — the text
 without those characters is tokenized as training reads it ([CLS] question [SEP] text, cut at maxLen) and
 scored; its delta is that energy minus the candidate's. Reads a JSON request file
 `{"weights": path, "config": {ModelConfig fields} or null, "items": [{"question", "text", "pieces": [[start, end], ...]}, ...]}`
-and prints `{"energies": [...], "deltas": [[...], ...]}`. src/engine/train/explainEnergyReference.test.ts runs it.
+and prints `{"energies": [...], "deltas": [[...], ...]}`. src/engine/score/explainEnergy.test.ts runs it.
 
     python3 scripts/saliency_reference.py REQUEST.json        (from python/, with the package importable)
 """

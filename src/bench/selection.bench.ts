@@ -30,7 +30,7 @@ import type { ProbabilityMap, ReliabilityBin, SelectionReport, SourceRow } from 
 import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
 import { initParams, paramsToArrays } from '../engine/model/params.ts';
 import { INSTALL_TORCH, findPython, runPython } from '../engine/testing/pythonNode.ts';
-import { evaluateModel } from '../engine/train/evaluation.ts';
+import { evaluateModel } from '../engine/score/evaluation.ts';
 import { runTraining } from '../engine/train/loop.ts';
 import { RunControl } from '../engine/train/runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings } from '../engine/train/settings.ts';

@@ -24,7 +24,7 @@ import type {
   WorkerEvent,
 } from '../worker/protocol.ts';
 import type { BackendInfo } from '../worker/backendInfo.ts';
-import type { CandidateSaliency } from '../engine/train/explainEnergy.ts';
+import type { CandidateSaliency } from '../engine/score/explainEnergy.ts';
 import type { EngineDown } from '../client/heartbeat.ts';
 import { emptyEvalSeries, emptyTrainSeries, type EvalSeries, type TrainSeries } from './series.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CandidateSaliency } from '../engine/train/explainEnergy.ts';
+import type { CandidateSaliency } from '../engine/score/explainEnergy.ts';
 import { createEngineStore } from './engineStore.ts';
 
 const step = { start: 0, end: 3, text: 'yes', delta: -0.2, shade: 1 };

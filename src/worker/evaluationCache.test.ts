@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Evaluation } from '../engine/train/evaluation.ts';
+import type { Evaluation } from '../engine/score/evaluation.ts';
 import type { LoadedData } from './dataLoader.ts';
 import type { Datasets } from './datasets.ts';
 import { EvaluationCache } from './evaluationCache.ts';

@@ -1,5 +1,5 @@
 import type { HeldOutNote } from '../engine/data/heldOutNote.ts';
-import type { Evaluation } from '../engine/train/evaluation.ts';
+import type { Evaluation } from '../engine/score/evaluation.ts';
 import type { LoadedData } from './dataLoader.ts';
 import type { Datasets } from './datasets.ts';
 import type { ModelSlots } from './modelSlots.ts';

@@ -12,7 +12,7 @@ import { type PicksTally, picksAccuracy, picksLine, tallyPicks } from '../engine
 import { type PickRuleChoice, resolveRule } from '../engine/score/picksRule.ts';
 import { runPicks } from '../engine/score/picksRun.ts';
 import { RunControl } from '../engine/train/runControl.ts';
-import type { ScoringPeer } from '../engine/train/scoring.ts';
+import type { ScoringPeer } from '../engine/score/scoring.ts';
 import type { ModelSlot, PicksProgress, PicksSource, WorkerEvent } from './protocol.ts';
 
 /** The selected model as a picks run holds it: its weights stay valid until `release`. */

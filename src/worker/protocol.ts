@@ -12,7 +12,7 @@ import type { SplitKind } from '../engine/data/split.ts';
 import type { HeldOutNote } from '../engine/data/heldOutNote.ts';
 import type { SelectionReport, SourceRow } from '../engine/metrics/selectionTypes.ts';
 import type { RunProgress, TrainPoint } from '../engine/train/loop.ts';
-import type { CandidateSaliency } from '../engine/train/explainEnergy.ts';
+import type { CandidateSaliency } from '../engine/score/explainEnergy.ts';
 import type { NCurveRow } from '../engine/metrics/ncurve.ts';
 import type { ModelSettings, PresetName, TrainSettings } from '../engine/train/settings.ts';
 import type { BackendChoice, BackendInfo } from './backendInfo.ts';

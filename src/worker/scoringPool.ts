@@ -1,9 +1,9 @@
 /**
  * The scoring peers of the engine worker: scoring workers (scoring.worker.ts) on the cores the engine's
- * own threads leave idle, each wrapped as a ScoringPeer (src/engine/train/scoring.ts) that posts its
+ * own threads leave idle, each wrapped as a ScoringPeer (src/engine/score/scoring.ts) that posts its
  * requests and waits for their replies.
  */
-import type { PeerModel } from '../engine/train/scoring.ts';
+import type { PeerModel } from '../engine/score/scoring.ts';
 import type { OnePassStep, PeerPart, StepPeer } from '../engine/train/stepPeer.ts';
 import type { BackendInfo } from './backendInfo.ts';
 import { countPeerBatch, countPeerStep } from './counters.ts';

@@ -8,7 +8,7 @@ import { makeConfig, paramShapes } from '../engine/model/config.ts';
 import { encodeOrdinary } from '../engine/data/tokenize.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { disposeParams, paramsFromArrays } from '../engine/model/params.ts';
-import { scoreCandidates } from '../engine/train/scoring.ts';
+import { scoreCandidates } from '../engine/score/scoring.ts';
 import { file, harness, modelFile, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 
 // A very small model (the GPT-2 vocabulary stays: the session always uses it) on 12 sample questions.

@@ -5,7 +5,7 @@ import { type RecordedSplit, recordedShape, shortHash, splitRecord } from '../en
 import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../engine/model/config.ts';
 import { type Params, initParams, paramsFromArrays } from '../engine/model/params.ts';
 import { activeProfile } from '../engine/backend/profile.ts';
-import { autoMicroBatch } from '../engine/train/autoMicroBatch.ts';
+import { autoMicroBatch } from '../engine/model/autoMicroBatch.ts';
 import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
 import { estimateMemory } from '../engine/train/estimate.ts';
 import { type RunEvaluation, runTraining } from '../engine/train/loop.ts';

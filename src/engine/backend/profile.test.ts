@@ -5,8 +5,7 @@ import { ADAMW_LINK } from '../kernels/adamw/webgpuFlat.ts';
 import { BT_LOSS } from '../kernels/btLoss/webgpu.ts';
 import { DROPOUT } from '../kernels/dropout/webgpu.ts';
 import { MASKED_SOFTMAX } from '../kernels/maskedSoftmax/webgpu.ts';
-import { DEFAULT_PASS_BUDGET_BYTES } from '../train/autoMicroBatch.ts';
-import { type BackendProfile, READBACK_EVERY, activeProfile, detectProfile, useProfile } from './profile.ts';
+import { type BackendProfile, DEFAULT_PASS_BUDGET_BYTES, READBACK_EVERY, activeProfile, detectProfile, useProfile } from './profile.ts';
 
 const on = (p: BackendProfile) => Object.entries(p.fused).filter(([, v]) => v).map(([op]) => op);
 

@@ -6,7 +6,6 @@ import '../kernels/columnSum/host.ts';
 import '../kernels/gelu/host.ts';
 import '../kernels/layerNorm/host.ts';
 import { HOST_BACKENDS } from '../kernels/hostMemory.ts';
-import { DEFAULT_PASS_BUDGET_BYTES } from '../train/autoMicroBatch.ts';
 import { ADAMW_LINK } from '../kernels/adamw/webgpuFlat.ts';
 import { BT_LOSS } from '../kernels/btLoss/webgpu.ts';
 import { COLUMN_SUM } from '../kernels/columnSum/op.ts';
@@ -17,6 +16,9 @@ import { QKV_HEADS } from '../kernels/qkvHeads/webgpu.ts';
 import { LAYER_NORM } from '../kernels/layerNorm/op.ts';
 import { ROW_SUM } from '../kernels/rowSum/webgpu.ts';
 import { MASKED_SOFTMAX } from '../kernels/maskedSoftmax/webgpu.ts';
+
+/** Activation memory one pass may use when the user leaves the micro-batch on automatic (WASM takes twice this). */
+export const DEFAULT_PASS_BUDGET_BYTES = 256 * 1024 ** 2;
 
 /**
  * What runs where on the active tfjs backend, decided once when the backend starts and handed down:

@@ -17,7 +17,7 @@ import type { Dataset } from '../data/types.ts';
 import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../model/config.ts';
 import { disposeParams, initParams, paramsFromArrays, paramsToArrays } from '../model/params.ts';
 import { evaluateGroups, type ScoredGroup } from '../metrics/summary.ts';
-import { scoreCandidates } from '../train/scoring.ts';
+import { scoreCandidates } from '../score/scoring.ts';
 import { readModel, writeModel } from './modelFile.ts';
 import { INSTALL_TORCH as INSTALL, PYTHON_DIR, findPython, runPython as runPythonIn } from '../testing/pythonNode.ts';
 

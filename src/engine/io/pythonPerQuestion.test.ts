@@ -19,7 +19,7 @@ import { bestOfNScore, rankKey } from '../metrics/rank.ts';
 import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../model/config.ts';
 import { disposeParams, initParams, paramsFromArrays, paramsToArrays } from '../model/params.ts';
 import { INSTALL_TORCH, findPython, runPython } from '../testing/pythonNode.ts';
-import { evaluateModel } from '../train/evaluation.ts';
+import { evaluateModel } from '../score/evaluation.ts';
 import { writeModel } from './modelFile.ts';
 
 const SHARED = process.env.EORM_SHARED_DATA ?? '/work/shared/data';

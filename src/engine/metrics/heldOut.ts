@@ -93,7 +93,7 @@ export function allQuestionsFigures(groups: ReadonlyArray<ScoredGroup>, report: 
   return { groups: all.length, rules: Object.fromEntries(SELECTION_RULES.map((r) => [r, accuracy(r)])) as Record<SelectionRule, number> };
 }
 
-/** 'bothLabels': a validation's figures (train/evaluation.ts says why); 'allQuestions': a test file's. */
+/** 'bothLabels': a validation's figures (score/evaluation.ts says why); 'allQuestions': a test file's. */
 export type FiguresOver = 'bothLabels' | 'allQuestions';
 
 export interface EvaluationFigures {

@@ -102,7 +102,7 @@ export interface AllQuestionsFigures {
 }
 
 export interface SelectionReport {
-  /** Groups the figures are over: a validation's questions with both labels, a test file's every question (train/evaluation.ts). */
+  /** Groups the figures are over: a validation's questions with both labels, a test file's every question (score/evaluation.ts). */
   groups: number;
   rules: Record<SelectionRule, RuleFigure>;
   /** Fitted on every held-out question (the figures use out-of-fold ones); 1 when nothing could be fitted. */
@@ -123,7 +123,7 @@ export interface SelectionReport {
   bootstrap: { resamples: number; seed: number };
   /**
    * A validation's rules (no intervals) over every held-out question, single-label ones included: what a
-   * user would report. Set by train/evaluation.ts on validations; absent on test files (their figures are
+   * user would report. Set by score/evaluation.ts on validations; absent on test files (their figures are
    * over every question already) and in reports made before it.
    */
   allQuestions?: AllQuestionsFigures;

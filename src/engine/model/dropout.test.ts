@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type BackendProfile, detectProfile } from '../backend/profile.ts';
 import { createRng } from '../data/rng.ts';
-import { padBatch } from '../train/batch.ts';
+import { padBatch } from './batch.ts';
 import { makeConfig } from './config.ts';
 import { dropoutForChunk } from './dropout.ts';
 import { disposeParams, initParams } from './params.ts';

@@ -9,7 +9,7 @@ import type { CandidateText, Dataset, Group } from '../data/types.ts';
 import type { ProbabilityMap } from '../metrics/selectionTypes.ts';
 import { makeConfig } from '../model/config.ts';
 import { initParams } from '../model/params.ts';
-import { scoreDistinct } from '../train/distinctInputs.ts';
+import { scoreDistinct } from './distinctInputs.ts';
 import { RunControl } from '../train/runControl.ts';
 import { type PicksRecord, picksAccuracy, tallyPicks } from './picksRecord.ts';
 import { pickQuestion } from './picksRule.ts';

@@ -1,7 +1,7 @@
 /**
  * A picks run: the verifier applied to every question of a set, a chunk of questions at a time. Each
  * chunk is tokenized (the next one while this one scores), scored through the shared scoring path
- * (train/distinctInputs.ts → train/scoring.ts, with the scoring peers) and picked (picksRule.ts); its
+ * (distinctInputs.ts → scoring.ts, with the scoring peers) and picked (picksRule.ts); its
  * records go to `onChunk` and are dropped here. Memory is bounded by two chunks, whatever the set's size.
  */
 import { type TokenizedChunk, type TokenizeJob, tokenizeJob } from '../data/tokenize.ts';
@@ -10,11 +10,17 @@ import type { CandidateText, Group } from '../data/types.ts';
 import type { ProbabilityMap } from '../metrics/selectionTypes.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { ParamTensors } from '../model/transebm.ts';
-import { scoreDistinct } from '../train/distinctInputs.ts';
-import type { RunControl } from '../train/runControl.ts';
-import type { ScoringPeer } from '../train/scoring.ts';
+import { scoreDistinct } from './distinctInputs.ts';
+import type { ScoringPeer } from './scoring.ts';
 import { type PicksRecord, picksRecord } from './picksRecord.ts';
 import { type PickRule, pickQuestion } from './picksRule.ts';
+
+/** What a picks run needs of a run's control (train/runControl.ts's RunControl has it): pause and stop. */
+export interface PauseStop {
+  readonly pauseRequested: boolean;
+  readonly stopRequested: boolean;
+  waitWhilePaused(): Promise<void>;
+}
 
 /** Questions per chunk: 256 × 16 long answers is a few MB of ids. */
 export const PICKS_CHUNK_QUESTIONS = 256;
@@ -28,7 +34,7 @@ export interface PicksRunOptions {
   peers?: ReadonlyArray<ScoringPeer>;
   chunkQuestions?: number;
   /** Pause (between chunks) and cancel; a cancelled run ends after the chunk under way, its records delivered. */
-  control?: RunControl;
+  control?: PauseStop;
   /** A chunk's records, in input order; the run waits for it. */
   onChunk(records: PicksRecord[]): void | Promise<void>;
 }

@@ -3,7 +3,7 @@ import { AdamW } from '../model/adamw.ts';
 import { type ModelConfig, configFromReference } from '../model/config.ts';
 import { type ParamArrays, disposeParams, paramsFromArrays, paramsToArrays } from '../model/params.ts';
 import { energies } from '../model/transebm.ts';
-import { padBatch } from '../train/batch.ts';
+import { padBatch } from '../model/batch.ts';
 import { type StepBatch, lossAndGradients } from '../train/gradients.ts';
 import { evaluateGroups } from '../metrics/summary.ts';
 import { lossFreeRange } from '../train/lossFreeGradients.ts';

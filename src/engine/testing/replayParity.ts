@@ -6,7 +6,7 @@ import { replaySummary, stepReplay } from '../kernels/webgpu/replay/stepReplay.t
 import { ADAMW_DEFAULTS, AdamW } from '../model/adamw.ts';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
-import { scoreCandidates } from '../train/scoring.ts';
+import { scoreCandidates } from '../score/scoring.ts';
 import type { StepBatch } from '../train/gradients.ts';
 import { trainStep } from '../train/step.ts';
 

@@ -7,7 +7,7 @@ import type { SelectionReport } from '../metrics/selectionTypes.ts';
 import type { EvalSummary } from '../metrics/summary.ts';
 import type { BestMetric, TrainSettings } from './settings.ts';
 
-/** What an evaluation offers to choose by (train/evaluation.ts's Evaluation has both). */
+/** What an evaluation offers to choose by (score/evaluation.ts's Evaluation has both). */
 export interface MetricSource {
   summary: EvalSummary;
   selection?: SelectionReport | null;

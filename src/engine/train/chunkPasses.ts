@@ -4,7 +4,7 @@ import type { ModelConfig } from '../model/config.ts';
 import type { Params } from '../model/params.ts';
 import { dropoutForChunk } from '../model/dropout.ts';
 import { type EnergyInputs, energies } from '../model/transebm.ts';
-import { bucketLength, padBatch } from './batch.ts';
+import { bucketLength, padBatch } from '../model/batch.ts';
 
 /** How a step's gradients are computed. */
 export interface GradientOptions {

@@ -1,5 +1,5 @@
 import { type ModelConfig, paramCount } from '../model/config.ts';
-import { activationBytesPerCandidate } from './autoMicroBatch.ts';
+import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
 
 export interface MemoryEstimate {
   params: number;

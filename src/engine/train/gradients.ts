@@ -3,7 +3,7 @@ import { activeProfile } from '../backend/profile.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { btLoss, btLossGradient, pairGroups } from '../model/loss.ts';
 import type { Params } from '../model/params.ts';
-import { chunkRanges } from './batch.ts';
+import { chunkRanges } from '../model/batch.ts';
 import { type GradientOptions, accumulate, chunkPasses, gradientsByName } from './chunkPasses.ts';
 import { zeroLossFree } from './lossFreeGradients.ts';
 

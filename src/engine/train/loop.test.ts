@@ -10,7 +10,7 @@ import { type RunEvaluation, type TrainPoint, runTraining } from './loop.ts';
 import { RunControl } from './runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.ts';
 import { trainStep } from './step.ts';
-import { bucketLength, chunkRanges, padBatch } from './batch.ts';
+import { bucketLength, chunkRanges, padBatch } from '../model/batch.ts';
 import { lossAndGradients } from './gradients.ts';
 import { dropoutForChunk } from '../model/dropout.ts';
 import { btLoss, pairGroups } from '../model/loss.ts';

@@ -10,18 +10,18 @@ import { type Params, cloneParams, disposeParams } from '../model/params.ts';
 import { cosineWithWarmup, warmupSteps } from '../model/schedule.ts';
 import { gpuPoolTrimmer } from '../gpuMemory/gpuPool.ts';
 import { stepReplay } from '../kernels/webgpu/replay/stepReplay.ts';
-import { autoMicroBatch } from './autoMicroBatch.ts';
+import { autoMicroBatch } from '../model/autoMicroBatch.ts';
 import { bestMetricOf, isBetter, metricValue } from './bestMetric.ts';
 import { type RunCheckpoint, captureCheckpoint } from './checkpoint.ts';
-import { type Evaluation, evaluateModel } from './evaluation.ts';
-import type { ScoringPeer } from './scoring.ts';
+import { type Evaluation, evaluateModel } from '../score/evaluation.ts';
+import type { ScoringPeer } from '../score/scoring.ts';
 import type { StepPeer } from './stepPeer.ts';
 import type { RunControl, TakeSnapshot } from './runControl.ts';
 import type { TrainSettings } from './settings.ts';
 import { type StepScalars, splitsSteps, trainStep } from './step.ts';
 import { stepBatch } from './stepBatch.ts';
 import { groupsPerStep, stepsPerEpoch, totalSteps } from './stepCount.ts';
-import { yieldToEventLoop } from './yieldToEventLoop.ts';
+import { yieldToEventLoop } from '../score/yieldToEventLoop.ts';
 
 export interface TrainPoint {
   step: number;

@@ -5,7 +5,7 @@ import { type Params, disposeParams, paramsFromArrays } from '../model/params.ts
 import { btLossGradient, pairGroups } from '../model/loss.ts';
 import { accumulate, chunkPasses } from './chunkPasses.ts';
 import { ENGINE, EnergyExchange, PEER } from './energyExchange.ts';
-import { scoreBatch } from './scoring.ts';
+import { scoreBatch } from '../score/scoring.ts';
 import type { PeerPart, StepPeer } from './stepPeer.ts';
 
 /** How long a one-pass part waits for the engine's energies (the engine publishes them before it waits). */

@@ -9,7 +9,7 @@ import type { GradientOptions } from './chunkPasses.ts';
 import { type StepBatch, lossAndGradients } from './gradients.ts';
 import { sharedLossAndGradients } from './sharedStep.ts';
 import type { StepPeer } from './stepPeer.ts';
-import type { PeerModel } from './scoring.ts';
+import type { PeerModel } from '../score/scoring.ts';
 
 export interface StepOptions extends GradientOptions {
   lr: number;

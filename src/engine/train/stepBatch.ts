@@ -1,12 +1,6 @@
 import type { TrainingView } from '../data/types.ts';
+import { candidateIds } from '../score/candidateIds.ts';
 import type { StepBatch } from './gradients.ts';
-
-/** Candidate i's ids, cut to maxLen: right truncation keeps a prefix, so this equals tokenizing at maxLen. */
-export function candidateIds(view: TrainingView, i: number, maxLen: number): Uint16Array {
-  const { tokens, offsets } = view.tokens;
-  const start = offsets[i];
-  return tokens.subarray(start, Math.min(offsets[i + 1], start + maxLen));
-}
 
 /** The candidates of some groups as one optimizer step, with the number of tokens it carries. */
 export function stepBatch(view: TrainingView, groups: ArrayLike<number>, maxLen: number): StepBatch & { tokenCount: number; longest: number } {

@@ -1,4 +1,4 @@
-import type { ScoringPeer } from './scoring.ts';
+import type { ScoringPeer } from '../score/scoring.ts';
 
 /**
  * Part of a training step that another thread computes: the step's chunks from `from` on (see

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
-import { scoreBatch } from './scoring.ts';
+import { scoreBatch } from '../score/scoring.ts';
 
 /** About what one eval pass of the tiny preset grows the WASM heap to. */
 export const HEAP_RESERVE_BYTES = 160 * 1024 ** 2;

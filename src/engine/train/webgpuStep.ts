@@ -8,11 +8,11 @@ import { bothFinite, clipCoefficient, globalNorm } from '../model/clip.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { pairGroups } from '../model/loss.ts';
 import type { Params } from '../model/params.ts';
-import { chunkRanges } from './batch.ts';
+import { chunkRanges } from '../model/batch.ts';
 import { compactBatch } from './compactBatch.ts';
 import type { StepBatch } from './gradients.ts';
 import { lossAndGradients } from './gradients.ts';
-import { bucketUp, paddedLength } from './shapeBuckets.ts';
+import { bucketUp, paddedLength } from '../model/shapeBuckets.ts';
 
 export interface WebGpuStepOptions {
   lr: number;

@@ -1,4 +1,4 @@
-import type { CandidateSaliency, DeletionEffect } from '../../engine/train/explainEnergy.ts';
+import type { CandidateSaliency, DeletionEffect } from '../../engine/score/explainEnergy.ts';
 import { sig } from '../format.ts';
 
 /**

@@ -6,7 +6,7 @@ import { makeConfig } from '../../model/config.ts';
 import { disposeParams, initParams } from '../../model/params.ts';
 import { energies } from '../../model/transebm.ts';
 import { maxAbsDiff } from '../../testing/allclose.ts';
-import { padBatch } from '../../train/batch.ts';
+import { padBatch } from '../../model/batch.ts';
 import { mergeHeads, splitHeads } from './host.ts';
 
 const rng = createRng(9);

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
 import { createRng } from '../data/rng.ts';
-import { activationBytesPerCandidate } from './autoMicroBatch.ts';
+import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
 import { distinctInputs, scoreDistinct } from './distinctInputs.ts';
 
 beforeAll(async () => {

@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
 import { energies } from '../model/transebm.ts';
-import { activationBytesPerCandidate } from './autoMicroBatch.ts';
-import { padBatch } from './batch.ts';
-import { peerScorer } from './peerScorer.ts';
+import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
+import { padBatch } from '../model/batch.ts';
+import { peerScorer } from '../train/peerScorer.ts';
 import { type ScoringPeer, scoreCandidates } from './scoring.ts';
 
 const cfg = makeConfig({ vocabSize: 50, dModel: 8, nHeads: 2, nLayers: 2, maxLen: 40, dropout: 0.2, clsId: 49, sepId: 49, padId: 49 });

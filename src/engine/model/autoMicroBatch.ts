@@ -1,7 +1,5 @@
-import type { ModelConfig } from '../model/config.ts';
-
-/** Activation memory one pass may use when the user leaves the micro-batch on automatic. */
-export const DEFAULT_PASS_BUDGET_BYTES = 256 * 1024 ** 2;
+import { DEFAULT_PASS_BUDGET_BYTES } from '../backend/profile.ts';
+import type { ModelConfig } from './config.ts';
 
 /**
  * Float32 activations one candidate of length T keeps for the backward pass: per layer LN, q/k/v,

@@ -12,7 +12,7 @@ import { withLengthCheck } from '../metrics/lengthBias.ts';
 import { withSingleLabelNote } from '../metrics/singleLabel.ts';
 import { scoreDistinct } from './distinctInputs.ts';
 import type { ScoreOptions } from './scoring.ts';
-import { candidateIds } from './stepBatch.ts';
+import { candidateIds } from './candidateIds.ts';
 
 /**
  * Which questions each figure is over (FiguresOver, metrics/heldOut.ts). A validation's summary, N-curve and selection report are over the

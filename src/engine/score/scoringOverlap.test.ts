@@ -2,8 +2,8 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeConfig } from '../model/config.ts';
 import { type Params, disposeParams, initParams } from '../model/params.ts';
-import { activationBytesPerCandidate } from './autoMicroBatch.ts';
-import { peerScorer } from './peerScorer.ts';
+import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
+import { peerScorer } from '../train/peerScorer.ts';
 import { type ScoreOptions, type ScoringPeer, compactModel, scoreCandidates } from './scoring.ts';
 
 const cfg = makeConfig({ vocabSize: 50, dModel: 8, nHeads: 2, nLayers: 2, maxLen: 40, dropout: 0.2, clsId: 49, sepId: 49, padId: 49 });

@@ -2,7 +2,7 @@ import type * as tf from '@tensorflow/tfjs';
 import { stepReplay } from '../kernels/webgpu/replay/stepReplay.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type ParamTensors, energies } from '../model/transebm.ts';
-import { bucketUp, paddedLength } from './shapeBuckets.ts';
+import { bucketUp, paddedLength } from '../model/shapeBuckets.ts';
 
 const modelIds = new WeakMap<object, number>();
 let nextModel = 0;

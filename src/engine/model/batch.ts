@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import type { EnergyInputs } from '../model/transebm.ts';
+import type { EnergyInputs } from './transebm.ts';
 
 /** Padded lengths are multiples of this (up to maxLen), so shapes repeat from step to step. */
 export const LENGTH_BUCKET = 32;

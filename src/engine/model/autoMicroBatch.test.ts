@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { makeConfig } from '../model/config.ts';
+import { makeConfig } from './config.ts';
 import { activationBytesPerCandidate, autoMicroBatch } from './autoMicroBatch.ts';
-import { PRESETS } from './settings.ts';
+import { PRESETS } from '../train/settings.ts';
 
 describe('autoMicroBatch', () => {
   it('keeps small steps in one pass', () => {

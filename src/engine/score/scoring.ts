@@ -4,12 +4,12 @@
  * other cores is src/worker/scoringPool.ts.
  */
 import * as tf from '@tensorflow/tfjs';
-import { activeProfile } from '../backend/profile.ts';
+import { DEFAULT_PASS_BUDGET_BYTES, activeProfile } from '../backend/profile.ts';
 import { gatherTableRows } from '../model/ops.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type ParamTensors, energies } from '../model/transebm.ts';
-import { activationBytesPerCandidate, DEFAULT_PASS_BUDGET_BYTES } from './autoMicroBatch.ts';
-import { bucketLength, padBatch } from './batch.ts';
+import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
+import { bucketLength, padBatch } from '../model/batch.ts';
 import { webgpuScore } from './webgpuScore.ts';
 import { yieldToEventLoop } from './yieldToEventLoop.ts';
 

@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeConfig } from '../model/config.ts';
-import { disposeParams, initParams } from '../model/params.ts';
-import { energies } from '../model/transebm.ts';
+import { makeConfig } from './config.ts';
+import { disposeParams, initParams } from './params.ts';
+import { energies } from './transebm.ts';
 import { maxAbsDiff } from '../testing/allclose.ts';
 import { LENGTH_BUCKET, bucketLength, padBatch } from './batch.ts';
 
