@@ -6,9 +6,9 @@
  */
 import { createEngine } from './engineCore.ts';
 import type { Command, WorkerEvent } from './protocol.ts';
-import { lazyScoringPeers } from './scoringPool.ts';
+import { lazyPeers } from './peerPool.ts';
 import { browserPersister } from './storage/browserStorage.ts';
-import { lazyTokenizePool } from './tokenizerPool.ts';
+import { lazyTokenizePool } from './tokenizeWorkers.ts';
 
 const scope = self as unknown as {
   postMessage(message: WorkerEvent, transfer?: Transferable[]): void;
@@ -17,5 +17,5 @@ const scope = self as unknown as {
 
 const emit = (event: WorkerEvent, transfer: Transferable[] = []) => scope.postMessage(event, transfer);
 const persister = browserPersister(emit);
-const handle = createEngine(emit, { tokenizePool: lazyTokenizePool, scoringPeers: lazyScoringPeers, persister });
+const handle = createEngine(emit, { tokenizePool: lazyTokenizePool, scoringPeers: lazyPeers, persister });
 scope.addEventListener('message', (e) => handle(e.data));

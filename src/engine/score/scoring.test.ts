@@ -5,7 +5,7 @@ import { disposeParams, initParams } from '../model/params.ts';
 import { energies } from '../model/transebm.ts';
 import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
 import { padBatch } from '../model/batch.ts';
-import { peerScorer } from '../train/peerScorer.ts';
+import { peerWork } from '../train/peerWork.ts';
 import { type ScoringPeer, scoreCandidates } from './scoring.ts';
 
 const cfg = makeConfig({ vocabSize: 50, dModel: 8, nHeads: 2, nLayers: 2, maxLen: 40, dropout: 0.2, clsId: 49, sepId: 49, padId: 49 });
@@ -58,8 +58,8 @@ describe('scoreCandidates', () => {
       };
       return { seen, wrapped };
     };
-    const a = counting(peerScorer());
-    const b = counting(peerScorer(), 1);
+    const a = counting(peerWork());
+    const b = counting(peerWork(), 1);
     const broken: ScoringPeer = { load: () => Promise.reject(new Error('no backend')), score: () => Promise.reject(new Error('no model')), release: () => undefined };
     // A peer that never answers: its batches are scored here once nothing else is left.
     const hanging: ScoringPeer = { load: () => new Promise(() => undefined), score: () => new Promise(() => undefined), release: () => undefined };
@@ -79,14 +79,14 @@ describe('scoreCandidates', () => {
     expect(batches).toBeGreaterThan(2);
     // With one healthy peer, it takes every batch.
     const taken = { good: 0, flaky: 0 };
-    const good = peerScorer();
+    const good = peerWork();
     const healthy: ScoringPeer = { ...good, score: (c, b, l) => (taken.good++, good.score(c, b, l)) };
     const only = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [healthy], peersOnly: true });
     expect(taken.good).toBe(batches);
     for (let i = 0; i < cands.length; i++) expect(only[i]).toBeCloseTo(alone[i], 6);
     // A peer that dies after its first batch: the batch it failed is scored here (at least one), the rest by the healthy one.
     taken.good = 0;
-    const flakyInner = peerScorer();
+    const flakyInner = peerWork();
     const flaky: ScoringPeer = { ...flakyInner, score: (c, b, l) => (++taken.flaky > 1 ? Promise.reject(new Error('peer died')) : flakyInner.score(c, b, l)) };
     const mixed = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [healthy, flaky], peersOnly: true });
     expect(taken.flaky).toBeGreaterThan(1);
@@ -105,7 +105,7 @@ describe('scoreCandidates', () => {
     const answered = new Promise<void>((resolve) => (answer = resolve));
     const loads: Promise<void>[] = [];
     const held = (p: number): ScoringPeer => {
-      const inner = peerScorer();
+      const inner = peerWork();
       let loaded = () => undefined as void;
       loads.push(new Promise<void>((resolve) => (loaded = resolve)));
       return { ...inner, load: (c, m) => (loaded(), inner.load(c, m)), score: (c, b, l) => (sent[p]++, answered.then(() => inner.score(c, b, l))) };

@@ -1,7 +1,7 @@
 /**
  * Eval-mode energies of many candidates (validation, Evaluate, Inspect, Rerank), shared out between this
- * thread and its scoring peers. The peer's own side is peerScorer.ts; the worker pool that runs peers on
- * other cores is src/worker/scoringPool.ts.
+ * thread and its scoring peers. The peer's own side is train/peerWork.ts; the worker pool that runs peers on
+ * other cores is src/worker/peerPool.ts.
  */
 import * as tf from '@tensorflow/tfjs';
 import { DEFAULT_PASS_BUDGET_BYTES, activeProfile } from '../backend/profile.ts';

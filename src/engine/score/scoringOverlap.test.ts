@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeConfig } from '../model/config.ts';
 import { type Params, disposeParams, initParams } from '../model/params.ts';
 import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
-import { peerScorer } from '../train/peerScorer.ts';
+import { peerWork } from '../train/peerWork.ts';
 import { type ScoreOptions, type ScoringPeer, compactModel, scoreCandidates } from './scoring.ts';
 
 const cfg = makeConfig({ vocabSize: 50, dModel: 8, nHeads: 2, nLayers: 2, maxLen: 40, dropout: 0.2, clsId: 49, sepId: 49, padId: 49 });
@@ -26,7 +26,7 @@ const hop = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
  * `calls` lists, in the order the peer received them, the call of every batch.
  */
 function workerLikePeer() {
-  const inner = peerScorer();
+  const inner = peerWork();
   const calls: number[] = [];
   const released: Promise<void>[] = [];
   const peer: ScoringPeer = {
@@ -101,7 +101,7 @@ describe('overlapping scoring calls', () => {
 
   it('skips the batches a peer still has queued for a call that is released meanwhile', async () => {
     const params = initParams(cfg, 31);
-    const peer = peerScorer();
+    const peer = peerWork();
     const cands = candidatesOf(5).slice(0, 4);
     const { model, renumber } = await compactModel(cfg, params, cands);
     const batch = cands.map((c) => renumber(c));

@@ -8,7 +8,7 @@ import { makeConfig } from '../model/config.ts';
 import { type ParamArrays, disposeParams, initParams, paramsFromArrays, paramsToArrays } from '../model/params.ts';
 import { lossAndGradients } from './gradients.ts';
 import { lossFreeRange } from './lossFreeGradients.ts';
-import { peerScorer } from './peerScorer.ts';
+import { peerWork } from './peerWork.ts';
 import { sharedLossAndGradients } from './sharedStep.ts';
 import { trainStep } from './step.ts';
 
@@ -72,7 +72,7 @@ describe('loss-free gradient entries', () => {
         () => lossAndGradients(cfg, params, batch, { dropoutSeed: 9, profile }),
         () => lossAndGradients(cfg, params, batch, { dropoutSeed: 9, microBatch: 3, profile }),
         () => sharedLossAndGradients(cfg, params, batch, { dropoutSeed: 9, profile }),
-        () => sharedLossAndGradients(cfg, params, batch, { dropoutSeed: 9, microBatch: 3, profile }, { peer: peerScorer(), model }),
+        () => sharedLossAndGradients(cfg, params, batch, { dropoutSeed: 9, microBatch: 3, profile }, { peer: peerWork(), model }),
       ];
       for (const path of paths) {
         const { loss, grads } = await path();
@@ -103,7 +103,7 @@ describe('loss-free gradient entries', () => {
       const lr = 3e-3;
       const steps = 12;
       for (let s = 0; s < steps; s++) {
-        const out = await trainStep(cfg, params, optimizer, batchOf(100 + s), { lr, maxGradNorm: 1, dropoutSeed: s, peer: shared ? peerScorer() : undefined });
+        const out = await trainStep(cfg, params, optimizer, batchOf(100 + s), { lr, maxGradNorm: 1, dropoutSeed: s, peer: shared ? peerWork() : undefined });
         tf.dispose([out.loss, out.gradNorm, out.clipCoef]);
       }
       optimizer.sync(params);

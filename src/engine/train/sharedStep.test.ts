@@ -11,7 +11,7 @@ import { accumulate, chunkPasses } from './chunkPasses.ts';
 import { zeroLossFree } from './lossFreeGradients.ts';
 import { ENGINE, EnergyExchange } from './energyExchange.ts';
 import { lossAndGradients } from './gradients.ts';
-import { peerScorer } from './peerScorer.ts';
+import { peerWork } from './peerWork.ts';
 import { ENGINE_SHARE, halves, sharedLossAndGradients } from './sharedStep.ts';
 import { trainStep } from './step.ts';
 import type { StepPeer } from './stepPeer.ts';
@@ -26,7 +26,7 @@ function batchOf(seed: number) {
 
 /** A peer that refuses every part: its work must come back to the engine with the same numbers. */
 function failing(): StepPeer {
-  const inner = peerScorer();
+  const inner = peerWork();
   return { ...inner, energies: () => Promise.reject(new Error('gone')), gradients: () => Promise.reject(new Error('gone')) };
 }
 
@@ -78,7 +78,7 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
     const model = { cfg, weights: [...(await paramsToArrays(params))] };
     // On this thread a peer that claims another thread never publishes its energies in time: the one-pass
     // step waits a second, then computes them itself.
-    const silent: StepPeer = { ...peerScorer(), otherThread: true };
+    const silent: StepPeer = { ...peerWork(), otherThread: true };
     for (const microBatch of [undefined, 3, 2]) {
       const opts = { dropoutSeed: 9, microBatch, profile };
       const alone = await sharedLossAndGradients(cfg, params, batch, opts);
@@ -88,7 +88,7 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
       expect(Math.abs((await uncut.loss.data())[0] - lossAlone)).toBeLessThan(1e-5);
       expect(await worstGap(uncut.grads, alone.grads)).toBeLessThan(TOLERANCE);
       tf.dispose([uncut.loss, ...uncut.grads.values()]);
-      for (const peer of [peerScorer(), failing(), ...(microBatch === undefined ? [silent] : [])]) {
+      for (const peer of [peerWork(), failing(), ...(microBatch === undefined ? [silent] : [])]) {
         const shared = await sharedLossAndGradients(cfg, params, batch, opts, { peer, model });
         expect((await shared.loss.data())[0]).toBe(lossAlone);
         expect(await differing(alone.grads, shared.grads)).toEqual(none(alone.grads));
@@ -123,7 +123,7 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
     const own = tf.tidy(() => passes.energies(0)).dataSync() as Float32Array;
     const exchange = EnergyExchange.create(batch.candidates.length)!;
     exchange.publish(ENGINE, 2, 0, own);
-    const peer = peerScorer();
+    const peer = peerWork();
     await peer.load(-1, { cfg, weights: [...(await paramsToArrays(params))] });
     const part = { candidates: batch.candidates.slice(first).map((c) => Int32Array.from(c)), first, chunks, from: 1, dropoutSeed: 9 };
     const theirs = await peer.onePass(-1, part, { labels: Int32Array.from(batch.labels), groupOf: Int32Array.from(batch.groupOf), exchange: exchange.buffer, step: 2 });
@@ -144,7 +144,7 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
     const profile = await packedOn(backend);
     const runs: Array<Map<string, Float32Array>> = [];
     // No peer; a peer throughout; a peer from step 7 on (as when it first validates the untrained model).
-    for (const peerAt of [(_: number) => undefined, (_: number) => peerScorer(), (s: number) => (s >= 7 ? peerScorer() : undefined)]) {
+    for (const peerAt of [(_: number) => undefined, (_: number) => peerWork(), (s: number) => (s >= 7 ? peerWork() : undefined)]) {
       const params = initParams(cfg, 5);
       const optimizer = new AdamW(params, ADAMW_DEFAULTS, true, profile);
       for (let s = 0; s < 20; s++) {

@@ -5,7 +5,7 @@ import { splitGroups } from '../data/split.ts';
 import { disposeParams, initParams, paramsToArrays } from '../model/params.ts';
 import { syntheticView } from '../testing/syntheticData.ts';
 import { type RunEvaluation, type RunListener, runTraining } from './loop.ts';
-import { peerScorer } from './peerScorer.ts';
+import { peerWork } from './peerWork.ts';
 import { RunControl, type TakeSnapshot } from './runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.ts';
 import { makeConfig } from '../model/config.ts';
@@ -62,7 +62,7 @@ describe("the untrained model's validation alongside the first steps", () => {
     // The peer's scoring replies are held back until the run has taken three steps.
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    const inner = peerScorer();
+    const inner = peerWork();
     let scored = 0;
     const peer: StepPeer = { ...inner, score: (call, batch, length) => gate.then(() => (scored++, inner.score(call, batch, length))) };
     const along = recorder((step) => step >= 2 && open());
@@ -88,7 +88,7 @@ describe("the untrained model's validation alongside the first steps", () => {
     const run = async (freeAt: number | null) => {
       let open: () => void = () => undefined;
       const gate = new Promise<void>((resolve) => (open = resolve));
-      const inner = peerScorer();
+      const inner = peerWork();
       const parts = { steps: 0 };
       const peer: StepPeer = {
         ...inner,

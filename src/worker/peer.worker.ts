@@ -1,14 +1,14 @@
 /**
- * A scoring peer (StepPeer in src/engine/train/stepPeer.ts): a second tfjs-wasm engine on another core
+ * A peer (StepPeer in src/engine/train/stepPeer.ts): a second tfjs-wasm engine on another core
  * that scores the batches and computes the parts of training steps the engine worker hands it, each with
  * the weights of the call it names.
  * One thread: it exists to use a core the engine's own products leave idle.
  */
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
-import { peerScorer } from '../engine/train/peerScorer.ts';
+import { peerWork } from '../engine/train/peerWork.ts';
 import { warmUp } from '../engine/train/warmUp.ts';
-import type { PeerReply, PeerRequest } from './scoringPool.ts';
+import type { PeerReply, PeerRequest } from './peerPool.ts';
 import { configureWasm } from './wasmSetup.ts';
 
 const started = (async () => {
@@ -17,7 +17,7 @@ const started = (async () => {
   await warmUp();
 })();
 // Handles the requests one at a time, in order, once the backend runs; keeps each call's weights until its release.
-const scorer = peerScorer(started);
+const scorer = peerWork(started);
 
 const reply = (r: PeerReply, transfer: Transferable[] = []) => self.postMessage(r, { transfer });
 

@@ -21,19 +21,19 @@ function readBack(grads: Map<string, tf.Tensor>): Array<[string, Float32Array]> 
 /** The indices of the part's chunks. */
 const partChunks = (part: PeerPart) => Array.from({ length: part.chunks.length - part.from }, (_, i) => part.from + i);
 
-export interface PeerScorer extends StepPeer {
+export interface PeerWork extends StepPeer {
   /** Settles once the call's weights are dropped (or were never held). */
   release(call: number): Promise<void>;
 }
 
 /**
- * What a peer runs on its own thread (the scoring worker wraps it in messages): scoring batches and
+ * What a peer runs on its own thread (the peer worker, peer.worker.ts, wraps it in messages): scoring batches and
  * parts of training steps (sharedStep.ts). Requests are handled
  * one at a time in the order received, after `ready` (the thread's backend): a batch sent right after
  * its call's weights finds them. It holds the weights of every call not yet released, keyed by call, so
  * two calls in flight at once each score with their own; a batch of a released call is refused unscored.
  */
-export function peerScorer(ready: Promise<void> = Promise.resolve()): PeerScorer {
+export function peerWork(ready: Promise<void> = Promise.resolve()): PeerWork {
   const held = new Map<number, { cfg: ModelConfig; params: Params }>();
   // Released calls whose release the queue has not reached: their queued requests are skipped.
   const over = new Set<number>();

@@ -1,7 +1,8 @@
 /**
- * The scoring peers of the engine worker: scoring workers (scoring.worker.ts) on the cores the engine's
- * own threads leave idle, each wrapped as a ScoringPeer (src/engine/score/scoring.ts) that posts its
- * requests and waits for their replies.
+ * The peers of the engine worker: peer workers (peer.worker.ts; the UI and the docs call them scoring
+ * workers) on the cores the engine's own threads leave idle, which score batches and compute halves of
+ * training steps. Each is wrapped as a StepPeer (src/engine/train/stepPeer.ts) that posts its requests
+ * and waits for their replies.
  */
 import type { PeerModel } from '../engine/score/scoring.ts';
 import type { OnePassStep, PeerPart, StepPeer } from '../engine/train/stepPeer.ts';
@@ -24,7 +25,7 @@ const REPLY_LIMIT_MS = 120_000;
 /** Peers beyond this cost more memory (a tfjs-wasm engine and a weight copy each) than they save. */
 const MAX_PEERS = 3;
 
-/** A scoring worker as a StepPeer: one request at a time, each answered or failed (error, timeout, dead worker). */
+/** A peer worker as a StepPeer: one request at a time, each answered or failed (error, timeout, dead worker). */
 function workerPeer(worker: Worker): StepPeer {
   let nextId = 0;
   // Calls released: a step part answered after its call's release was not used (the engine computed it).
@@ -94,7 +95,7 @@ function workerPeer(worker: Worker): StepPeer {
  * Scoring peers for the engine worker: on the WASM backend, one per core its own threads leave idle
  * (at most MAX_PEERS), started on first use and kept. None on other backends or where workers cannot start.
  */
-export function lazyScoringPeers(backend: () => BackendInfo | null, count: () => number | undefined = () => undefined): () => StepPeer[] {
+export function lazyPeers(backend: () => BackendInfo | null, count: () => number | undefined = () => undefined): () => StepPeer[] {
   let peers: StepPeer[] | null = null;
   return () => {
     const b = backend();
@@ -104,7 +105,7 @@ export function lazyScoringPeers(backend: () => BackendInfo | null, count: () =>
     peers = [];
     for (let i = 0; i < n; i++) {
       try {
-        peers.push(workerPeer(new Worker(new URL('./scoring.worker.ts', import.meta.url), { type: 'module' })));
+        peers.push(workerPeer(new Worker(new URL('./peer.worker.ts', import.meta.url), { type: 'module' })));
       } catch {
         break;
       }
