@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings } from '../src/engine/train/settings.ts';
-import type { Command, WorkerEvent } from '../src/worker/protocol.ts';
+import type { Command } from '../src/worker/protocols/commands.ts';
+import type { WorkerEvent } from '../src/worker/protocols/events.ts';
 import { sampleSlice } from './helpers.ts';
 
 type Events = Array<WorkerEvent & { at: number }>;

@@ -1,7 +1,9 @@
 import { type Browser, type Page, expect, test } from '@playwright/test';
 import { SAMPLE_DATASET_PATH } from '../src/engine/data/sample.ts';
 import { DEFAULT_TRAIN_SETTINGS, PRESETS } from '../src/engine/train/settings.ts';
-import type { Command, EvalReport, WorkerEvent } from '../src/worker/protocol.ts';
+import type { Command } from '../src/worker/protocols/commands.ts';
+import type { WorkerEvent } from '../src/worker/protocols/events.ts';
+import type { EvalReport } from '../src/worker/protocols/models.ts';
 import { collectConsoleErrors } from './helpers.ts';
 
 type Engine = { events: WorkerEvent[]; send(cmd: Command): void };

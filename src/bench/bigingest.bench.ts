@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
-import type { Command } from '../worker/protocol.ts';
+import type { Command } from '../worker/protocols/commands.ts';
 import { type BenchBrowser, newEnginePage, now, send, startBenchBrowser, waitFor } from './enginePage.ts';
 import { procMiB } from './rendererMemory.ts';
 

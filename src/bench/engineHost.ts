@@ -3,7 +3,9 @@
  * (enginePage.ts) or the same engine in-process in Node on Dawn's WebGPU (nodeEngine.ts).
  * Predicates are JavaScript expressions of `e` (an event), so the page can evaluate them where the events are.
  */
-import type { Command, DataSource, WorkerEvent } from '../worker/protocol.ts';
+import type { Command } from '../worker/protocols/commands.ts';
+import type { DataSource } from '../worker/protocols/data.ts';
+import type { WorkerEvent } from '../worker/protocols/events.ts';
 
 export type Timed<T extends WorkerEvent['type']> = Extract<WorkerEvent, { type: T }> & { at: number; index: number };
 

@@ -5,7 +5,8 @@
 import { type Browser, type Page, chromium } from '@playwright/test';
 import { type ViteDevServer, createServer } from 'vite';
 import { CHROMIUM_ARGS, resolveChromium } from '../../e2e/chromium.ts';
-import type { Command, WorkerEvent } from '../worker/protocol.ts';
+import type { Command } from '../worker/protocols/commands.ts';
+import type { WorkerEvent } from '../worker/protocols/events.ts';
 import type { EngineHost, EngineRuntime, Timed } from './engineHost.ts';
 
 type Engine = { events: Array<WorkerEvent & { at: number }>; send(cmd: Command): void; now(): number };

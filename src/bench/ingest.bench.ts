@@ -23,10 +23,9 @@ import {
   createWorkerPool,
   inProcessPool,
   type TokenizePool,
-  type TokenizeReply,
-  type TokenizeRequest,
   type TokenizeWorker,
 } from '../engine/data/tokenizePool.ts';
+import type { TokenizeReply, TokenizeRequest } from '../engine/data/tokenizeProtocol.ts';
 import type { Dataset, TokenizedSet } from '../engine/data/types.ts';
 
 const TARGET_BYTES = 30e6;

@@ -13,7 +13,8 @@ import { parityFailures, paritySummary } from '../engine/testing/parityVerdict.t
 import { readFixture } from '../engine/testing/readFixtureNode.ts';
 import { FLOAT32_TOLERANCE, WEBGPU_TOLERANCE } from '../engine/testing/tolerances.ts';
 import { resetCounters } from '../worker/counters.ts';
-import type { Command, WorkerEvent } from '../worker/protocol.ts';
+import type { Command } from '../worker/protocols/commands.ts';
+import type { WorkerEvent } from '../worker/protocols/events.ts';
 import { Persister } from '../worker/storage/persister.ts';
 import type { EngineHost, EngineRuntime, Timed } from './engineHost.ts';
 

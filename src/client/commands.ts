@@ -1,6 +1,8 @@
 /** What the panels can ask the engine to do; each is one typed command. */
 import type { TrainSettings } from '../engine/train/settings.ts';
-import type { DataRole, EvalSet, InspectFilter, ModelSlot, PickRuleChoice, PicksSource } from '../worker/protocol.ts';
+import type { DataRole } from '../worker/protocols/data.ts';
+import type { EvalSet, InspectFilter, ModelSlot } from '../worker/protocols/models.ts';
+import type { PickRuleChoice, PicksSource } from '../worker/protocols/picks.ts';
 import { send } from './engineConnection.ts';
 
 export const SAMPLE_NAME = 'GSM8K sample (OpenAI, MIT)';

@@ -5,7 +5,8 @@
  */
 import type { BackendChoice } from '../worker/backendInfo.ts';
 import { isLifeLockHeld } from '../worker/lifeLock.ts';
-import type { Command, WorkerEvent } from '../worker/protocol.ts';
+import type { Command } from '../worker/protocols/commands.ts';
+import type { WorkerEvent } from '../worker/protocols/events.ts';
 import { initialBackendChoice } from './backendChoice.ts';
 import { saveFile } from './download.ts';
 import { type EngineDown, Heartbeat } from './heartbeat.ts';

@@ -1,5 +1,5 @@
 /** "Why this energy?" for one candidate: the worker answers with a `saliency` event carrying the same id. */
-import type { SaliencyTarget } from '../worker/protocol.ts';
+import type { SaliencyTarget } from '../worker/protocols/models.ts';
 import { send } from './engineConnection.ts';
 
 let lastId = 0;

@@ -2,27 +2,12 @@
  * What the worker has told the UI, as the engine store holds it (engineStore.ts changes it), and the
  * questions panels ask of it. The store shows what the worker computed; it never derives metrics itself.
  */
-import type {
-  CommandType,
-  DataRole,
-  DatasetSummary,
-  Estimate,
-  EvalReport,
-  EvalSet,
-  IngestProgressEvent,
-  PicksProgress,
-  InspectFilter,
-  ModelInfo,
-  ModelSlot,
-  RankedCandidate,
-  RerankAnswer,
-  SaliencyTarget,
-  SavedRunInfo,
-  StoredDatasetInfo,
-  TrainPoint,
-  TrainState,
-  WorkerEvent,
-} from '../worker/protocol.ts';
+import type { CommandType } from '../worker/protocols/commands.ts';
+import type { DataRole, DatasetSummary, IngestProgressEvent, StoredDatasetInfo } from '../worker/protocols/data.ts';
+import type { WorkerEvent } from '../worker/protocols/events.ts';
+import type { EvalReport, EvalSet, InspectFilter, ModelInfo, ModelSlot, RankedCandidate, RerankAnswer, SaliencyTarget } from '../worker/protocols/models.ts';
+import type { PicksProgress } from '../worker/protocols/picks.ts';
+import type { Estimate, SavedRunInfo, TrainPoint, TrainState } from '../worker/protocols/training.ts';
 import type { BackendInfo } from '../worker/backendInfo.ts';
 import type { CandidateSaliency } from '../engine/score/explainEnergy.ts';
 import type { EngineDown } from '../client/heartbeat.ts';

@@ -4,7 +4,10 @@
  * `eventReceived` (a WorkerEvent). Both are plain reducers so a test can replay a session in Node.
  */
 import { createStore } from 'zustand/vanilla';
-import type { Command, CommandType, DataRole, EvalReport, ModelSlot, WorkerEvent } from '../worker/protocol.ts';
+import type { Command, CommandType } from '../worker/protocols/commands.ts';
+import type { DataRole } from '../worker/protocols/data.ts';
+import type { WorkerEvent } from '../worker/protocols/events.ts';
+import type { EvalReport, ModelSlot } from '../worker/protocols/models.ts';
 import type { EngineDown } from '../client/heartbeat.ts';
 import {
   type DataSlot,

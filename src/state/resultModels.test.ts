@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelInfo, ModelSlot, WorkerEvent } from '../worker/protocol.ts';
+import type { WorkerEvent } from '../worker/protocols/events.ts';
+import type { ModelInfo, ModelSlot } from '../worker/protocols/models.ts';
 import { firstGroupToShow, isStale } from './engineState.ts';
 import type { createEngineStore } from './engineStore.ts';
 import { replay, report, trainState } from './testing/storeEvents.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelInfo, ModelSlot, WorkerEvent } from '../worker/protocol.ts';
+import type { WorkerEvent } from '../worker/protocols/events.ts';
+import type { ModelInfo, ModelSlot } from '../worker/protocols/models.ts';
 import { selectedModelEval } from './engineState.ts';
 import { replay, report } from './testing/storeEvents.ts';
 import { selectionFixture } from '../engine/testing/selectionFixture.ts';

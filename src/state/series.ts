@@ -3,7 +3,8 @@
  * counter in the store is bumped instead of copying: a long run sends tens of thousands of points,
  * and copying every column on every metrics event would be quadratic. uPlot reads the same arrays.
  */
-import type { EvalReport, TrainPoint } from '../worker/protocol.ts';
+import type { EvalReport } from '../worker/protocols/models.ts';
+import type { TrainPoint } from '../worker/protocols/training.ts';
 
 /** A chart value: non-finite numbers become null so uPlot draws a gap instead of breaking its scales. */
 export type ChartValue = number | null;

@@ -4,7 +4,7 @@ import type { ModelConfig } from '../engine/model/config.ts';
 import { type Params, cloneParams } from '../engine/model/params.ts';
 import type { LoadedData } from './dataLoader.ts';
 import type { ModelSlots } from './modelSlots.ts';
-import type { WorkerEvent } from './protocol.ts';
+import type { WorkerEvent } from './protocols/events.ts';
 
 /**
  * Trainable copy of the selected model, and the split to train it with: the one it was trained with

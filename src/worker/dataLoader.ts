@@ -9,7 +9,7 @@ import { tokenizeDataset, trainingView } from '../engine/data/tokenizeDataset.ts
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
 import type { Dataset, PicksSet, TrainingView } from '../engine/data/types.ts';
 import { GPT2_EOT } from '../engine/model/config.ts';
-import type { DataRole, DataSource, DatasetSummary, IngestProgressEvent } from './protocol.ts';
+import type { DataRole, DatasetSummary, DataSource, IngestProgressEvent } from './protocols/data.ts';
 import { type ContentHash, datasetKey } from './storage/datasetKey.ts';
 
 /**

@@ -5,7 +5,8 @@ import { DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, type SplitKind, sp
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import { type LoadedData, type LoadedPicks, STORED_MAX_BYTES, TOKEN_CAP, loadAny, readWhole, summarize, summarizePicks } from './dataLoader.ts';
-import type { DataRole, DataSource, DatasetSummary, IngestProgressEvent, WorkerEvent } from './protocol.ts';
+import type { DataRole, DatasetSummary, DataSource, IngestProgressEvent } from './protocols/data.ts';
+import type { WorkerEvent } from './protocols/events.ts';
 import type { StoredData } from './storage/db.ts';
 import { contentHashOfKey, datasetKey, hashBytes, isCurrentDatasetKey } from './storage/datasetKey.ts';
 import type { Persister } from './storage/persister.ts';

@@ -1,11 +1,12 @@
 /**
  * The engine worker: owns TensorFlow.js (the backend the start-up probe picks, or the one asked for),
- * the data and the models. The UI talks to it only through the messages of protocol.ts; nothing here
+ * the data and the models. The UI talks to it only through the messages of protocols/; nothing here
  * touches the DOM. The engine itself is engineCore.ts; this file gives it the worker's port, the
  * browser's storage and the helper threads.
  */
 import { createEngine } from './engineCore.ts';
-import type { Command, WorkerEvent } from './protocol.ts';
+import type { Command } from './protocols/commands.ts';
+import type { WorkerEvent } from './protocols/events.ts';
 import { lazyPeers } from './peerPool.ts';
 import { browserPersister } from './storage/browserStorage.ts';
 import { lazyTokenizePool } from './tokenizeWorkers.ts';

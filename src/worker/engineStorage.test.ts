@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { DEFAULT_TRAIN_SETTINGS } from '../engine/train/settings.ts';
 import { createEngine } from './engineCore.ts';
-import type { WorkerEvent } from './protocol.ts';
+import type { WorkerEvent } from './protocols/events.ts';
 import { browserPersister } from './storage/browserStorage.ts';
 
 /** The first schema's database with one tokenized file in it, left open as a tab of that version would. */

@@ -4,7 +4,7 @@ import type { LoadedData } from './dataLoader.ts';
 import type { Datasets } from './datasets.ts';
 import { EvaluationCache } from './evaluationCache.ts';
 import type { ModelSlots } from './modelSlots.ts';
-import type { DataRole } from './protocol.ts';
+import type { DataRole } from './protocols/data.ts';
 
 /** The two things the cache reads: each role's data version and the selected slot's revision. */
 function setup() {

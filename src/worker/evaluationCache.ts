@@ -3,7 +3,8 @@ import type { Evaluation } from '../engine/score/evaluation.ts';
 import type { LoadedData } from './dataLoader.ts';
 import type { Datasets } from './datasets.ts';
 import type { ModelSlots } from './modelSlots.ts';
-import type { DataRole, EvalSet, ModelSlot } from './protocol.ts';
+import type { DataRole } from './protocols/data.ts';
+import type { EvalSet, ModelSlot } from './protocols/models.ts';
 
 /** An evaluation of one set by one model state, kept for Inspect. */
 export interface CachedEvaluation {

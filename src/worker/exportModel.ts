@@ -1,7 +1,7 @@
 import { writeModel } from '../engine/io/modelFile.ts';
 import { type Params, paramsToArrays } from '../engine/model/params.ts';
 import type { SlotModel } from './modelSlots.ts';
-import type { ModelSlot } from './protocol.ts';
+import type { ModelSlot } from './protocols/models.ts';
 
 /**
  * A model as a .safetensors file: PyTorch state_dict layout, config, tokenizer and training summary in

@@ -22,7 +22,9 @@ import { exportModel } from './exportModel.ts';
 import { explainCandidate } from '../engine/score/explainEnergy.ts';
 import type { ModelSlots, SlotModel } from './modelSlots.ts';
 import { modelSplit } from './modelSplit.ts';
-import type { DataRole, EvalSet, InspectFilter, ModelSlot, RankedCandidate, SaliencyTarget, WorkerEvent } from './protocol.ts';
+import type { DataRole } from './protocols/data.ts';
+import type { WorkerEvent } from './protocols/events.ts';
+import type { EvalSet, InspectFilter, ModelSlot, RankedCandidate, SaliencyTarget } from './protocols/models.ts';
 import type { TrainingRuns } from './trainingRuns.ts';
 import type { PicksModel } from './picksRuns.ts';
 

@@ -1,7 +1,8 @@
 import type { ModelConfig } from '../engine/model/config.ts';
 import { paramCount } from '../engine/model/config.ts';
 import { type Params, cloneParams, disposeParams } from '../engine/model/params.ts';
-import type { ModelInfo, ModelSettings, ModelSlot } from './protocol.ts';
+import type { ModelInfo, ModelSlot } from './protocols/models.ts';
+import type { ModelSettings } from './protocols/training.ts';
 
 export interface SlotModel {
   cfg: ModelConfig;

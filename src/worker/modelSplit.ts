@@ -4,7 +4,7 @@ import { recordedShape, splitForFile } from '../engine/data/splitRecord.ts';
 import type { LoadedData } from './dataLoader.ts';
 import type { Datasets } from './datasets.ts';
 import type { SlotModel } from './modelSlots.ts';
-import type { ModelSlot } from './protocol.ts';
+import type { ModelSlot } from './protocols/models.ts';
 
 /** The training file as a model's validation reads it: split as the model records, and what to say about that. */
 export interface ModelSplit {

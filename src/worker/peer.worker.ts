@@ -8,7 +8,7 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { peerWork } from '../engine/train/peerWork.ts';
 import { warmUp } from '../engine/train/warmUp.ts';
-import type { PeerReply, PeerRequest } from './peerPool.ts';
+import type { PeerReply, PeerRequest } from './protocols/peer.ts';
 import { configureWasm } from './wasmSetup.ts';
 
 const started = (async () => {

@@ -4,21 +4,10 @@
  * training steps. Each is wrapped as a StepPeer (src/engine/train/stepPeer.ts) that posts its requests
  * and waits for their replies.
  */
-import type { PeerModel } from '../engine/score/scoring.ts';
-import type { OnePassStep, PeerPart, StepPeer } from '../engine/train/stepPeer.ts';
+import type { StepPeer } from '../engine/train/stepPeer.ts';
 import type { BackendInfo } from './backendInfo.ts';
 import { countPeerBatch, countPeerStep } from './counters.ts';
-
-/** `call` names the scoring call, whose weights the peer keeps until that call's release (see ScoringPeer). */
-type Request =
-  | { type: 'load'; call: number; model: PeerModel }
-  | { type: 'score'; call: number; batch: Int32Array[]; length: number }
-  | { type: 'energies'; call: number; part: PeerPart }
-  | { type: 'gradients'; call: number; part: PeerPart; upstream: Float32Array }
-  | { type: 'onePass'; call: number; part: PeerPart; step: OnePassStep };
-/** Requests are answered by `id`; a release is not answered. */
-export type PeerRequest = (Request & { id: number }) | { type: 'release'; call: number };
-export type PeerReply = { id: number; energies?: Float32Array; gradients?: Array<[string, Float32Array]>; error?: string };
+import type { PeerCall, PeerReply, PeerRequest } from './protocols/peer.ts';
 
 /** Longer than any batch takes (a paper-size batch at 2048 tokens on one slow core): then the batch is taken back. */
 const REPLY_LIMIT_MS = 120_000;
@@ -47,7 +36,7 @@ function workerPeer(worker: Worker): StepPeer {
     else p?.resolve(e.data);
   });
   worker.addEventListener('error', (e: ErrorEvent) => fail(`the scoring worker failed: ${e.message || 'its script could not be loaded'}`));
-  const request = (req: Request, transfer: Transferable[] = []): Promise<PeerReply> => {
+  const request = (req: PeerCall, transfer: Transferable[] = []): Promise<PeerReply> => {
     if (dead) return Promise.reject(new Error(dead));
     const id = nextId++;
     return new Promise<PeerReply>((resolve, reject) => {

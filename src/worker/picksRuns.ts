@@ -13,7 +13,9 @@ import { type PickRuleChoice, resolveRule } from '../engine/score/picksRule.ts';
 import { runPicks } from '../engine/score/picksRun.ts';
 import { RunControl } from '../engine/train/runControl.ts';
 import type { ScoringPeer } from '../engine/score/scoring.ts';
-import type { ModelSlot, PicksProgress, PicksSource, WorkerEvent } from './protocol.ts';
+import type { WorkerEvent } from './protocols/events.ts';
+import type { ModelSlot } from './protocols/models.ts';
+import type { PicksProgress, PicksSource } from './protocols/picks.ts';
 
 /** The selected model as a picks run holds it: its weights stay valid until `release`. */
 export interface PicksModel {

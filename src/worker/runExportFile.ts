@@ -3,7 +3,7 @@ import type { RecordedSplit } from '../engine/data/splitRecord.ts';
 import type { ModelConfig } from '../engine/model/config.ts';
 import type { TrainSettings } from '../engine/train/settings.ts';
 import type { LoadedData } from './dataLoader.ts';
-import type { WorkerEvent } from './protocol.ts';
+import type { WorkerEvent } from './protocols/events.ts';
 import type { RunRecorder } from './runRecorder.ts';
 
 /** What Export run writes about the current (or last) run of this session. */

@@ -1,7 +1,7 @@
 import { DEFAULT_TRAIN_FRACTION } from '../engine/data/split.ts';
 import { contentHashOfKey } from './storage/datasetKey.ts';
 import { modelSettingsOf } from './modelSlots.ts';
-import type { SavedRunInfo } from './protocol.ts';
+import type { SavedRunInfo } from './protocols/training.ts';
 import type { StoredRun } from './storage/db.ts';
 
 /** What a stored run actually trained: its model config, its file's identity and its split (older records: from the key, fraction 0.8). */

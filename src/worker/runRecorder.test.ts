@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
 import type { TrainPoint } from '../engine/train/loop.ts';
-import type { SavedRunInfo } from './protocol.ts';
+import type { SavedRunInfo } from './protocols/training.ts';
 import { RunRecorder } from './runRecorder.ts';
 import { StudioDb, type StoredRun } from './storage/db.ts';
 import { Persister } from './storage/persister.ts';

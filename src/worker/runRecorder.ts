@@ -1,6 +1,7 @@
 import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
 import type { TrainPoint } from '../engine/train/loop.ts';
-import type { EvalReport, SavedRunInfo, SavedRunState } from './protocol.ts';
+import type { EvalReport } from './protocols/models.ts';
+import type { SavedRunInfo, SavedRunState } from './protocols/training.ts';
 import { runFacts } from './runFacts.ts';
 import type { StoredRun } from './storage/db.ts';
 import type { Persister } from './storage/persister.ts';

@@ -1,5 +1,6 @@
 import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
-import type { SavedRunInfo, WorkerEvent } from './protocol.ts';
+import type { WorkerEvent } from './protocols/events.ts';
+import type { SavedRunInfo } from './protocols/training.ts';
 import { RunRecorder, runInfo } from './runRecorder.ts';
 import type { StoredRun } from './storage/db.ts';
 import type { Persister } from './storage/persister.ts';

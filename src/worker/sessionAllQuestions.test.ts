@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { splitGroups } from '../engine/data/split.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
 import { loadData } from './dataLoader.ts';
-import type { EvalReport } from './protocol.ts';
+import type { EvalReport } from './protocols/models.ts';
 import { file, harness, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 
 const text = sampleLines(0, 200);

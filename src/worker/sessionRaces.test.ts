@@ -6,7 +6,7 @@ import { EMBEDDING } from '../engine/model/adamw.ts';
 import { disposeParams, initParams, paramsToArrays } from '../engine/model/params.ts';
 import { cosineWithWarmup } from '../engine/model/schedule.ts';
 import type { TrainSettings } from '../engine/train/settings.ts';
-import type { WorkerEvent } from './protocol.ts';
+import type { WorkerEvent } from './protocols/events.ts';
 import { file, harness, modelFile, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 
 // Commands that overlap: each test catches one command mid-way with another, the way a user can.

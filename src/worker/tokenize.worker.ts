@@ -3,7 +3,8 @@
  * Start it with `new Worker(new URL('./tokenize.worker.ts', import.meta.url), { type: 'module' })`
  * and hand the workers to `createWorkerPool`.
  */
-import { answerTokenizeRequest, type TokenizeRequest } from '../engine/data/tokenizePool.ts';
+import { answerTokenizeRequest } from '../engine/data/tokenizePool.ts';
+import type { TokenizeRequest } from '../engine/data/tokenizeProtocol.ts';
 
 self.addEventListener('message', (event: MessageEvent<TokenizeRequest>) => {
   const { reply, transfer } = answerTokenizeRequest(event.data);

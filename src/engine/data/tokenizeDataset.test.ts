@@ -4,7 +4,8 @@ import { ingestJsonl } from './ingest.ts';
 import { createRng } from './rng.ts';
 import { encodeOrdinary } from './tokenize.ts';
 import { tokenizeDataset, trainingView } from './tokenizeDataset.ts';
-import { answerTokenizeRequest, createWorkerPool, inProcessPool, type TokenizeReply, type TokenizeRequest, type TokenizeWorker } from './tokenizePool.ts';
+import { answerTokenizeRequest, createWorkerPool, inProcessPool, type TokenizeWorker } from './tokenizePool.ts';
+import type { TokenizeReply, TokenizeRequest } from './tokenizeProtocol.ts';
 import { bytesStream, fileStream, repoSamplePath } from './testing/node.ts';
 import type { Dataset } from './types.ts';
 

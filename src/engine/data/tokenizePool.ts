@@ -3,6 +3,7 @@
  * and kind: Web Workers in the browser, worker_threads or in-process in Node.
  */
 import { tokenizeChunk, type TokenizedChunk, type TokenizeJob } from './tokenize.ts';
+import type { TokenizeReply, TokenizeRequest } from './tokenizeProtocol.ts';
 
 export interface TokenizePool {
   /** How many jobs can run at once. */
@@ -14,15 +15,6 @@ export interface TokenizePool {
 export function inProcessPool(): TokenizePool {
   return { size: 1, run: async (job) => tokenizeChunk(job) };
 }
-
-/** Message to a tokenizer worker. */
-export interface TokenizeRequest {
-  id: number;
-  job: TokenizeJob;
-}
-
-/** A worker's answer to the request with the same id. */
-export type TokenizeReply = { id: number; ok: true; chunk: TokenizedChunk } | { id: number; ok: false; error: string };
 
 /** The worker side: runs a request and says which buffers to transfer (not copy) back. */
 export function answerTokenizeRequest(request: TokenizeRequest): { reply: TokenizeReply; transfer: ArrayBuffer[] } {

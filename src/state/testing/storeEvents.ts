@@ -1,5 +1,8 @@
 /** Worker events for the store tests, and a store that replays them. */
-import type { DatasetSummary, EvalReport, TrainPoint, WorkerEvent } from '../../worker/protocol.ts';
+import type { DatasetSummary } from '../../worker/protocols/data.ts';
+import type { WorkerEvent } from '../../worker/protocols/events.ts';
+import type { EvalReport } from '../../worker/protocols/models.ts';
+import type { TrainPoint } from '../../worker/protocols/training.ts';
 import { createEngineStore } from '../engineStore.ts';
 
 export const replay = (events: WorkerEvent[]) => {

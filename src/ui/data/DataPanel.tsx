@@ -1,5 +1,5 @@
 import { useId, useState, type DragEvent } from 'react';
-import type { DataRole } from '../../worker/protocol.ts';
+import type { DataRole } from '../../worker/protocols/data.ts';
 import { isRunActive } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { Panel } from '../common/Panel.tsx';

@@ -1,4 +1,4 @@
-import type { DataRole } from '../../worker/protocol.ts';
+import type { DataRole } from '../../worker/protocols/data.ts';
 import type { DataSlot } from '../../state/engineState.ts';
 import { BarHistogram } from '../common/BarHistogram.tsx';
 import { Stat } from '../common/Stat.tsx';

@@ -1,4 +1,4 @@
-import type { DataRole, DatasetSummary } from '../../worker/protocol.ts';
+import type { DataRole, DatasetSummary } from '../../worker/protocols/data.ts';
 import { Stat } from '../common/Stat.tsx';
 import { attr, bytes, fixed, int, pct } from '../format.ts';
 import { RejectedLines } from './RejectedLines.tsx';

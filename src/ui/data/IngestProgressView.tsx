@@ -1,4 +1,4 @@
-import type { IngestProgressEvent } from '../../worker/protocol.ts';
+import type { IngestProgressEvent } from '../../worker/protocols/data.ts';
 import { ProgressBar } from '../common/ProgressBar.tsx';
 import { bytes, duration, int } from '../format.ts';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { DataRole, DatasetSummary } from '../../worker/protocol.ts';
+import type { DataRole, DatasetSummary } from '../../worker/protocols/data.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { downloadErrors } from '../../client/commands.ts';
 import { int } from '../format.ts';

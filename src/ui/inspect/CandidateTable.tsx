@@ -1,5 +1,5 @@
 import { Fragment, useLayoutEffect, useRef, useState } from 'react';
-import type { RankedCandidate } from '../../worker/protocol.ts';
+import type { RankedCandidate } from '../../worker/protocols/models.ts';
 import { pct, sig } from '../format.ts';
 import { type ExplainContext, ExplainButton, ExplainRow } from './ExplainEnergy.tsx';
 

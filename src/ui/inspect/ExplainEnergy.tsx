@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { explainEnergy } from '../../client/explainEnergy.ts';
 import { type SaliencyView, isStale } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
-import type { RankedCandidate, SaliencyTarget } from '../../worker/protocol.ts';
+import type { RankedCandidate, SaliencyTarget } from '../../worker/protocols/models.ts';
 import { SaliencyText } from '../common/SaliencyText.tsx';
 
 /** Where the candidates are shown and of which question: each row then has a "Why this energy?" button. */

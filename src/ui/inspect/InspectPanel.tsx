@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { EvalSet, InspectFilter } from '../../worker/protocol.ts';
+import type { EvalSet, InspectFilter } from '../../worker/protocols/models.ts';
 import { firstGroupToShow, isRunActive, isStale } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { EvalProgressView } from '../common/EvalProgressView.tsx';

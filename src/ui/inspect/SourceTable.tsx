@@ -1,5 +1,5 @@
 import type { SourceRow } from '../../engine/metrics/selectionTypes.ts';
-import type { EvalSet } from '../../worker/protocol.ts';
+import type { EvalSet } from '../../worker/protocols/models.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { attr, pct, sig } from '../format.ts';
 

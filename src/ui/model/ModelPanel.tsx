@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { ModelInfo, ModelSlot } from '../../worker/protocol.ts';
+import type { ModelInfo, ModelSlot } from '../../worker/protocols/models.ts';
 import { engineStore } from '../../state/engineStore.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { Panel } from '../common/Panel.tsx';

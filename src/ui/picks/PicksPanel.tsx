@@ -2,7 +2,8 @@ import { useId, useState } from 'react';
 import { controlPicks, downloadPicks, pickAnswers } from '../../client/commands.ts';
 import type { DataSlot } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
-import type { DataRole, PickRuleChoice, PicksSource } from '../../worker/protocol.ts';
+import type { DataRole } from '../../worker/protocols/data.ts';
+import type { PickRuleChoice, PicksSource } from '../../worker/protocols/picks.ts';
 import { Panel } from '../common/Panel.tsx';
 import { duration, int, pct, sig } from '../format.ts';
 

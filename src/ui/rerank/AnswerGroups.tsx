@@ -1,4 +1,4 @@
-import type { RankedCandidate, RerankAnswer } from '../../worker/protocol.ts';
+import type { RankedCandidate, RerankAnswer } from '../../worker/protocols/models.ts';
 import { attr, fixed, pct, sig } from '../format.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useEngine } from '../../state/hooks.ts';
-import type { SavedRunInfo } from '../../worker/protocol.ts';
+import type { SavedRunInfo } from '../../worker/protocols/training.ts';
 import { requestRunHistory } from '../../client/commands.ts';
 import { compareRows } from './runCompareRows.ts';
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { isRunActive } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { settingsStore } from '../../state/settingsStore.ts';
-import type { SavedRunInfo } from '../../worker/protocol.ts';
+import type { SavedRunInfo } from '../../worker/protocols/training.ts';
 import { deleteCheckpoint, deleteSavedRun, resumeSavedRun } from '../../client/commands.ts';
 import { fixed, int } from '../format.ts';
 import { RunCompare } from './RunCompare.tsx';

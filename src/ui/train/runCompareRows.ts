@@ -1,7 +1,7 @@
 /** The rows of the runs comparison, as a pure function of two listed runs (RunCompare renders them). */
 import { shortHash } from '../../engine/data/splitRecord.ts';
 import { type ModelSettings, type PresetName, PRESETS } from '../../engine/train/settings.ts';
-import type { SavedRunInfo } from '../../worker/protocol.ts';
+import type { SavedRunInfo } from '../../worker/protocols/training.ts';
 import { fixed } from '../format.ts';
 
 export interface CompareRow {

@@ -1,4 +1,4 @@
-import type { WorkerEvent } from '../protocol.ts';
+import type { WorkerEvent } from '../protocols/events.ts';
 import { StudioDb } from './db.ts';
 import { Persister } from './persister.ts';
 

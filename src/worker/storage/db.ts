@@ -5,7 +5,9 @@ import type { RunCheckpoint } from '../../engine/train/checkpoint.ts';
 import type { TrainPoint } from '../../engine/train/loop.ts';
 import type { TrainSettings } from '../../engine/train/settings.ts';
 import type { LoadedData } from '../dataLoader.ts';
-import type { EvalReport, SavedRunState, StoredDatasetInfo } from '../protocol.ts';
+import type { StoredDatasetInfo } from '../protocols/data.ts';
+import type { EvalReport } from '../protocols/models.ts';
+import type { SavedRunState } from '../protocols/training.ts';
 
 /** A run as kept in the browser: enough to list it with its curves and to resume it from its checkpoint. */
 export interface StoredRun {

@@ -5,7 +5,8 @@ import { writeModel } from '../../engine/io/modelFile.ts';
 import { GPT2_EOT, GPT2_VOCAB, makeConfig, paramShapes } from '../../engine/model/config.ts';
 import { disposeParams, initParams, paramsToArrays } from '../../engine/model/params.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../../engine/train/settings.ts';
-import type { Command, WorkerEvent } from '../protocol.ts';
+import type { Command } from '../protocols/commands.ts';
+import type { WorkerEvent } from '../protocols/events.ts';
 import { Session } from '../session.ts';
 import type { Persister } from '../storage/persister.ts';
 
