@@ -1,4 +1,5 @@
 /** What the panels can ask the engine to do; each is one typed command. */
+import { SAMPLE_DATASET_PATH, SAMPLE_LICENSE_PATH } from '../engine/data/sample.ts';
 import type { TrainSettings } from '../engine/train/settings.ts';
 import type { DataRole } from '../worker/protocols/data.ts';
 import type { EvalSet, InspectFilter, ModelSlot } from '../worker/protocols/models.ts';
@@ -6,18 +7,16 @@ import type { PickRuleChoice, PicksSource } from '../worker/protocols/picks.ts';
 import { send } from './engineConnection.ts';
 
 export const SAMPLE_NAME = 'GSM8K sample (OpenAI, MIT)';
-const SAMPLE_PATH = 'sample/gsm8k_gpt3_openai_4cand.jsonl';
-const LICENSE_PATH = 'sample/LICENSE-gsm8k.txt';
 
 /** Absolute, because the worker resolves relative URLs against its own script, not the page. */
 function publicUrl(path: string): string {
   return new URL(`${import.meta.env.BASE_URL}${path}`, window.location.href).href;
 }
 
-export const sampleLicenseUrl = (): string => publicUrl(LICENSE_PATH);
+export const sampleLicenseUrl = (): string => publicUrl(SAMPLE_LICENSE_PATH);
 
 export function loadSample(): void {
-  send({ type: 'loadData', role: 'train', source: { kind: 'url', url: publicUrl(SAMPLE_PATH), name: SAMPLE_NAME } });
+  send({ type: 'loadData', role: 'train', source: { kind: 'url', url: publicUrl(SAMPLE_DATASET_PATH), name: SAMPLE_NAME } });
 }
 
 export function loadFile(role: DataRole, file: File): void {

@@ -39,3 +39,18 @@ export function shuffleInPlace<T>(items: { [i: number]: T; length: number }, rng
     items[j] = tmp;
   }
 }
+
+// lowbias32 (C. Wellons), a bijection of u32 with good avalanche.
+export function lowbias32(v: number): number {
+  v ^= v >>> 16;
+  v = Math.imul(v, 0x7feb352d);
+  v ^= v >>> 15;
+  v = Math.imul(v, 0x846ca68b);
+  v ^= v >>> 16;
+  return v >>> 0;
+}
+
+/** A well-spread 32-bit seed from two integers (a splitmix-style finaliser). */
+export function mixSeed(a: number, b: number): number {
+  return lowbias32((Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(b + 0x632be5ab, 0xc2b2ae35)) | 0);
+}

@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { type BackendProfile, activeProfile } from '../backend/profile.ts';
-import { type DropoutGrid, type DropoutRows, dropoutScales, gridRows, lowbias32 } from '../kernels/dropout/keys.ts';
+import { mixSeed } from '../data/rng.ts';
+import { type DropoutGrid, type DropoutRows, dropoutScales, gridRows } from '../kernels/dropout/keys.ts';
 import { hostDropout } from '../kernels/dropout/host.ts';
 import { type DropoutSeed, fusedDropout } from '../kernels/dropout/webgpu.ts';
 
@@ -88,8 +89,3 @@ export function dropoutForChunk(rate: number, stepSeed: number | tf.Tensor, firs
 
 /** Keeps the step's dropout seed apart from other seeds mixed from it. */
 const STEP_KEY = -1;
-
-/** A well-spread 32-bit seed from two integers (a splitmix-style finaliser). */
-export function mixSeed(a: number, b: number): number {
-  return lowbias32((Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(b + 0x632be5ab, 0xc2b2ae35)) | 0);
-}

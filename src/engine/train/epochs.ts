@@ -1,5 +1,4 @@
-import { createRng, shuffleInPlace } from '../data/rng.ts';
-import { mixSeed } from '../model/dropout.ts';
+import { createRng, mixSeed, shuffleInPlace } from '../data/rng.ts';
 import { cosineWithWarmup } from '../model/schedule.ts';
 import { autoMicroBatch } from '../model/autoMicroBatch.ts';
 import { report } from './curves.ts';

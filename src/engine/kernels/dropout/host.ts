@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import { type DropoutRows, GOLDEN, keepCut, keepScale, lowbias32, rowHash } from './keys.ts';
+import { lowbias32 } from '../../data/rng.ts';
+import { type DropoutRows, GOLDEN, keepCut, keepScale, rowHash } from './keys.ts';
 import { HOST_BACKENDS, hostMemory } from '../hostMemory.ts';
 import { type KernelFamily, registerKernels } from '../register.ts';
 import { simdDropoutRow } from './wasm.ts';

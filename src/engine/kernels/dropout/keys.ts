@@ -7,6 +7,7 @@
  * column), not where it sits in a tensor, so packed rows, padded rows and any split of a step's candidates
  * into chunks or workers draw the same mask for the same element.
  */
+import { lowbias32 } from '../../data/rng.ts';
 
 export const GOLDEN = 0x9e3779b9;
 
@@ -39,16 +40,6 @@ export function gridRows(grid: DropoutGrid, rows: number): DropoutRows {
     position[r] = Math.floor(q / grid.inner) * grid.stride + (q % grid.inner);
   }
   return { candidate, position };
-}
-
-// lowbias32 (C. Wellons), a bijection of u32 with good avalanche.
-export function lowbias32(v: number): number {
-  v ^= v >>> 16;
-  v = Math.imul(v, 0x7feb352d);
-  v ^= v >>> 15;
-  v = Math.imul(v, 0x846ca68b);
-  v ^= v >>> 16;
-  return v >>> 0;
 }
 
 /** The hash of a row's column 0 (columns add Weyl steps of GOLDEN to it). */
