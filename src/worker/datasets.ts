@@ -3,7 +3,7 @@ import { withSources } from '../engine/data/candidateSources.ts';
 import { keepCandidates } from '../engine/data/keptCandidates.ts';
 import { DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, type SplitKind, splitGroups } from '../engine/data/split.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
-import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
+import type { TrainSettings } from '../engine/train/settings.ts';
 import { type LoadedData, type LoadedPicks, STORED_MAX_BYTES, TOKEN_CAP, loadAny, readWhole, summarize, summarizePicks } from './dataLoader.ts';
 import type { DataRole, DatasetSummary, DataSource, IngestProgressEvent } from './protocols/data.ts';
 import type { WorkerEvent } from './protocols/events.ts';
@@ -40,8 +40,6 @@ export class Datasets {
   private readonly summarized = new WeakMap<LoadedData, string>();
   /** Training data narrowed to the candidates a split with held-out sources keeps → the file's whole data, to re-split from. */
   private readonly whole = new WeakMap<LoadedData, LoadedData>();
-  /** The settings the UI last sent (estimate, start, resume): loads split with their seed, summaries judge lengths by their maxLen. */
-  settings: TrainSettings = DEFAULT_TRAIN_SETTINGS;
   /** Files up to this many bytes are kept in storage (tests lower it); larger ones are hashed as they stream, and not kept. */
   storedMaxBytes = STORED_MAX_BYTES;
   /** The last file loaded without any label or gold answer (the 'picks' slot): Pick answers reads it. */
@@ -59,6 +57,8 @@ export class Datasets {
     private readonly replaced: (role: DataRole) => void,
     /** Told once a newly tokenized file is stored. */
     private readonly stored: () => void,
+    /** The settings in force (the form's as last sent, or a resumed run's): loads split with their seed, summaries judge lengths by their maxLen. */
+    private readonly settings: () => TrainSettings,
   ) {}
 
   get(role: DataRole): LoadedData | undefined {
@@ -90,7 +90,7 @@ export class Datasets {
   async recallLastTrain(untouched: () => boolean): Promise<void> {
     const last = await this.persist.read('the last training file', (db) => db.lastTrainDataset());
     // One stored by an older app (other reading rules) is not brought back: loading the file reads it anew.
-    if (last && isCurrentDatasetKey(last.key, TOKEN_CAP) && untouched()) this.installTrain(last.key, last.data, this.settings.seed);
+    if (last && isCurrentDatasetKey(last.key, TOKEN_CAP) && untouched()) this.installTrain(last.key, last.data, this.settings().seed);
   }
 
   async load(role: DataRole, source: DataSource): Promise<void> {
@@ -119,7 +119,7 @@ export class Datasets {
     if (this.picksShownIn === role) this.picksShownIn = null;
     // Start may have run while the file loaded: the run keeps the data it started with.
     if (role === 'train' && this.training()) throw new Error(`${loaded.name} finished loading after training started; the run keeps its data. Stop it, then load the file again.`);
-    const data = role === 'train' ? this.split(loaded, this.settings.seed, DEFAULT_TRAIN_FRACTION, settingsShape(this.settings)) : loaded;
+    const data = role === 'train' ? this.split(loaded, this.settings().seed, DEFAULT_TRAIN_FRACTION, settingsShape(this.settings())) : loaded;
     this.replace(role, data);
     this.emit({ type: 'dataset', summary: this.summary(data), reason: 'loaded' });
   }
@@ -130,15 +130,15 @@ export class Datasets {
       if (newest()) this.emit(e);
     };
     const whole = (await this.persist.available()) ? await readWhole(source, this.storedMaxBytes) : null;
-    if (!whole) return loadAny(role, source, this.pool(), this.settings.seed, progress);
+    if (!whole) return loadAny(role, source, this.pool(), this.settings().seed, progress);
     const contentHash = await hashBytes(whole.bytes);
     const key = datasetKey(contentHash, TOKEN_CAP);
     const stored = await this.persist.read('a stored dataset', (db) => db.getDataset(key));
     if (stored) {
       if (role === 'train') this.persist.write('the last training file', (db) => db.markLastTrain(key));
-      return { ...stored, name: whole.file.name, role, key, contentHash, split: splitGroups(stored.view, { seed: this.settings.seed }), splitSeed: this.settings.seed };
+      return { ...stored, name: whole.file.name, role, key, contentHash, split: splitGroups(stored.view, { seed: this.settings().seed }), splitSeed: this.settings().seed };
     }
-    const loaded = await loadAny(role, { kind: 'file', file: whole.file }, this.pool(), this.settings.seed, progress, contentHash);
+    const loaded = await loadAny(role, { kind: 'file', file: whole.file }, this.pool(), this.settings().seed, progress, contentHash);
     if ('picks' in loaded) return loaded;
     const { split: _s, splitSeed: _k, role: _r, key: _key, ...data } = loaded;
     this.persist.write(
@@ -154,7 +154,7 @@ export class Datasets {
     this.loads.train++;
     // Entries stored by an older app hold no contentHash; every key starts with it.
     const contentHash = contentHashOfKey(key) ?? stored.contentHash;
-    const data = this.split({ ...stored, role: 'train', key, contentHash, split: { train: new Uint32Array(0), val: new Uint32Array(0) }, splitSeed: seed }, seed, DEFAULT_TRAIN_FRACTION, settingsShape(this.settings));
+    const data = this.split({ ...stored, role: 'train', key, contentHash, split: { train: new Uint32Array(0), val: new Uint32Array(0) }, splitSeed: seed }, seed, DEFAULT_TRAIN_FRACTION, settingsShape(this.settings()));
     this.replace('train', data);
     this.emit({ type: 'dataset', summary: this.summary(data), reason: 'loaded' });
     return data;
@@ -176,7 +176,7 @@ export class Datasets {
    */
   splitAs(d: LoadedData, seed: number, trainFraction = DEFAULT_TRAIN_FRACTION, shape: Partial<SplitShape> = {}): LoadedData {
     const base = this.whole.get(d) ?? d;
-    const want = { ...settingsShape(this.settings), ...shape };
+    const want = { ...settingsShape(this.settings()), ...shape };
     const holdout = presentSources(base, want.holdoutSources);
     const same =
       d.splitSeed === seed &&
@@ -223,7 +223,7 @@ export class Datasets {
 
   /** The panel's figures, judged against the current maxLen and split; remembered so refreshes happen only on change. */
   private summary(d: LoadedData): DatasetSummary {
-    const summary = summarize(d, this.settings.model.maxLen);
+    const summary = summarize(d, this.settings().model.maxLen);
     this.summarized.set(d, this.summaryBasis(d));
     const sources = withSources(d.view, d.dataset).sources!.names;
     if (!summary.split) return { ...summary, sources };
@@ -231,7 +231,7 @@ export class Datasets {
   }
 
   private summaryBasis(d: LoadedData): string {
-    return `${this.settings.model.maxLen}:${d.splitSeed}:${d.splitFraction}:${d.split.kind}:${(d.split.holdoutSources ?? []).join(',')}`;
+    return `${this.settings().model.maxLen}:${d.splitSeed}:${d.splitFraction}:${d.split.kind}:${(d.split.holdoutSources ?? []).join(',')}`;
   }
 }
 

@@ -12,13 +12,14 @@ import { selectionOf } from '../engine/train/bestMetric.ts';
 import { GPT2_VOCAB, paramCount } from '../engine/model/config.ts';
 import { type Params, disposeParams, paramsFromArrays } from '../engine/model/params.ts';
 import { evaluateModel } from '../engine/score/evaluation.ts';
-import { bestOfNScore, rankGroup } from '../engine/metrics/rank.ts';
+import { rankGroup } from '../engine/metrics/rank.ts';
 import type { ScoringPeer } from '../engine/score/scoring.ts';
 import { scoreDistinct } from '../engine/score/distinctInputs.ts';
 import { TOKEN_CAP } from './dataLoader.ts';
 import type { Datasets } from './datasets.ts';
 import { type CachedEvaluation, type EvaluationCache, roleOf } from './evaluationCache.ts';
 import { exportModel } from './exportModel.ts';
+import { inspectGroup } from './inspectGroup.ts';
 import { explainCandidate } from '../engine/score/explainEnergy.ts';
 import type { ModelSlots, SlotModel } from './modelSlots.ts';
 import { modelSplit } from './modelSplit.ts';
@@ -92,7 +93,7 @@ export class ModelQueries {
   }
 
   inspect(set: EvalSet, filter: InspectFilter, position: number): Promise<void> {
-    return this.withEvaluation(set, (e) => this.showGroup(set, filter, position, e));
+    return this.withEvaluation(set, (e) => this.deps.emit(inspectGroup(set, filter, position, e)));
   }
 
   /** An empty question is allowed: the input is then [CLS] [SEP] answer, which the reference scores too (the panel says so). */
@@ -268,7 +269,7 @@ export class ModelQueries {
         const data = trained?.data ?? datasets.require(role);
         const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
         if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
-        const seed = recordedFigureSeed(m.model.training, datasets.settings.seed);
+        const seed = recordedFigureSeed(m.model.training, runs.settings.seed);
         const evaluation = await evaluateModel(m.model.cfg, m.params, withSources(data.view, data.dataset), data.answers, groups, seed, {
           onProgress: (done, total) => emit({ type: 'evalProgress', set, done, total }),
           peers: this.deps.scoringPeers(),
@@ -277,42 +278,6 @@ export class ModelQueries {
       },
       ({ key, evaluated }, slot) => use(cache.store(set, slot, evaluated, key)),
     );
-  }
-
-  /** One group of an evaluation, ranked, as Inspect shows it. */
-  private showGroup(set: EvalSet, filter: InspectFilter, position: number, { data, groups, evaluation, maxLen }: CachedEvaluation): void {
-    const { emit } = this.deps;
-    // 'Top choice wrong': a wrong candidate is among the lowest energies (Best-of-N below 1 for the group).
-    const matching: number[] = [];
-    evaluation.groups.forEach((g, k) => {
-      if (filter === 'all' || bestOfNScore(g.energies, g.labels) < 1) matching.push(k);
-    });
-    if (matching.length === 0) {
-      emit({ type: 'inspectGroup', set, filter, position: 0, matching: 0, groupIndex: -1, question: '', candidates: [] });
-      return;
-    }
-    const pos = Math.min(Math.max(0, Math.floor(position)), matching.length - 1);
-    const k = matching[pos];
-    const group = data.dataset.groups[groups[k]];
-    const scored = evaluation.groups[k];
-    const first = data.view.groupStart[groups[k]];
-    const rank = rankGroup(scored.energies);
-    const candidates: RankedCandidate[] = rank.order.map((i, r) => {
-      const length = data.view.tokens.offsets[first + i + 1] - data.view.tokens.offsets[first + i];
-      return {
-        rank: r + 1,
-        index: i,
-        energy: scored.energies[i],
-        deltaToBest: rank.deltaToBest[i],
-        share: rank.share[i],
-        label: group.candidates[i].label,
-        answer: group.candidates[i].answerKey,
-        text: group.candidates[i].genText,
-        tokens: Math.min(length, maxLen),
-        truncated: length > maxLen,
-      };
-    });
-    emit({ type: 'inspectGroup', set, filter, position: pos, matching: matching.length, groupIndex: groups[k], question: group.question, candidates });
   }
 }
 

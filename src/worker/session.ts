@@ -45,6 +45,7 @@ export class Session {
       () => this.runs.isTraining(),
       (role) => cache.forget(setOf(role)),
       () => void this.saved.emitDatasets(),
+      () => this.runs.settings,
     );
     const cache = new EvaluationCache(this.datasets, models);
     this.runs = new TrainingRuns({ emit, datasets: this.datasets, models, cache, saved: this.saved, persist, backend, scoringPeers, emitModels });

@@ -1,18 +1,15 @@
-import { heldOutNote } from '../engine/data/heldOutNote.ts';
 import { withSources } from '../engine/data/candidateSources.ts';
-import { DEFAULT_TRAIN_FRACTION } from '../engine/data/split.ts';
-import { type RecordedSplit, recordedShape, shortHash, splitRecord } from '../engine/data/splitRecord.ts';
+import { recordedShape, shortHash } from '../engine/data/splitRecord.ts';
 import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../engine/model/config.ts';
 import { type Params, initParams, paramsFromArrays } from '../engine/model/params.ts';
 import { activeProfile } from '../engine/backend/profile.ts';
 import { autoMicroBatch } from '../engine/model/autoMicroBatch.ts';
 import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
 import { estimateMemory } from '../engine/train/estimate.ts';
-import { type RunEvaluation, runTraining } from '../engine/train/loop.ts';
+import { type RunInputs, runTraining } from '../engine/train/loop.ts';
 import { RunControl } from '../engine/train/runControl.ts';
-import { bestMetricOf, metricValue, selectionOf } from '../engine/train/bestMetric.ts';
 import type { StepPeer } from '../engine/train/stepPeer.ts';
-import type { TrainSettings } from '../engine/train/settings.ts';
+import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
 import { groupsPerStep, totalSteps } from '../engine/train/stepCount.ts';
 import type { BackendInfo } from './backend.ts';
 import { continueFrom } from './continueFrom.ts';
@@ -21,9 +18,10 @@ import type { Datasets } from './datasets.ts';
 import type { EvaluationCache } from './evaluationCache.ts';
 import type { ModelSlots } from './modelSlots.ts';
 import type { WorkerEvent } from './protocols/events.ts';
-import type { EvalReport } from './protocols/models.ts';
+import { RunEvents } from './runEvents.ts';
 import type { RunRecorder } from './runRecorder.ts';
 import { type ExportableRun, exportRunFile } from './runExportFile.ts';
+import { runValidated, splitOf } from './runValidation.ts';
 import type { SavedRuns } from './savedRuns.ts';
 import type { StoredRun } from './storage/db.ts';
 import { contentHashOfKey } from './storage/datasetKey.ts';
@@ -60,6 +58,7 @@ export class TrainingRuns {
   private run: ActiveRun | null = null;
   private stepsTaken = 0;
   private lastRun: ExportableRun | null = null;
+  private current: TrainSettings = DEFAULT_TRAIN_SETTINGS;
 
   constructor(private readonly deps: RunDeps) {}
 
@@ -76,6 +75,14 @@ export class TrainingRuns {
   /** Optimizer steps applied to the latest model since it was created (as far as reported): tells whether a cached evaluation is stale. */
   get latestStep(): number {
     return this.stepsTaken;
+  }
+
+  /**
+   * The settings in force: the form's as last sent (estimate, start), or those of the run resumed. Loads
+   * split with their seed, summaries judge lengths by their maxLen (see Datasets).
+   */
+  get settings(): TrainSettings {
+    return this.current;
   }
 
   /** Export run: the current (or last) run of this session as metrics.jsonl. */
@@ -104,7 +111,7 @@ export class TrainingRuns {
 
   estimate(settings: TrainSettings): void {
     const { datasets } = this.deps;
-    datasets.settings = settings;
+    this.current = settings;
     const cfg = modelConfig(settings);
     const data = datasets.get('train');
     const largestGroup = data ? data.dataset.groups.reduce((m, g) => Math.max(m, g.candidates.length), 0) : 4;
@@ -127,7 +134,7 @@ export class TrainingRuns {
     if (this.run) throw new Error('Training is already running: pause or stop it first.');
     const { datasets } = this.deps;
     const loaded = datasets.require('train');
-    datasets.settings = settings;
+    this.current = settings;
     const from = settings.init === 'continue' ? continueFrom(this.deps.models, loaded, settings.seed, this.deps.emit) : null;
     const cfg = from?.cfg ?? modelConfig(settings);
     const params = from?.params ?? initParams(cfg, settings.seed);
@@ -185,7 +192,7 @@ export class TrainingRuns {
     }
     if (this.run) throw new Error('Training started meanwhile: stop it before resuming another run.');
     data = datasets.withSplit(data, record.splitSeed, record.split?.trainFraction, recordedShape(record.split));
-    datasets.settings = record.settings;
+    this.current = record.settings;
     record.points = record.points.filter((p) => p.step < checkpoint.step);
     record.evaluations = record.evaluations.filter((e) => e.step <= checkpoint.step);
     emit({ type: 'log', level: 'info', message: `Resuming the run on ${record.datasetName} from its checkpoint at step ${checkpoint.step} of ${record.totalSteps}.` });
@@ -196,104 +203,29 @@ export class TrainingRuns {
 
   /** `ended` runs once the run is over, whatever the outcome (it releases the run's lock). */
   private launch(settings: TrainSettings, cfg: ModelConfig, params: Params, data: LoadedData, recorder: RunRecorder, resume: RunCheckpoint | null, ended: () => void): void {
-    const { emit, models, emitModels } = this.deps;
-    this.deps.datasets.refreshSummaries();
-    models.clearTrained();
-    models.set('latest', { cfg, params, source: 'trained', description: 'training…', warnings: [], training: { splitSeed: data.splitSeed, split: splitOf(data) } });
-    models.active = 'latest';
-    this.stepsTaken = resume?.step ?? 0;
-    this.deps.cache.clear();
-    emitModels();
+    const { emit, emitModels } = this.deps;
+    this.installLatest(cfg, params, data, resume?.step ?? 0);
     const control = new RunControl();
     const exportable: ExportableRun = { recorder, settings, cfg, data, split: splitOf(data), device: this.deps.backend()?.backend ?? 'unknown', startedAt: performance.now(), skippedSteps: 0, end: null };
     this.lastRun = exportable;
-    // Set when the run was let go (lost device): whatever its loop still does is no longer reported.
-    let abandoned = false;
-    const abandon = (message: string) => {
-      abandoned = true;
-      this.run = null;
-      recorder.end('interrupted');
-      ended();
-      const saved = recorder.info.checkpointStep;
-      state('error', this.stepsTaken, 0, message);
-      emit({
-        type: 'error',
-        command: null,
-        message: `${message} Training stopped at step ${this.stepsTaken}. ${
-          saved > 0 ? `Its last checkpoint (step ${saved}) is saved: choose another backend in the header (or reload the page), then Resume it under Saved runs.` : 'No checkpoint of it was saved yet.'
-        }`,
-      });
-      emitModels();
-    };
-    this.run = { control, runId: recorder.id, abandon };
-    const steps = totalSteps(data.split.train.length, settings);
-    const state = (s: 'compiling' | 'training' | 'paused' | 'done' | 'error', step: number, epoch: number, message?: string) =>
-      emit({ type: 'trainState', state: s, step, epoch, totalSteps: steps, totalEpochs: settings.epochs, message });
+    const events = new RunEvents({
+      emit,
+      recorder,
+      exportable,
+      totalSteps: totalSteps(data.split.train.length, settings),
+      totalEpochs: settings.epochs,
+      steps: { get: () => this.stepsTaken, set: (steps) => void (this.stepsTaken = steps) },
+      validated: (e) => runValidated(this.deps, e, settings, data, cfg, recorder),
+      cleared: () => void (this.run = null),
+      ended,
+      emitModels,
+    });
+    this.run = { control, runId: recorder.id, abandon: (message) => events.abandon(message) };
     // Runs in the background: pause/resume/stop commands arrive while it awaits the GPU.
-    void runTraining(
-      {
-        cfg,
-        params,
-        view: withSources(data.view, data.dataset),
-        answers: data.answers,
-        split: data.split,
-        settings,
-        passBudgetBytes: this.passBudget(),
-        // A run resumes with the embedding update it was saved with, whichever backend runs it now.
-        lazyEmbedding: resume ? resume.optimizer.lazy !== null : undefined,
-        resumeFrom: resume ?? undefined,
-        scoringPeers: this.deps.scoringPeers(),
-        stepPeer: this.deps.scoringPeers()[0],
-      },
-      {
-        state: (s, step, epoch, message) => {
-          if (abandoned) return;
-          if (s !== 'compiling') recorder.setState(s === 'paused' ? 'paused' : 'running');
-          state(s, step, epoch, message);
-        },
-        points: (points) => {
-          if (abandoned) return;
-          this.stepsTaken = points[points.length - 1].step + 1;
-          recorder.points(points);
-          emit({ type: 'metrics', points });
-        },
-        checkpoint: (c) => {
-          if (!abandoned) recorder.checkpoint(c);
-        },
-        progress: (p) => {
-          exportable.skippedSteps = p.skippedSteps;
-          if (!abandoned) emit({ type: 'progress', ...p });
-        },
-        evalProgress: (done, total) => {
-          if (!abandoned) emit({ type: 'evalProgress', set: 'val', done, total });
-        },
-        evaluation: (e) => {
-          if (!abandoned) this.validated(e, settings, data, cfg, recorder);
-        },
-      },
-      control,
-    )
-      .then((r) => {
-        if (abandoned) return;
-        // A stopped run can be resumed from its last checkpoint, as a paused one.
-        recorder.end(r.reason === 'finished' ? 'done' : 'paused');
-        this.stepsTaken = r.steps;
-        exportable.end = { reason: r.reason, steps: r.steps, skippedSteps: exportable.skippedSteps, bestValBestOfN: r.bestValBestOfN, seconds: (performance.now() - exportable.startedAt) / 1000 };
-        state('done', r.steps, settings.epochs);
-        emit({ type: 'complete', reason: r.reason, steps: r.steps, bestValBestOfN: r.bestValBestOfN });
-      })
-      .catch((err: unknown) => {
-        if (abandoned) return;
-        recorder.end('interrupted');
-        state('error', this.stepsTaken, 0, String((err as Error).message ?? err));
-        emit({ type: 'error', command: 'start', message: `Training stopped: ${(err as Error).message ?? String(err)}` });
-      })
-      .finally(() => {
-        if (abandoned) return;
-        this.run = null;
-        ended();
-        emitModels();
-      });
+    void runTraining(this.runInputs(settings, cfg, params, data, resume), events.listener(), control)
+      .then((r) => events.finished(r))
+      .catch((err: unknown) => events.failed(err))
+      .finally(() => events.over());
     // runTraining reported 'compiling' before its first await, which cleared the curves: a resumed run's history comes back now.
     if (resume) {
       const { points, evaluations } = recorder.history;
@@ -302,50 +234,38 @@ export class TrainingRuns {
     }
   }
 
-  /** A validation during the run: cached for Inspect, written into the latest model's summary, the best model kept, recorded and reported. */
-  private validated(e: RunEvaluation, settings: TrainSettings, data: LoadedData, cfg: ModelConfig, recorder: RunRecorder): void {
-    const { emit, models } = this.deps;
-    const { summary: s, curve, histogram } = e.evaluation;
-    const selection = selectionOf(e.evaluation);
-    // The run validates on its own split, which the latest model records.
-    const heldOut = heldOutNote({ use: 'recorded', split: splitOf(data), checked: true }, splitOf(data), data.name, false);
-    const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: s, curve, histogram, sources: e.evaluation.sources, isBest: e.isBest, origin: 'run', modelSlot: 'latest', selection, allQuestionsAccuracy: e.evaluation.allQuestionsAccuracy, heldOut };
-    this.deps.cache.store('val', 'latest', { step: e.step, data, groups: data.split.val, maxLen: cfg.maxLen, evaluation: e.evaluation, heldOut });
-    const latest = models.get('latest')!;
-    latest.description = `epoch ${e.epoch}, step ${e.step}, val Best-of-N ${s.bestOfN.toFixed(3)}`;
-    // `split` is what continuing and python/'s --init honour; splitSeed stays for older readers.
-    latest.training = {
-      dataset: data.name,
-      trainGroups: data.split.train.length,
-      valGroups: data.split.val.length,
-      splitSeed: data.splitSeed,
-      split: splitOf(data),
-      settings,
-      epoch: e.epoch,
-      step: e.step,
-      valBestOfN: s.bestOfN,
-      epochTrainLoss: e.epochTrainLoss,
-      // Rerank's probability map (fitted on the held-out questions), and what chose the best checkpoint (both recorded in exported files).
-      ...(selection ? { temperature: selection.temperature, temperatureSource: selection.temperatureSource, probabilityMap: selection.probabilityMap } : {}),
-      bestMetric: bestMetricOf(settings),
-      bestMetricValue: metricValue(e.evaluation, bestMetricOf(settings)),
-    };
-    if (e.isBest) {
-      models.snapshotBest(`best: ${latest.description}`, latest.training);
-      emit({ type: 'checkpoint', slot: 'best', epoch: e.epoch, step: e.step, valBestOfN: s.bestOfN });
-    }
-    recorder.evaluation(report);
-    emit({ type: 'evaluation', report });
+  /** The model the run trains, in the latest slot and selected, with `step` steps taken. */
+  private installLatest(cfg: ModelConfig, params: Params, data: LoadedData, step: number): void {
+    const { models } = this.deps;
+    this.deps.datasets.refreshSummaries();
+    models.clearTrained();
+    models.set('latest', { cfg, params, source: 'trained', description: 'training…', warnings: [], training: { splitSeed: data.splitSeed, split: splitOf(data) } });
+    models.active = 'latest';
+    this.stepsTaken = step;
+    this.deps.cache.clear();
     this.deps.emitModels();
+  }
+
+  /** What the loop is given: the data with its sources, the pass budget, the embedding update a resumed run was saved with, the helper threads. */
+  private runInputs(settings: TrainSettings, cfg: ModelConfig, params: Params, data: LoadedData, resume: RunCheckpoint | null): RunInputs {
+    return {
+      cfg,
+      params,
+      view: withSources(data.view, data.dataset),
+      answers: data.answers,
+      split: data.split,
+      settings,
+      passBudgetBytes: this.passBudget(),
+      // A run resumes with the embedding update it was saved with, whichever backend runs it now.
+      lazyEmbedding: resume ? resume.optimizer.lazy !== null : undefined,
+      resumeFrom: resume ?? undefined,
+      scoringPeers: this.deps.scoringPeers(),
+      stepPeer: this.deps.scoringPeers()[0],
+    };
   }
 }
 
 function modelConfig(settings: TrainSettings): ModelConfig {
   if (settings.model.maxLen > TOKEN_CAP) throw new Error(`maxLen ${settings.model.maxLen} is above the supported ${TOKEN_CAP}.`);
   return makeConfig({ ...settings.model, vocabSize: GPT2_VOCAB, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
-}
-
-/** The split `d` holds, as model files and stored runs record it. */
-function splitOf(d: LoadedData): RecordedSplit {
-  return splitRecord(d.splitSeed, d.splitFraction ?? DEFAULT_TRAIN_FRACTION, d.contentHash, d.split.kind ?? 'mixed', d.split.holdoutSources);
 }
