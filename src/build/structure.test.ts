@@ -21,7 +21,6 @@ const isTest = (path: string) => /\.test\.tsx?$/.test(path);
  */
 const STILL_TO_CUT = [
   'bench/appRun.ts',
-  'engine/io/safetensors.ts',
 ];
 /** Lower layers first; a file may import its own layer and those before it. */
 const LAYERS = ['engine', 'worker', 'client', 'state', 'ui'] as const;
@@ -147,4 +146,19 @@ it("kernels' shared tools import no op folder (only registerWebGpu.ts gathers th
     for (const to of tos) if (opFolder(to)) upward.push(`${r} → ${rel(to)}`);
   }
   expect(upward).toEqual([]);
+});
+
+it("ops are handed the backend's profile, never look it up (kernels/ not at all; model/ only as a caller's fallback)", () => {
+  const lookups: string[] = [];
+  for (const f of files) {
+    const r = rel(f);
+    if (isTest(f) || !/^engine\/(kernels|model)\//.test(r)) continue;
+    text(f).split('\n').forEach((line, i) => {
+      if (!/\bactiveProfile\(\)/.test(line)) return;
+      // A default parameter or `opts.profile ?? activeProfile()`: taken once, where a caller hands none.
+      const fallback = /(?:=|\?\?)\s*activeProfile\(\)/.test(line) && !/activeProfile\(\)\s*\./.test(line);
+      if (r.startsWith('engine/kernels/') || !fallback) lookups.push(`${r}:${i + 1}`);
+    });
+  }
+  expect(lookups).toEqual([]);
 });

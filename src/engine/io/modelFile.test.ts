@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { configFromReference, makeConfig, type ModelConfig, paramShapes } from '../model/config.ts';
 import { fixtureDir } from '../testing/fixtureDir.ts';
 import { META, readModel, writeModel } from './modelFile.ts';
-import { numel, parseHeader, readSafetensors, SafetensorsError, writeSafetensors } from './safetensors.ts';
+import { numel, parseHeader, readSafetensors, SafetensorsError } from './safetensors.ts';
+import { writeSafetensors } from './safetensorsWriter.ts';
 import { growth, LINEAR_LIMIT } from '../data/testing/scaling.ts';
 import { caught, rawFile } from '../testing/safetensorsBytes.ts';
 

@@ -6,7 +6,8 @@
  */
 import { DEFAULT_CONFIG, type ModelConfig, paramShapes, validateConfig } from '../model/config.ts';
 import { configFromFile, type ConfigSource } from './modelConfig.ts';
-import { asBytes, type FloatDtype, numel, parseHeader, SafetensorsError, type SafetensorsHeader, tensorData, type TensorToWrite, writeSafetensors } from './safetensors.ts';
+import { asBytes, type FloatDtype, numel, parseHeader, SafetensorsError, type SafetensorsHeader, tensorData } from './safetensors.ts';
+import { type TensorToWrite, writeSafetensors } from './safetensorsWriter.ts';
 
 /** `__metadata__` keys. Values are strings (the format allows nothing else); structured ones are JSON. */
 export const META = {

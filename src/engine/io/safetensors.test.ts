@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureDir } from '../testing/fixtureDir.ts';
-import { MAX_HEADER_BYTES, parseHeader, readSafetensors, SafetensorsError, tensorData, writeSafetensors } from './safetensors.ts';
+import { MAX_HEADER_BYTES, parseHeader, readSafetensors, SafetensorsError, tensorData } from './safetensors.ts';
+import { writeSafetensors } from './safetensorsWriter.ts';
 import { caught, concat, f32le, rawFile } from '../testing/safetensorsBytes.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(resolve(fixtureDir(), name)));
