@@ -16,7 +16,8 @@ import { DEFAULT_TRAIN_SETTINGS, type ModelSettings } from '../engine/train/sett
 import type { BackendChoice, BackendInfo } from '../worker/backendInfo.ts';
 import { backendLabel } from '../worker/backendInfo.ts';
 import type { ReplayProfile } from '../engine/kernels/webgpu/replay/stepReplay.ts';
-import type { EngineHost, EngineRuntime } from './engineHost.ts';
+import type { EngineRuntime } from './engineHost.ts';
+import { type RunCounters, firstEpochCounters, validationTime, windowCounters, windowRate } from './runWindow.ts';
 
 export const SAMPLE_PATH = join('public', SAMPLE_DATASET_PATH);
 /** Steps the training loop may queue on a GPU between two progress reports (READBACK_EVERY in engine/backend/profile.ts). */
@@ -29,46 +30,6 @@ export interface Rate {
   seconds: number;
   perSec: number;
   tokensPerSec: number;
-}
-
-export interface RunCounters {
-  windowSteps: number;
-  kernelsPerStep: number;
-  dispatchesPerStep: number;
-  submitsPerStep: number;
-  uniformWritesPerStep: number;
-  uploadBytesPerStep: number;
-  readbacksPerStep: number;
-  buffersCreatedPerStep: number;
-  pipelinesBeforeWindow: number;
-  pipelinesInWindow: number;
-  /** Pipelines compiled from Start to the end of the first epoch's validation, and after it (null: the window ended in epoch 1). */
-  pipelinesFirstEpoch: number | null;
-  pipelinesAfterFirstEpoch: number | null;
-  /** Batches of the untrained model's validation that scoring peers (other cores) scored. */
-  scoringPeerBatches: number;
-  /** Share of the window's steps whose later half a peer (the other core) computed. */
-  sharedStepShare: number;
-  liveTensorBytes: number;
-  gpuBytesAllocated: number | null;
-  /** The most bytes the GPU pool had in use at once during the window (null off WebGPU). */
-  gpuPeakBytesUsed: number | null;
-  /** The most bytes the GPU pool held at once during the window, in use and free (null off WebGPU). */
-  gpuPeakBytesAllocated: number | null;
-  /** Wall ms per step on the engine's thread inside tfjs kernels (EngineCounters.kernelMs). */
-  kernelMsPerStep: number;
-  /** The same by kernel, largest first (the first few): where the engine thread's time goes. */
-  topKernelMsPerStep: Array<[string, number]>;
-  /** WebGPU: bind groups made, steps recorded and replayed per step, and the engine thread's ms replaying. */
-  bindGroupsPerStep: number;
-  recordingsPerStep: number;
-  replaysPerStep: number;
-  replayMsPerStep: number;
-  /** Recorded shapes kept at the end of the window and their GPU bytes. */
-  captures: number;
-  captureBytes: number;
-  /** Whether WebGPU's step replay was on. */
-  replay: boolean;
 }
 
 export interface AppRun {
@@ -233,8 +194,6 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     await send({ type: 'evaluate', set: 'val' });
     const scored = await waitFor('evaluation', complete.index, "e.report.origin === 'request'");
     const epoch1 = spec.pastFirstEpoch ? await firstEpochCounters(host, first.index) : null;
-    const steps = c1.step - c0.step;
-    const per = (k: 'kernels' | 'dispatches' | 'submits' | 'uniformWrites' | 'uploadBytes' | 'readbacks' | 'buffersCreated' | 'bindGroups' | 'recordings' | 'replays' | 'replayMs' | 'kernelMs' | 'peerSteps') => (c1.c[k] - c0.c[k]) / steps;
     const scoreSeconds = (scored.at - asked) / 1000;
     const { candidates, tokens } = await scoredWork(sliced ? spec.slice.bytes : sampleText, spec.model.maxLen);
     return {
@@ -253,74 +212,11 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
         startToUntrainedValidationSec: (untrained.at - t0) / 1000,
         score: { seconds: scoreSeconds, candidates, tokens, perSec: candidates / scoreSeconds, tokensPerSec: tokens / scoreSeconds },
         train: { steps: steady.step, stepsPerSec: steady.stepsPerSec, tokensPerSec: steady.tokensPerSec, window: windowRate(c0, c1, resumed.at, validation) },
-        counters: {
-          windowSteps: steps,
-          kernelsPerStep: per('kernels'),
-          dispatchesPerStep: per('dispatches'),
-          submitsPerStep: per('submits'),
-          uniformWritesPerStep: per('uniformWrites'),
-          uploadBytesPerStep: per('uploadBytes'),
-          readbacksPerStep: per('readbacks'),
-          buffersCreatedPerStep: per('buffersCreated'),
-          pipelinesBeforeWindow: c0.c.pipelines,
-          pipelinesInWindow: c1.c.pipelines - c0.c.pipelines,
-          pipelinesFirstEpoch: epoch1 ? epoch1.pipelines : null,
-          pipelinesAfterFirstEpoch: epoch1 ? c1.c.pipelines - epoch1.pipelines : null,
-          scoringPeerBatches: c0.c.peerBatches,
-          sharedStepShare: per('peerSteps'),
-          liveTensorBytes: c1.c.liveTensorBytes,
-          gpuBytesAllocated: c1.c.gpuBytesAllocated,
-          gpuPeakBytesUsed: c1.c.gpuPeakBytesUsed,
-          gpuPeakBytesAllocated: c1.c.gpuPeakBytesAllocated,
-          kernelMsPerStep: per('kernelMs'),
-          topKernelMsPerStep: Object.entries(c1.c.kernelMsByName)
-            .map(([k, ms]): [string, number] => [k, (ms - (c0.c.kernelMsByName[k] ?? 0)) / steps])
-            .sort((a, b) => b[1] - a[1])
-            .slice(0, 6),
-          bindGroupsPerStep: per('bindGroups'),
-          recordingsPerStep: per('recordings'),
-          replaysPerStep: per('replays'),
-          replayMsPerStep: per('replayMs'),
-          captures: c1.c.captures,
-          captureBytes: c1.c.captureBytes,
-          replay: spec.replay !== false,
-        },
+        counters: windowCounters(c0.c, c1.c, c1.step - c0.step, epoch1, spec.replay !== false),
         replayProfile: profiled?.replayProfile,
       },
     };
   } finally {
     await host.close();
   }
-}
-
-/** Training speed over the window: from the resume to the second pause (every step in it finished), validations taken out. */
-function windowRate(c0: { step: number; tokens: number }, c1: { step: number; at: number; tokens: number }, resumedAt: number, validation: { count: number; ms: number }) {
-  const seconds = (c1.at - resumedAt - validation.ms) / 1000;
-  const steps = c1.step - c0.step;
-  return { steps, seconds, stepsPerSec: steps / seconds, tokensPerSec: (c1.tokens - c0.tokens) / seconds, validations: validation.count };
-}
-
-/**
- * Validations between two events and the time they took: from the progress report the loop makes once
- * the epoch's steps are read back to the evaluation's report. The loop queues steps ahead of a GPU (up
- * to READBACK_EVERY), so a pause asked for near an epoch's end can land after its validation.
- */
-async function validationTime(host: EngineHost, from: number, to: number): Promise<{ count: number; ms: number }> {
-  const events = await host.events(from, to);
-  let count = 0;
-  let ms = 0;
-  for (let i = 0; i < events.length; i++) {
-    if (events[i].type !== 'evaluation') continue;
-    let j = i - 1;
-    while (j > 0 && events[j].type !== 'progress') j--;
-    count++;
-    ms += events[i].at - events[Math.max(j, 0)].at;
-  }
-  return { count, ms };
-}
-
-/** The counters the page asked for at the second epoch's first progress report (null if the run stopped before it). */
-async function firstEpochCounters(host: EngineHost, from: number) {
-  const second = await host.waitFor('progress', from, 'e.epoch >= 2', 1_000).catch(() => null);
-  return second ? host.waitFor('counters', second.index) : null;
 }

@@ -13,15 +13,6 @@ const MAX_LINES = 300;
 /** Tests hold tables of cases and may run longer; src/ holds no generated data. */
 const MAX_TEST_LINES = 400;
 const isTest = (path: string) => /\.test\.tsx?$/.test(path);
-/**
- * Files still over MAX_LINES when the limit came down from 400, each to be cut by a later step of issue 34
- * (the loop as named phases, the backend handed down, worker protocols in protocol files, one module for
- * older record formats). Not exceptions: the list only shrinks, and a listed file within the limit fails
- * until it is struck off.
- */
-const STILL_TO_CUT = [
-  'bench/appRun.ts',
-];
 /** Lower layers first; a file may import its own layer and those before it. */
 const LAYERS = ['engine', 'worker', 'client', 'state', 'ui'] as const;
 
@@ -77,10 +68,8 @@ it('no import cycles between files', () => {
 const lineCounts = files.map((f) => [rel(f), readFileSync(f, 'utf8').split('\n').length] as const);
 
 it(`no source file over ${MAX_LINES} lines, no test over ${MAX_TEST_LINES}`, () => {
-  const long = lineCounts.filter(([f, n]) => n > (isTest(f) ? MAX_TEST_LINES : MAX_LINES) && !STILL_TO_CUT.includes(f));
+  const long = lineCounts.filter(([f, n]) => n > (isTest(f) ? MAX_TEST_LINES : MAX_LINES));
   expect(long).toEqual([]);
-  const cut = STILL_TO_CUT.filter((f) => (lineCounts.find(([g]) => g === f)?.[1] ?? 0) <= MAX_LINES);
-  expect(cut, 'cut to size: strike these off STILL_TO_CUT').toEqual([]);
 });
 
 /** Pairs of engine's folders [below, above]: no file of the first imports the second. */
