@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import { matMul } from '../engine/model/ops.ts';
+import { activeProfile } from '../engine/backend/profile.ts';
+import { modelOps } from '../engine/model/ops.ts';
 import type { BackendName, ProbeResult } from './backendInfo.ts';
 
 /** Each probe stops after this long (warm-up and compilation included) or after MAX_ROUNDS timed rounds. */
@@ -21,6 +22,7 @@ const FLOPS_PER_ROUND = 3 * 2 * TOKENS * WIDTH * 4 * WIDTH + 2 * 2 * 16 * 64 * 6
 export async function probeActiveBackend(): Promise<Omit<ProbeResult, 'backend' | 'available'>> {
   const sleep = (ms: number) => new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms));
   const t0 = performance.now();
+  const { matMul } = modelOps(activeProfile());
   const [x, w, q, k] = tf.tidy(() => [
     tf.randomUniform([TOKENS, WIDTH], -1, 1, 'float32', 1),
     tf.randomUniform([4 * WIDTH, WIDTH], -0.1, 0.1, 'float32', 2),

@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
-import { activeProfile } from '../backend/profile.ts';
+import { type BackendProfile, activeProfile } from '../backend/profile.ts';
 import type { ModelConfig } from './config.ts';
 import type { SeededDropout } from './dropout.ts';
-import { attentionHeads, gatherRows, gelu, layerNorm, linear, maskedSoftmax, matMul } from './ops.ts';
+import { type ModelOps, modelOps } from './ops.ts';
 import { packedTokens } from './packedForward.ts';
 import type { RowOrder } from '../kernels/rowSum/webgpu.ts';
 import type { TokenLayout } from './tokenLayout.ts';
@@ -28,6 +28,8 @@ export interface ForwardOptions {
   inspect?: (name: string, t: tf.Tensor) => void;
   /** Run the packed forward (packedForward.ts); default: the backend profile's packedForward. */
   packed?: boolean;
+  /** What runs where, handed to every op of this forward (left out: the active backend's profile). */
+  profile?: BackendProfile;
 }
 
 /** Large enough that exp() underflows to exactly 0, finite so no NaN reaches any gradient. */
@@ -50,21 +52,23 @@ export function energies(cfg: ModelConfig, p: ParamTensors, inputs: EnergyInputs
     const [, T] = inputs.ids.shape;
     if (T > cfg.maxLen) throw new Error(`input length ${T} exceeds maxLen ${cfg.maxLen}`);
     // The one capability branch: the real tokens without padding, where every padded row costs CPU time.
-    const packed = (opts.packed ?? activeProfile().packedForward) && inputs.hostLengths !== undefined;
-    const tokens = packed ? packedTokens(cfg, inputs.ids, Array.from(inputs.hostLengths!)) : paddedTokens(cfg, inputs);
+    const profile = opts.profile ?? activeProfile();
+    const op = modelOps(profile);
+    const packed = (opts.packed ?? profile.packedForward) && inputs.hostLengths !== undefined;
+    const tokens = packed ? packedTokens(cfg, inputs.ids, Array.from(inputs.hostLengths!), op) : paddedTokens(cfg, inputs, op);
     let x = tf.mul(tokens.embed(get('emb.weight') as tf.Tensor2D), Math.sqrt(cfg.dModel));
     if (cfg.positional === 'learned') x = tf.add(x, tokens.positions(get('pos.weight') as tf.Tensor2D));
     opts.inspect?.('x0', tokens.padded(x));
     for (let i = 0; i < cfg.nLayers; i++) {
       const last = i === cfg.nLayers - 1;
-      x = encoderLayer(cfg, get, `enc.layers.${i}.`, x, tokens, last, opts.dropout);
+      x = encoderLayer(cfg, op, get, `enc.layers.${i}.`, x, tokens, last, opts.dropout);
       if (!last) opts.inspect?.(`layer${i}`, tokens.padded(x));
     }
     // x is [B, d] now: the CLS rows of the last layer.
     opts.inspect?.('cls', x);
-    const hidden = gelu(linear(layerNorm(x, get('head.0.weight'), get('head.0.bias')), get('head.1.weight'), get('head.1.bias')));
+    const hidden = op.gelu(op.linear(op.layerNorm(x, get('head.0.weight'), get('head.0.bias')), get('head.1.weight'), get('head.1.bias')));
     opts.inspect?.('head_hidden', hidden);
-    return tf.reshape(linear(hidden, get('head.3.weight'), get('head.3.bias')), [-1]) as tf.Tensor1D;
+    return tf.reshape(op.linear(hidden, get('head.3.weight'), get('head.3.bias')), [-1]) as tf.Tensor1D;
   });
 }
 
@@ -73,31 +77,31 @@ export function energies(cfg: ModelConfig, p: ParamTensors, inputs: EnergyInputs
  * x + Drop(MHA(LN1(x))), then y + Drop(W2·Drop(GELU(W1·LN2(y)))).
  * With `clsOnly`, returns [B, d] for the CLS rows only (keys and values still span every token).
  */
-function encoderLayer(cfg: ModelConfig, get: Getter, pre: string, x: tf.Tensor, tokens: TokenLayout, clsOnly: boolean, drop?: SeededDropout): tf.Tensor {
-  const h = layerNorm(x, get(`${pre}norm1.weight`), get(`${pre}norm1.bias`));
+function encoderLayer(cfg: ModelConfig, op: ModelOps, get: Getter, pre: string, x: tf.Tensor, tokens: TokenLayout, clsOnly: boolean, drop?: SeededDropout): tf.Tensor {
+  const h = op.layerNorm(x, get(`${pre}norm1.weight`), get(`${pre}norm1.bias`));
   const context = tokens.attention(h, get(`${pre}self_attn.in_proj_weight`), get(`${pre}self_attn.in_proj_bias`), cfg.nHeads, clsOnly, drop?.site());
   // The three [.., width] dropouts below share the layer's row keys; each is its own site.
   const rows = tokens.dropoutRows(clsOnly);
-  let attnOut = linear(context, get(`${pre}self_attn.out_proj.weight`), get(`${pre}self_attn.out_proj.bias`));
+  let attnOut = op.linear(context, get(`${pre}self_attn.out_proj.weight`), get(`${pre}self_attn.out_proj.bias`));
   if (drop) attnOut = drop.site().apply(attnOut, rows);
   const y = tf.add(clsOnly ? tokens.cls(x) : x, attnOut);
-  let ff = gelu(linear(layerNorm(y, get(`${pre}norm2.weight`), get(`${pre}norm2.bias`)), get(`${pre}linear1.weight`), get(`${pre}linear1.bias`)));
+  let ff = op.gelu(op.linear(op.layerNorm(y, get(`${pre}norm2.weight`), get(`${pre}norm2.bias`)), get(`${pre}linear1.weight`), get(`${pre}linear1.bias`)));
   if (drop) ff = drop.site().apply(ff, rows);
-  let ffOut = linear(ff, get(`${pre}linear2.weight`), get(`${pre}linear2.bias`));
+  let ffOut = op.linear(ff, get(`${pre}linear2.weight`), get(`${pre}linear2.bias`));
   if (drop) ffOut = drop.site().apply(ffOut, rows);
   const out = tf.add(y, ffOut);
   return clsOnly ? tf.reshape(out, [-1, cfg.dModel]) : out;
 }
 
 /** The reference layout: [B, T, d], padding keys masked out of attention (PyTorch's key_padding_mask). */
-function paddedTokens(cfg: ModelConfig, inputs: EnergyInputs): TokenLayout {
+function paddedTokens(cfg: ModelConfig, inputs: EnergyInputs, op: ModelOps): TokenLayout {
   const [B, T] = inputs.ids.shape;
   const d = cfg.dModel;
   // [B, 1, 1, T]: 0 for real keys, MASKED for padding.
   const valid = tf.less(tf.range(0, T, 1, 'int32').reshape([1, T]), tf.reshape(inputs.lengths, [-1, 1]));
   const keyMask = tf.reshape(tf.mul(tf.sub(1, tf.cast(valid, 'float32')), MASKED), [-1, 1, 1, T]);
   return {
-    embed: (table) => gatherRows(table, inputs.ids, inputs.byRow),
+    embed: (table) => op.gatherRows(table, inputs.ids, inputs.byRow),
     positions: (table) => tf.slice(table, [0, 0], [T, d]),
     padded: (x) => x,
     cls: (x) => tf.slice(x, [0, 0, 0], [B, 1, d]),
@@ -106,11 +110,11 @@ function paddedTokens(cfg: ModelConfig, inputs: EnergyInputs): TokenLayout {
     attention: (h, wIn, bIn, H, clsOnly, drop) => {
       const dh = d / H;
       const Tq = clsOnly ? 1 : T;
-      const [q, k, v] = attentionHeads(h, wIn, bIn, H, clsOnly);
-      let probs = maskedSoftmax(tf.reshape(matMul(q, k, false, true), [B, H, Tq, T]), 1 / Math.sqrt(dh), keyMask);
+      const [q, k, v] = op.attentionHeads(h, wIn, bIn, H, clsOnly);
+      let probs = op.maskedSoftmax(tf.reshape(op.matMul(q, k, false, true), [B, H, Tq, T]), 1 / Math.sqrt(dh), keyMask);
       // Row (b, head h, query i) keys position h·maxLen + i, as the packed forward's blocks do.
       if (drop) probs = drop.apply(probs, { perCandidate: H * Tq, inner: Tq, stride: cfg.maxLen });
-      const attended = tf.reshape(matMul(tf.reshape(probs, [B * H, Tq, T]), v), [B, H, Tq, dh]);
+      const attended = tf.reshape(op.matMul(tf.reshape(probs, [B * H, Tq, T]), v), [B, H, Tq, dh]);
       return tf.reshape(tf.transpose(attended, [0, 2, 1, 3]), [B, Tq, d]);
     },
   };

@@ -5,7 +5,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { DEFAULT_PASS_BUDGET_BYTES, activeProfile } from '../backend/profile.ts';
-import { gatherTableRows } from '../model/ops.ts';
+import { modelOps } from '../model/ops.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type ParamTensors, energies } from '../model/transebm.ts';
 import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
@@ -63,8 +63,8 @@ function planBatches(cfg: ModelConfig, candidates: ReadonlyArray<ArrayLike<numbe
  * replay the batch's shape is recorded once and replayed (webgpuScore.ts).
  */
 export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: ReadonlyArray<ArrayLike<number>>, length: number): Promise<Float32Array> {
-  const replay = activeProfile().replaySteps;
-  const e = replay ? webgpuScore(cfg, params, batch, length) : tf.tidy(() => energies(cfg, params, padBatch(batch, cfg.padId, length)));
+  const profile = activeProfile();
+  const e = profile.replaySteps ? webgpuScore(cfg, params, batch, length, profile) : tf.tidy(() => energies(cfg, params, padBatch(batch, cfg.padId, length), { profile }));
   const values = (await e.data()) as Float32Array;
   e.dispose();
   return values.length === batch.length ? values : values.slice(0, batch.length);
@@ -215,7 +215,7 @@ export async function compactModel(cfg: ModelConfig, params: ParamTensors, candi
   [cfg.clsId, cfg.sepId, cfg.padId].forEach(add);
   for (const c of candidates) for (let t = 0; t < c.length; t++) add(c[t]);
   const rows = tf.tensor1d(Int32Array.from(index.keys()), 'int32');
-  const emb = gatherTableRows(params.get('emb.weight') as tf.Tensor2D, rows);
+  const emb = modelOps(activeProfile()).gatherTableRows(params.get('emb.weight') as tf.Tensor2D, rows);
   rows.dispose();
   const names = [...params.keys()];
   const values = await Promise.all(names.map((name) => (name === 'emb.weight' ? emb : params.get(name)!).data() as Promise<Float32Array>));

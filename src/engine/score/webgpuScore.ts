@@ -1,4 +1,5 @@
 import type * as tf from '@tensorflow/tfjs';
+import type { BackendProfile } from '../backend/profile.ts';
 import { stepReplay } from '../kernels/webgpu/replay/stepReplay.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type ParamTensors, energies } from '../model/transebm.ts';
@@ -17,7 +18,7 @@ const modelId = (params: ParamTensors) => {
  * (replay/stepReplay.ts): the batch padded to a bucket of candidates (the pad token alone) and of
  * length. Returns [padded count] energies on the device; the first `batch.length` are the batch's.
  */
-export function webgpuScore(cfg: ModelConfig, params: ParamTensors, batch: ReadonlyArray<ArrayLike<number>>, length: number): tf.Tensor1D {
+export function webgpuScore(cfg: ModelConfig, params: ParamTensors, batch: ReadonlyArray<ArrayLike<number>>, length: number, profile: BackendProfile): tf.Tensor1D {
   const n = bucketUp(batch.length);
   const T = paddedLength(length, cfg.maxLen);
   const ids = new Int32Array(n * T).fill(cfg.padId);
@@ -28,5 +29,5 @@ export function webgpuScore(cfg: ModelConfig, params: ParamTensors, batch: Reado
   });
   const io = { inputs: [{ data: ids, shape: [n, T] }, { data: lengths, shape: [n] }], externals: [...params.values()] };
   const key = `score model ${modelId(params)} ${n}×${T}`;
-  return stepReplay().run(key, io, ([idsT, lengthsT]) => [energies(cfg, params, { ids: idsT as tf.Tensor2D, lengths: lengthsT as tf.Tensor1D })])[0] as tf.Tensor1D;
+  return stepReplay().run(key, io, ([idsT, lengthsT]) => [energies(cfg, params, { ids: idsT as tf.Tensor2D, lengths: lengthsT as tf.Tensor1D }, { profile })])[0] as tf.Tensor1D;
 }

@@ -47,11 +47,11 @@ export function chunkPasses(
     opts.dropoutSeed === undefined || cfg.dropout === 0 ? undefined : dropoutForChunk(cfg.dropout, opts.dropoutSeed, chunks[c][0], opts.profile);
   const chunkEnergies = (c: number) => {
     const given = opts.chunkInputs?.(c);
-    if (given) return energies(cfg, params, given, { dropout: dropoutFor(c) });
+    if (given) return energies(cfg, params, given, { dropout: dropoutFor(c), profile: opts.profile });
     const [s, e] = chunks[c];
     const chunk = candidates.slice(s - first, e - first);
     const inputs = padBatch(chunk, cfg.padId, bucketLength(longestOf(chunk), cfg.maxLen));
-    const out = energies(cfg, params, inputs, { dropout: dropoutFor(c) });
+    const out = energies(cfg, params, inputs, { dropout: dropoutFor(c), profile: opts.profile });
     inputs.ids.dispose();
     inputs.lengths.dispose();
     return out;
