@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { type BackendProfile, activeProfile } from '../backend/profile.ts';
+import type { BackendProfile } from '../backend/profile.ts';
 import { mixSeed } from '../data/rng.ts';
 import { type DropoutGrid, type DropoutRows, dropoutScales, gridRows } from '../kernels/dropout/keys.ts';
 import { hostDropout } from '../kernels/dropout/host.ts';
@@ -42,7 +42,7 @@ export class SeededDropout {
   constructor(
     readonly rate: number,
     private readonly seed: number | DropoutSeed,
-    profile: BackendProfile = activeProfile(),
+    profile: BackendProfile,
     { firstCandidate = 0 }: DropoutOptions = {},
   ) {
     this.fused = profile.fused.dropout;

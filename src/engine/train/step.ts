@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import type { BackendProfile } from '../backend/profile.ts';
 import { type AdamW, EMBEDDING } from '../model/adamw.ts';
 import { bothFinite, clipCoefficient, globalNorm } from '../model/clip.ts';
 import type { ModelConfig } from '../model/config.ts';
@@ -25,6 +26,9 @@ export interface StepScalars {
   clipCoef: tf.Scalar;
 }
 
+/** A step's options once the step has its optimizer's profile: every body below is handed it. */
+type Handed = StepOptions & { profile: BackendProfile };
+
 /**
  * One optimizer step (loss, gradients, global-norm clipping, AdamW); nothing leaks, nothing syncs.
  * The optimizer's variant (chooseAdamW, from the backend profile) picks the body:
@@ -37,7 +41,7 @@ export interface StepScalars {
  * not applied at all (the scalars are read back before the update anyway).
  */
 export async function trainStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: StepOptions): Promise<StepScalars> {
-  const withProfile: StepOptions = { ...opts, profile: optimizer.profile };
+  const withProfile: Handed = { ...opts, profile: optimizer.profile };
   switch (optimizer.variant) {
     case 'lazyEmbedding':
       return lazyEmbeddingStep(cfg, params, optimizer, batch, withProfile);
@@ -50,7 +54,7 @@ export async function trainStep(cfg: ModelConfig, params: Params, optimizer: Ada
 }
 
 /** Every parameter's gradient and update on the device. */
-function deviceStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: StepOptions): StepScalars {
+function deviceStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: Handed): StepScalars {
   return tf.tidy(() => {
     const { loss, grads, gradNorm, clipCoef } = clippedGradients(cfg, params, batch, opts);
     optimizer.step(params, grads, opts.lr, clipCoef, bothFinite(loss, gradNorm, optimizer.profile));
@@ -62,7 +66,7 @@ function deviceStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: S
  * With the optimizer's lazy embedding: the step trains a compact table of the rows its tokens use (same
  * loss, same gradients: the other rows' gradient is 0) and hands their gradient to the lazy update.
  */
-async function lazyEmbeddingStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: StepOptions): Promise<StepScalars> {
+async function lazyEmbeddingStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: Handed): Promise<StepScalars> {
   const lazy = optimizer.lazy!;
   const compact = compactBatch(batch, cfg.padId, lazy.rows);
   const rows = lazy.gather(compact.rows);
@@ -98,14 +102,14 @@ async function lazyEmbeddingStep(cfg: ModelConfig, params: Params, optimizer: Ad
  * AdamW takes it as rows and still updates every row of the embedding, in place (webgpuStep.ts, which
  * also records the step once per shape and replays it). Nothing is read back.
  */
-function compactTableStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: StepOptions): StepScalars {
+function compactTableStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: Handed): StepScalars {
   if (typeof opts.dropoutSeed === 'object') throw new Error('the WebGPU step takes its dropout seed as a number');
   const [loss, gradNorm, clipCoef] = webgpuStep(cfg, params, optimizer, batch, { lr: opts.lr, maxGradNorm: opts.maxGradNorm, microBatch: opts.microBatch, dropoutSeed: opts.dropoutSeed, profile: optimizer.profile });
   return { loss: loss as tf.Scalar, gradNorm: gradNorm as tf.Scalar, clipCoef: clipCoef as tf.Scalar };
 }
 
 /** Loss and gradients with their global norm and clip coefficient, all left on the device. */
-function clippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: StepOptions) {
+function clippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: Handed) {
   const { loss, grads } = lossAndGradients(cfg, params, batch, opts);
   const gradNorm = globalNorm(grads.values(), opts.profile);
   return { loss, grads, gradNorm, clipCoef: clipCoefficient(gradNorm, opts.maxGradNorm, opts.profile) };
@@ -120,8 +124,8 @@ export function splitsSteps(optimizer: AdamW): boolean {
 }
 
 /** clippedGradients of a step cut in two parts, the second computed by `opts.peer` where there is one. */
-async function sharedClippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: StepOptions, tableRows: Float32Array) {
-  const profile = opts.profile!;
+async function sharedClippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: Handed, tableRows: Float32Array) {
+  const profile = opts.profile;
   const helper = opts.peer ? { peer: opts.peer, model: peerModel(cfg, params, tableRows) } : undefined;
   const { loss, grads } = await sharedLossAndGradients(cfg, params, batch, { ...opts, profile }, helper);
   const { gradNorm, clipCoef } = tf.tidy(() => {
