@@ -4,7 +4,7 @@
  * other cores is src/worker/peerPool.ts.
  */
 import * as tf from '@tensorflow/tfjs';
-import { DEFAULT_PASS_BUDGET_BYTES, activeProfile } from '../backend/profile.ts';
+import { type BackendProfile, DEFAULT_PASS_BUDGET_BYTES, activeProfile } from '../backend/profile.ts';
 import { modelOps } from '../model/ops.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type ParamTensors, energies } from '../model/transebm.ts';
@@ -33,6 +33,8 @@ export interface ScoreOptions {
    * it scores a batch itself only once every peer has failed. Without peers it scores them all.
    */
   peersOnly?: boolean;
+  /** What runs where, taken once for the whole call (left out: the active backend's profile). */
+  profile?: BackendProfile;
 }
 
 interface Batch {
@@ -62,8 +64,7 @@ function planBatches(cfg: ModelConfig, candidates: ReadonlyArray<ArrayLike<numbe
  * Eval-mode energies (no dropout) of one batch padded to `length`, read back asynchronously; on WebGPU's
  * replay the batch's shape is recorded once and replayed (webgpuScore.ts).
  */
-export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: ReadonlyArray<ArrayLike<number>>, length: number): Promise<Float32Array> {
-  const profile = activeProfile();
+export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: ReadonlyArray<ArrayLike<number>>, length: number, profile = activeProfile()): Promise<Float32Array> {
   const e = profile.replaySteps ? webgpuScore(cfg, params, batch, length, profile) : tf.tidy(() => energies(cfg, params, padBatch(batch, cfg.padId, length), { profile }));
   const values = (await e.data()) as Float32Array;
   e.dispose();
@@ -78,6 +79,7 @@ export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: 
  * or failing peer never holds the result up.
  */
 export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions = {}): Promise<Float32Array> {
+  const profile = opts.profile ?? activeProfile();
   const out = new Float32Array(candidates.length);
   const batches = planBatches(cfg, candidates, opts.budgetBytes ?? DEFAULT_PASS_BUDGET_BYTES);
   const delivered = new Uint8Array(batches.length);
@@ -96,7 +98,7 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
   const padded = (k: number) => batches[k].idx.length * batches[k].length;
   const here = async (k: number) => {
     const t0 = performance.now();
-    const values = await scoreBatch(cfg, params, batches[k].idx.map((i) => candidates[i]), batches[k].length);
+    const values = await scoreBatch(cfg, params, batches[k].idx.map((i) => candidates[i]), batches[k].length, profile);
     hereMs += performance.now() - t0;
     hereTokens += padded(k);
     deliver(k, values);
@@ -106,7 +108,7 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
     for (let k = 0; k < batches.length; k++) await here(k);
     return out;
   }
-  const compact = await compactModel(cfg, params, candidates);
+  const compact = await compactModel(cfg, params, candidates, profile);
   // Every request names this call: another call may load its own weights at the same peers meanwhile.
   const call = ++lastCall;
   let over = false;
@@ -207,7 +209,7 @@ export interface CompactModel {
 }
 
 /** This call's weights for its peers, and how its candidates' ids map into them. */
-export async function compactModel(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>): Promise<CompactModel> {
+export async function compactModel(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, profile = activeProfile()): Promise<CompactModel> {
   const index = new Map<number, number>();
   const add = (id: number) => {
     if (!index.has(id)) index.set(id, index.size);
@@ -215,7 +217,7 @@ export async function compactModel(cfg: ModelConfig, params: ParamTensors, candi
   [cfg.clsId, cfg.sepId, cfg.padId].forEach(add);
   for (const c of candidates) for (let t = 0; t < c.length; t++) add(c[t]);
   const rows = tf.tensor1d(Int32Array.from(index.keys()), 'int32');
-  const emb = modelOps(activeProfile()).gatherTableRows(params.get('emb.weight') as tf.Tensor2D, rows);
+  const emb = modelOps(profile).gatherTableRows(params.get('emb.weight') as tf.Tensor2D, rows);
   rows.dispose();
   const names = [...params.keys()];
   const values = await Promise.all(names.map((name) => (name === 'emb.weight' ? emb : params.get(name)!).data() as Promise<Float32Array>));
