@@ -145,7 +145,8 @@ it("ops are handed the backend's profile, never look it up (kernels/ not at all;
     text(f).split('\n').forEach((line, i) => {
       if (!/\bactiveProfile\(\)/.test(line)) return;
       // A default parameter or `opts.profile ?? activeProfile()`: taken once, where a caller hands none.
-      const fallback = /(?:=|\?\?)\s*activeProfile\(\)/.test(line) && !/activeProfile\(\)\s*\./.test(line);
+      // Not a fallback: a field read off it, or a variable set to it.
+      const fallback = /(?:=|\?\?)\s*activeProfile\(\)/.test(line) && !/activeProfile\(\)\s*\./.test(line) && !/\b(?:const|let|var)\s+\w+\s*=\s*activeProfile\(\)/.test(line);
       if (r.startsWith('engine/kernels/') || !fallback) lookups.push(`${r}:${i + 1}`);
     });
   }
