@@ -6,7 +6,7 @@ Prints one JSON object per accepted input line, in file order:
 `{"line", "energy", "group", "index", "label", "answer", "rank"}` (`line` 1-based, `group` the group's
 0-based index in order of first appearance, `index` the candidate's position in its group, `rank` 1 =
 lowest energy in its group), then one last object `{"metrics": …, "selection": …, "curve": …, "allQuestionsAccuracy": …, "sources": […]}`
-with the app's figures (src/engine/train/evaluation.ts): `metrics`, `curve` and `selection` (the app's
+with the app's figures (src/engine/score/evaluation.ts): `metrics`, `curve` and `selection` (the app's
 SelectionReport, eorm/selection.py) over every scored question of a test file (--groups all), or, as the
 app validates, over the questions with both labels of --groups train|val, with `selection.allQuestions` (each
 rule over every one of them); the vote's temperature, probability map and the learned selector are
