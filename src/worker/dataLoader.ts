@@ -1,7 +1,7 @@
 import { NoValidLinesError } from '../engine/data/ingest.ts';
 import { type InputFile, isPicksSet, readFiles } from '../engine/data/formats/readFiles.ts';
 import { sourceRows } from '../engine/data/sourceRows.ts';
-import { Sha256, hashingStream } from '../engine/data/sha256.ts';
+import { Sha256 } from '../engine/data/sha256.ts';
 import { countErrorsByKind, lineErrorMessage } from '../engine/data/lineErrors.ts';
 import { type GroupSplit, splitGroups, trainableGroups } from '../engine/data/split.ts';
 import { datasetStats, tokenLengthStats } from '../engine/data/stats.ts';
@@ -62,7 +62,8 @@ export async function loadData(...args: Parameters<typeof loadAny>): Promise<Loa
 export async function loadAny(
   role: DataRole,
   source: DataSource,
-  pool: TokenizePool,
+  /** A function: the tokenizer workers are started only when a labelled file needs them (a picks set is tokenized when picked). */
+  pool: TokenizePool | (() => TokenizePool),
   seed: number,
   progress: (e: IngestProgressEvent) => void,
   contentHash?: ContentHash,
@@ -71,7 +72,7 @@ export async function loadAny(
   const name = opened.map((f) => f.name).join(' + ');
   const size = opened.every((f) => f.size !== null) ? opened.reduce((n, f) => n + f.size!, 0) : null;
   const hashes = contentHash === undefined ? opened.map(() => new Sha256()) : null;
-  const inputs = hashes ? opened.map((f, i) => ({ ...f, stream: hashingStream(f.stream, hashes[i]) })) : opened;
+  const inputs = hashes ? opened.map((f, i) => ({ ...f, onBytes: (b: Uint8Array) => void hashes[i].update(b) })) : opened;
   const t0 = performance.now();
   const eta = (done: number, total: number) => {
     const elapsed = (performance.now() - t0) / 1000;
@@ -90,13 +91,14 @@ export async function loadAny(
     throw e;
   }
   if (isPicksSet(read)) {
-    return { role, name, bytes: read.report.bytesRead, picks: read, timing: { parseSeconds: (performance.now() - t0) / 1000, tokenizeSeconds: 0, workers: pool.size } };
+    return { role, name, bytes: read.report.bytesRead, picks: read, timing: { parseSeconds: (performance.now() - t0) / 1000, tokenizeSeconds: 0, workers: 0 } };
   }
   const dataset = read;
+  const workers = typeof pool === 'function' ? pool() : pool;
   const t1 = performance.now();
   const identity = hashes ? identityOf(opened, hashes) : contentHash!;
   const lines = dataset.report.linesRead;
-  const tokens = await tokenizeDataset(dataset, { maxLen: TOKEN_CAP, clsId: GPT2_EOT, sepId: GPT2_EOT }, pool, {
+  const tokens = await tokenizeDataset(dataset, { maxLen: TOKEN_CAP, clsId: GPT2_EOT, sepId: GPT2_EOT }, workers, {
     onProgress: (p) => {
       const elapsed = (performance.now() - t1) / 1000;
       const etaSeconds = p.candidatesDone > 0 && elapsed > 0.5 ? (elapsed * (p.candidates - p.candidatesDone)) / p.candidatesDone : null;
@@ -117,7 +119,7 @@ export async function loadAny(
     answers,
     split: splitGroups(view, { seed }),
     splitSeed: seed,
-    timing: { parseSeconds: (t1 - t0) / 1000, tokenizeSeconds: (t2 - t1) / 1000, workers: pool.size },
+    timing: { parseSeconds: (t1 - t0) / 1000, tokenizeSeconds: (t2 - t1) / 1000, workers: workers.size },
   };
 }
 

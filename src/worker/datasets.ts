@@ -130,7 +130,7 @@ export class Datasets {
       if (newest()) this.emit(e);
     };
     const whole = (await this.persist.available()) ? await readWhole(source, this.storedMaxBytes) : null;
-    if (!whole) return loadAny(role, source, this.pool(), this.settings().seed, progress);
+    if (!whole) return loadAny(role, source, this.pool, this.settings().seed, progress);
     const contentHash = await hashBytes(whole.bytes);
     const key = datasetKey(contentHash, TOKEN_CAP);
     const stored = await this.persist.read('a stored dataset', (db) => db.getDataset(key));
@@ -138,7 +138,7 @@ export class Datasets {
       if (role === 'train') this.persist.write('the last training file', (db) => db.markLastTrain(key));
       return { ...stored, name: whole.file.name, role, key, contentHash, split: splitGroups(stored.view, { seed: this.settings().seed }), splitSeed: this.settings().seed };
     }
-    const loaded = await loadAny(role, { kind: 'file', file: whole.file }, this.pool(), this.settings().seed, progress, contentHash);
+    const loaded = await loadAny(role, { kind: 'file', file: whole.file }, this.pool, this.settings().seed, progress, contentHash);
     if ('picks' in loaded) return loaded;
     const { split: _s, splitSeed: _k, role: _r, key: _key, ...data } = loaded;
     this.persist.write(

@@ -3,6 +3,7 @@
  * Lines are cut on bytes (0x0A) before decoding, so a line's size is known in bytes and an
  * over-long line can be skipped without being buffered.
  */
+import { chunkReader } from './chunkReader.ts';
 
 export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 
@@ -19,6 +20,10 @@ export interface SplitLinesOptions {
   /** Largest line, in bytes before the LF (a CR included). */
   maxLineBytes?: number;
   signal?: AbortSignal;
+  /** Chunks already taken from the stream's start (e.g. to detect its format): split first. */
+  head?: readonly Uint8Array[];
+  /** Each chunk before it is split (e.g. to hash the bytes); valid only during the call. */
+  onChunk?: (bytes: Uint8Array) => void;
 }
 
 const PROGRESS_BYTES = 1 << 20;
@@ -29,7 +34,24 @@ const CR = 0x0d;
 const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
 const strict = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
 
+/** Characters per String.fromCharCode call (an argument list's safe size). */
+const CODES_PER_CALL = 8192;
+
+/** `bytes` as text when every byte is ASCII; else null. */
+function asciiText(bytes: Uint8Array): string | null {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] > 0x7f) return null;
+  let text = '';
+  for (let at = 0; at < bytes.length; at += CODES_PER_CALL) {
+    text += String.fromCharCode.apply(null, bytes.subarray(at, at + CODES_PER_CALL) as unknown as number[]);
+  }
+  return text;
+}
+
 function decodeLine(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
+  // ASCII lines (most) are made in the JS heap: a browser's TextDecoder returns strings held outside it,
+  // which a collection frees late, so a large file's decoded lines would pile up as garbage while it streams.
+  const ascii = asciiText(bytes);
+  if (ascii !== null) return { text: ascii, invalidUtf8: false };
   const text = lenient.decode(bytes);
   // A U+FFFD may also be a genuine character; only then pay for a strict re-check.
   if (!text.includes('\uFFFD')) return { text, invalidUtf8: false };
@@ -55,7 +77,7 @@ function concat(pieces: Uint8Array[], total: number): Uint8Array {
 /** Reads `stream` to the end, calling `sink` for every line (LF or CRLF endings; a last line without a newline counts). */
 export async function splitLines(stream: ReadableStream<Uint8Array>, sink: LineSink, options: SplitLinesOptions = {}): Promise<void> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const reader = stream.getReader();
+  const reader = chunkReader(stream, options.head);
   let pieces: Uint8Array[] = [];
   let pending = 0; // bytes of the current line held in `pieces`
   let skipped = -1; // ≥ 0 while skipping an over-long line: its byte count so far
@@ -95,8 +117,9 @@ export async function splitLines(stream: ReadableStream<Uint8Array>, sink: LineS
   try {
     for (;;) {
       options.signal?.throwIfAborted();
-      const { done, value } = await reader.read();
-      if (done) break;
+      const value = await reader.read();
+      if (value === null) break;
+      options.onChunk?.(value);
       let pos = 0;
       let reported = 0;
       for (;;) {

@@ -22,6 +22,8 @@ export interface InputFile {
   name: string;
   stream: ReadableStream<Uint8Array>;
   size: number | null;
+  /** Told every chunk of the file's bytes, in order, as it is read (e.g. to hash them); valid only during the call. */
+  onBytes?: (bytes: Uint8Array) => void;
 }
 
 export interface ReadOptions {
@@ -32,7 +34,9 @@ export interface ReadOptions {
 
 interface Opened {
   name: string;
-  stream: ReadableStream<Uint8Array>;
+  head: Uint8Array[];
+  rest: ReadableStream<Uint8Array>;
+  onBytes: ((bytes: Uint8Array) => void) | undefined;
   layout: Layout;
   kind: ObjectKind | null;
 }
@@ -58,7 +62,7 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
   for (const f of files) {
     const p = await peek(f.stream);
     const layout = layoutOf(p.firstChar);
-    opened.push({ name: f.name, stream: p.stream, layout, kind: layout === 'array' ? null : firstKind(p.firstLine) });
+    opened.push({ name: f.name, head: p.head, rest: p.rest, onBytes: f.onBytes, layout, kind: layout === 'array' ? null : firstKind(p.firstLine) });
   }
   // Questions come from the request files: read them before any output.
   const order = [...opened.filter((o) => o.kind === 'chat-request'), ...opened.filter((o) => o.kind !== 'chat-request')];
@@ -101,7 +105,7 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
         : null;
     let lastLine = 0;
     await splitLines(
-      file.stream,
+      file.rest,
       {
         line(text, line, invalidUtf8) {
           lastLine = line;
@@ -121,7 +125,7 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
           options.onProgress?.({ bytesRead: report.bytesRead, totalBytes, lines: report.linesRead });
         },
       },
-      { maxLineBytes, signal: options.signal },
+      { maxLineBytes, signal: options.signal, head: file.head, onChunk: file.onBytes },
     );
     if (array !== null) {
       array.end(lastLine);
