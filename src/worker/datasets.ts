@@ -3,6 +3,7 @@ import { withSources } from '../engine/data/candidateSources.ts';
 import { keepCandidates } from '../engine/data/keptCandidates.ts';
 import { DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, type SplitKind, splitGroups } from '../engine/data/split.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
+import { settingsSplitShape, storedDataHash } from '../engine/io/olderRecords.ts';
 import type { TrainSettings } from '../engine/train/settings.ts';
 import { type LoadedData, type LoadedPicks, STORED_MAX_BYTES, TOKEN_CAP, loadAny, readWhole, summarize, summarizePicks } from './dataLoader.ts';
 import type { DataRole, DatasetSummary, DataSource, IngestProgressEvent } from './protocols/data.ts';
@@ -17,9 +18,9 @@ export interface SplitShape {
   holdoutSources: readonly string[];
 }
 
-/** The shape the form's settings ask for; settings recorded before kinds existed split 'mixed'. */
+/** The shape the form's settings ask for (older records: io/olderRecords.ts). */
 export function settingsShape(s: TrainSettings): SplitShape {
-  return { kind: s.splitKind ?? RECORDED_SPLIT_KIND_DEFAULT, holdoutSources: s.holdoutSources ?? [] };
+  return settingsSplitShape(s);
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -152,8 +153,7 @@ export class Datasets {
   /** Stored training data back in the train role (after a reload, or for a resumed run). */
   installTrain(key: string, stored: StoredData, seed: number): LoadedData {
     this.loads.train++;
-    // Entries stored by an older app hold no contentHash; every key starts with it.
-    const contentHash = contentHashOfKey(key) ?? stored.contentHash;
+    const contentHash = storedDataHash(contentHashOfKey(key), stored);
     const data = this.split({ ...stored, role: 'train', key, contentHash, split: { train: new Uint32Array(0), val: new Uint32Array(0) }, splitSeed: seed }, seed, DEFAULT_TRAIN_FRACTION, settingsShape(this.settings()));
     this.replace('train', data);
     this.emit({ type: 'dataset', summary: this.summary(data), reason: 'loaded' });

@@ -1,4 +1,4 @@
-import { DEFAULT_TRAIN_FRACTION } from '../engine/data/split.ts';
+import { storedRunSplit } from '../engine/io/olderRecords.ts';
 import { contentHashOfKey } from './storage/datasetKey.ts';
 import { modelSettingsOf } from './modelSlots.ts';
 import type { SavedRunInfo } from './protocols/training.ts';
@@ -6,9 +6,6 @@ import type { StoredRun } from './storage/db.ts';
 
 /** What a stored run actually trained: its model config, its file's identity and its split (older records: from the key, fraction 0.8). */
 export function runFacts(r: StoredRun): Pick<SavedRunInfo, 'model' | 'datasetHash' | 'split'> {
-  return {
-    model: modelSettingsOf(r.cfg),
-    datasetHash: r.split?.dataset ?? contentHashOfKey(r.datasetKey),
-    split: { seed: r.split?.seed ?? r.splitSeed, trainFraction: r.split?.trainFraction ?? DEFAULT_TRAIN_FRACTION },
-  };
+  const { seed, trainFraction, dataset } = storedRunSplit(r, contentHashOfKey(r.datasetKey));
+  return { model: modelSettingsOf(r.cfg), datasetHash: dataset, split: { seed, trainFraction } };
 }

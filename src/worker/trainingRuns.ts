@@ -1,5 +1,6 @@
 import { withSources } from '../engine/data/candidateSources.ts';
-import { recordedShape, shortHash } from '../engine/data/splitRecord.ts';
+import { shortHash } from '../engine/data/splitRecord.ts';
+import { recordedShape, storedRunSplit } from '../engine/io/olderRecords.ts';
 import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../engine/model/config.ts';
 import { type Params, initParams, paramsFromArrays } from '../engine/model/params.ts';
 import { activeProfile } from '../engine/backend/profile.ts';
@@ -191,7 +192,7 @@ export class TrainingRuns {
       }
     }
     if (this.run) throw new Error('Training started meanwhile: stop it before resuming another run.');
-    data = datasets.withSplit(data, record.splitSeed, record.split?.trainFraction, recordedShape(record.split));
+    data = datasets.withSplit(data, record.splitSeed, storedRunSplit(record, null).trainFraction, recordedShape(record.split));
     this.current = record.settings;
     record.points = record.points.filter((p) => p.step < checkpoint.step);
     record.evaluations = record.evaluations.filter((e) => e.step <= checkpoint.step);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeSplit, readRecordedSplit, recordedShape, splitRecord } from './splitRecord.ts';
+import { recordedShape } from '../io/olderRecords.ts';
+import { describeSplit, readRecordedSplit, splitRecord } from './splitRecord.ts';
 
 const hash = `sha256:${'0f'.repeat(32)}`;
 

@@ -5,7 +5,8 @@
  * `kind` was made before kinds existed: 'mixed'. Older files carry only the seed (the app's `splitSeed`;
  * python/'s `settings.seed`, with `settings.train_fraction` when not 0.8), also 'mixed'.
  */
-import { DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, SPLIT_KINDS, type SplitKind } from './split.ts';
+import { olderSummarySplits, recordedShape, splitFields } from '../io/olderRecords.ts';
+import { SPLIT_KINDS, type SplitKind } from './split.ts';
 
 export interface RecordedSplit {
   seed: number;
@@ -56,17 +57,11 @@ export function readRecordedSplit(training: Record<string, unknown>): { split: R
                 ? `split.holdoutSources is ${JSON.stringify(s.holdoutSources)}, not a list of source names`
                 : null;
     if (problem !== null || !isObject(s)) return { split: null, problem };
-    const kind = (s.kind as SplitKind | null | undefined) ?? RECORDED_SPLIT_KIND_DEFAULT;
-    const holdout = (s.holdoutSources as string[] | null | undefined) ?? [];
-    return { split: splitRecord(s.seed as number, s.trainFraction as number, (s.dataset as string | null | undefined) ?? null, kind, holdout), problem: null };
+    const { kind, holdoutSources, dataset } = splitFields(s as Parameters<typeof splitFields>[0]);
+    return { split: splitRecord(s.seed as number, s.trainFraction as number, dataset, kind, holdoutSources), problem: null };
   }
-  const older = (seed: number, trainFraction: number) => ({ split: splitRecord(seed, trainFraction, null, RECORDED_SPLIT_KIND_DEFAULT), problem: null });
-  if (isSeed(training.splitSeed)) return older(training.splitSeed, DEFAULT_TRAIN_FRACTION);
-  const settings = training.settings;
-  if (isObject(settings) && isSeed(settings.seed)) {
-    const trainFraction = settings.train_fraction ?? DEFAULT_TRAIN_FRACTION;
-    if (isFraction(trainFraction)) return older(settings.seed, trainFraction);
-  }
+  const older = olderSummarySplits(training).find(({ seed, trainFraction }) => isSeed(seed) && isFraction(trainFraction));
+  if (older) return { split: splitRecord(older.seed as number, older.trainFraction as number, null, recordedShape(null).kind), problem: null };
   return { split: null, problem: null };
 }
 
@@ -76,17 +71,12 @@ export function readRecordedSplit(training: Record<string, unknown>): { split: R
  */
 export function describeSplit({ seed, trainFraction, kind, holdoutSources }: Pick<RecordedSplit, 'seed' | 'trainFraction' | 'kind' | 'holdoutSources'>): string {
   const pct = Number((trainFraction * 100).toFixed(2));
-  const base = (kind ?? RECORDED_SPLIT_KIND_DEFAULT) === 'all' ? `seed ${seed}, ${pct}% of all questions for training (validation holds every kind)` : `seed ${seed}, ${pct}% of the groups for training`;
+  const base = recordedShape({ kind }).kind === 'all' ? `seed ${seed}, ${pct}% of all questions for training (validation holds every kind)` : `seed ${seed}, ${pct}% of the groups for training`;
   return holdoutSources && holdoutSources.length > 0 ? `${base}, sources held out for validation: ${holdoutSources.join(', ')}` : base;
 }
 
 /** "sha256:1234abcd…": enough to tell two files apart on screen. */
 export const shortHash = (hash: string): string => `${hash.slice(0, 'sha256:'.length + 8)}…`;
-
-/** How a recorded split chose its groups and candidates: a record without `kind` (or no record at all) is 'mixed'. */
-export function recordedShape(split: Pick<RecordedSplit, 'kind' | 'holdoutSources'> | null | undefined): { kind: SplitKind; holdoutSources: string[] } {
-  return { kind: split?.kind ?? RECORDED_SPLIT_KIND_DEFAULT, holdoutSources: split?.holdoutSources ?? [] };
-}
 
 /**
  * Which split applies to a model on a loaded file (`contentHash`), the one rule continuing, Evaluate and

@@ -5,6 +5,7 @@
  */
 import type { SelectionReport } from '../metrics/selectionTypes.ts';
 import type { EvalSummary } from '../metrics/summary.ts';
+import { settingsBestMetric } from '../io/olderRecords.ts';
 import type { BestMetric, TrainSettings } from './settings.ts';
 
 /** What an evaluation offers to choose by (score/evaluation.ts's Evaluation has both). */
@@ -21,8 +22,8 @@ export const BEST_METRIC_LABELS: Record<BestMetric, string> = {
   btLoss: 'BT loss (lower is better)',
 };
 
-/** The run's metric; runs recorded before the setting existed chose by Best-of-N. */
-export const bestMetricOf = (settings: Pick<TrainSettings, 'bestMetric'>): BestMetric => settings.bestMetric ?? 'bestOfN';
+/** The run's metric (older records: io/olderRecords.ts). */
+export const bestMetricOf = (settings: Pick<TrainSettings, 'bestMetric'>): BestMetric => settingsBestMetric(settings);
 
 export const lowerIsBetter = (metric: BestMetric): boolean => metric === 'btLoss';
 

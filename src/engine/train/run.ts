@@ -1,5 +1,6 @@
 import { type BackendProfile, activeProfile } from '../backend/profile.ts';
 import { type GpuPoolTrimmer, gpuPoolTrimmer } from '../gpuMemory/gpuPool.ts';
+import { checkpointBestScore } from '../io/olderRecords.ts';
 import { ADAMW_DEFAULTS, AdamW } from '../model/adamw.ts';
 import { cloneParams } from '../model/params.ts';
 import { warmupSteps } from '../model/schedule.ts';
@@ -85,7 +86,7 @@ export function prepareRun(inputs: RunInputs, listener: RunListener, control: Ru
     step: resume?.step ?? 0,
     ema: resume?.ema ?? 0,
     best,
-    bestScore: resume?.bestMetricValue ?? (metric === 'bestOfN' ? best : null),
+    bestScore: checkpointBestScore(resume, metric, best),
     epochLossSum: resume?.epochLossSum ?? 0,
     epochLossCount: resume?.epochLossCount ?? 0,
     skippedSteps: 0,
