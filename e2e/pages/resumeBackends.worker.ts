@@ -6,6 +6,7 @@ import { syntheticView } from '../../src/engine/testing/syntheticData.ts';
 import { DEFAULT_TRAIN_SETTINGS } from '../../src/engine/train/settings.ts';
 import { initBackend } from '../../src/worker/backend.ts';
 import type { BackendName } from '../../src/worker/backendInfo.ts';
+import { activeProfile } from '../../src/engine/backend/profile.ts';
 
 // A tiny model, a few steps with dropout on: WebGPU here may be a software adapter (SwiftShader).
 const cfg = makeConfig({ vocabSize: 64, dModel: 16, nHeads: 2, nLayers: 2, ffnDim: 32, maxLen: 32, dropout: 0.1, clsId: 63, sepId: 63, padId: 63 });
@@ -35,7 +36,7 @@ async function main() {
   };
   await use('wasm');
   const made = initParams(cfg, 4);
-  const init = await paramsToArrays(made);
+  const init = await paramsToArrays(made, activeProfile());
   disposeParams(made);
   const runs = await crossBackendResumes({ cfg, view: data.view, answers: data.answers, split, settings, onStep: (step: number) => step === 1 && say('first step done') }, init, 3, BACKENDS, use);
   return { runs, trainSteps: split.train.length, adapters, seconds: (performance.now() - t0) / 1000 };

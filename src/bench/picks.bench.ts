@@ -18,6 +18,7 @@ import { PRESETS } from '../engine/train/settings.ts';
 import { newEnginePage, send, startBenchBrowser, waitFor } from './enginePage.ts';
 import { longAnswers } from './longAnswers.ts';
 import { sampleRendererPeak } from './rendererMemory.ts';
+import { activeProfile } from '../engine/backend/profile.ts';
 
 const REAL_PATH = 'bench/data/zeroeval-gsm8k-16cand-first200.jsonl';
 const argv = process.argv.slice(2);
@@ -54,7 +55,7 @@ async function tinyModel(): Promise<string> {
   const p = PRESETS.tiny;
   const cfg = makeConfig({ ...p, dropout: 0, vocabSize: GPT2_VOCAB, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
   const params = initParams(cfg, 1);
-  const tensors = await paramsToArrays(params);
+  const tensors = await paramsToArrays(params, activeProfile());
   disposeParams(params);
   return Buffer.from(writeModel({ cfg, tensors })).toString('base64');
 }

@@ -24,6 +24,7 @@ import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
 import { initParams } from '../engine/model/params.ts';
 import { runTraining } from '../engine/train/loop.ts';
 import { INSTALL_TORCH, findPython } from '../engine/testing/pythonNode.ts';
+import { activeProfile } from '../engine/backend/profile.ts';
 import { RunControl } from '../engine/train/runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings } from '../engine/train/settings.ts';
 
@@ -67,7 +68,7 @@ async function app(): Promise<Point[]> {
   const points: Point[] = [];
   console.log(`app (tfjs ${tf.getBackend()}): ${split.train.length} train / ${split.val.length} val groups, ${preset}, ${epochs} epoch(s), lr ${lr}, seed ${seed}`);
   await runTraining(
-    { cfg, params, view, answers, split, settings },
+    { cfg, params, view, answers, split, settings, profile: activeProfile() },
     {
       state: () => undefined,
       points: () => undefined,

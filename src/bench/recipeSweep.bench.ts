@@ -17,6 +17,7 @@ import { readTrainingData } from '../engine/data/testing/node.ts';
 import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
 import { initParams } from '../engine/model/params.ts';
 import { runTraining } from '../engine/train/loop.ts';
+import { activeProfile } from '../engine/backend/profile.ts';
 import { RunControl } from '../engine/train/runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings } from '../engine/train/settings.ts';
 
@@ -63,7 +64,7 @@ const params = initParams(cfg, seed);
 console.log(`${view.groupStart.length - 1} groups: ${split.train.length} train / ${split.val.length} val; ${JSON.stringify({ ...settings, model: undefined })} ${JSON.stringify(model)}`);
 const evals: unknown[] = [];
 const ignore = () => undefined;
-await runTraining({ cfg, params, view, answers, split, settings }, {
+await runTraining({ cfg, params, view, answers, split, settings, profile: activeProfile() }, {
   state: ignore, points: ignore, progress: ignore, evalProgress: ignore,
   evaluation: (e) => {
     const s = e.evaluation.selection.rules;

@@ -34,6 +34,7 @@ import { evaluateModel } from '../engine/score/evaluation.ts';
 import { runTraining } from '../engine/train/loop.ts';
 import { RunControl } from '../engine/train/runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings } from '../engine/train/settings.ts';
+import { activeProfile } from '../engine/backend/profile.ts';
 
 const TOLERANCE = 1e-6;
 const argv = process.argv.slice(2);
@@ -68,14 +69,14 @@ const params = initParams(cfg, seed);
 console.log(`${source}${slice > 0 ? ` (first ${slice} questions)` : ''}: ${view.groupStart.length - 1} groups, split '${kind}' seed ${seed}: ${split.train.length} train / ${split.val.length} val groups`);
 console.log(`app (tfjs ${tf.getBackend()}): ${preset}, ${epochs} epoch(s), lr ${settings.lr}`);
 const ignore = () => undefined;
-await runTraining({ cfg, params, view, answers, split, settings }, {
+await runTraining({ cfg, params, view, answers, split, settings, profile: activeProfile() }, {
   state: ignore, points: ignore, progress: ignore, evalProgress: ignore,
   evaluation: (e) => console.log(`  epoch ${e.epoch}: val Best-of-N ${e.evaluation.summary.bestOfN.toFixed(4)}, weighted vote ${e.evaluation.selection.rules.weightedVote.accuracy.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`),
 }, new RunControl());
 const app = await evaluateModel(cfg, params, view, answers, split.val, seed);
 const contentHash = `sha256:${createHash('sha256').update(text).digest('hex')}`;
 const training = { split: splitRecord(seed, DEFAULT_TRAIN_FRACTION, contentHash, kind), epochs, preset };
-writeFileSync(weightsPath, writeModel({ cfg, tensors: await paramsToArrays(params), metadata: { tokenizer: 'r50k_base', training } }));
+writeFileSync(weightsPath, writeModel({ cfg, tensors: await paramsToArrays(params, activeProfile()), metadata: { tokenizer: 'r50k_base', training } }));
 
 // ---- Python: the same weights and data --------------------------------------------------------------------
 const { python: py, tried } = findPython();

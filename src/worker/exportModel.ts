@@ -1,3 +1,4 @@
+import { activeProfile } from '../engine/backend/profile.ts';
 import { writeModel } from '../engine/io/modelFile.ts';
 import { type Params, paramsToArrays } from '../engine/model/params.ts';
 import type { SlotModel } from './modelSlots.ts';
@@ -8,7 +9,7 @@ import type { ModelSlot } from './protocols/models.ts';
  * the metadata. `params` are the weights to write: a snapshot, or weights nothing changes meanwhile.
  */
 export async function exportModel(model: SlotModel, params: Params, slot: ModelSlot): Promise<{ fileName: string; bytes: Uint8Array<ArrayBuffer> }> {
-  const tensors = await paramsToArrays(params);
+  const tensors = await paramsToArrays(params, activeProfile());
   const bytes = writeModel({
     cfg: model.cfg,
     tensors,

@@ -6,6 +6,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
+import { activeProfile } from '../engine/backend/profile.ts';
 import { peerWork } from '../engine/train/peerWork.ts';
 import { warmUp } from '../engine/train/warmUp.ts';
 import type { PeerReply, PeerRequest } from './protocols/peer.ts';
@@ -15,6 +16,8 @@ const started = (async () => {
   configureWasm(1);
   if (!(await tf.setBackend('wasm'))) throw new Error('the WASM backend did not start in the scoring worker');
   await warmUp();
+  // The thread's one backend: its profile, taken once, serves every request.
+  return activeProfile();
 })();
 // Handles the requests one at a time, in order, once the backend runs; keeps each call's weights until its release.
 const scorer = peerWork(started);

@@ -8,6 +8,7 @@ import { cosineWithWarmup } from '../engine/model/schedule.ts';
 import type { TrainSettings } from '../engine/train/settings.ts';
 import type { WorkerEvent } from './protocols/events.ts';
 import { file, harness, modelFile, sampleLines, tinySettings } from './testing/sessionHarness.ts';
+import { activeProfile } from '../engine/backend/profile.ts';
 
 // Commands that overlap: each test catches one command mid-way with another, the way a user can.
 
@@ -166,7 +167,7 @@ describe('Session: commands that overlap', () => {
     let decay = 1;
     for (let k = 0; k < step; k++) decay *= 1 - cosineWithWarmup(k, run.lr, 0, totalSteps) * run.weightDecay;
     const init = initParams(cfg, run.seed);
-    const start = (await paramsToArrays(init)).get(EMBEDDING)!;
+    const start = (await paramsToArrays(init, activeProfile())).get(EMBEDDING)!;
     disposeParams(init);
     const used = new Set<number>();
     for (const l of big.split('\n')) {

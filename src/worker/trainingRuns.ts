@@ -3,7 +3,7 @@ import { shortHash } from '../engine/data/splitRecord.ts';
 import { recordedShape, storedRunSplit } from '../engine/io/olderRecords.ts';
 import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../engine/model/config.ts';
 import { type Params, initParams, paramsFromArrays } from '../engine/model/params.ts';
-import { activeProfile } from '../engine/backend/profile.ts';
+import { type BackendProfile, activeProfile } from '../engine/backend/profile.ts';
 import { autoMicroBatch } from '../engine/model/autoMicroBatch.ts';
 import type { RunCheckpoint } from '../engine/train/checkpoint.ts';
 import { estimateMemory } from '../engine/train/estimate.ts';
@@ -117,7 +117,7 @@ export class TrainingRuns {
     const data = datasets.get('train');
     const largestGroup = data ? data.dataset.groups.reduce((m, g) => Math.max(m, g.candidates.length), 0) : 4;
     const perStep = largestGroup * groupsPerStep(settings);
-    const perPass = settings.microBatch > 0 ? settings.microBatch : (autoMicroBatch(cfg, perStep, cfg.maxLen, this.passBudget()) ?? perStep);
+    const perPass = settings.microBatch > 0 ? settings.microBatch : (autoMicroBatch(cfg, perStep, cfg.maxLen, this.passBudget(activeProfile())) ?? perStep);
     const adapter = this.deps.backend()?.adapter ?? null;
     const e = estimateMemory(cfg, perPass, perPass < perStep, adapter);
     this.deps.emit({ type: 'estimate', estimate: { params: e.params, trainingBytes: e.trainingBytes, largestBufferBytes: e.largestBufferBytes, warnings: e.warnings } });
@@ -125,9 +125,9 @@ export class TrainingRuns {
   }
 
   /** Activation bytes one pass may take: the backend profile's, or less on an adapter with a smaller binding limit. */
-  private passBudget(): number {
+  private passBudget(profile: BackendProfile): number {
     const limit = this.deps.backend()?.adapter?.maxStorageBufferBindingSize;
-    const budget = activeProfile().passBudgetBytes;
+    const budget = profile.passBudgetBytes;
     return limit ? Math.min(budget, limit) : budget;
   }
 
@@ -223,7 +223,8 @@ export class TrainingRuns {
     });
     this.run = { control, runId: recorder.id, abandon: (message) => events.abandon(message) };
     // Runs in the background: pause/resume/stop commands arrive while it awaits the GPU.
-    void runTraining(this.runInputs(settings, cfg, params, data, resume), events.listener(), control)
+    // The backend's profile, taken once for the run: its steps, scoring and pass budget.
+    void runTraining(this.runInputs(settings, cfg, params, data, resume, activeProfile()), events.listener(), control)
       .then((r) => events.finished(r))
       .catch((err: unknown) => events.failed(err))
       .finally(() => events.over());
@@ -247,8 +248,8 @@ export class TrainingRuns {
     this.deps.emitModels();
   }
 
-  /** What the loop is given: the data with its sources, the pass budget, the embedding update a resumed run was saved with, the helper threads. */
-  private runInputs(settings: TrainSettings, cfg: ModelConfig, params: Params, data: LoadedData, resume: RunCheckpoint | null): RunInputs {
+  /** What the loop is given: the data with its sources, the backend's profile and pass budget, the embedding update a resumed run was saved with, the helper threads. */
+  private runInputs(settings: TrainSettings, cfg: ModelConfig, params: Params, data: LoadedData, resume: RunCheckpoint | null, profile: BackendProfile): RunInputs {
     return {
       cfg,
       params,
@@ -256,7 +257,8 @@ export class TrainingRuns {
       answers: data.answers,
       split: data.split,
       settings,
-      passBudgetBytes: this.passBudget(),
+      profile,
+      passBudgetBytes: this.passBudget(profile),
       // A run resumes with the embedding update it was saved with, whichever backend runs it now.
       lazyEmbedding: resume ? resume.optimizer.lazy !== null : undefined,
       resumeFrom: resume ?? undefined,

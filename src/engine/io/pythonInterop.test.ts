@@ -20,6 +20,7 @@ import { evaluateGroups, type ScoredGroup } from '../metrics/summary.ts';
 import { scoreCandidates } from '../score/scoring.ts';
 import { readModel, writeModel } from './modelFile.ts';
 import { INSTALL_TORCH as INSTALL, PYTHON_DIR, findPython, runPython as runPythonIn } from '../testing/pythonNode.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const TOL = 1e-5;
 const runPython = (python: string, args: string[]) => runPythonIn(python, args, { OMP_NUM_THREADS: '1' });
@@ -93,7 +94,7 @@ describe('weights between the app and python/ (PyTorch)', () => {
     if (!python) throw new Error(`No Python with torch. ${INSTALL}`);
     const cfg = makeConfig({ vocabSize: GPT2_VOCAB, dModel: 16, nHeads: 2, nLayers: 2, ffnDim: 40, dropout: 0.2, maxLen: 48, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
     const init = initParams(cfg, 7);
-    const arrays = await paramsToArrays(init);
+    const arrays = await paramsToArrays(init, activeProfile());
     disposeParams(init);
     // Every parameter away from its initial value (zero biases, unit norms), so each one is exercised.
     let k = 0;

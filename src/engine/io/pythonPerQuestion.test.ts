@@ -21,6 +21,7 @@ import { disposeParams, initParams, paramsFromArrays, paramsToArrays } from '../
 import { INSTALL_TORCH, findPython, runPython } from '../testing/pythonNode.ts';
 import { evaluateModel } from '../score/evaluation.ts';
 import { writeModel } from './modelFile.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const SHARED = process.env.EORM_SHARED_DATA ?? '/work/shared/data';
 const FILES = ['gsm8k_gpt3_openai_4cand.jsonl', 'gsm8k_zeroeval_multimodel_16cand.jsonl'];
@@ -53,7 +54,7 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
   dir = mkdtempSync(join(tmpdir(), 'eorm-per-question-'));
   const init = initParams(cfg, 7);
-  arrays = await paramsToArrays(init);
+  arrays = await paramsToArrays(init, activeProfile());
   disposeParams(init);
   weights = join(dir, 'tiny.safetensors');
   writeFileSync(weights, writeModel({ cfg, tensors: arrays, metadata: { training: { source: 'pythonPerQuestion.test' } } }));

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../data/rng.ts';
 import { maxAbsDiff } from '../testing/allclose.ts';
 import { AdamW, EMBEDDING } from './adamw.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 describe('AdamW with the embedding gradient given as rows', () => {
   it('equals AdamW with the dense gradient those rows stand for, every row updated', async () => {
@@ -14,7 +15,7 @@ describe('AdamW with the embedding gradient given as rows', () => {
     ];
     const make = () => new Map(shapes.map(([n, s]) => [n, tf.variable(tf.tensor(Float32Array.from({ length: s[0] * s[1] }, (_, i) => Math.sin(i + s[0])), s))]));
     const [sparse, dense] = [make(), make()];
-    const [a, b] = [new AdamW(sparse, undefined, false), new AdamW(dense, undefined, false)];
+    const [a, b] = [new AdamW(sparse, undefined, false, activeProfile()), new AdamW(dense, undefined, false, activeProfile())];
     for (const rows of [[1, 2, 30], [2, 7], [0, 39]]) {
       const g = Float32Array.from({ length: rows.length * 3 }, () => rng.next() - 0.5);
       const gw = Float32Array.from({ length: 12 }, () => rng.next() - 0.5);

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { type BackendProfile, activeProfile } from '../backend/profile.ts';
+import type { BackendProfile } from '../backend/profile.ts';
 import { type AdamWUpdate, composedAdamW, fusedAdamW } from '../kernels/adamw/op.ts';
 import { FlatMoments, type RowGradient, flatMomentsFit, stepHyper } from '../kernels/adamw/webgpuFlat.ts';
 import { type AdamWHyper, LazyEmbeddingAdam, type LazyEmbeddingState } from './lazyEmbedding.ts';
@@ -73,8 +73,8 @@ export class AdamW {
   constructor(
     params: Params,
     readonly opts: AdamWOptions = ADAMW_DEFAULTS,
-    lazyEmbedding?: boolean,
-    readonly profile: BackendProfile = activeProfile(),
+    lazyEmbedding: boolean | undefined,
+    readonly profile: BackendProfile,
   ) {
     const choice = chooseAdamW(profile, params, lazyEmbedding);
     this.variant = choice.variant;

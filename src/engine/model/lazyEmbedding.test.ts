@@ -12,6 +12,7 @@ import { makeConfig } from './config.ts';
 import { LazyEmbeddingAdam } from './lazyEmbedding.ts';
 import { disposeParams, initParams, paramsToArrays } from './params.ts';
 import { cosineWithWarmup } from './schedule.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const hyper = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1 };
 
@@ -93,7 +94,7 @@ describe('lazy embedding AdamW equals full-vocabulary AdamW', () => {
       for (const lazyEmbedding of [true, false]) {
         const rng = createRng(5);
         const params = initParams(cfg, 3);
-        const optimizer = new AdamW(params, hyper, lazyEmbedding);
+        const optimizer = new AdamW(params, hyper, lazyEmbedding, activeProfile());
         expect(optimizer.lazy !== null).toBe(lazyEmbedding);
         for (let s = 0; s < 60; s++) {
           const candidates = [0, 1, 2, 3].map(() => [199, ...tokensOf(s, rng, 200).slice(0, 4 + rng.int(8))]);
@@ -104,7 +105,7 @@ describe('lazy embedding AdamW equals full-vocabulary AdamW', () => {
           tf.dispose([out.loss, out.gradNorm, out.clipCoef]);
         }
         optimizer.sync(params);
-        const bytes = writeModel({ cfg, tensors: await paramsToArrays(params), metadata: {} });
+        const bytes = writeModel({ cfg, tensors: await paramsToArrays(params, activeProfile()), metadata: {} });
         exported.push(readModel(bytes.buffer as ArrayBuffer, { copy: true }).tensors);
         optimizer.dispose();
         disposeParams(params);

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../data/rng.ts';
 import { btLoss, btLossGradient, pairGroups } from './loss.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -56,9 +57,9 @@ describe('Bradley-Terry loss per group', () => {
     const ref = reference(e, labels, groupOf);
     expect(pairs.groups.length).toBeGreaterThanOrEqual(3);
     const et = tf.tensor1d(e);
-    const loss = btLoss(et, pairs);
-    const closed = btLossGradient(et, pairs);
-    const taped = tf.grad((x: tf.Tensor) => btLoss(x as tf.Tensor1D, pairs))(et);
+    const loss = btLoss(et, pairs, activeProfile());
+    const closed = btLossGradient(et, pairs, activeProfile());
+    const taped = tf.grad((x: tf.Tensor) => btLoss(x as tf.Tensor1D, pairs, activeProfile()))(et);
     expect((await loss.data())[0]).toBeCloseTo(ref.loss, 6);
     for (const g of [await closed.data(), await taped.data()]) {
       for (let i = 0; i < e.length; i++) expect(Math.abs(g[i] - ref.grad[i])).toBeLessThan(1e-7);
@@ -72,8 +73,8 @@ describe('Bradley-Terry loss per group', () => {
   it('is zero, with a zero gradient, when no group has both labels', async () => {
     const pairs = pairGroups([1, 1, 0], [0, 0, 1]);
     const e = tf.tensor1d([0.3, -2, 5]);
-    const loss = btLoss(e, pairs);
-    const grad = tf.grad((x: tf.Tensor) => btLoss(x as tf.Tensor1D, pairs))(e);
+    const loss = btLoss(e, pairs, activeProfile());
+    const grad = tf.grad((x: tf.Tensor) => btLoss(x as tf.Tensor1D, pairs, activeProfile()))(e);
     expect((await loss.data())[0]).toBe(0);
     expect(Array.from(await grad.data())).toEqual([0, 0, 0]);
     tf.dispose([e, loss, grad]);
@@ -85,8 +86,8 @@ describe('Bradley-Terry loss per group', () => {
     const et = tf.tensor1d(e);
     const before = tf.memory().numTensors;
     const info = await tf.profile(() => {
-      const taped = tf.grad((x: tf.Tensor) => btLoss(x as tf.Tensor1D, pairs))(et);
-      const closed = btLossGradient(et, pairs);
+      const taped = tf.grad((x: tf.Tensor) => btLoss(x as tf.Tensor1D, pairs, activeProfile()))(et);
+      const closed = btLossGradient(et, pairs, activeProfile());
       tf.dispose([taped, closed]);
     });
     expect(tf.memory().numTensors).toBe(before);

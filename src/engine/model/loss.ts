@@ -1,5 +1,5 @@
 import type * as tf from '@tensorflow/tfjs';
-import { type BackendProfile, activeProfile } from '../backend/profile.ts';
+import type { BackendProfile } from '../backend/profile.ts';
 import { btLoss as btLossOp, btLossGradient as btLossGradientOp } from '../kernels/btLoss/op.ts';
 import type { PairGroups } from '../kernels/btLoss/pairGroups.ts';
 
@@ -10,7 +10,7 @@ export { type PairGroup, type PairGroups, pairGroups } from '../kernels/btLoss/p
  * softplus(E_i − E_j)), by the kernel the profile names, else by the composition. Its gradient is the
  * closed form. Fused (WebGPU): one dispatch each way.
  */
-export function btLoss(e: tf.Tensor1D, pairs: PairGroups, profile: BackendProfile = activeProfile()): tf.Scalar {
+export function btLoss(e: tf.Tensor1D, pairs: PairGroups, profile: BackendProfile): tf.Scalar {
   return btLossOp(e, pairs, profile.fused.btLoss);
 }
 
@@ -19,7 +19,7 @@ export function btLoss(e: tf.Tensor1D, pairs: PairGroups, profile: BackendProfil
  * incorrect one minus its column sum; candidates of groups without both labels get 0.
  * Lets the micro-batched step backpropagate Σ_k stopgrad(dL/dE_k) · E_k chunk by chunk.
  */
-export function btLossGradient(e: tf.Tensor1D, pairs: PairGroups, profile: BackendProfile = activeProfile()): tf.Tensor1D {
+export function btLossGradient(e: tf.Tensor1D, pairs: PairGroups, profile: BackendProfile): tf.Tensor1D {
   return btLossGradientOp(e, pairs, profile.fused.btLoss);
 }
 

@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeConfig, paramShapes } from './config.ts';
 import { cloneParams, disposeParams, paramsFromArrays, paramsToArrays } from './params.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const cfg = makeConfig({ vocabSize: 16, dModel: 8, nHeads: 2, nLayers: 1, maxLen: 8, clsId: 15, sepId: 15, padId: 15 });
 const arrays = () => new Map(paramShapes(cfg).map(([name, shape], k) => [name, new Float32Array(shape.reduce((a, b) => a * b, 1)).fill(k)]));
@@ -13,7 +14,7 @@ beforeAll(async () => {
 describe('paramsFromArrays', () => {
   it('round-trips through paramsToArrays', async () => {
     const params = paramsFromArrays(cfg, arrays());
-    const back = await paramsToArrays(params);
+    const back = await paramsToArrays(params, activeProfile());
     expect([...back.keys()]).toEqual(paramShapes(cfg).map(([name]) => name));
     expect(back).toEqual(arrays());
     disposeParams(params);

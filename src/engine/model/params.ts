@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { type BackendProfile, activeProfile } from '../backend/profile.ts';
+import type { BackendProfile } from '../backend/profile.ts';
 import { readTogether } from '../gpuMemory/readTogether.ts';
 import { type ModelConfig, paramShapes } from './config.ts';
 
@@ -28,7 +28,7 @@ export function paramsFromArrays(cfg: ModelConfig, arrays: ParamArrays): Params 
 }
 
 /** Reads every parameter back to the CPU as it is when called (readTogether: one map on WebGPU). */
-export async function paramsToArrays(params: Params, profile: BackendProfile = activeProfile()): Promise<ParamArrays> {
+export async function paramsToArrays(params: Params, profile: BackendProfile): Promise<ParamArrays> {
   const names = [...params.keys()];
   const values = await readTogether([...params.values()], profile.readTogether);
   return new Map(names.map((name, i) => [name, values[i]]));

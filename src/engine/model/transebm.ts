@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { type BackendProfile, activeProfile } from '../backend/profile.ts';
+import type { BackendProfile } from '../backend/profile.ts';
 import type { ModelConfig } from './config.ts';
 import type { SeededDropout } from './dropout.ts';
 import { type ModelOps, modelOps } from './ops.ts';
@@ -28,8 +28,8 @@ export interface ForwardOptions {
   inspect?: (name: string, t: tf.Tensor) => void;
   /** Run the packed forward (packedForward.ts); default: the backend profile's packedForward. */
   packed?: boolean;
-  /** What runs where, handed to every op of this forward (left out: the active backend's profile). */
-  profile?: BackendProfile;
+  /** What runs where, handed to every op of this forward. */
+  profile: BackendProfile;
 }
 
 /** Large enough that exp() underflows to exactly 0, finite so no NaN reaches any gradient. */
@@ -42,7 +42,7 @@ type Getter = (name: string) => tf.Tensor;
  * token embedding × √d (no positional encoding by default), pre-LN encoder layers, and an MLP head on
  * the CLS output. The last layer is evaluated for the CLS query only: nothing else of it reaches the energy.
  */
-export function energies(cfg: ModelConfig, p: ParamTensors, inputs: EnergyInputs, opts: ForwardOptions = {}): tf.Tensor1D {
+export function energies(cfg: ModelConfig, p: ParamTensors, inputs: EnergyInputs, opts: ForwardOptions): tf.Tensor1D {
   return tf.tidy(() => {
     const get: Getter = (name) => {
       const t = p.get(name);
@@ -52,7 +52,7 @@ export function energies(cfg: ModelConfig, p: ParamTensors, inputs: EnergyInputs
     const [, T] = inputs.ids.shape;
     if (T > cfg.maxLen) throw new Error(`input length ${T} exceeds maxLen ${cfg.maxLen}`);
     // The one capability branch: the real tokens without padding, where every padded row costs CPU time.
-    const profile = opts.profile ?? activeProfile();
+    const { profile } = opts;
     const op = modelOps(profile);
     const packed = (opts.packed ?? profile.packedForward) && inputs.hostLengths !== undefined;
     const tokens = packed ? packedTokens(cfg, inputs.ids, Array.from(inputs.hostLengths!), op) : paddedTokens(cfg, inputs, op);

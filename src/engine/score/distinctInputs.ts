@@ -10,20 +10,37 @@ import { type ScoreOptions, scoreCandidates } from './scoring.ts';
 
 /** Each distinct token sequence once, in order of first appearance, and per candidate its index there. */
 export function distinctInputs<T extends ArrayLike<number>>(candidates: ReadonlyArray<T>): { unique: T[]; of: Uint32Array } {
-  const index = new Map<string, number>();
+  // Found by a hash of the ids and compared id by id: a key string per candidate, held while its chunk
+  // scores, was megabytes of garbage per picks chunk.
+  const byHash = new Map<number, number[]>();
   const unique: T[] = [];
   const of = new Uint32Array(candidates.length);
   candidates.forEach((c, i) => {
-    const key = Array.prototype.join.call(c, ',');
-    let k = index.get(key);
+    const h = hashIds(c);
+    const bucket = byHash.get(h);
+    let k = bucket?.find((u) => sameIds(unique[u], c));
     if (k === undefined) {
       k = unique.length;
-      index.set(key, k);
       unique.push(c);
+      if (bucket) bucket.push(k);
+      else byHash.set(h, [k]);
     }
     of[i] = k;
   });
   return { unique, of };
+}
+
+/** FNV-1a over the ids (and the length). */
+function hashIds(ids: ArrayLike<number>): number {
+  let h = 0x811c9dc5 ^ ids.length;
+  for (let i = 0; i < ids.length; i++) h = Math.imul(h ^ ids[i], 0x01000193);
+  return h;
+}
+
+function sameIds(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** scoreCandidates over the distinct inputs, energies back in input order; progress counts distinct inputs. */

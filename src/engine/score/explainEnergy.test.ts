@@ -18,6 +18,7 @@ import { type ParamArrays, type Params, disposeParams, initParams, paramsFromArr
 import { INSTALL_TORCH, findPython, runPython } from '../testing/pythonNode.ts';
 import { type CandidateSaliency, type ExplainOptions, MAX_STEPS, MAX_TOKENS, explainCandidate } from './explainEnergy.ts';
 import { scoreCandidates } from './scoring.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const rows = readFileSync('bench/data/zeroeval-gsm8k-16cand-first200.jsonl', 'utf8')
   .split('\n')
@@ -31,7 +32,7 @@ const texts = [0, 1, 3, 5].map((i) => rows[i].gen_text);
 async function randomModel(nLayers: number, maxLen: number): Promise<{ cfg: ModelConfig; arrays: ParamArrays; params: Params }> {
   const cfg = makeConfig({ vocabSize: GPT2_VOCAB, dModel: 16, nHeads: 2, nLayers, ffnDim: 32, dropout: 0, maxLen, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
   const init = initParams(cfg, 3);
-  const arrays = await paramsToArrays(init);
+  const arrays = await paramsToArrays(init, activeProfile());
   disposeParams(init);
   let k = 0;
   for (const a of arrays.values()) for (let i = 0; i < a.length; i++) a[i] += 0.05 * Math.sin(++k * 0.7);

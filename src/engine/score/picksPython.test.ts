@@ -23,6 +23,7 @@ import { INSTALL_TORCH, findPython, runPython } from '../testing/pythonNode.ts';
 import type { PicksRecord } from './picksRecord.ts';
 import { type PickRuleChoice, resolveRule } from './picksRule.ts';
 import { runPicks } from './picksRun.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const TOL = 1e-5;
 const cfg = makeConfig({ vocabSize: GPT2_VOCAB, dModel: 16, nHeads: 2, nLayers: 2, ffnDim: 32, dropout: 0, maxLen: 40, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
@@ -39,7 +40,7 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
   dir = mkdtempSync(join(tmpdir(), 'eorm-picks-'));
   const init = initParams(cfg, 11);
-  const arrays = await paramsToArrays(init);
+  const arrays = await paramsToArrays(init, activeProfile());
   disposeParams(init);
   weights = join(dir, 'tiny.safetensors');
   writeFileSync(weights, writeModel({ cfg, tensors: arrays, metadata: { training: { source: 'picksPython.test', probabilityMap: recorded } } }));

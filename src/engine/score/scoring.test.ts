@@ -7,6 +7,7 @@ import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
 import { padBatch } from '../model/batch.ts';
 import { peerWork } from '../train/peerWork.ts';
 import { type ScoringPeer, scoreCandidates } from './scoring.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const cfg = makeConfig({ vocabSize: 50, dModel: 8, nHeads: 2, nLayers: 2, maxLen: 40, dropout: 0.2, clsId: 49, sepId: 49, padId: 49 });
 
@@ -31,7 +32,7 @@ describe('scoreCandidates', () => {
   it('returns eval-mode energies in input order, whatever the batching', async () => {
     const params = initParams(cfg, 3);
     const cands = Array.from({ length: 11 }, (_, i) => [49, ...Array.from({ length: 3 + ((i * 7) % 30) }, (_, t) => 1 + ((t * 5 + i) % 47))]);
-    const all = tf.tidy(() => energies(cfg, params, padBatch(cands, cfg.padId)));
+    const all = tf.tidy(() => energies(cfg, params, padBatch(cands, cfg.padId), { profile: activeProfile() }));
     const want = await all.data();
     all.dispose();
     // A budget of about two long candidates forces several batches of different sizes.
@@ -58,8 +59,8 @@ describe('scoreCandidates', () => {
       };
       return { seen, wrapped };
     };
-    const a = counting(peerWork());
-    const b = counting(peerWork(), 1);
+    const a = counting(peerWork(Promise.resolve(activeProfile())));
+    const b = counting(peerWork(Promise.resolve(activeProfile())), 1);
     const broken: ScoringPeer = { load: () => Promise.reject(new Error('no backend')), score: () => Promise.reject(new Error('no model')), release: () => undefined };
     // A peer that never answers: its batches are scored here once nothing else is left.
     const hanging: ScoringPeer = { load: () => new Promise(() => undefined), score: () => new Promise(() => undefined), release: () => undefined };
@@ -79,14 +80,14 @@ describe('scoreCandidates', () => {
     expect(batches).toBeGreaterThan(2);
     // With one healthy peer, it takes every batch.
     const taken = { good: 0, flaky: 0 };
-    const good = peerWork();
+    const good = peerWork(Promise.resolve(activeProfile()));
     const healthy: ScoringPeer = { ...good, score: (c, b, l) => (taken.good++, good.score(c, b, l)) };
     const only = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [healthy], peersOnly: true });
     expect(taken.good).toBe(batches);
     for (let i = 0; i < cands.length; i++) expect(only[i]).toBeCloseTo(alone[i], 6);
     // A peer that dies after its first batch: the batch it failed is scored here (at least one), the rest by the healthy one.
     taken.good = 0;
-    const flakyInner = peerWork();
+    const flakyInner = peerWork(Promise.resolve(activeProfile()));
     const flaky: ScoringPeer = { ...flakyInner, score: (c, b, l) => (++taken.flaky > 1 ? Promise.reject(new Error('peer died')) : flakyInner.score(c, b, l)) };
     const mixed = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [healthy, flaky], peersOnly: true });
     expect(taken.flaky).toBeGreaterThan(1);
@@ -105,7 +106,7 @@ describe('scoreCandidates', () => {
     const answered = new Promise<void>((resolve) => (answer = resolve));
     const loads: Promise<void>[] = [];
     const held = (p: number): ScoringPeer => {
-      const inner = peerWork();
+      const inner = peerWork(Promise.resolve(activeProfile()));
       let loaded = () => undefined as void;
       loads.push(new Promise<void>((resolve) => (loaded = resolve)));
       return { ...inner, load: (c, m) => (loaded(), inner.load(c, m)), score: (c, b, l) => (sent[p]++, answered.then(() => inner.score(c, b, l))) };

@@ -5,6 +5,7 @@ import { type Params, disposeParams, initParams } from '../model/params.ts';
 import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
 import { peerWork } from '../train/peerWork.ts';
 import { type ScoreOptions, type ScoringPeer, compactModel, scoreCandidates } from './scoring.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const cfg = makeConfig({ vocabSize: 50, dModel: 8, nHeads: 2, nLayers: 2, maxLen: 40, dropout: 0.2, clsId: 49, sepId: 49, padId: 49 });
 /** About two long candidates a batch: 40 candidates make some twenty batches to share out. */
@@ -26,7 +27,7 @@ const hop = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
  * `calls` lists, in the order the peer received them, the call of every batch.
  */
 function workerLikePeer() {
-  const inner = peerWork();
+  const inner = peerWork(Promise.resolve(activeProfile()));
   const calls: number[] = [];
   const released: Promise<void>[] = [];
   const peer: ScoringPeer = {
@@ -101,7 +102,7 @@ describe('overlapping scoring calls', () => {
 
   it('skips the batches a peer still has queued for a call that is released meanwhile', async () => {
     const params = initParams(cfg, 31);
-    const peer = peerWork();
+    const peer = peerWork(Promise.resolve(activeProfile()));
     const cands = candidatesOf(5).slice(0, 4);
     const { model, renumber } = await compactModel(cfg, params, cands);
     const batch = cands.map((c) => renumber(c));

@@ -9,6 +9,7 @@ import { evaluateGroups } from '../metrics/summary.ts';
 import { lossFreeRange } from '../train/lossFreeGradients.ts';
 import { trainStep } from '../train/step.ts';
 import { maxAbsDiff } from './allclose.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 /**
  * Parity of the TF.js TransEBM with the PyTorch fixtures, as one DOM-free routine: Node tests run it on
@@ -63,14 +64,14 @@ export async function runParity(fx: ParityFixture, opts: ParityOptions = {}): Pr
   const params = paramsFromArrays(cfg, fx.weights);
   try {
     await checkForward(cfg, fx, params, add);
-    const { loss, grads } = lossAndGradients(cfg, params, batch);
+    const { loss, grads } = lossAndGradients(cfg, params, batch, { profile: activeProfile() });
     add('mean_loss', 'loss', Math.abs((await loss.data())[0] - fx.caseJson.mean_loss));
     const gradArrays = new Map<string, Float32Array>();
     for (const [name, g] of grads) gradArrays.set(name, (await g.data()) as Float32Array);
     tf.dispose([loss, ...grads.values()]);
     checkGradients(cfg, fx, gradArrays, add);
     for (const mb of opts.microBatches ?? []) {
-      const r = lossAndGradients(cfg, params, batch, { microBatch: mb });
+      const r = lossAndGradients(cfg, params, batch, { microBatch: mb, profile: activeProfile() });
       let worst = Math.abs((await r.loss.data())[0] - fx.caseJson.mean_loss);
       for (const [name, g] of r.grads) worst = Math.max(worst, maxAbsDiff((await g.data()) as Float32Array, gradArrays.get(name)!).max);
       tf.dispose([r.loss, ...r.grads.values()]);
@@ -107,7 +108,7 @@ async function checkForward(cfg: ModelConfig, fx: ParityFixture, params: Map<str
   for (const [gi, g] of fx.caseJson.groups.entries()) {
     const inter = new Map<string, tf.Tensor>();
     const inputs = padBatch(g.ids.map((row, i) => row.slice(0, g.lengths[i])), cfg.padId);
-    const e = energies(cfg, params, inputs, { inspect: (name, t) => inter.set(name, tf.keep(t.clone())) });
+    const e = energies(cfg, params, inputs, { inspect: (name, t) => inter.set(name, tf.keep(t.clone())), profile: activeProfile() });
     const got = (await e.data()) as Float32Array;
     add(`energies g${gi}`, 'energy', maxAbsDiff(got, g.energies).max);
     // The app's own metric computes the group's BT loss from the energies.
@@ -152,7 +153,7 @@ function checkGradients(cfg: ModelConfig, fx: ParityFixture, grads: Map<string, 
 async function checkSteps(cfg: ModelConfig, fx: ParityFixture, batch: StepBatch, maxGradNorm: number, prefix: string, add: Add): Promise<void> {
   const o = fx.caseJson.optimizer;
   const params = paramsFromArrays(cfg, fx.weights);
-  const optimizer = new AdamW(params, { beta1: o.betas[0], beta2: o.betas[1], eps: o.eps, weightDecay: o.weight_decay });
+  const optimizer = new AdamW(params, { beta1: o.betas[0], beta2: o.betas[1], eps: o.eps, weightDecay: o.weight_decay }, undefined, activeProfile());
   try {
     for (const step of [1, 2]) {
       const s = await trainStep(cfg, params, optimizer, batch, { lr: o.lr, maxGradNorm });
@@ -162,7 +163,7 @@ async function checkSteps(cfg: ModelConfig, fx: ParityFixture, batch: StepBatch,
       tf.dispose([s.loss, s.gradNorm, s.clipCoef]);
       if (step === 1) add(`${prefix}step1 gradient norm on the device`, 'gradNormRel', Math.abs(norm - fx.caseJson.grad_norm_before_clip) / fx.caseJson.grad_norm_before_clip);
       if (prefix) add(`${prefix}step${step} clip coefficient`, 'clipCoef', Math.abs(coef - fx.caseJson.clip_variant[`step${step}` as 'step1' | 'step2'].clip_coef));
-      const after = await paramsToArrays(params);
+      const after = await paramsToArrays(params, activeProfile());
       const decay = (1 - o.lr * o.weight_decay) ** step;
       for (const [name, got] of after) {
         const want = fx.expected.get(`${prefix}step${step}.${name}`);

@@ -6,6 +6,7 @@ import type { RunCheckpoint } from '../train/checkpoint.ts';
 import { type RunListener, type TrainPoint, runTraining } from '../train/loop.ts';
 import { RunControl } from '../train/runControl.ts';
 import type { TrainSettings } from '../train/settings.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 /**
  * Runs stopped, checkpointed and resumed through the real training loop, on whichever backend is active:
@@ -50,8 +51,8 @@ export async function trainRun(setup: ResumeSetup, init: ParamArrays, from?: Run
   try {
     // A resumed run keeps the embedding update it started with, as the app's (worker/trainingRuns.ts).
     const lazyEmbedding = setup.lazyEmbedding ?? (from ? from.optimizer.lazy !== null : undefined);
-    await runTraining({ ...setup, lazyEmbedding, params, resumeFrom: from }, listener, control);
-    return { final: await paramsToArrays(params), seen };
+    await runTraining({ ...setup, lazyEmbedding, params, resumeFrom: from, profile: activeProfile() }, listener, control);
+    return { final: await paramsToArrays(params, activeProfile()), seen };
   } finally {
     disposeParams(params);
   }

@@ -16,8 +16,6 @@ export interface GradientOptions {
   chunkInputs?: (c: number) => EnergyInputs;
   /** The pair table on the device (btLoss.ts), made by the caller; left out, the loss makes it. */
   pairTable?: tf.Tensor2D;
-  /** What runs where (left out: the active backend's profile). */
-  profile?: BackendProfile;
 }
 
 /**

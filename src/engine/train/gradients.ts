@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { activeProfile } from '../backend/profile.ts';
+import type { BackendProfile } from '../backend/profile.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { btLoss, btLossGradient, pairGroups } from '../model/loss.ts';
 import type { Params } from '../model/params.ts';
@@ -30,12 +30,12 @@ export interface LossAndGradients {
  * so both passes see the same masks and the result is the one-pass gradient. The entries no loss
  * depends on come back exactly 0 (lossFreeGradients.ts).
  */
-export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions = {}): LossAndGradients {
+export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions & { profile: BackendProfile }): LossAndGradients {
   const n = batch.candidates.length;
   const chunks = chunkRanges(n, opts.microBatch ?? n);
   const pairs = { ...pairGroups(batch.labels, batch.groupOf), table: opts.pairTable };
-  const profile = opts.profile ?? activeProfile();
-  const passes = chunkPasses(cfg, params, batch.candidates, 0, chunks, { ...opts, profile });
+  const { profile } = opts;
+  const passes = chunkPasses(cfg, params, batch.candidates, 0, chunks, opts);
 
   if (chunks.length === 1) {
     const { value, grads } = gradientsByName(params, () => btLoss(passes.energies(0), pairs, profile));

@@ -54,7 +54,7 @@ function listener(into: { points: TrainPoint[]; evals: RunEvaluation[]; scored?:
 describe('training step hygiene', () => {
   it('keeps the tensor count flat over 20 steps (micro-batched, with dropout) and never calls dataSync', async () => {
     const params = initParams(cfg, 1);
-    const opt = new AdamW(params);
+    const opt = new AdamW(params, undefined, undefined, activeProfile());
     for (const m of ['dataSync', 'arraySync', 'bufferSync'] as const) {
       vi.spyOn(tf.Tensor.prototype, m).mockImplementation(() => {
         throw new Error(`${m}() called inside a training step`);
@@ -84,11 +84,11 @@ describe('training step hygiene', () => {
     const pairs = pairGroups(batch.labels, batch.groupOf);
     const ref = tf.variableGrads(() => {
       const parts = chunkRanges(n, 3).map(([s, e]) =>
-        energies(cfg, params, padBatch(batch.candidates.slice(s, e), cfg.padId, bucketLength(Math.max(...batch.candidates.slice(s, e).map((c) => c.length)), cfg.maxLen)), { dropout: dropoutForChunk(cfg.dropout, 9, s, activeProfile()) }),
+        energies(cfg, params, padBatch(batch.candidates.slice(s, e), cfg.padId, bucketLength(Math.max(...batch.candidates.slice(s, e).map((c) => c.length)), cfg.maxLen)), { dropout: dropoutForChunk(cfg.dropout, 9, s, activeProfile()), profile: activeProfile() }),
       );
-      return btLoss(tf.concat(parts) as tf.Tensor1D, pairs);
+      return btLoss(tf.concat(parts) as tf.Tensor1D, pairs, activeProfile());
     });
-    const micro = lossAndGradients(cfg, params, batch, { dropoutSeed: 9, microBatch: 3 });
+    const micro = lossAndGradients(cfg, params, batch, { dropoutSeed: 9, microBatch: 3, profile: activeProfile() });
     expect(Math.abs((await micro.loss.data())[0] - (await ref.value.data())[0])).toBeLessThan(1e-6);
     let worst = 0;
     for (const [name, v] of params) {
@@ -98,7 +98,7 @@ describe('training step hygiene', () => {
     }
     expect(worst).toBeLessThan(1e-6);
     // And dropout really is on: another seed gives another loss.
-    const other = lossAndGradients(cfg, params, batch, { dropoutSeed: 10, microBatch: 3 });
+    const other = lossAndGradients(cfg, params, batch, { dropoutSeed: 10, microBatch: 3, profile: activeProfile() });
     expect((await other.loss.data())[0]).not.toBe((await micro.loss.data())[0]);
     tf.dispose([ref.value, ...Object.values(ref.grads), micro.loss, ...micro.grads.values(), other.loss, ...other.grads.values()]);
     disposeParams(params);
@@ -110,7 +110,7 @@ describe('runTraining', () => {
     const params = initParams(cfg, 4);
     const before = tf.memory().numTensors;
     const seen = { points: [] as TrainPoint[], evals: [] as RunEvaluation[], scored: [] as Array<[number, number]> };
-    const result = await runTraining({ cfg, params, view: data.view, answers: data.answers, split, settings: settings() }, listener(seen), new RunControl());
+    const result = await runTraining({ cfg, params, view: data.view, answers: data.answers, split, settings: settings(), profile: activeProfile() }, listener(seen), new RunControl());
     // Validation reports its progress, ending at every candidate of the validation groups.
     const valCandidates = Array.from(split.val).reduce((n, g) => n + data.view.groupStart[g + 1] - data.view.groupStart[g], 0);
     expect(seen.scored.at(-1)).toEqual([valCandidates, valCandidates]);
@@ -138,7 +138,7 @@ describe('runTraining', () => {
     const control = new RunControl();
     const seen = { points: [] as TrainPoint[], evals: [] as RunEvaluation[] };
     const result = await runTraining(
-      { cfg, params, view: data.view, answers: data.answers, split, settings: settings() },
+      { cfg, params, view: data.view, answers: data.answers, split, settings: settings(), profile: activeProfile() },
       listener(seen, () => control.stop()),
       control,
     );
@@ -169,7 +169,7 @@ describe('runTraining', () => {
         setTimeout(() => control.resume(), 10);
       }
     }) as typeof l.state;
-    const result = await runTraining({ cfg, params, view: data.view, answers: data.answers, split, settings: settings({ epochs: 1 }) }, l, control);
+    const result = await runTraining({ cfg, params, view: data.view, answers: data.answers, split, settings: settings({ epochs: 1 }), profile: activeProfile() }, l, control);
     expect(states).toEqual(['compiling', 'training', 'paused', 'training']);
     expect(result.reason).toBe('finished');
     expect(result.steps).toBe(split.train.length);

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BackendProfile, detectProfile, useProfile } from '../backend/profile.ts';
+import { activeProfile, type BackendProfile, detectProfile, useProfile } from '../backend/profile.ts';
 import { createRng } from '../data/rng.ts';
 import { ADAMW_DEFAULTS, AdamW } from '../model/adamw.ts';
 import { makeConfig } from '../model/config.ts';
@@ -23,7 +23,7 @@ function batchOf(seed: number) {
 /** Weights with every loss-free entry moved off its initial value (so weight decay shows), by `shift`. */
 async function weights(seed: number, shift: (name: string, i: number) => number): Promise<ParamArrays> {
   const params = initParams(cfg, seed);
-  const arrays = await paramsToArrays(params);
+  const arrays = await paramsToArrays(params, activeProfile());
   disposeParams(params);
   for (const [name, x] of arrays) for (let i = 0; i < x.length; i++) x[i] += shift(name, i);
   return arrays;
@@ -38,7 +38,7 @@ const queryBias = (name: string, i: number) => (name.endsWith('self_attn.in_proj
 
 async function lossAt(arrays: ParamArrays): Promise<number> {
   const params = paramsFromArrays(cfg, arrays);
-  const { loss, grads } = lossAndGradients(cfg, params, batchOf(1), { dropoutSeed: 4 });
+  const { loss, grads } = lossAndGradients(cfg, params, batchOf(1), { dropoutSeed: 4, profile: activeProfile() });
   const value = (await loss.data())[0];
   tf.dispose([loss, ...grads.values()]);
   disposeParams(params);
@@ -66,13 +66,13 @@ describe('loss-free gradient entries', () => {
     it(`come back exactly 0 from every way a step's gradients are formed on ${backend}, before the global norm`, async () => {
       const profile = await profileOn(backend, true);
       const params = paramsFromArrays(cfg, await weights(3, keyBiasOrHead));
-      const model = { cfg, weights: [...(await paramsToArrays(params))] };
+      const model = { cfg, weights: [...(await paramsToArrays(params, activeProfile()))] };
       const batch = batchOf(5);
       const paths = [
         () => lossAndGradients(cfg, params, batch, { dropoutSeed: 9, profile }),
         () => lossAndGradients(cfg, params, batch, { dropoutSeed: 9, microBatch: 3, profile }),
         () => sharedLossAndGradients(cfg, params, batch, { dropoutSeed: 9, profile }),
-        () => sharedLossAndGradients(cfg, params, batch, { dropoutSeed: 9, microBatch: 3, profile }, { peer: peerWork(), model }),
+        () => sharedLossAndGradients(cfg, params, batch, { dropoutSeed: 9, microBatch: 3, profile }, { peer: peerWork(Promise.resolve(activeProfile())), model }),
       ];
       for (const path of paths) {
         const { loss, grads } = await path();
@@ -103,11 +103,11 @@ describe('loss-free gradient entries', () => {
       const lr = 3e-3;
       const steps = 12;
       for (let s = 0; s < steps; s++) {
-        const out = await trainStep(cfg, params, optimizer, batchOf(100 + s), { lr, maxGradNorm: 1, dropoutSeed: s, peer: shared ? peerWork() : undefined });
+        const out = await trainStep(cfg, params, optimizer, batchOf(100 + s), { lr, maxGradNorm: 1, dropoutSeed: s, peer: shared ? peerWork(Promise.resolve(activeProfile())) : undefined });
         tf.dispose([out.loss, out.gradNorm, out.clipCoef]);
       }
       optimizer.sync(params);
-      const end = await paramsToArrays(params);
+      const end = await paramsToArrays(params, activeProfile());
       const decay = (1 - lr * ADAMW_DEFAULTS.weightDecay) ** steps;
       let worstFree = 0;
       let moved = 0;

@@ -6,6 +6,7 @@ import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
 import type { StepBatch } from './gradients.ts';
 import { trainStep } from './step.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 // A small vocabulary keeps the weights small, so activations (what micro-batching bounds) dominate memory.
 const cfg = makeConfig({ vocabSize: 64, dModel: 16, nHeads: 2, nLayers: 2, maxLen: 48, dropout: 0.1, clsId: 63, sepId: 63, padId: 63 });
@@ -19,7 +20,7 @@ function group(n: number): StepBatch {
 /** Peak bytes held by tensors during one optimizer step (tf.profile tracks every allocation). */
 async function peakBytes(batch: StepBatch, microBatch?: number): Promise<{ peak: number; loss: number }> {
   const params = initParams(cfg, 1);
-  const opt = new AdamW(params);
+  const opt = new AdamW(params, undefined, undefined, activeProfile());
   let loss = NaN;
   const info = await tf.profile(async () => {
     const s = await trainStep(cfg, params, opt, batch, { lr: 1e-3, maxGradNorm: 1, microBatch, dropoutSeed: 3 });

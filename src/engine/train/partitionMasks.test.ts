@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { detectProfile, useProfile } from '../backend/profile.ts';
+import { activeProfile, detectProfile, useProfile } from '../backend/profile.ts';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
 import { type LossAndGradients, type StepBatch, lossAndGradients } from './gradients.ts';
@@ -39,7 +39,7 @@ describe('dropout masks on the host backends do not depend on how the step is sp
       // The packed layout keys masks by candidate; cpu runs the padded reference unless told otherwise.
       useProfile({ ...detectProfile(backend), packedForward: true });
       const params = initParams(cfg, 2);
-      const run = (microBatch: number, dropoutSeed = 9) => lossAndGradients(cfg, params, batch, { microBatch, dropoutSeed });
+      const run = (microBatch: number, dropoutSeed = 9) => lossAndGradients(cfg, params, batch, { microBatch, dropoutSeed, profile: activeProfile() });
       const one = run(7);
       // Same masks, so only float32 rounding differs: chunks change the order in which products and the
       // chunks' gradients are summed (a few ulps of each sum), far below 1e-5 of the step's largest

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { activeProfile } from '../backend/profile.ts';
+import type { BackendProfile } from '../backend/profile.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type Params, disposeParams, paramsFromArrays } from '../model/params.ts';
 import { btLossGradient, pairGroups } from '../model/loss.ts';
@@ -29,16 +29,17 @@ export interface PeerWork extends StepPeer {
 /**
  * What a peer runs on its own thread (the peer worker, peer.worker.ts, wraps it in messages): scoring batches and
  * parts of training steps (sharedStep.ts). Requests are handled
- * one at a time in the order received, after `ready` (the thread's backend): a batch sent right after
+ * one at a time in the order received, after `ready` (the thread's backend, with the profile every request
+ * runs with, taken once when it started): a batch sent right after
  * its call's weights finds them. It holds the weights of every call not yet released, keyed by call, so
  * two calls in flight at once each score with their own; a batch of a released call is refused unscored.
  */
-export function peerWork(ready: Promise<void> = Promise.resolve()): PeerWork {
+export function peerWork(ready: Promise<BackendProfile>): PeerWork {
   const held = new Map<number, { cfg: ModelConfig; params: Params }>();
   // Released calls whose release the queue has not reached: their queued requests are skipped.
   const over = new Set<number>();
   let queue: Promise<unknown> = Promise.resolve();
-  const inOrder = <T>(work: () => T | Promise<T>): Promise<T> => {
+  const inOrder = <T>(work: (profile: BackendProfile) => T | Promise<T>): Promise<T> => {
     // Each request waits for `ready`: if the backend failed, every request fails with its reason.
     const run = queue.then(() => ready).then(work);
     queue = run.catch(() => undefined);
@@ -50,9 +51,9 @@ export function peerWork(ready: Promise<void> = Promise.resolve()): PeerWork {
     if (!c) throw new Error(`no weights loaded for call ${call}`);
     return c;
   };
-  const passesOf = (call: number, part: PeerPart) => {
+  const passesOf = (call: number, part: PeerPart, profile: BackendProfile) => {
     const c = weightsOf(call);
-    return chunkPasses(c.cfg, c.params, part.candidates, part.first, part.chunks, { dropoutSeed: part.dropoutSeed, profile: activeProfile() });
+    return chunkPasses(c.cfg, c.params, part.candidates, part.first, part.chunks, { dropoutSeed: part.dropoutSeed, profile });
   };
   return {
     load: (call, model) =>
@@ -62,21 +63,21 @@ export function peerWork(ready: Promise<void> = Promise.resolve()): PeerWork {
         held.set(call, { cfg: model.cfg, params: paramsFromArrays(model.cfg, new Map(model.weights)) });
       }),
     score: (call, batch, length) =>
-      inOrder(() => {
+      inOrder((profile) => {
         const c = weightsOf(call);
-        return scoreBatch(c.cfg, c.params, batch, length);
+        return scoreBatch(c.cfg, c.params, batch, length, profile);
       }),
     energies: (call, part) =>
-      inOrder(() => {
-        const passes = passesOf(call, part);
+      inOrder((profile) => {
+        const passes = passesOf(call, part, profile);
         const e = tf.tidy(() => tf.concat(partChunks(part).map((c) => passes.energies(c))));
         const values = e.dataSync() as Float32Array;
         e.dispose();
         return values;
       }),
     gradients: (call, part, upstream) =>
-      inOrder(() => {
-        const passes = passesOf(call, part);
+      inOrder((profile) => {
+        const passes = passesOf(call, part, profile);
         let grads: Map<string, tf.Tensor> | null = null;
         for (const c of partChunks(part)) {
           const [s, e] = part.chunks[c];
@@ -87,10 +88,9 @@ export function peerWork(ready: Promise<void> = Promise.resolve()): PeerWork {
         return readBack(grads!);
       }),
     onePass: (call, part, step) =>
-      inOrder(() => {
+      inOrder((profile) => {
         if (part.chunks.length - part.from !== 1) throw new Error('a one-pass part is one chunk');
-        const profile = activeProfile();
-        const passes = passesOf(call, part);
+        const passes = passesOf(call, part, profile);
         const exchange = new EnergyExchange(step.exchange);
         const pairs = pairGroups(step.labels, step.groupOf);
         // The engine's numbers for this half: dL/dE in closed form from both halves' energies (sharedStep.ts).

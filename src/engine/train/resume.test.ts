@@ -10,6 +10,7 @@ import type { RunCheckpoint } from './checkpoint.ts';
 import { lossAndGradients } from './gradients.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.ts';
 import { stepBatch } from './stepBatch.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const cfg = makeConfig({ vocabSize: 64, dModel: 16, nHeads: 2, nLayers: 2, maxLen: 64, dropout: 0.1, clsId: 63, sepId: 63, padId: 63 });
 const data = syntheticView({ groups: 20, groupSize: 4, vocab: 63, marker: 7, seed: 3, cls: 63 });
@@ -39,7 +40,7 @@ async function train(lazy: boolean, init: ParamArrays, from?: RunCheckpoint, sto
 describe('checkpoint and resume', () => {
   for (const lazy of [true, false]) {
     it(`a run stopped mid-epoch and resumed from its last checkpoint ends with the same weights (lazy embedding ${lazy ? 'on' : 'off'}, dropout on)`, async () => {
-      const init = await paramsToArrays(initParams(cfg, 4));
+      const init = await paramsToArrays(initParams(cfg, 4), activeProfile());
       const whole = await train(lazy, init);
       const stepsPerEpoch = split.train.length;
       // Checkpoints every 4 steps within an epoch and after every epoch.
@@ -67,7 +68,7 @@ describe('checkpoint and resume', () => {
   }
 
   it('resumes from an epoch-end checkpoint too', async () => {
-    const init = await paramsToArrays(initParams(cfg, 6));
+    const init = await paramsToArrays(initParams(cfg, 6), activeProfile());
     const whole = await train(true, init);
     const atEpochEnd = whole.seen.checkpoints.find((c) => c.epoch === 2 && c.stepInEpoch === 0)!;
     expect(atEpochEnd.step).toBe(split.train.length);
@@ -86,12 +87,12 @@ const CROSS_BACKEND = { loss: 1e-6, gradient: 1e-6, weights: 1e-6 };
 
 describe('across backends', () => {
   it('one step with the same weights, batch and dropout seed gives the same loss and gradients on cpu (padded) and wasm (packed)', async () => {
-    const init = await paramsToArrays(initParams(cfg, 8));
+    const init = await paramsToArrays(initParams(cfg, 8), activeProfile());
     const batch = stepBatch(data.view, [split.train[0], split.train[1], split.train[2]], cfg.maxLen);
     const step = async (backend: string, seed: number, microBatch?: number) => {
       expect(await tf.setBackend(backend)).toBe(true);
       const params = paramsFromArrays(cfg, init);
-      const { loss, grads } = lossAndGradients(cfg, params, batch, { dropoutSeed: seed, microBatch });
+      const { loss, grads } = lossAndGradients(cfg, params, batch, { dropoutSeed: seed, microBatch, profile: activeProfile() });
       const out = { loss: (await loss.data())[0], grads: new Map(await Promise.all([...grads].map(async ([name, g]) => [name, await g.data()] as const))) };
       tf.dispose([loss, ...grads.values()]);
       disposeParams(params);
@@ -113,7 +114,7 @@ describe('across backends', () => {
   });
 
   it("a run checkpointed on cpu and resumed on wasm, or the other way, ends with the uninterrupted run's weights to float rounding, every weight", async () => {
-    const init = await paramsToArrays(initParams(cfg, 4));
+    const init = await paramsToArrays(initParams(cfg, 4), activeProfile());
     const stopAt = split.train.length + 4;
     const use = async (backend: string) => void expect(await tf.setBackend(backend)).toBe(true);
     const runs = await crossBackendResumes({ ...setup, lazyEmbedding: true }, init, stopAt, ['cpu', 'wasm'], use);

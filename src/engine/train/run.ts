@@ -1,4 +1,4 @@
-import { type BackendProfile, activeProfile } from '../backend/profile.ts';
+import type { BackendProfile } from '../backend/profile.ts';
 import { type GpuPoolTrimmer, gpuPoolTrimmer } from '../gpuMemory/gpuPool.ts';
 import { checkpointBestScore } from '../io/olderRecords.ts';
 import { ADAMW_DEFAULTS, AdamW } from '../model/adamw.ts';
@@ -69,7 +69,7 @@ export interface Run {
 export function prepareRun(inputs: RunInputs, listener: RunListener, control: RunControl): Run {
   const { params, split, settings } = inputs;
   if (split.train.length === 0) throw new Error('No training groups: the dataset needs groups with both a correct and an incorrect candidate.');
-  const profile = inputs.profile ?? activeProfile();
+  const { profile } = inputs;
   const perStep = groupsPerStep(settings);
   const perEpoch = stepsPerEpoch(split.train.length, settings);
   const total = totalSteps(split.train.length, settings);

@@ -8,6 +8,7 @@ import { syntheticView } from '../testing/syntheticData.ts';
 import { type RunEvaluation, type RunListener, runTraining } from './loop.ts';
 import { RunControl, type WeightsSnapshot } from './runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const cfg = makeConfig({ vocabSize: 64, dModel: 16, nHeads: 2, nLayers: 1, maxLen: 32, dropout: 0.1, clsId: 63, sepId: 63, padId: 63 });
 const data = syntheticView({ groups: 20, groupSize: 4, vocab: 63, marker: 7, seed: 3, cls: 63 });
@@ -24,17 +25,17 @@ function listener(over: Partial<RunListener> = {}): RunListener {
 }
 
 const run = (params: Params, l: RunListener, control: RunControl, over: Partial<TrainSettings> = {}) =>
-  runTraining({ cfg, params, view: data.view, answers: data.answers, split, settings: { ...settings, ...over } }, l, control);
+  runTraining({ cfg, params, view: data.view, answers: data.answers, split, settings: { ...settings, ...over }, profile: activeProfile() }, l, control);
 
 async function expectSameWeights(a: Params, b: Params): Promise<void> {
-  const [x, y] = await Promise.all([paramsToArrays(a), paramsToArrays(b)]);
+  const [x, y] = await Promise.all([paramsToArrays(a, activeProfile()), paramsToArrays(b, activeProfile())]);
   for (const [name, v] of x) expect(y.get(name), name).toEqual(v);
 }
 
 describe('RunControl snapshots', () => {
   it('answers a request made during a step with the weights after that step, the lazy embedding included', async () => {
     // Run A asks for a snapshot as soon as step 1 is done; run B stops there. Both start from the same weights.
-    const initial = await paramsToArrays(initParams(cfg, 4));
+    const initial = await paramsToArrays(initParams(cfg, 4), activeProfile());
     const paramsA = initParams(cfg, 4);
     const controlA = new RunControl();
     let requested: Promise<WeightsSnapshot> | null = null;
@@ -48,7 +49,7 @@ describe('RunControl snapshots', () => {
     expect(end.steps).toBe(1);
     await expectSameWeights(snap.params, paramsB);
     // The embedding moved (decay alone changes every row): it was synced, not read stale.
-    const emb = (await paramsToArrays(snap.params)).get(EMBEDDING)!;
+    const emb = (await paramsToArrays(snap.params, activeProfile())).get(EMBEDDING)!;
     expect(emb).not.toEqual(initial.get(EMBEDDING));
     for (const p of [snap.params, paramsA, paramsB]) disposeParams(p);
   });

@@ -77,8 +77,8 @@ export interface RunInputs {
   passBudgetBytes?: number;
   /** The embedding's sparse update (default: the profile's, on the CPU-memory backends); a run must resume as it started. */
   lazyEmbedding?: boolean;
-  /** What runs where (default: the active backend's profile). */
-  profile?: BackendProfile;
+  /** What runs where: the backend's profile, taken once where the run starts and handed to its steps and scoring. */
+  profile: BackendProfile;
   /** Continue from this checkpoint of the same run (same settings and data); `params` must hold its weights. */
   resumeFrom?: RunCheckpoint;
   /** Threads that help score the validation (see ScoringPeer in scoring.ts). */

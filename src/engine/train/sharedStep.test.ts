@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BackendProfile, detectProfile, useProfile } from '../backend/profile.ts';
+import { activeProfile, type BackendProfile, detectProfile, useProfile } from '../backend/profile.ts';
 import { createRng } from '../data/rng.ts';
 import { ADAMW_DEFAULTS, AdamW } from '../model/adamw.ts';
 import { makeConfig } from '../model/config.ts';
@@ -26,7 +26,7 @@ function batchOf(seed: number) {
 
 /** A peer that refuses every part: its work must come back to the engine with the same numbers. */
 function failing(): StepPeer {
-  const inner = peerWork();
+  const inner = peerWork(Promise.resolve(activeProfile()));
   return { ...inner, energies: () => Promise.reject(new Error('gone')), gradients: () => Promise.reject(new Error('gone')) };
 }
 
@@ -75,10 +75,10 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
     const profile = await packedOn(backend);
     const params = initParams(cfg, 3);
     const batch = batchOf(4);
-    const model = { cfg, weights: [...(await paramsToArrays(params))] };
+    const model = { cfg, weights: [...(await paramsToArrays(params, activeProfile()))] };
     // On this thread a peer that claims another thread never publishes its energies in time: the one-pass
     // step waits a second, then computes them itself.
-    const silent: StepPeer = { ...peerWork(), otherThread: true };
+    const silent: StepPeer = { ...peerWork(Promise.resolve(activeProfile())), otherThread: true };
     for (const microBatch of [undefined, 3, 2]) {
       const opts = { dropoutSeed: 9, microBatch, profile };
       const alone = await sharedLossAndGradients(cfg, params, batch, opts);
@@ -88,7 +88,7 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
       expect(Math.abs((await uncut.loss.data())[0] - lossAlone)).toBeLessThan(1e-5);
       expect(await worstGap(uncut.grads, alone.grads)).toBeLessThan(TOLERANCE);
       tf.dispose([uncut.loss, ...uncut.grads.values()]);
-      for (const peer of [peerWork(), failing(), ...(microBatch === undefined ? [silent] : [])]) {
+      for (const peer of [peerWork(Promise.resolve(activeProfile())), failing(), ...(microBatch === undefined ? [silent] : [])]) {
         const shared = await sharedLossAndGradients(cfg, params, batch, opts, { peer, model });
         expect((await shared.loss.data())[0]).toBe(lossAlone);
         expect(await differing(alone.grads, shared.grads)).toEqual(none(alone.grads));
@@ -123,8 +123,8 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
     const own = tf.tidy(() => passes.energies(0)).dataSync() as Float32Array;
     const exchange = EnergyExchange.create(batch.candidates.length)!;
     exchange.publish(ENGINE, 2, 0, own);
-    const peer = peerWork();
-    await peer.load(-1, { cfg, weights: [...(await paramsToArrays(params))] });
+    const peer = peerWork(Promise.resolve(activeProfile()));
+    await peer.load(-1, { cfg, weights: [...(await paramsToArrays(params, activeProfile()))] });
     const part = { candidates: batch.candidates.slice(first).map((c) => Int32Array.from(c)), first, chunks, from: 1, dropoutSeed: 9 };
     const theirs = await peer.onePass(-1, part, { labels: Int32Array.from(batch.labels), groupOf: Int32Array.from(batch.groupOf), exchange: exchange.buffer, step: 2 });
     await peer.release(-1);
@@ -144,7 +144,7 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
     const profile = await packedOn(backend);
     const runs: Array<Map<string, Float32Array>> = [];
     // No peer; a peer throughout; a peer from step 7 on (as when it first validates the untrained model).
-    for (const peerAt of [(_: number) => undefined, (_: number) => peerWork(), (s: number) => (s >= 7 ? peerWork() : undefined)]) {
+    for (const peerAt of [(_: number) => undefined, (_: number) => peerWork(Promise.resolve(activeProfile())), (s: number) => (s >= 7 ? peerWork(Promise.resolve(activeProfile())) : undefined)]) {
       const params = initParams(cfg, 5);
       const optimizer = new AdamW(params, ADAMW_DEFAULTS, true, profile);
       for (let s = 0; s < 20; s++) {
@@ -152,7 +152,7 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
         tf.dispose([out.loss, out.gradNorm, out.clipCoef]);
       }
       optimizer.sync(params);
-      runs.push(await paramsToArrays(params));
+      runs.push(await paramsToArrays(params, activeProfile()));
       optimizer.dispose();
       disposeParams(params);
     }

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type BackendProfile, detectProfile, useProfile } from '../backend/profile.ts';
+import { activeProfile, type BackendProfile, detectProfile, useProfile } from '../backend/profile.ts';
 import { splitGroups } from '../data/split.ts';
 import { disposeParams, initParams, paramsToArrays } from '../model/params.ts';
 import { syntheticView } from '../testing/syntheticData.ts';
@@ -62,7 +62,7 @@ describe("the untrained model's validation alongside the first steps", () => {
     // The peer's scoring replies are held back until the run has taken three steps.
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    const inner = peerWork();
+    const inner = peerWork(Promise.resolve(activeProfile()));
     let scored = 0;
     const peer: StepPeer = { ...inner, score: (call, batch, length) => gate.then(() => (scored++, inner.score(call, batch, length))) };
     const along = recorder((step) => step >= 2 && open());
@@ -88,7 +88,7 @@ describe("the untrained model's validation alongside the first steps", () => {
     const run = async (freeAt: number | null) => {
       let open: () => void = () => undefined;
       const gate = new Promise<void>((resolve) => (open = resolve));
-      const inner = peerWork();
+      const inner = peerWork(Promise.resolve(activeProfile()));
       const parts = { steps: 0 };
       const peer: StepPeer = {
         ...inner,

@@ -9,6 +9,7 @@ import type { Command } from '../protocols/commands.ts';
 import type { WorkerEvent } from '../protocols/events.ts';
 import { Session } from '../session.ts';
 import type { Persister } from '../storage/persister.ts';
+import { activeProfile } from '../../engine/backend/profile.ts';
 
 export type Harness = ReturnType<typeof harness>;
 
@@ -85,7 +86,7 @@ export async function modelFile(seed: number | 'zeros', maxLen = 32, training?: 
     tensors = new Map(paramShapes(cfg).map(([name, shape]) => [name, new Float32Array(shape.reduce((a, b) => a * b, 1))]));
   } else {
     const params = initParams(cfg, seed);
-    tensors = await paramsToArrays(params);
+    tensors = await paramsToArrays(params, activeProfile());
     disposeParams(params);
   }
   return writeModel({ cfg, tensors, metadata: training ? { training } : {} }).buffer;

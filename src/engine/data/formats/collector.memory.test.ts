@@ -34,3 +34,20 @@ test('a picks set held until finish() keeps one copy of a group\'s question text
   expect(collected.groups).toHaveLength(1);
   expect(collected.groups[0].candidates).toHaveLength(lines);
 });
+
+test('candidates keep one copy of a source name and an answer their lines repeat', () => {
+  const source = 'model-served-by-a-long-provider-name/'.repeat(25); // about 1 KB
+  const answer = '1234567890'.repeat(100); // 1 KB
+  const lines = 2_000;
+  const collector = new Collector();
+  const before = heapAfterGc();
+  for (let n = 1; n <= lines; n++) {
+    // Each parsed anew: its own copies, as JSON.parse gives them.
+    collector.line({ line: n, questionId: `q${n % 10}`, question: `question ${n % 10}`, gold: null, samples: [{ genText: `text ${n}`, label: null, answer: answer.split('').join(''), source: source.split('').join('') }] });
+  }
+  const collected = collector.finish();
+  const heldPerCandidate = (heapAfterGc() - before) / lines;
+  // A candidate's own objects are a few hundred bytes; a copy of the source and of the answer would add 2 KB.
+  expect(heldPerCandidate).toBeLessThan(1_000);
+  expect(collected.groups.flatMap((g) => g.candidates).every((c) => c.source === source && c.answer === answer)).toBe(true);
+});

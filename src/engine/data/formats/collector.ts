@@ -49,6 +49,8 @@ export class Collector {
   /** Each question text held back, once: every line of a group repeats it, and a picks set holds all its lines until finish(). */
   private readonly pendingQuestions = new Map<string, string>();
   private readonly fileOrder = new Map<string | undefined, number>();
+  /** Each source name and answer once: lines repeat them (a model's file its name, a question's samples their answers). */
+  private readonly strings = new Map<string, string>();
   private labelled = false;
   private givenLabels = false;
   private candidateCount = 0;
@@ -105,6 +107,14 @@ export class Collector {
     return { report: this.report, candidateCount: this.candidateCount, labelled: this.labelled, givenLabels: this.givenLabels, groups: this.groups };
   }
 
+  private shared(text: string | null): string | null {
+    if (text === null) return null;
+    const known = this.strings.get(text);
+    if (known !== undefined) return known;
+    this.strings.set(text, text);
+    return text;
+  }
+
   private rejectMissing(raw: RawLine): void {
     const reason =
       raw.gold === null
@@ -142,7 +152,7 @@ export class Collector {
     }
     for (const s of raw.samples) {
       const { answerKey, textAnswerKey } = candidateKeys(s.answer, s.genText);
-      const c: CandidateText = { line: raw.line, genText: s.genText, answer: s.answer, answerKey, textAnswerKey, gold: raw.gold, source: s.source ?? fileDefault };
+      const c: CandidateText = { line: raw.line, genText: s.genText, answer: this.shared(s.answer), answerKey: this.shared(answerKey), textAnswerKey: this.shared(textAnswerKey), gold: raw.gold, source: this.shared(s.source ?? fileDefault) };
       if (this.file !== undefined) c.file = this.file;
       if (s.reasoning !== undefined) c.reasoning = s.reasoning;
       if (labelled) {

@@ -8,6 +8,7 @@ import { energies } from '../../model/transebm.ts';
 import { maxAbsDiff } from '../../testing/allclose.ts';
 import { padBatch } from '../../model/batch.ts';
 import { mergeHeads, splitHeads } from './host.ts';
+import { activeProfile } from '../../backend/profile.ts';
 
 const rng = createRng(9);
 
@@ -65,8 +66,8 @@ describe('the packed forward (no padding) equals the padded composition', () => 
       const w = tf.tensor1d([0.3, -1.2, 0.7, 2.0].slice(0, cands.length));
       const run = (packed: boolean) => {
         const inputs = padBatch(cands, cfg.padId, 40);
-        const { value, grads } = tf.variableGrads(() => tf.sum(tf.mul(energies(cfg, params, inputs, { packed }), w)) as tf.Scalar);
-        const out = { e: tf.tidy(() => energies(cfg, params, inputs, { packed }).dataSync()), value: value.dataSync()[0], grads: new Map(Object.entries(grads).map(([k, t]) => [k, t.dataSync()])) };
+        const { value, grads } = tf.variableGrads(() => tf.sum(tf.mul(energies(cfg, params, inputs, { packed, profile: activeProfile() }), w)) as tf.Scalar);
+        const out = { e: tf.tidy(() => energies(cfg, params, inputs, { packed, profile: activeProfile() }).dataSync()), value: value.dataSync()[0], grads: new Map(Object.entries(grads).map(([k, t]) => [k, t.dataSync()])) };
         tf.dispose([value, ...Object.values(grads), inputs.ids, inputs.lengths]);
         return out;
       };
