@@ -40,8 +40,7 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
   const session = new Session(emit, deps.tokenizePool(() => tokenizerWorkers), () => backend, deps.persister, scoringPeers);
   const announce = async () => {
     emit({ type: 'ready', backend: backend!, hardwareConcurrency: globalThis.navigator?.hardwareConcurrency || 1 });
-    // Start the scoring peers now (WASM only): they load their own engine while the user picks data.
-    scoringPeers();
+    // The scoring peers (WASM only) start on the first scoring call: a large file loads without their engines' memory.
     // A warm-up that fails costs only the speed of the first pass.
     if (backend!.backend === 'wasm') await warmUp().catch(() => undefined);
   };
