@@ -73,7 +73,7 @@ await runTraining({ cfg, params, view, answers, split, settings, profile: active
   state: ignore, points: ignore, progress: ignore, evalProgress: ignore,
   evaluation: (e) => console.log(`  epoch ${e.epoch}: val Best-of-N ${e.evaluation.summary.bestOfN.toFixed(4)}, weighted vote ${e.evaluation.selection.rules.weightedVote.accuracy.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`),
 }, new RunControl());
-const app = await evaluateModel(cfg, params, view, answers, split.val, seed);
+const app = await evaluateModel(cfg, params, view, answers, split.val, seed, { profile: activeProfile() });
 const contentHash = `sha256:${createHash('sha256').update(text).digest('hex')}`;
 const training = { split: splitRecord(seed, DEFAULT_TRAIN_FRACTION, contentHash, kind), epochs, preset };
 writeFileSync(weightsPath, writeModel({ cfg, tensors: await paramsToArrays(params, activeProfile()), metadata: { tokenizer: 'r50k_base', training } }));

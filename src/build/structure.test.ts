@@ -139,23 +139,18 @@ it("kernels' shared tools import no op folder (only registerWebGpu.ts gathers th
 
 /**
  * Where the backend's profile may be looked up (activeProfile()): backend/ (which keeps it), the worker (where
- * a run, a scoring call or a peer's request starts, and takes it once) and the harnesses of engine/testing/;
- * score/ only as a caller's fallback (a default or `?? activeProfile()`). Every other engine folder is handed it.
+ * a run, a scoring call or a peer's request starts, and takes it once) and the harnesses of engine/testing/
+ * (tests, the bench and e2e pages call it too). Every other engine folder is handed it.
  */
-const LOOKUP_ANYWHERE = /^(engine\/backend|engine\/testing|worker)\//;
-const LOOKUP_AS_FALLBACK = /^engine\/score\//;
+const LOOKUP_HERE = /^(engine\/backend|engine\/testing|worker)\//;
 
 it("the backend's profile is handed down from where a run, a scoring call or a peer's request starts, never looked up below", () => {
   const lookups: string[] = [];
   for (const f of files) {
     const r = rel(f);
-    if (isTest(f) || !/^(engine|worker)\//.test(r) || LOOKUP_ANYWHERE.test(r)) continue;
+    if (isTest(f) || !/^(engine|worker)\//.test(r) || LOOKUP_HERE.test(r)) continue;
     text(f).split('\n').forEach((line, i) => {
-      if (!/\bactiveProfile\(\)/.test(line)) return;
-      // A default parameter or `opts.profile ?? activeProfile()`: taken once, where a caller hands none.
-      // Not a fallback: a field read off it, or a variable set to it.
-      const fallback = /(?:=|\?\?)\s*activeProfile\(\)/.test(line) && !/activeProfile\(\)\s*\./.test(line) && !/\b(?:const|let|var)\s+\w+\s*=\s*activeProfile\(\)/.test(line);
-      if (!(LOOKUP_AS_FALLBACK.test(r) && fallback)) lookups.push(`${r}:${i + 1}`);
+      if (/\bactiveProfile\b/.test(line)) lookups.push(`${r}:${i + 1}`);
     });
   }
   expect(lookups).toEqual([]);

@@ -42,7 +42,7 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
     emit({ type: 'ready', backend: backend!, hardwareConcurrency: globalThis.navigator?.hardwareConcurrency || 1 });
     // The scoring peers (WASM only) start on the first scoring call: a large file loads without their engines' memory.
     // A warm-up that fails costs only the speed of the first pass.
-    if (backend!.backend === 'wasm') await warmUp().catch(() => undefined);
+    if (backend!.backend === 'wasm') await warmUp(activeProfile()).catch(() => undefined);
   };
 
   // The backend starts on the UI's first init (it may name one); every other command waits for it.

@@ -28,6 +28,7 @@ import type { WorkerEvent } from './protocols/events.ts';
 import type { EvalSet, InspectFilter, ModelSlot, RankedCandidate, SaliencyTarget } from './protocols/models.ts';
 import type { TrainingRuns } from './trainingRuns.ts';
 import type { PicksModel } from './picksRuns.ts';
+import { activeProfile } from '../engine/backend/profile.ts';
 
 /** What the model queries read and write besides the evaluation cache's entries. */
 export interface QueryDeps {
@@ -111,7 +112,7 @@ export class ModelQueries {
         const full = texts.map((_, i) => chunk.tokens.subarray(chunk.offsets[i], chunk.offsets[i + 1]));
         const ids = full.map((t) => t.subarray(0, cfg.maxLen));
         const probability = this.probabilityMapOf(m);
-        return { full, ids, probability, energies: await scoreDistinct(cfg, m.params, ids) };
+        return { full, ids, probability, energies: await scoreDistinct(cfg, m.params, ids, { profile: activeProfile() }) };
       },
       ({ full, ids, energies, probability }, slot) => {
         const rank = rankGroup(energies);
@@ -140,6 +141,7 @@ export class ModelQueries {
       null,
       (m) =>
         explainCandidate(m.model.cfg, m.params, question, text, {
+          profile: activeProfile(),
           peers: this.deps.scoringPeers(),
           onProgress: (done, total) => this.deps.emit({ type: 'saliencyProgress', target, done, total }),
         }),
@@ -273,6 +275,7 @@ export class ModelQueries {
         const evaluation = await evaluateModel(m.model.cfg, m.params, withSources(data.view, data.dataset), data.answers, groups, seed, {
           onProgress: (done, total) => emit({ type: 'evalProgress', set, done, total }),
           peers: this.deps.scoringPeers(),
+          profile: activeProfile(),
         }, set === 'val' ? 'bothLabels' : 'allQuestions');
         return { key, evaluated: { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation, heldOut: trained?.note ?? null } };
       },

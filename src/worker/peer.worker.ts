@@ -15,9 +15,10 @@ import { configureWasm } from './wasmSetup.ts';
 const started = (async () => {
   configureWasm(1);
   if (!(await tf.setBackend('wasm'))) throw new Error('the WASM backend did not start in the scoring worker');
-  await warmUp();
-  // The thread's one backend: its profile, taken once, serves every request.
-  return activeProfile();
+  // The thread's one backend: its profile, taken once, serves the warm-up and every request.
+  const profile = activeProfile();
+  await warmUp(profile);
+  return profile;
 })();
 // Handles the requests one at a time, in order, once the backend runs; keeps each call's weights until its release.
 const scorer = peerWork(started);

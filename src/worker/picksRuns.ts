@@ -3,6 +3,7 @@
  * (engine/score/picksRun.ts), its progress sent after every chunk, pause/resume/cancel, and picks.jsonl kept
  * as it is written (encoded, chunk by chunk) so the UI can download what is done at any point.
  */
+import { activeProfile } from '../engine/backend/profile.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
 import type { CandidateText, Group } from '../engine/data/types.ts';
 import type { ProbabilityMap } from '../engine/metrics/selectionTypes.ts';
@@ -91,6 +92,8 @@ export class PicksRuns {
         map: model.map,
         rule,
         pool: this.deps.pool(),
+        // The backend's profile, taken once for the run.
+        profile: activeProfile(),
         peers: this.deps.scoringPeers(),
         control,
         onChunk: (records) => {

@@ -10,6 +10,7 @@ import { readModel } from '../engine/io/modelFile.ts';
 import { disposeParams, paramsFromArrays } from '../engine/model/params.ts';
 import { scoreCandidates } from '../engine/score/scoring.ts';
 import { file, harness, modelFile, sampleLines, tinySettings } from './testing/sessionHarness.ts';
+import { activeProfile } from '../engine/backend/profile.ts';
 
 // A very small model (the GPT-2 vocabulary stays: the session always uses it) on 12 sample questions.
 const settings = tinySettings({ epochs: 2, groupsPerStep: 2 });
@@ -169,7 +170,7 @@ describe('Session (the engine worker behind the protocol)', () => {
     const { cfg, tensors } = readModel(buffer, { copy: true });
     const params = paramsFromArrays(cfg, tensors);
     const ids = texts.map((t) => [cfg.clsId, cfg.sepId, ...encodeOrdinary(t)]);
-    const expected = await scoreCandidates(cfg, params, ids);
+    const expected = await scoreCandidates(cfg, params, ids, { profile: activeProfile() });
     disposeParams(params);
     for (const c of ranked.candidates) {
       expect(c.tokens).toBe(ids[c.index].length);

@@ -48,7 +48,7 @@ async function appEnergies(cfg: ModelConfig, arrays: Map<string, Float32Array>, 
   const candidates = Array.from({ length: chunk.offsets.length - 1 }, (_, i) => chunk.tokens.subarray(chunk.offsets[i], chunk.offsets[i + 1]));
   const params = paramsFromArrays(cfg, arrays);
   try {
-    const e = await scoreCandidates(cfg, params, candidates);
+    const e = await scoreCandidates(cfg, params, candidates, { profile: activeProfile() });
     const lines = dataset.groups.flatMap((g) => g.candidates.map((c) => c.line));
     return new Map(lines.map((line, i) => [line, e[i]]));
   } finally {

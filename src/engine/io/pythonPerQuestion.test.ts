@@ -75,7 +75,7 @@ describe('the app and python/ agree question by question', () => {
       const answers = dataset.groups.flatMap((g) => g.candidates.map((c) => c.answerKey));
       const params = paramsFromArrays(cfg, arrays);
       const all = Uint32Array.from(dataset.groups.keys());
-      const app = (await evaluateModel(cfg, params, view, answers, all, 7)).groups.map((g) => Array.from(g.energies));
+      const app = (await evaluateModel(cfg, params, view, answers, all, 7, { profile: activeProfile() })).groups.map((g) => Array.from(g.energies));
       disposeParams(params);
       const py = pythonGroups(path);
       expect(py.length).toBe(app.length);

@@ -9,6 +9,7 @@ import { disposeParams, initParams } from '../model/params.ts';
 import { createRng } from '../data/rng.ts';
 import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
 import { distinctInputs, scoreDistinct } from './distinctInputs.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -34,7 +35,7 @@ describe('distinct inputs', () => {
     let differ = 0;
     for (let t = 0; t < 12; t++) {
       const x = ids(5 + rng.int(30));
-      const e = await scoreDistinct(cfg, params, [ids(63), x, [...x]], { budgetBytes });
+      const e = await scoreDistinct(cfg, params, [ids(63), x, [...x]], { budgetBytes, profile: activeProfile() });
       if (e[1] !== e[2]) differ++;
     }
     disposeParams(params);

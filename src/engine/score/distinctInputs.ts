@@ -44,7 +44,7 @@ function sameIds(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 }
 
 /** scoreCandidates over the distinct inputs, energies back in input order; progress counts distinct inputs. */
-export async function scoreDistinct(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions = {}): Promise<Float32Array> {
+export async function scoreDistinct(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions): Promise<Float32Array> {
   const { unique, of } = distinctInputs(candidates);
   const energies = await scoreCandidates(cfg, params, unique, opts);
   return Float32Array.from(of, (k) => energies[k]);

@@ -6,6 +6,7 @@ import { disposeParams, initParams } from '../model/params.ts';
 import { lengthBias } from '../metrics/lengthBias.ts';
 import { singleLabelNote } from '../metrics/singleLabel.ts';
 import { evaluateModel } from './evaluation.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const SEP = 63;
 const cfg = makeConfig({ vocabSize: 64, dModel: 16, nHeads: 2, nLayers: 1, maxLen: 8, dropout: 0, clsId: SEP, sepId: SEP, padId: SEP });
@@ -40,7 +41,7 @@ describe('evaluateModel: the length check', () => {
     const d = view();
     const params = initParams(cfg, 4);
     const groups = Array.from({ length: 12 }, (_, g) => g);
-    const e = await evaluateModel(cfg, params, d.view, d.answers, groups, 9);
+    const e = await evaluateModel(cfg, params, d.view, d.answers, groups, 9, { profile: activeProfile() });
     disposeParams(params);
     expect(e.groups.flatMap((g) => Array.from(g.lengths ?? []))).toEqual(d.lengths);
     const length = e.selection.length;
@@ -57,7 +58,7 @@ describe('evaluateModel: the note on single-label questions', () => {
     const answers = d.answers.map((a, i) => (i < 4 ? null : a));
     const params = initParams(cfg, 4);
     const groups = Array.from({ length: 12 }, (_, g) => g);
-    const val = await evaluateModel(cfg, params, { ...d.view, labels }, answers, groups, 9);
+    const val = await evaluateModel(cfg, params, { ...d.view, labels }, answers, groups, 9, { profile: activeProfile() });
     disposeParams(params);
     expect(val.selection.singleLabel).toEqual(singleLabelNote(val.groups));
     expect(val.selection.singleLabel).toMatchObject({ questions: 2, allRight: 1, allWrong: 1, allRightNoAnswer: 1 });

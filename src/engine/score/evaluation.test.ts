@@ -8,6 +8,7 @@ import { SELECTION_RULES, selectionReport } from '../metrics/selection.ts';
 import { evaluateGroups } from '../metrics/summary.ts';
 import { syntheticView } from '../testing/syntheticData.ts';
 import { evaluateModel } from './evaluation.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const cfg = makeConfig({ vocabSize: 64, dModel: 16, nHeads: 2, nLayers: 1, maxLen: 64, dropout: 0, clsId: 63, sepId: 63, padId: 63 });
 const data = syntheticView({ groups: 30, groupSize: 4, vocab: 63, marker: 7, seed: 3, cls: 63 });
@@ -25,7 +26,7 @@ describe('evaluateModel: the selection report', () => {
     expect(bigSplit.val.length).toBeGreaterThanOrEqual(20);
     const params = initParams(cfg, 4);
     const progress: Array<[number, number]> = [];
-    const e = await evaluateModel(cfg, params, big.view, big.answers, bigSplit.val, 9, { onProgress: (d, t) => progress.push([d, t]) });
+    const e = await evaluateModel(cfg, params, big.view, big.answers, bigSplit.val, 9, { onProgress: (d, t) => progress.push([d, t]), profile: activeProfile() });
     const valCandidates = 4 * bigSplit.val.length;
     expect(progress.at(-1)).toEqual([valCandidates, valCandidates]);
     expect(e.selection.groups).toBe(bigSplit.val.length);
@@ -45,7 +46,7 @@ describe('evaluateModel: the selection report', () => {
 
   it('with too few held-out questions: calibration "none: …", T = 1, the reason', async () => {
     const params = initParams(cfg, 4);
-    const e = await evaluateModel(cfg, params, data.view, data.answers, split.val, 9);
+    const e = await evaluateModel(cfg, params, data.view, data.answers, split.val, 9, { profile: activeProfile() });
     const reason = `only ${split.val.length} held-out questions (at least 20 are needed to calibrate out of fold)`;
     expect(e.selection.temperature).toBe(1);
     expect(e.selection.calibration.method).toBe(`none: ${reason}`);
@@ -63,7 +64,7 @@ describe('evaluateModel: questions with both labels and all questions', () => {
     for (let i = data.view.groupStart[g1]; i < data.view.groupStart[g1 + 1]; i++) labels[i] = 0;
     const view = { ...data.view, labels };
     const params = initParams(cfg, 4);
-    const e = await evaluateModel(cfg, params, view, data.answers, split.val, 9);
+    const e = await evaluateModel(cfg, params, view, data.answers, split.val, 9, { profile: activeProfile() });
     const both = e.groups.filter(hasBothLabels);
     expect(e.groups).toHaveLength(split.val.length); // Inspect browses every evaluated question
     expect(both).toHaveLength(split.val.length - 2);
@@ -89,7 +90,7 @@ describe('evaluateModel: questions with both labels and all questions', () => {
     const g0 = split.val[0];
     for (let i = data.view.groupStart[g0]; i < data.view.groupStart[g0 + 1]; i++) labels[i] = 0;
     const params = initParams(cfg, 4);
-    const e = await evaluateModel(cfg, params, { ...data.view, labels }, data.answers, split.val, 9, {}, 'allQuestions');
+    const e = await evaluateModel(cfg, params, { ...data.view, labels }, data.answers, split.val, 9, { profile: activeProfile() }, 'allQuestions');
     expect(e.summary).toEqual(evaluateGroups(e.groups));
     expect(e.summary.nGroups).toBe(split.val.length);
     expect(e.selection.allQuestions).toBeUndefined();

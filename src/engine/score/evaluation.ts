@@ -61,7 +61,7 @@ export async function evaluateModel(
   answers: ReadonlyArray<string | null>,
   groups: ArrayLike<number>,
   seed: number,
-  scoring: Omit<ScoreOptions, 'budgetBytes'> = {},
+  scoring: Omit<ScoreOptions, 'budgetBytes'>,
   figuresOver: FiguresOver = 'bothLabels',
 ): Promise<Evaluation> {
   const candidates: Uint16Array[] = [];

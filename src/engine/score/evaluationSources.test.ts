@@ -5,6 +5,7 @@ import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
 import { sourceAudit } from '../metrics/sources.ts';
 import { evaluateModel } from './evaluation.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const cfg = makeConfig({ vocabSize: 50, dModel: 8, nHeads: 2, nLayers: 1, maxLen: 24, dropout: 0, clsId: 49, sepId: 49, padId: 49 });
 
@@ -35,7 +36,7 @@ describe('evaluateModel: per-source audit', () => {
     const groups = Uint32Array.from([1, 4, 6, 7]);
     const params = initParams(cfg, 5);
     try {
-      const e = await evaluateModel(cfg, params, v, answers, groups, 3);
+      const e = await evaluateModel(cfg, params, v, answers, groups, 3, { profile: activeProfile() });
       const want = sourceAudit(
         e.groups.map((g, k) => ({ energies: g.energies, labels: g.labels, sources: v.sources!.index.subarray(groups[k] * 3, groups[k] * 3 + 3) })),
         ['gen-a', 'gen-b'],
@@ -46,7 +47,7 @@ describe('evaluateModel: per-source audit', () => {
         ['gen-b', 4],
       ]);
       const { sources: _s, ...bare } = v;
-      expect((await evaluateModel(cfg, params, bare, answers, groups, 3)).sources).toEqual([]);
+      expect((await evaluateModel(cfg, params, bare, answers, groups, 3, { profile: activeProfile() })).sources).toEqual([]);
     } finally {
       disposeParams(params);
     }

@@ -42,7 +42,7 @@ async function randomModel(nLayers: number, maxLen: number): Promise<{ cfg: Mode
 /** The energies of texts scored through the plain scoring API, one call each: no batch shared with the explanation. */
 async function energyAlone(cfg: ModelConfig, params: Params, text: string): Promise<number> {
   const chunk = tokenizeChunk({ maxLen: cfg.maxLen, clsId: cfg.clsId, sepId: cfg.sepId, questions: [question], groupSizes: [1], genTexts: [text] });
-  return (await scoreCandidates(cfg, params, [chunk.tokens]))[0];
+  return (await scoreCandidates(cfg, params, [chunk.tokens], { profile: activeProfile() }))[0];
 }
 
 const without = (text: string, r: { start: number; end: number }) => text.slice(0, r.start) + text.slice(r.end);
@@ -87,7 +87,7 @@ describe('explainCandidate on real answers (2-layer random model, maxLen 512)', 
   const dir = mkdtempSync(join(tmpdir(), 'eorm-explain-'));
   beforeAll(async () => {
     model = await randomModel(2, 512);
-    for (const text of texts) explained.push(await explainCandidate(model.cfg, model.params, question, text));
+    for (const text of texts) explained.push(await explainCandidate(model.cfg, model.params, question, text, { profile: activeProfile() }));
   }, 120_000);
   afterAll(() => {
     disposeParams(model.params);
@@ -160,10 +160,10 @@ describe('explainCandidate on real answers (2-layer random model, maxLen 512)', 
 });
 
 /** explainCandidate on a fresh random model, its weights freed after. */
-async function explainOn(nLayers: number, maxLen: number, text: string, opts?: ExplainOptions): Promise<CandidateSaliency> {
+async function explainOn(nLayers: number, maxLen: number, text: string, opts?: Omit<ExplainOptions, 'profile'>): Promise<CandidateSaliency> {
   const { cfg, params } = await randomModel(nLayers, maxLen);
   try {
-    return await explainCandidate(cfg, params, question, text, opts);
+    return await explainCandidate(cfg, params, question, text, { ...opts, profile: activeProfile() });
   } finally {
     disposeParams(params);
   }

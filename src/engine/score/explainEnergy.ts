@@ -14,6 +14,7 @@ import { tokenPieces } from '../data/tokenPieces.ts';
 import { tokenizeChunk } from '../data/tokenize.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { ParamTensors } from '../model/transebm.ts';
+import type { BackendProfile } from '../backend/profile.ts';
 import { type ScoringPeer, scoreCandidates } from './scoring.ts';
 
 /** At most this many steps are scored (the first ones the model reads); the rest are said to be left out. */
@@ -54,6 +55,8 @@ export interface CandidateSaliency {
 }
 
 export interface ExplainOptions {
+  /** What runs where, taken once where the request starts. */
+  profile: BackendProfile;
   peers?: ReadonlyArray<ScoringPeer>;
   /** Variants scored so far of those planned; the total grows once the token grain's focus is known. */
   onProgress?: (done: number, total: number) => void;
@@ -95,7 +98,7 @@ function effects(text: string, ranges: TextRange[], energies: Float32Array, ener
   return out;
 }
 
-export async function explainCandidate(cfg: ModelConfig, params: ParamTensors, question: string, text: string, opts: ExplainOptions = {}): Promise<CandidateSaliency> {
+export async function explainCandidate(cfg: ModelConfig, params: ParamTensors, question: string, text: string, opts: ExplainOptions): Promise<CandidateSaliency> {
   const input = modelInputs(cfg, question, [text]);
   const tokens = answerTokens(cfg, question, text, input.ids[0]);
   // Only what the model reads is explained: a piece after the cut changes nothing when removed.
@@ -114,7 +117,7 @@ export async function explainCandidate(cfg: ModelConfig, params: ParamTensors, q
   let done = 0;
   const score = (texts: string[]) => {
     const before = done;
-    return scoreCandidates(cfg, params, modelInputs(cfg, question, texts).ids, { peers: opts.peers, onProgress: (n) => opts.onProgress?.((done = before + n), total) });
+    return scoreCandidates(cfg, params, modelInputs(cfg, question, texts).ids, { profile: opts.profile, peers: opts.peers, onProgress: (n) => opts.onProgress?.((done = before + n), total) });
   };
   const first = await score([text, ...steps.map((s) => without(text, s)), ...(whole ? wholeTokens.map((t) => without(text, t)) : [])]);
   const energy = first[0];

@@ -64,7 +64,7 @@ async function appPicks(groups: ReadonlyArray<Group<CandidateText>>, choice: Pic
   const params = paramsFromArrays(model.cfg, model.tensors);
   const out: PicksRecord[] = [];
   try {
-    await runPicks(groups, { cfg: model.cfg, params, map, rule: resolveRule(choice, map), pool: inProcessPool(), chunkQuestions: 7, onChunk: (r) => void out.push(...r) });
+    await runPicks(groups, { cfg: model.cfg, params, map, rule: resolveRule(choice, map), pool: inProcessPool(), chunkQuestions: 7, onChunk: (r) => void out.push(...r), profile: activeProfile() });
   } finally {
     disposeParams(params);
   }

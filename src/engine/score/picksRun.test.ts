@@ -14,6 +14,7 @@ import { RunControl } from '../train/runControl.ts';
 import { type PicksRecord, picksAccuracy, tallyPicks } from './picksRecord.ts';
 import { pickQuestion } from './picksRule.ts';
 import { runPicks } from './picksRun.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 const cfg = makeConfig({ dModel: 8, nHeads: 2, nLayers: 1, maxLen: 48 });
 const map: ProbabilityMap = { temperature: 0.7, platt: null, selector: null, use: 'vote' };
@@ -29,7 +30,7 @@ beforeAll(async () => {
 async function picks(groups: ReadonlyArray<Group<CandidateText>>, chunkQuestions: number, control?: RunControl) {
   const params = initParams(cfg, 5);
   const chunks: PicksRecord[][] = [];
-  const outcome = await runPicks(groups, { cfg, params, map, rule: 'weightedVote', pool: inProcessPool(), chunkQuestions, control, onChunk: (r) => void chunks.push(r) });
+  const outcome = await runPicks(groups, { cfg, params, map, rule: 'weightedVote', pool: inProcessPool(), chunkQuestions, control, onChunk: (r) => void chunks.push(r), profile: activeProfile() });
   return { outcome, chunks, records: chunks.flat() };
 }
 
@@ -40,7 +41,7 @@ describe('runPicks', () => {
       const c = tokenizeChunk({ maxLen: cfg.maxLen, clsId: cfg.clsId, sepId: cfg.sepId, questions: groups.map((g) => g.question), groupSizes: groups.map((g) => g.candidates.length), genTexts: groups.flatMap((g) => g.candidates.map((x) => x.genText)) });
       return Array.from({ length: c.offsets.length - 1 }, (_, i) => c.tokens.subarray(c.offsets[i], c.offsets[i + 1]));
     })();
-    const all = await scoreDistinct(cfg, initParams(cfg, 5), ids);
+    const all = await scoreDistinct(cfg, initParams(cfg, 5), ids, { profile: activeProfile() });
     const a = await picks(groups, 3);
     const b = await picks(groups, 256);
     expect(a.chunks.map((c) => c.length)).toEqual([3, 3, 3, 2]);
@@ -85,6 +86,7 @@ describe('runPicks', () => {
       map,
       rule: 'majority',
       pool: inProcessPool(),
+      profile: activeProfile(),
       chunkQuestions: 2,
       control,
       onChunk: (r) => {

@@ -11,6 +11,7 @@ import type { ProbabilityMap } from '../metrics/selectionTypes.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { ParamTensors } from '../model/transebm.ts';
 import { scoreDistinct } from './distinctInputs.ts';
+import type { BackendProfile } from '../backend/profile.ts';
 import type { ScoringPeer } from './scoring.ts';
 import { type PicksRecord, picksRecord } from './picksRecord.ts';
 import { type PickRule, pickQuestion } from './picksRule.ts';
@@ -31,6 +32,8 @@ export interface PicksRunOptions {
   map: ProbabilityMap;
   rule: PickRule;
   pool: TokenizePool;
+  /** What runs where, taken once where the run starts. */
+  profile: BackendProfile;
   peers?: ReadonlyArray<ScoringPeer>;
   chunkQuestions?: number;
   /** Pause (between chunks) and cancel; a cancelled run ends after the chunk under way, its records delivered. */
@@ -67,7 +70,7 @@ export async function runPicks(groups: ReadonlyArray<Group<CandidateText>>, opts
     const ids = await next;
     const start = done;
     next = tokenize(start + size);
-    const energies = await scoreDistinct(opts.cfg, opts.params, ids, { peers: opts.peers });
+    const energies = await scoreDistinct(opts.cfg, opts.params, ids, { profile: opts.profile, peers: opts.peers });
     const records: PicksRecord[] = [];
     let c = 0;
     for (let g = start; g < Math.min(start + size, total); g++) {

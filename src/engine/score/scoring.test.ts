@@ -24,7 +24,7 @@ async function scoredHere(seed: number, [a, b, c]: number[]) {
   const cands = Array.from({ length: 19 }, (_, i) => [49, ...Array.from({ length: 3 + ((i * a) % 30) }, (_, t) => 1 + ((t * b + i * c) % 47))]);
   const budgetBytes = 2 * activationBytesPerCandidate(cfg, 33);
   let batches = 0;
-  const alone = await scoreCandidates(cfg, params, cands, { budgetBytes, onProgress: () => batches++ });
+  const alone = await scoreCandidates(cfg, params, cands, { budgetBytes, onProgress: () => batches++, profile: activeProfile() });
   return { params, cands, budgetBytes, alone, batches };
 }
 
@@ -36,8 +36,8 @@ describe('scoreCandidates', () => {
     const want = await all.data();
     all.dispose();
     // A budget of about two long candidates forces several batches of different sizes.
-    const small = await scoreCandidates(cfg, params, cands, { budgetBytes: 2 * activationBytesPerCandidate(cfg, 33) });
-    const large = await scoreCandidates(cfg, params, cands);
+    const small = await scoreCandidates(cfg, params, cands, { budgetBytes: 2 * activationBytesPerCandidate(cfg, 33), profile: activeProfile() });
+    const large = await scoreCandidates(cfg, params, cands, { profile: activeProfile() });
     for (let i = 0; i < cands.length; i++) {
       expect(small[i]).toBeCloseTo(want[i], 6);
       expect(large[i]).toBeCloseTo(want[i], 6);
@@ -49,7 +49,7 @@ describe('scoreCandidates', () => {
     const params = initParams(cfg, 4);
     const cands = Array.from({ length: 23 }, (_, i) => [49, ...Array.from({ length: 3 + ((i * 11) % 30) }, (_, t) => 1 + ((t * 3 + i * 5) % 47))]);
     const budgetBytes = 2 * activationBytesPerCandidate(cfg, 33);
-    const alone = await scoreCandidates(cfg, params, cands, { budgetBytes });
+    const alone = await scoreCandidates(cfg, params, cands, { budgetBytes, profile: activeProfile() });
     const counting = (peer: ScoringPeer, failAfter = Infinity) => {
       const seen = { batches: 0, vocab: 0 };
       const wrapped: ScoringPeer = {
@@ -65,7 +65,7 @@ describe('scoreCandidates', () => {
     // A peer that never answers: its batches are scored here once nothing else is left.
     const hanging: ScoringPeer = { load: () => new Promise(() => undefined), score: () => new Promise(() => undefined), release: () => undefined };
     let progress = 0;
-    const shared = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [a.wrapped, b.wrapped, broken, hanging], onProgress: (done) => (progress = done) });
+    const shared = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [a.wrapped, b.wrapped, broken, hanging], onProgress: (done) => (progress = done), profile: activeProfile() });
     // The peers took batches (the tests' peers run on this thread, interleaving at every await).
     expect(a.seen.batches).toBeGreaterThan(0);
     expect(b.seen.batches).toBe(2);
@@ -82,19 +82,19 @@ describe('scoreCandidates', () => {
     const taken = { good: 0, flaky: 0 };
     const good = peerWork(Promise.resolve(activeProfile()));
     const healthy: ScoringPeer = { ...good, score: (c, b, l) => (taken.good++, good.score(c, b, l)) };
-    const only = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [healthy], peersOnly: true });
+    const only = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [healthy], peersOnly: true, profile: activeProfile() });
     expect(taken.good).toBe(batches);
     for (let i = 0; i < cands.length; i++) expect(only[i]).toBeCloseTo(alone[i], 6);
     // A peer that dies after its first batch: the batch it failed is scored here (at least one), the rest by the healthy one.
     taken.good = 0;
     const flakyInner = peerWork(Promise.resolve(activeProfile()));
     const flaky: ScoringPeer = { ...flakyInner, score: (c, b, l) => (++taken.flaky > 1 ? Promise.reject(new Error('peer died')) : flakyInner.score(c, b, l)) };
-    const mixed = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [healthy, flaky], peersOnly: true });
+    const mixed = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [healthy, flaky], peersOnly: true, profile: activeProfile() });
     expect(taken.flaky).toBeGreaterThan(1);
     expect(taken.good + 1).toBeLessThan(batches);
     for (let i = 0; i < cands.length; i++) expect(mixed[i]).toBeCloseTo(alone[i], 6);
     // No peer at all: this thread scores everything.
-    const none = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [], peersOnly: true });
+    const none = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [], peersOnly: true, profile: activeProfile() });
     for (let i = 0; i < cands.length; i++) expect(none[i]).toBeCloseTo(alone[i], 6);
     disposeParams(params);
   });
@@ -111,7 +111,7 @@ describe('scoreCandidates', () => {
       loads.push(new Promise<void>((resolve) => (loaded = resolve)));
       return { ...inner, load: (c, m) => (loaded(), inner.load(c, m)), score: (c, b, l) => (sent[p]++, answered.then(() => inner.score(c, b, l))) };
     };
-    const scoring = scoreCandidates(cfg, params, cands, { budgetBytes, peers: [held(0), held(1)], peersOnly: true });
+    const scoring = scoreCandidates(cfg, params, cands, { budgetBytes, peers: [held(0), held(1)], peersOnly: true, profile: activeProfile() });
     // A peer's first batches go out with its weights, in the same turn: by the next, all that went out at once.
     await Promise.all(loads);
     expect(sent[0] + sent[1]).toBe(batches);

@@ -4,7 +4,7 @@
  * other cores is src/worker/peerPool.ts.
  */
 import * as tf from '@tensorflow/tfjs';
-import { type BackendProfile, DEFAULT_PASS_BUDGET_BYTES, activeProfile } from '../backend/profile.ts';
+import { type BackendProfile, DEFAULT_PASS_BUDGET_BYTES } from '../backend/profile.ts';
 import { modelOps } from '../model/ops.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type ParamTensors, energies } from '../model/transebm.ts';
@@ -33,8 +33,8 @@ export interface ScoreOptions {
    * it scores a batch itself only once every peer has failed. Without peers it scores them all.
    */
   peersOnly?: boolean;
-  /** What runs where, taken once for the whole call (left out: the active backend's profile). */
-  profile?: BackendProfile;
+  /** What runs where, taken once where the call starts, for every batch of it. */
+  profile: BackendProfile;
 }
 
 interface Batch {
@@ -64,7 +64,7 @@ function planBatches(cfg: ModelConfig, candidates: ReadonlyArray<ArrayLike<numbe
  * Eval-mode energies (no dropout) of one batch padded to `length`, read back asynchronously; on WebGPU's
  * replay the batch's shape is recorded once and replayed (webgpuScore.ts).
  */
-export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: ReadonlyArray<ArrayLike<number>>, length: number, profile = activeProfile()): Promise<Float32Array> {
+export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: ReadonlyArray<ArrayLike<number>>, length: number, profile: BackendProfile): Promise<Float32Array> {
   const e = profile.replaySteps ? webgpuScore(cfg, params, batch, length, profile) : tf.tidy(() => energies(cfg, params, padBatch(batch, cfg.padId, length), { profile }));
   const values = (await e.data()) as Float32Array;
   e.dispose();
@@ -78,8 +78,8 @@ export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: 
  * itself, and those a peer is running once they take twice as long as this thread would, so a slow, late
  * or failing peer never holds the result up.
  */
-export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions = {}): Promise<Float32Array> {
-  const profile = opts.profile ?? activeProfile();
+export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions): Promise<Float32Array> {
+  const { profile } = opts;
   const out = new Float32Array(candidates.length);
   const batches = planBatches(cfg, candidates, opts.budgetBytes ?? DEFAULT_PASS_BUDGET_BYTES);
   const delivered = new Uint8Array(batches.length);
@@ -209,7 +209,7 @@ export interface CompactModel {
 }
 
 /** This call's weights for its peers, and how its candidates' ids map into them. */
-export async function compactModel(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, profile = activeProfile()): Promise<CompactModel> {
+export async function compactModel(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, profile: BackendProfile): Promise<CompactModel> {
   const index = new Map<number, number>();
   const add = (id: number) => {
     if (!index.has(id)) index.set(id, index.size);

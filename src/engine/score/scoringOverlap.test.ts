@@ -56,11 +56,11 @@ describe('overlapping scoring calls', () => {
     const paramsB = initParams(cfg, 12);
     const candsA = candidatesOf(0);
     const candsB = candidatesOf(17);
-    const aloneA = await scoreCandidates(cfg, paramsA, candsA, { budgetBytes });
-    const aloneB = await scoreCandidates(cfg, paramsB, candsB, { budgetBytes });
+    const aloneA = await scoreCandidates(cfg, paramsA, candsA, { budgetBytes, profile: activeProfile() });
+    const aloneB = await scoreCandidates(cfg, paramsB, candsB, { budgetBytes, profile: activeProfile() });
 
     const peers = [workerLikePeer(), workerLikePeer()];
-    const opts = { budgetBytes, peers: peers.map((p) => p.peer) };
+    const opts = { budgetBytes, peers: peers.map((p) => p.peer), profile: activeProfile() };
     // The second call starts while the first has batches out at both peers.
     const [a, b] = await Promise.all([scoreCandidates(cfg, paramsA, candsA, opts), scoreCandidates(cfg, paramsB, candsB, opts)]);
     // Both peers took batches of both calls, interleaved: the overlap this test is about did happen.
@@ -76,13 +76,13 @@ describe('overlapping scoring calls', () => {
     // A training step in between: the same shapes, other values.
     const after: Params = new Map([...before].map(([name, v]) => [name, tf.variable(tf.tidy(() => v.add(tf.randomNormal(v.shape, 0, 0.05, 'float32', 7))))]));
     const cands = candidatesOf(3);
-    const aloneBefore = await scoreCandidates(cfg, before, cands, { budgetBytes });
-    const aloneAfter = await scoreCandidates(cfg, after, cands, { budgetBytes });
+    const aloneBefore = await scoreCandidates(cfg, before, cands, { budgetBytes, profile: activeProfile() });
+    const aloneAfter = await scoreCandidates(cfg, after, cands, { budgetBytes, profile: activeProfile() });
     expect(wrong(aloneAfter, aloneBefore)).toBeGreaterThan(30);
 
     const tensorsBefore = tf.memory().numTensors;
     const peers = [workerLikePeer(), workerLikePeer()];
-    const opts: ScoreOptions & { budgetBytes: number } = { budgetBytes, peers: peers.map((p) => p.peer) };
+    const opts: ScoreOptions & { budgetBytes: number } = { budgetBytes, peers: peers.map((p) => p.peer), profile: activeProfile() };
     // The second call starts once the first has delivered its first batch (an Inspect during a validation).
     let second: Promise<Float32Array> | null = null;
     const first = scoreCandidates(cfg, before, cands, { ...opts, onProgress: () => (second ??= scoreCandidates(cfg, after, cands, opts)) });
@@ -104,7 +104,7 @@ describe('overlapping scoring calls', () => {
     const params = initParams(cfg, 31);
     const peer = peerWork(Promise.resolve(activeProfile()));
     const cands = candidatesOf(5).slice(0, 4);
-    const { model, renumber } = await compactModel(cfg, params, cands);
+    const { model, renumber } = await compactModel(cfg, params, cands, activeProfile());
     const batch = cands.map((c) => renumber(c));
     void peer.load(1, model);
     const scored = peer.score(1, batch, 40);

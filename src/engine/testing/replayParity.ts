@@ -58,7 +58,7 @@ export async function replayParity(): Promise<ReplayParity | null> {
   try {
     const candidates = batches.flatMap((b) => b.candidates);
     const before = replaySummary()?.replays ?? 0;
-    const scoreWith = async (p: BackendProfile) => (await Promise.all([0, 1, 2].map(() => withProfile(p, () => scoreCandidates(cfg, replayed.params, candidates))))).flatMap((a) => [...a]);
+    const scoreWith = async (p: BackendProfile) => (await Promise.all([0, 1, 2].map(() => withProfile(p, () => scoreCandidates(cfg, replayed.params, candidates, { profile: activeProfile() }))))).flatMap((a) => [...a]);
     const [a, b] = [await scoreWith(base), await scoreWith({ ...base, replaySteps: false })];
     return {
       steps: STEPS,

@@ -6,7 +6,7 @@ import type { Run } from './run.ts';
 /** The validation of `weights`; `alongside`: scored by the peers only, while this thread trains. */
 const evaluate = (run: Run, weights: Params, alongside: boolean) => {
   const { cfg, view, answers, split, settings, scoringPeers } = run.inputs;
-  return evaluateModel(cfg, weights, view, answers, split.val, settings.seed, { onProgress: run.listener.evalProgress, peers: scoringPeers, peersOnly: alongside });
+  return evaluateModel(cfg, weights, view, answers, split.val, settings.seed, { onProgress: run.listener.evalProgress, peers: scoringPeers, peersOnly: alongside, profile: run.profile });
 };
 
 /**

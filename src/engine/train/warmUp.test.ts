@@ -2,12 +2,13 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { expect, it } from 'vitest';
 import { HEAP_RESERVE_BYTES, warmUp } from './warmUp.ts';
+import { activeProfile } from '../backend/profile.ts';
 
 it('warmUp on WASM leaves the heap grown by the reserve and no tensor behind', async () => {
   expect(await tf.setBackend('wasm')).toBe(true);
   const heap = () => (tf.backend() as unknown as { wasm: { HEAPU8: Uint8Array } }).wasm.HEAPU8.length;
   const before = { tensors: tf.memory().numTensors, heap: heap() };
-  await warmUp();
+  await warmUp(activeProfile());
   expect(tf.memory().numTensors).toBe(before.tensors);
   expect(before.heap).toBeLessThan(HEAP_RESERVE_BYTES);
   expect(heap()).toBeGreaterThanOrEqual(HEAP_RESERVE_BYTES);

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import type { BackendProfile } from '../backend/profile.ts';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
 import { scoreBatch } from '../score/scoring.ts';
@@ -10,14 +11,14 @@ export const HEAP_RESERVE_BYTES = 160 * 1024 ** 2;
  * Run once the backend is up, before any real work: grows the heap in one step and runs a forward pass
  * of a toy model, so the first real pass pays neither: on WASM a first pass spends most of its time
  * growing the heap in many small steps, the rest in the first call of each kernel. The freed memory
- * stays in the heap for reuse.
+ * stays in the heap for reuse. `profile`: the backend's, which the pass runs with.
  */
-export async function warmUp(reserveBytes = HEAP_RESERVE_BYTES): Promise<void> {
+export async function warmUp(profile: BackendProfile, reserveBytes = HEAP_RESERVE_BYTES): Promise<void> {
   tf.fill([Math.floor(reserveBytes / 4)], 0).dispose();
   const cfg = makeConfig({ vocabSize: 8, dModel: 8, nHeads: 2, nLayers: 2, maxLen: 32, dropout: 0, clsId: 7, sepId: 7, padId: 7 });
   const params = initParams(cfg, 0);
   try {
-    await scoreBatch(cfg, params, [[7, 1, 2, 3, 7, 4], [7, 5]], 32);
+    await scoreBatch(cfg, params, [[7, 1, 2, 3, 7, 4], [7, 5]], 32, profile);
   } finally {
     disposeParams(params);
   }
