@@ -4,7 +4,8 @@ import { makeConfig } from './config.ts';
 import { disposeParams, initParams } from './params.ts';
 import { energies } from './transebm.ts';
 import { maxAbsDiff } from '../testing/allclose.ts';
-import { LENGTH_BUCKET, bucketLength, padBatch } from './batch.ts';
+import { padBatch } from './batch.ts';
+import { LENGTH_BUCKET, bucketLength } from './shapeBuckets.ts';
 import { activeProfile } from '../backend/profile.ts';
 
 beforeAll(async () => {

@@ -1,17 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { EnergyInputs } from './transebm.ts';
 
-/** Padded lengths are multiples of this (up to maxLen), so shapes repeat from step to step. */
-export const LENGTH_BUCKET = 32;
-
-/**
- * The padded length for a longest candidate: the next multiple of LENGTH_BUCKET, at most maxLen.
- * Compiled kernels, XNNPACK operators and GPU buffers are reused across passes of the same shape;
- * results do not change, since padded keys are masked out.
- */
-export function bucketLength(longest: number, maxLen: number): number {
-  return Math.min(maxLen, Math.ceil(longest / LENGTH_BUCKET) * LENGTH_BUCKET);
-}
 
 /**
  * Pads candidates (CLS first, already truncated) to `length` (default: the longest of them):

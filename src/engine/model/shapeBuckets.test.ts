@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketUp, paddedLength } from './shapeBuckets.ts';
+import { bucketLength, bucketUp, padLength, paddedLength } from './shapeBuckets.ts';
 
 describe('shape buckets', () => {
   it('rounds up to powers of two and one and a half times them', () => {
@@ -19,5 +19,26 @@ describe('shape buckets', () => {
     expect(paddedLength(200, 256)).toBe(256);
     expect(paddedLength(256, 256)).toBe(256);
     expect(paddedLength(300, 320)).toBe(320);
+  });
+
+  it('padLength gives every path the shapes of the two rules it replaced, for every length 1..4096 and maxLen', () => {
+    // The rules as they were written before padLength: multiples of 32 (batch.ts), then replay's buckets (this file).
+    const multipleOf32 = (n: number, maxLen: number) => Math.min(maxLen, Math.ceil(n / 32) * 32);
+    const replayBucket = (n: number, maxLen: number) => Math.min(maxLen, bucketUp(Math.max(32, n)));
+    const differing: string[] = [];
+    let checked = 0;
+    for (let maxLen = 16; maxLen <= 4096; maxLen += 16) {
+      for (let n = 1; n <= Math.min(4096, maxLen); n++) {
+        const tfjs = padLength(n, maxLen, false); // chunkPasses, scoring's planned batches, the peers
+        const step = padLength(n, maxLen, true); // the replayed WebGPU step
+        const score = padLength(tfjs, maxLen, true); // the replayed scoring batch, from its planned length
+        if (tfjs !== multipleOf32(n, maxLen) || tfjs !== bucketLength(n, maxLen)) differing.push(`tfjs ${n}/${maxLen}`);
+        if (step !== replayBucket(n, maxLen) || step !== paddedLength(n, maxLen)) differing.push(`step ${n}/${maxLen}`);
+        if (score !== replayBucket(multipleOf32(n, maxLen), maxLen)) differing.push(`score ${n}/${maxLen}`);
+        checked++;
+      }
+    }
+    expect(differing).toEqual([]);
+    expect(checked).toBe(Array.from({ length: 256 }, (_, i) => Math.min(4096, 16 * (i + 1))).reduce((a, b) => a + b, 0));
   });
 });

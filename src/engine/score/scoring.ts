@@ -9,7 +9,8 @@ import { modelOps } from '../model/ops.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type ParamTensors, energies } from '../model/transebm.ts';
 import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
-import { bucketLength, padBatch } from '../model/batch.ts';
+import { padBatch } from '../model/batch.ts';
+import { padLength } from '../model/shapeBuckets.ts';
 import { webgpuScore } from './webgpuScore.ts';
 import { yieldToEventLoop } from './yieldToEventLoop.ts';
 
@@ -55,7 +56,7 @@ function planBatches(cfg: ModelConfig, candidates: ReadonlyArray<ArrayLike<numbe
     const fit = Math.floor(budgetBytes / activationBytesPerCandidate(cfg, candidates[order[s]].length));
     const idx = order.slice(s, s + Math.min(EVAL_BATCH_MAX, Math.max(1, fit)));
     s += idx.length;
-    batches.push({ idx, length: bucketLength(candidates[idx[0]].length, cfg.maxLen) });
+    batches.push({ idx, length: padLength(candidates[idx[0]].length, cfg.maxLen, false) });
   }
   return batches;
 }

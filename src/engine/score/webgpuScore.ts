@@ -3,7 +3,7 @@ import type { BackendProfile } from '../backend/profile.ts';
 import { stepReplay } from '../kernels/webgpu/replay/stepReplay.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type ParamTensors, energies } from '../model/transebm.ts';
-import { bucketUp, paddedLength } from '../model/shapeBuckets.ts';
+import { bucketUp, padLength } from '../model/shapeBuckets.ts';
 
 const modelIds = new WeakMap<object, number>();
 let nextModel = 0;
@@ -20,7 +20,8 @@ const modelId = (params: ParamTensors) => {
  */
 export function webgpuScore(cfg: ModelConfig, params: ParamTensors, batch: ReadonlyArray<ArrayLike<number>>, length: number, profile: BackendProfile): tf.Tensor1D {
   const n = bucketUp(batch.length);
-  const T = paddedLength(length, cfg.maxLen);
+  // The batch's planned length (scoring.ts), padded for replay.
+  const T = padLength(length, cfg.maxLen, true);
   const ids = new Int32Array(n * T).fill(cfg.padId);
   const lengths = new Int32Array(n).fill(1);
   batch.forEach((c, b) => {

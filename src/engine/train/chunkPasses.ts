@@ -4,7 +4,8 @@ import type { ModelConfig } from '../model/config.ts';
 import type { Params } from '../model/params.ts';
 import { dropoutForChunk } from '../model/dropout.ts';
 import { type EnergyInputs, energies } from '../model/transebm.ts';
-import { bucketLength, padBatch } from '../model/batch.ts';
+import { padBatch } from '../model/batch.ts';
+import { padLength } from '../model/shapeBuckets.ts';
 
 /** How a step's gradients are computed. */
 export interface GradientOptions {
@@ -48,7 +49,7 @@ export function chunkPasses(
     if (given) return energies(cfg, params, given, { dropout: dropoutFor(c), profile: opts.profile });
     const [s, e] = chunks[c];
     const chunk = candidates.slice(s - first, e - first);
-    const inputs = padBatch(chunk, cfg.padId, bucketLength(longestOf(chunk), cfg.maxLen));
+    const inputs = padBatch(chunk, cfg.padId, padLength(longestOf(chunk), cfg.maxLen, false));
     const out = energies(cfg, params, inputs, { dropout: dropoutFor(c), profile: opts.profile });
     inputs.ids.dispose();
     inputs.lengths.dispose();

@@ -12,7 +12,7 @@ import { chunkRanges } from '../model/batch.ts';
 import { compactBatch } from './compactBatch.ts';
 import type { StepBatch } from './gradients.ts';
 import { lossAndGradients } from './gradients.ts';
-import { bucketUp, paddedLength } from '../model/shapeBuckets.ts';
+import { bucketUp, padLength } from '../model/shapeBuckets.ts';
 
 export interface WebGpuStepOptions {
   lr: number;
@@ -54,7 +54,7 @@ export function webgpuStep(cfg: ModelConfig, params: Params, optimizer: AdamW, b
   const chunkShapes = chunks.map(([s, e]) => {
     let longest = 1;
     for (let i = s; i < e; i++) longest = Math.max(longest, candidates[i].length);
-    return { s, e, T: paddedLength(longest, cfg.maxLen) };
+    return { s, e, T: padLength(longest, cfg.maxLen, true) };
   });
   // As many rows as the step's padded tokens could use, the last real row repeated (the update looks rows up by binary search: it finds the first).
   const rowCount = Math.min(vocab, chunkShapes.reduce((a, c) => a + (c.e - c.s) * c.T, 0) + 1);
