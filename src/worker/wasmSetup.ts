@@ -1,4 +1,3 @@
-import { env } from '@tensorflow/tfjs';
 import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import wasmPlain from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import wasmSimd from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
@@ -16,6 +15,4 @@ export function configureWasm(threads: number): void {
   setWasmPaths({ 'tfjs-backend-wasm.wasm': wasmPlain, 'tfjs-backend-wasm-simd.wasm': wasmSimd, 'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimd });
   const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
   setThreadsCount(isolated ? Math.max(1, threads) : 1);
-  // One thread needs no thread pool: the threaded build would start 8 idle pthread workers (memory, no speed).
-  if (!isolated || threads <= 1) env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
 }
