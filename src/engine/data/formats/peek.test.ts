@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { peek } from './peek.ts';
+import { decodedBytes } from '../testing/decodedBytes.ts';
 
 /** `text`'s bytes handed over in chunks of `chunk` bytes, as a file or network stream does. */
 function chunked(text: string, chunk: number): ReadableStream<Uint8Array> {
@@ -17,18 +18,6 @@ function chunked(text: string, chunk: number): ReadableStream<Uint8Array> {
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   // ignoreBOM: the replayed bytes, a BOM included, are compared with the text given.
   return new TextDecoder('utf-8', { ignoreBOM: true }).decode(await new Response(stream).arrayBuffer());
-}
-
-/** Bytes passed to TextDecoder.decode while `run` runs: the decoding work, counted. */
-async function decodedBytes<T>(run: () => Promise<T>): Promise<{ result: T; bytes: number }> {
-  const original = TextDecoder.prototype.decode;
-  let bytes = 0;
-  vi.spyOn(TextDecoder.prototype, 'decode').mockImplementation(function (this: TextDecoder, input?: AllowSharedBufferSource, options?: TextDecodeOptions) {
-    bytes += input?.byteLength ?? 0;
-    return original.call(this, input, options);
-  });
-  const result = await run();
-  return { result, bytes };
 }
 
 afterEach(() => vi.restoreAllMocks());

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Sha256 } from '../sha256.ts';
 import { readFiles } from './readFiles.ts';
+import { decodedBytes } from '../testing/decodedBytes.ts';
 
 /**
  * `bytes` as a byte stream, like a file's or a download's, that counts the bytes of the chunk buffers it
@@ -33,18 +34,6 @@ function countingByteStream(bytes: Uint8Array, chunk: number): { stream: Readabl
     },
   });
   return { stream, allocated: () => allocated };
-}
-
-/** Bytes passed to TextDecoder.decode while `run` runs. */
-async function decodedBytes<T>(run: () => Promise<T>): Promise<{ result: T; bytes: number }> {
-  const original = TextDecoder.prototype.decode;
-  let bytes = 0;
-  vi.spyOn(TextDecoder.prototype, 'decode').mockImplementation(function (this: TextDecoder, input?: AllowSharedBufferSource, options?: TextDecodeOptions) {
-    bytes += input?.byteLength ?? 0;
-    return original.call(this, input, options);
-  });
-  const result = await run();
-  return { result, bytes };
 }
 
 afterEach(() => vi.restoreAllMocks());
