@@ -87,6 +87,7 @@ const BELOW: Array<[string, string]> = [
   ['model', 'score'],
   ['model', 'train'],
   ['score', 'train'], // training evaluates by scoring; scoring knows no training
+  ['data', 'metrics'], // metrics read datasets and draw with data's RNG; a dataset's figures live in metrics/
 ];
 const engineFolder = (path: string) => (rel(path).startsWith('engine/') ? rel(path).split('/')[1] : null);
 

@@ -4,7 +4,7 @@ import { sourceRows } from '../engine/data/sourceRows.ts';
 import { Sha256 } from '../engine/data/sha256.ts';
 import { countErrorsByKind, lineErrorMessage } from '../engine/data/lineErrors.ts';
 import { type GroupSplit, splitGroups, trainableGroups } from '../engine/data/split.ts';
-import { datasetStats, tokenLengthStats } from '../engine/data/stats.ts';
+import { datasetStats, tokenLengthStats } from '../engine/metrics/datasetStats.ts';
 import { tokenizeDataset, trainingView } from '../engine/data/tokenizeDataset.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
 import type { Dataset, PicksSet, TrainingView } from '../engine/data/types.ts';

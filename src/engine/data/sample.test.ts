@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { candidateAnswerKey } from './answers.ts';
 import { ingestJsonl } from './ingest.ts';
-import { datasetStats } from './stats.ts';
+import { datasetStats } from '../metrics/datasetStats.ts';
 import { fileStream, repoSamplePath } from './testing/node.ts';
 
 describe('built-in sample (public/sample/gsm8k_gpt3_openai_4cand.jsonl)', () => {

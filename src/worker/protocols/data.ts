@@ -1,7 +1,7 @@
 /**
  * The engine worker's protocol (commands.ts, events.ts): the data files, what is read from them and kept.
  */
-import type { DatasetStats, TokenLengthStats } from '../../engine/data/stats.ts';
+import type { DatasetStats, TokenLengthStats } from '../../engine/metrics/datasetStats.ts';
 import type { DataFormat, LabelsFrom, LineErrorKind } from '../../engine/data/types.ts';
 import type { SourceRow as DataSourceRow } from '../../engine/data/sourceRows.ts';
 import type { SplitKind } from '../../engine/data/split.ts';

@@ -2,9 +2,9 @@
  * Figures for the dataset panel, as plain data. Token lengths are separate because tokenization
  * finishes well after parsing: the panel can show everything else first.
  */
-import { majorityVoteScore } from '../metrics/vote.ts';
-import { answerStats, type AnswerStats } from './answerStats.ts';
-import type { Dataset, TokenizedSet } from './types.ts';
+import { majorityVoteScore } from './vote.ts';
+import { answerStats, type AnswerStats } from '../data/answerStats.ts';
+import type { Dataset, TokenizedSet } from '../data/types.ts';
 
 export interface DatasetStats {
   lines: { read: number; accepted: number; rejected: number; blank: number; invalidUtf8: number };

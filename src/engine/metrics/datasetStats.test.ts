@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ingestJsonl } from './ingest.ts';
-import { disagreementsJsonl } from './answerStats.ts';
-import { datasetStats, tokenLengthStats } from './stats.ts';
-import { bytesStream } from './testing/node.ts';
+import { ingestJsonl } from '../data/ingest.ts';
+import { disagreementsJsonl } from '../data/answerStats.ts';
+import { datasetStats, tokenLengthStats } from './datasetStats.ts';
+import { bytesStream } from '../data/testing/node.ts';
 
 const lines = [
   { question: 'A', gen_text: 'so 5', label: 0 },
