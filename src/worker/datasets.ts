@@ -3,7 +3,7 @@ import { withSources } from '../engine/data/candidateSources.ts';
 import { keepCandidates } from '../engine/data/keptCandidates.ts';
 import { DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, type SplitKind, splitGroups } from '../engine/data/split.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
-import { settingsSplitShape, storedDataHash } from '../engine/io/olderRecords.ts';
+import { settingsSplitShape, storedDataHash } from '../engine/data/olderRecords.ts';
 import type { TrainSettings } from '../engine/train/settings.ts';
 import { type LoadedData, type LoadedPicks, STORED_MAX_BYTES, TOKEN_CAP, loadAny, readWhole, summarize, summarizePicks } from './dataLoader.ts';
 import type { DataRole, DatasetSummary, DataSource, IngestProgressEvent } from './protocols/data.ts';
@@ -18,7 +18,7 @@ export interface SplitShape {
   holdoutSources: readonly string[];
 }
 
-/** The shape the form's settings ask for (older records: io/olderRecords.ts). */
+/** The shape the form's settings ask for (older records: data/olderRecords.ts). */
 export function settingsShape(s: TrainSettings): SplitShape {
   return settingsSplitShape(s);
 }

@@ -1,7 +1,7 @@
 import { type HeldOutNote, heldOutNote, isBestCheckpoint } from '../engine/data/heldOutNote.ts';
 import { DEFAULT_TRAIN_FRACTION } from '../engine/data/split.ts';
 import { splitForFile } from '../engine/data/splitRecord.ts';
-import { recordedShape } from '../engine/io/olderRecords.ts';
+import { recordedShape } from '../engine/data/olderRecords.ts';
 import type { LoadedData } from './dataLoader.ts';
 import type { Datasets } from './datasets.ts';
 import type { SlotModel } from './modelSlots.ts';

@@ -1,4 +1,4 @@
-import { storedRunSplit } from '../engine/io/olderRecords.ts';
+import { storedRunSplit } from '../engine/data/olderRecords.ts';
 import { contentHashOfKey } from './storage/datasetKey.ts';
 import { modelSettingsOf } from './modelSlots.ts';
 import type { SavedRunInfo } from './protocols/training.ts';

@@ -1,6 +1,6 @@
 import { withSources } from '../engine/data/candidateSources.ts';
 import { shortHash } from '../engine/data/splitRecord.ts';
-import { recordedShape, storedRunSplit } from '../engine/io/olderRecords.ts';
+import { recordedShape, storedRunSplit } from '../engine/data/olderRecords.ts';
 import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../engine/model/config.ts';
 import { type Params, initParams, paramsFromArrays } from '../engine/model/params.ts';
 import { type BackendProfile, activeProfile } from '../engine/backend/profile.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordedShape } from '../io/olderRecords.ts';
+import { recordedShape } from './olderRecords.ts';
 import { describeSplit, readRecordedSplit, splitRecord } from './splitRecord.ts';
 
 const hash = `sha256:${'0f'.repeat(32)}`;

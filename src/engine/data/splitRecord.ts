@@ -5,7 +5,7 @@
  * `kind` was made before kinds existed: 'mixed'. Older files carry only the seed (the app's `splitSeed`;
  * python/'s `settings.seed`, with `settings.train_fraction` when not 0.8), also 'mixed'.
  */
-import { olderSummarySplits, recordedShape, splitFields } from '../io/olderRecords.ts';
+import { olderSummarySplits, recordedShape, splitFields } from './olderRecords.ts';
 import { SPLIT_KINDS, type SplitKind } from './split.ts';
 
 export interface RecordedSplit {

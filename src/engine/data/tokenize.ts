@@ -5,11 +5,14 @@
  * A chunk is a run of whole groups, so work splits across workers by group range and the merged
  * result does not depend on how it was split.
  */
-import type { ModelConfig } from '../model/config.ts';
 import { encodeBounded } from './boundedBpe.ts';
 import type { CandidateText, Group, TokenizedSet } from './types.ts';
 
-export type TokenizeSettings = Pick<ModelConfig, 'maxLen' | 'clsId' | 'sepId'>;
+export interface TokenizeSettings {
+  maxLen: number;
+  clsId: number;
+  sepId: number;
+}
 
 /** A run of whole groups to tokenize; plain strings and numbers, so it can be posted to a worker. */
 export interface TokenizeJob extends TokenizeSettings {

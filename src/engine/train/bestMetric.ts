@@ -5,7 +5,7 @@
  */
 import type { SelectionReport } from '../metrics/selectionTypes.ts';
 import type { EvalSummary } from '../metrics/summary.ts';
-import { settingsBestMetric } from '../io/olderRecords.ts';
+import { settingsBestMetric } from '../data/olderRecords.ts';
 import type { BestMetric, TrainSettings } from './settings.ts';
 
 /** What an evaluation offers to choose by (score/evaluation.ts's Evaluation has both). */
@@ -22,7 +22,7 @@ export const BEST_METRIC_LABELS: Record<BestMetric, string> = {
   btLoss: 'BT loss (lower is better)',
 };
 
-/** The run's metric (older records: io/olderRecords.ts). */
+/** The run's metric (older records: data/olderRecords.ts). */
 export const bestMetricOf = (settings: Pick<TrainSettings, 'bestMetric'>): BestMetric => settingsBestMetric(settings);
 
 export const lowerIsBetter = (metric: BestMetric): boolean => metric === 'btLoss';

@@ -1,6 +1,6 @@
 import type { BackendProfile } from '../backend/profile.ts';
 import { type GpuPoolTrimmer, gpuPoolTrimmer } from '../gpuMemory/gpuPool.ts';
-import { checkpointBestScore } from '../io/olderRecords.ts';
+import { checkpointBestScore } from '../data/olderRecords.ts';
 import { ADAMW_DEFAULTS, AdamW } from '../model/adamw.ts';
 import { cloneParams } from '../model/params.ts';
 import { warmupSteps } from '../model/schedule.ts';

@@ -4,8 +4,7 @@
  * files (the app's and python/'s). A reader asks here instead of filling in a missing field itself.
  * The database's own upgrades between its versions are worker/storage/db.ts's `upgrade`.
  */
-import { DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, type SplitKind } from '../data/split.ts';
-import type { BestMetric } from '../train/settings.ts';
+import { DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, type SplitKind } from './split.ts';
 
 /** A recorded split's fields that came later, as far as a record has them. */
 interface SplitFields {
@@ -61,12 +60,12 @@ export const settingsSplitShape = (s: { splitKind?: SplitKind; holdoutSources?: 
   recordedShape({ kind: s.splitKind, holdoutSources: s.holdoutSources });
 
 /** The run's best metric: runs recorded before the setting existed chose by Best-of-N. */
-export const settingsBestMetric = (s: { bestMetric?: BestMetric }): BestMetric => s.bestMetric ?? 'bestOfN';
+export const settingsBestMetric = <M extends string>(s: { bestMetric?: M }): M | 'bestOfN' => s.bestMetric ?? 'bestOfN';
 
 /**
  * The best checkpoint's figure a resumed run carries on from: checkpoints from before `bestMetricValue`
  * kept only Best-of-N's (`bestValBestOfN`), the figure when the run chooses by Best-of-N, else none.
  */
-export function checkpointBestScore(resume: { bestMetricValue?: number | null } | undefined, metric: BestMetric, bestOfN: number | null): number | null {
+export function checkpointBestScore(resume: { bestMetricValue?: number | null } | undefined, metric: string, bestOfN: number | null): number | null {
   return resume?.bestMetricValue ?? (metric === 'bestOfN' ? bestOfN : null);
 }
