@@ -8,7 +8,7 @@ import { bestMetricOf } from './bestMetric.ts';
 import type { RunControl, TakeSnapshot, WeightsSnapshot } from './runControl.ts';
 import type { RunEvaluation, RunInputs, RunListener, TrainPoint } from './runTypes.ts';
 import type { BestMetric } from './settings.ts';
-import { type StepScalars, splitsSteps } from './step.ts';
+import { type StepScalars, stepVariant } from './step.ts';
 import { groupsPerStep, stepsPerEpoch, totalSteps } from './stepCount.ts';
 import type { StepPeer } from './stepPeer.ts';
 
@@ -102,7 +102,7 @@ export function prepareRun(inputs: RunInputs, listener: RunListener, control: Ru
     optimizer,
     metric,
     stepPeer: profile.sharedSteps ? inputs.stepPeer : undefined,
-    splitSteps: splitsSteps(optimizer),
+    splitSteps: stepVariant(optimizer, inputs.params) === 'shared',
     gpuPool: profile.trimGpuPool ? gpuPoolTrimmer() : null,
     state,
     progress: { points: [], lastReport: 0, timer: null },

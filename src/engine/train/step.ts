@@ -15,7 +15,7 @@ import type { PeerModel } from '../score/scoring.ts';
 export interface StepOptions extends GradientOptions {
   lr: number;
   maxGradNorm: number;
-  /** Computes the second part of the step on another core (where steps are split: splitsSteps). */
+  /** Computes the second part of the step on another core (where steps are split: the 'shared' variant). */
   peer?: StepPeer;
 }
 
@@ -30,25 +30,49 @@ export interface StepScalars {
 type Handed = StepOptions & { profile: BackendProfile };
 
 /**
- * One optimizer step (loss, gradients, global-norm clipping, AdamW); nothing leaks, nothing syncs.
- * The optimizer's variant (chooseAdamW, from the backend profile) picks the body:
- * - 'perTensor': every gradient on the device, the update masked on the device.
- * - 'flat' (WebGPU): the same, training a compact table of the rows the step's tokens use (compactTableStep).
- * - 'lazyEmbedding' (CPU memory): the compact table too, its gradient handed to the lazy update
- *   (lazyEmbeddingStep; reading it back is a copy within CPU memory on the backends that use it).
+ * The step's variants, and the one place one is chosen: from the optimizer's AdamW variant (chooseAdamW,
+ * from the backend profile) and the profile's sharing and replay.
+ *   'device'         every gradient and the update on the device (deviceStep; 'perTensor', or no embedding)
+ *   'compactTable'   WebGPU ('flat'): a compact table of the rows the step's tokens use, everything on the
+ *                    device (webgpuStep), run through tfjs every time
+ *   'replayed'       the same, recorded once per shape and replayed (the profile's replaySteps)
+ *   'lazyEmbedding'  the compact table's gradient handed to the lazy update on the host (lazyEmbeddingStep)
+ *   'shared'         the same, every step cut in two parts, the second computed by a peer where there is one
+ *                    (the profile's sharedSteps; sharedStep.ts)
+ */
+export type StepVariant = 'device' | 'compactTable' | 'replayed' | 'lazyEmbedding' | 'shared';
+
+export function stepVariant(optimizer: AdamW, params: Params): StepVariant {
+  const { profile } = optimizer;
+  switch (optimizer.variant) {
+    case 'lazyEmbedding':
+      return profile.sharedSteps ? 'shared' : 'lazyEmbedding';
+    case 'flat':
+      if (!params.has(EMBEDDING)) return 'device';
+      return profile.replaySteps ? 'replayed' : 'compactTable';
+    case 'perTensor':
+      return 'device';
+  }
+}
+
+/**
+ * One optimizer step (loss, gradients, global-norm clipping, AdamW) in the variant stepVariant picks;
+ * nothing leaks, nothing syncs.
  * A step whose loss or gradient norm is not finite changes no weight and no moment: on the device the
  * update is masked (AdamW's step count still advances, as nobody waits to know), on the lazy path it is
  * not applied at all (the scalars are read back before the update anyway).
  */
 export async function trainStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: StepOptions): Promise<StepScalars> {
   const withProfile: Handed = { ...opts, profile: optimizer.profile };
-  switch (optimizer.variant) {
+  const variant = stepVariant(optimizer, params);
+  switch (variant) {
     case 'lazyEmbedding':
-      return lazyEmbeddingStep(cfg, params, optimizer, batch, withProfile);
-    case 'flat':
-      if (params.has(EMBEDDING)) return compactTableStep(cfg, params, optimizer, batch, withProfile);
-      return deviceStep(cfg, params, optimizer, batch, withProfile);
-    case 'perTensor':
+    case 'shared':
+      return lazyEmbeddingStep(cfg, params, optimizer, batch, withProfile, variant === 'shared');
+    case 'compactTable':
+    case 'replayed':
+      return compactTableStep(cfg, params, optimizer, batch, withProfile, variant === 'replayed');
+    case 'device':
       return deviceStep(cfg, params, optimizer, batch, withProfile);
   }
 }
@@ -66,14 +90,14 @@ function deviceStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: S
  * With the optimizer's lazy embedding: the step trains a compact table of the rows its tokens use (same
  * loss, same gradients: the other rows' gradient is 0) and hands their gradient to the lazy update.
  */
-async function lazyEmbeddingStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: Handed): Promise<StepScalars> {
+async function lazyEmbeddingStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: Handed, shared: boolean): Promise<StepScalars> {
   const lazy = optimizer.lazy!;
   const compact = compactBatch(batch, cfg.padId, lazy.rows);
   const rows = lazy.gather(compact.rows);
   const { stepParams, table } = withCompactTable(params, () => tf.tensor2d(rows, [compact.rows.length, lazy.width]));
   try {
     const stepCfg = { ...cfg, padId: compact.padId };
-    const { scalars, grads } = splitsSteps(optimizer)
+    const { scalars, grads } = shared
       ? await sharedClippedGradients(stepCfg, stepParams, compact.batch, opts, rows)
       : // A plain object: tidy keeps the tensors it returns only in arrays and objects, not in a Map.
         tf.tidy(() => {
@@ -102,9 +126,9 @@ async function lazyEmbeddingStep(cfg: ModelConfig, params: Params, optimizer: Ad
  * AdamW takes it as rows and still updates every row of the embedding, in place (webgpuStep.ts, which
  * also records the step once per shape and replays it). Nothing is read back.
  */
-function compactTableStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: Handed): StepScalars {
+function compactTableStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: Handed, replayed: boolean): StepScalars {
   if (typeof opts.dropoutSeed === 'object') throw new Error('the WebGPU step takes its dropout seed as a number');
-  const [loss, gradNorm, clipCoef] = webgpuStep(cfg, params, optimizer, batch, { lr: opts.lr, maxGradNorm: opts.maxGradNorm, microBatch: opts.microBatch, dropoutSeed: opts.dropoutSeed, profile: optimizer.profile });
+  const [loss, gradNorm, clipCoef] = webgpuStep(cfg, params, optimizer, batch, { lr: opts.lr, maxGradNorm: opts.maxGradNorm, microBatch: opts.microBatch, dropoutSeed: opts.dropoutSeed, profile: optimizer.profile, replayed });
   return { loss: loss as tf.Scalar, gradNorm: gradNorm as tf.Scalar, clipCoef: clipCoef as tf.Scalar };
 }
 
@@ -113,14 +137,6 @@ function clippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, op
   const { loss, grads } = lossAndGradients(cfg, params, batch, opts);
   const gradNorm = globalNorm(grads.values(), opts.profile);
   return { loss, grads, gradNorm, clipCoef: clipCoefficient(gradNorm, opts.maxGradNorm, opts.profile) };
-}
-
-/**
- * Where steps are shared (WASM, with the lazy embedding), every step is cut in two parts the same way,
- * whether or not a peer computes one (sharedStep.ts): a run's weights do not depend on when a core is free.
- */
-export function splitsSteps(optimizer: AdamW): boolean {
-  return optimizer.profile.sharedSteps && optimizer.variant === 'lazyEmbedding';
 }
 
 /** clippedGradients of a step cut in two parts, the second computed by `opts.peer` where there is one. */

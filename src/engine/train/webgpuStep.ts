@@ -20,6 +20,8 @@ export interface WebGpuStepOptions {
   microBatch?: number;
   dropoutSeed?: number;
   profile: BackendProfile;
+  /** Recorded once per shape and replayed (the 'replayed' step variant), else run through tfjs. */
+  replayed: boolean;
 }
 
 /**
@@ -30,8 +32,8 @@ export interface WebGpuStepOptions {
  * by row, for an embedding gradient summed in a fixed order), the table's rows, the pair table, the
  * dropout seed, AdamW's hyper-parameters for this step — padded to a few shapes (shapeBuckets.ts):
  * candidates to a bucket (the extra ones carry no loss), lengths to a bucket, the table to as many rows
- * as the step could use. So on the profile's `replaySteps` the step is recorded once per shape and
- * replayed after (replay/stepReplay.ts); without it, the same body runs through tfjs every time.
+ * as the step could use. So the 'replayed' variant records the step once per shape and
+ * replays it after (replay/stepReplay.ts); without it, the same body runs through tfjs every time.
  * Returns the loss, gradient norm and clip coefficient, on the device.
  */
 export function webgpuStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: WebGpuStepOptions): tf.Tensor[] {
@@ -104,7 +106,7 @@ export function webgpuStep(cfg: ModelConfig, params: Params, optimizer: AdamW, b
       table.dispose();
     }
   };
-  return opts.profile.replaySteps ? stepReplay().run(key, io, body) : runPlain(io, body);
+  return opts.replayed ? stepReplay().run(key, io, body) : runPlain(io, body);
 }
 
 let compactCounter = 0;
