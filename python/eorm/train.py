@@ -23,8 +23,8 @@ Writes DIR/model.safetensors (latest weights, every epoch), DIR/best.safetensors
 DIR/checkpoint.pt (resumable: model, optimizer, position, settings and split; only rank 0 writes, so DIR
 must be shared by every node) and DIR/metrics.jsonl.
 
-The run's parts are named after loop.ts's: read_run_inputs (RunInputs, the split), resume, train_epochs,
-train_one_step, record, end_epoch, validate, new_best (the best model), end.
+The run's parts are named after the app's loop phases (src/engine/train/run.ts, epochs.ts, curves.ts,
+validate.ts): read_run_inputs (RunInputs, the split), resume, train_epochs, train_one_step, record, end_epoch, validate, new_best (the best model), end.
 """
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ from .step import make_optimizer, optimizer_step, train_step  # looked up here a
 from .validation import CURVE_SUBSETS, validation_figures
 
 SMOOTHING = 0.95
-# As the app (src/engine/train/loop.ts NON_FINITE_PAUSE): this many skipped (non-finite) steps in a row stop the run.
+# As the app (src/engine/train/curves.ts NON_FINITE_PAUSE): this many skipped (non-finite) steps in a row stop the run.
 NON_FINITE_PAUSE = 3
 
 
@@ -356,7 +356,7 @@ def validate(run: Run, epoch: int, epoch_loss: Optional[float]) -> None:
 
 def new_best(state: RunState, epoch: int, best_of_n: float, score: float, metric: str) -> bool:
     """Whether this validation's figure of `metric` (`score`) is the run's best so far (then recorded, with its
-    Best-of-N, as such). As the app (src/engine/train/loop.ts): the untrained model (epoch 0) is a reference
+    Best-of-N, as such). As the app (src/engine/train/validate.ts): the untrained model (epoch 0) is a reference
     point, never the best model; on a small validation set it could stay best. A checkpoint written before the
     metric was recorded chose by Best-of-N: its best Best-of-N is its best figure."""
     best = state.best_metric_value

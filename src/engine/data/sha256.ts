@@ -110,15 +110,3 @@ export class Sha256 {
     h[7] = (h[7] + hh) | 0;
   }
 }
-
-/** Passes a stream through unchanged, feeding every chunk to `hash` on the way. */
-export function hashingStream(stream: ReadableStream<Uint8Array>, hash: Sha256): ReadableStream<Uint8Array> {
-  return stream.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        hash.update(chunk);
-        controller.enqueue(chunk);
-      },
-    }),
-  );
-}

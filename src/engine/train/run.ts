@@ -58,7 +58,7 @@ export interface Run {
   progress: { points: TrainPoint[]; lastReport: number; timer: { start: number; steps: number; tokens: number } | null };
   /** Steps whose scalars are not read back yet, and the read in flight (see readback.ts). */
   readback: { queued: Array<{ s: StepScalars; at: StepAt }>; pending: Promise<void> | null };
-  /** The untrained model's validation scored alongside the first steps (see untrainedAlongside.ts). */
+  /** The untrained model's validation scored alongside the first steps (validate.ts; its test: untrainedAlongside.test.ts). */
   untrained: { scoring: Promise<void> | null; scored: RunEvaluation | null };
   checkpointsInFlight: Promise<void>[];
   /** A copy of the weights: only between two steps, when they are whole and the lazy embedding is brought up to date. */

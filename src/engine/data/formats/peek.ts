@@ -1,9 +1,7 @@
-/** The start of a stream, to detect its format, and the whole stream again to read it. */
+/** The start of a stream, to detect its format, and the stream to read on from. */
 const PEEK_LIMIT = 1 << 20;
 
 export interface Peeked {
-  /** The whole stream again (the peeked chunks, then the rest). */
-  stream: ReadableStream<Uint8Array>;
   /** The peeked chunks and the stream they came from, unlocked, to read on from (as a byte stream, if it is one). */
   head: Uint8Array[];
   rest: ReadableStream<Uint8Array>;
@@ -60,29 +58,10 @@ export async function peek(stream: ReadableStream<Uint8Array>): Promise<Peeked> 
   const text = first >= 0 && (end >= 0 || done) ? pieces.join('') : '';
   const firstLine = first < 0 ? null : end >= 0 ? text.slice(first, end) : done ? text.slice(first) : null;
   reader.releaseLock();
-  let replay: ReadableStream<Uint8Array> | null = null;
   return {
-    get stream() {
-      replay ??= replayed(chunks, stream);
-      return replay;
-    },
     head: chunks,
     rest: stream,
     firstChar,
     firstLine,
   };
-}
-
-function replayed(chunks: readonly Uint8Array[], rest: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  const reader = rest.getReader();
-  let i = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (i < chunks.length) return controller.enqueue(chunks[i++]);
-      const r = await reader.read();
-      if (r.done) controller.close();
-      else controller.enqueue(r.value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
 }
