@@ -17,7 +17,8 @@ const started = (async () => {
   if (!(await tf.setBackend('wasm'))) throw new Error('the WASM backend did not start in the scoring worker');
   // The thread's one backend: its profile, taken once, serves the warm-up and every request.
   const profile = activeProfile();
-  await warmUp(profile);
+  // Started when scoring starts: its reserve is allocated, not written (warmUp's `resident`).
+  await warmUp(profile, undefined, false);
   return profile;
 })();
 // Handles the requests one at a time, in order, once the backend runs; keeps each call's weights until its release.

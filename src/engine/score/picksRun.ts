@@ -26,6 +26,13 @@ export interface PauseStop {
 /** Questions per chunk: 256 × 16 long answers is a few MB of ids. */
 export const PICKS_CHUNK_QUESTIONS = 256;
 
+/**
+ * Activation memory of one scoring pass in a picks run, a quarter of the default: a WASM heap never
+ * shrinks, and a scoring peer started for the run grows its own to what its passes take (120 MiB at the
+ * default on long answers, 16 × 512 tokens); smaller passes score at the same rate.
+ */
+export const PICKS_PASS_BUDGET_BYTES = 64 * 1024 ** 2;
+
 export interface PicksRunOptions {
   cfg: ModelConfig;
   params: ParamTensors;
@@ -70,7 +77,7 @@ export async function runPicks(groups: ReadonlyArray<Group<CandidateText>>, opts
     const ids = await next;
     const start = done;
     next = tokenize(start + size);
-    const energies = await scoreDistinct(opts.cfg, opts.params, ids, { profile: opts.profile, peers: opts.peers });
+    const energies = await scoreDistinct(opts.cfg, opts.params, ids, { profile: opts.profile, peers: opts.peers, budgetBytes: PICKS_PASS_BUDGET_BYTES });
     const records: PicksRecord[] = [];
     let c = 0;
     for (let g = start; g < Math.min(start + size, total); g++) {
