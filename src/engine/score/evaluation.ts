@@ -70,6 +70,24 @@ export async function evaluateModel(
   }
   // Each distinct input once: identical inputs then tie exactly (distinctInputs.ts).
   const e = await scoreDistinct(cfg, params, candidates, scoring);
+  return evaluationOf(view, answers, groups, e, cfg.sepId, seed, figuresOver);
+}
+
+/**
+ * Every figure of `evaluateModel` from given energies (`energies`: the groups' candidates in order), so the
+ * same figures can be computed on another engine's energies (the selection bench compares Python's report
+ * with the app's on the same inputs).
+ */
+export function evaluationOf(
+  view: TrainingView,
+  answers: ReadonlyArray<string | null>,
+  groups: ArrayLike<number>,
+  energies: Float32Array,
+  sepId: number,
+  seed: number,
+  figuresOver: FiguresOver = 'bothLabels',
+): Evaluation {
+  const e = energies;
   const scored: ScoredGroup[] = [];
   const sourced: SourcedGroup[] = [];
   let offset = 0;
@@ -80,11 +98,12 @@ export async function evaluateModel(
       energies: e.subarray(offset, offset + n),
       labels: view.labels.subarray(start, start + n),
       answers: answers.slice(start, start + n),
-      lengths: answerTokens(view, start, n, cfg.sepId),
+      lengths: answerTokens(view, start, n, sepId),
     });
     if (view.sources) sourced.push({ energies: e.subarray(offset, offset + n), labels: view.labels.subarray(start, start + n), sources: view.sources.index.subarray(start, start + n) });
     offset += n;
   }
+  if (offset !== e.length) throw new Error(`evaluationOf: ${e.length} energies for ${offset} candidates`);
   return {
     ...withSingleLabelNote(scored, withLengthCheck(scored, { seed, figuresOver }, evaluationFigures(scored, { seed, subsetsPerN: CURVE_SUBSETS, figuresOver }))),
     histogram: energyHistogram(scored, HISTOGRAM_BINS),
