@@ -9,7 +9,8 @@ interface DumpEvent {
 /**
  * Chromium's own account of where a process's memory goes (its memory-infra dump, as chrome://tracing
  * shows it): for each process, the effective size of each allocator (V8 heaps per isolate, malloc,
- * partition_alloc, Blink's GC heap), in MiB, largest first. `depth`: how many path levels to keep.
+ * partition_alloc, Blink's GC heap), in MiB, largest first. `depth`: the path level reported (3: e.g.
+ * v8/workers/heap, malloc/allocated_objects/partitions).
  */
 export async function memoryDump(browser: Browser, depth = 3): Promise<Map<number, Array<[string, number]>>> {
   const session = await browser.newBrowserCDPSession();
@@ -30,8 +31,7 @@ export async function memoryDump(browser: Browser, depth = 3): Promise<Map<numbe
     if (e.ph !== 'v' || !allocators) continue;
     const sums = new Map<string, number>();
     for (const [name, a] of Object.entries(allocators)) {
-      const parts = name.split('/');
-      if (parts.length !== depth && !(parts.length < depth && !Object.keys(allocators).some((n) => n.startsWith(`${name}/`)))) continue;
+      if (name.split('/').length !== depth) continue;
       const size = a.attrs?.effective_size ?? a.attrs?.size;
       if (!size || size.units !== 'bytes') continue;
       sums.set(name, (sums.get(name) ?? 0) + parseInt(size.value, 16) / 2 ** 20);

@@ -87,7 +87,6 @@ export function evaluationOf(
   seed: number,
   figuresOver: FiguresOver = 'bothLabels',
 ): Evaluation {
-  const e = energies;
   const scored: ScoredGroup[] = [];
   const sourced: SourcedGroup[] = [];
   let offset = 0;
@@ -95,15 +94,15 @@ export function evaluationOf(
     const start = view.groupStart[groups[k]];
     const n = view.groupStart[groups[k] + 1] - start;
     scored.push({
-      energies: e.subarray(offset, offset + n),
+      energies: energies.subarray(offset, offset + n),
       labels: view.labels.subarray(start, start + n),
       answers: answers.slice(start, start + n),
       lengths: answerTokens(view, start, n, sepId),
     });
-    if (view.sources) sourced.push({ energies: e.subarray(offset, offset + n), labels: view.labels.subarray(start, start + n), sources: view.sources.index.subarray(start, start + n) });
+    if (view.sources) sourced.push({ energies: energies.subarray(offset, offset + n), labels: view.labels.subarray(start, start + n), sources: view.sources.index.subarray(start, start + n) });
     offset += n;
   }
-  if (offset !== e.length) throw new Error(`evaluationOf: ${e.length} energies for ${offset} candidates`);
+  if (offset !== energies.length) throw new Error(`evaluationOf: ${energies.length} energies for ${offset} candidates`);
   return {
     ...withSingleLabelNote(scored, withLengthCheck(scored, { seed, figuresOver }, evaluationFigures(scored, { seed, subsetsPerN: CURVE_SUBSETS, figuresOver }))),
     histogram: energyHistogram(scored, HISTOGRAM_BINS),
