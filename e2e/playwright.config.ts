@@ -9,6 +9,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
+  globalSetup: './announceBrowser.ts',
   // SwiftShader runs WebGPU on the CPU, about 1000× slower than a GPU: generous per-test time.
   timeout: 8 * 60_000,
   expect: { timeout: 60_000 },

@@ -4,7 +4,7 @@
  * that are not state (saving downloaded files) happen here, not in the reducers.
  */
 import type { BackendChoice } from '../worker/backendInfo.ts';
-import { isLifeLockHeld } from '../worker/lifeLock.ts';
+import { isLifeLockHeld, newLifeLockName } from '../worker/lifeLock.ts';
 import type { Command } from '../worker/protocols/commands.ts';
 import type { WorkerEvent } from '../worker/protocols/events.ts';
 import { initialBackendChoice } from './backendChoice.ts';
@@ -61,7 +61,7 @@ function spawn(to: EngineListener): void {
     return;
   }
   worker = w;
-  let lifeLock: string | null = null;
+  const lifeLock = newLifeLockName();
   const beat = new Heartbeat({
     ping: () => w.postMessage({ type: 'ping' } satisfies Command),
     lifeLockHeld: () => isLifeLockHeld(lifeLock),
@@ -74,8 +74,7 @@ function spawn(to: EngineListener): void {
   w.addEventListener('message', (e: MessageEvent<WorkerEvent>) => {
     if (!current()) return;
     beat.heard();
-    if (e.data.type === 'pong') lifeLock = e.data.lifeLock ?? lifeLock;
-    else route(to, e.data);
+    if (e.data.type !== 'pong') route(to, e.data);
   });
   // A script that fails to load or throws outside a command never reaches the protocol's `error` event;
   // the worker may have died with it, which its life lock tells at once.
@@ -86,7 +85,7 @@ function spawn(to: EngineListener): void {
   });
   w.addEventListener('messageerror', () => to.reportFailure('A message from the engine worker could not be decoded.'));
   beat.start();
-  send({ type: 'init', backend: backendChoice });
+  send({ type: 'init', backend: backendChoice, lifeLock });
 }
 
 /** Posts a command; ArrayBuffers listed in `transfer` move to the worker without a copy. */

@@ -35,7 +35,7 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
   let backend: BackendInfo | null = null;
   let tokenizerWorkers: number | undefined;
   let scoringWorkers: number | undefined;
-  const lifeLock = holdLifeLock();
+  let lockAsked = false;
   const scoringPeers = deps.scoringPeers(() => backend, () => scoringWorkers);
   const session = new Session(emit, deps.tokenizePool(() => tokenizerWorkers), () => backend, deps.persister, scoringPeers);
   const announce = async () => {
@@ -69,7 +69,7 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
 
   return (cmd) => {
     if (cmd.type === 'ping') {
-      emit({ type: 'pong', lifeLock: lifeLock() });
+      emit({ type: 'pong' });
       return;
     }
     if (cmd.type === 'counters') {
@@ -90,6 +90,8 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
       return;
     }
     if (cmd.type === 'init') {
+      if (cmd.lifeLock && !lockAsked) holdLifeLock(cmd.lifeLock);
+      lockAsked = true;
       tokenizerWorkers = cmd.tokenizerWorkers;
       scoringWorkers = cmd.scoringWorkers;
       resolveInit(cmd.backend ?? 'auto');

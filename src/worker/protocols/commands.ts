@@ -15,7 +15,8 @@ export type Command =
    * `tokenizerWorkers` overrides the pool size (default: spare cores, at most 4); benchmarks compare sizes.
    * `scoringWorkers` overrides the number of scoring workers on WASM (default: idle cores, at most 3; 0: none).
    */
-  | { type: 'init'; backend?: BackendChoice; tokenizerWorkers?: number; scoringWorkers?: number }
+  /** `lifeLock`: the name of the Web Lock the worker holds while it lives (see worker/lifeLock.ts). */
+  | { type: 'init'; backend?: BackendChoice; tokenizerWorkers?: number; scoringWorkers?: number; lifeLock?: string }
   /** Switches the engine's backend between commands (refused while training). */
   | { type: 'setBackend'; backend: BackendChoice }
   /**

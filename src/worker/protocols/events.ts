@@ -15,8 +15,7 @@ import type { Estimate, SavedRunInfo, TrainState } from './training.ts';
 
 export type WorkerEvent =
   | { type: 'ready'; backend: BackendInfo; hardwareConcurrency: number }
-  /** `lifeLock`: the Web Lock the worker holds while it lives (null until held, or without Web Locks). */
-  | { type: 'pong'; lifeLock: string | null }
+  | { type: 'pong' }
   | ({ type: 'counters'; replayProfile?: ReplayProfile | null } & EngineCounters)
   | { type: 'log'; level: 'info' | 'warn'; message: string }
   /** `role` names the data slot when a loadData failed. */
