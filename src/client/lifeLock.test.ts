@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type EngineDown, Heartbeat, HEARTBEAT_TIMING } from '../client/heartbeat.ts';
+import { type EngineDown, Heartbeat, HEARTBEAT_TIMING } from './heartbeat.ts';
 import { inProcessPool } from '../engine/data/tokenizePool.ts';
-import { createEngine } from './engineCore.ts';
-import { isLifeLockHeld, newLifeLockName } from './lifeLock.ts';
-import type { WorkerEvent } from './protocols/events.ts';
-import { Persister } from './storage/persister.ts';
+import { createEngine } from '../worker/engineCore.ts';
+import { isLifeLockHeld, newLifeLockName } from '../worker/lifeLock.ts';
+import type { WorkerEvent } from '../worker/protocols/events.ts';
+import { Persister } from '../worker/storage/persister.ts';
 
 /** Web Locks as the browser keeps them: a request waits until `grant()` runs its callback; `kill()` drops the worker's locks. */
 function fakeLocks() {
