@@ -7,7 +7,9 @@ from typing import Dict, Optional, Sequence
 
 from .metrics import NAN, ScoredGroup, best_of_n_score, evaluate_groups, majority_vote_score, weighted_vote_score
 from .ncurve import best_of_n_curve
-from .cross_fit import selector_pick
+from .selector import selector_pick
+from .generators import generator_vote_score
+from .metrics import AnswerSlots
 from .selection import SELECTION_RULES, selection_report
 
 
@@ -28,6 +30,10 @@ def rule_score(g: ScoredGroup, rule: str, temperature: float, selector: Optional
         return weighted_vote_score(g.answers, g.energies, g.labels, 1.0)
     if rule == "selector":
         return selector_pick(g, selector)[0] if selector is not None else NAN
+    if rule == "generatorVote":
+        return generator_vote_score(AnswerSlots(g.answers, g.labels), (getattr(g, "generators", None) or {}).get("labelled"))
+    if rule == "generatorVoteFree":
+        return generator_vote_score(AnswerSlots(g.answers, g.labels), (getattr(g, "generators", None) or {}).get("agreement"))
     if rule == "first":
         return g.labels[0]
     if rule == "random":

@@ -11,7 +11,8 @@ from typing import Dict, List, Sequence
 
 from .held_out import has_both_labels
 from .metrics import NAN, ScoredGroup, best_of_n_score, rank_key
-from .selection import bootstrap_intervals, to_fixed
+from .bootstrap import bootstrap_intervals
+from .selection_sentence import to_fixed
 from .tokenize import tokenize_groups
 
 # src/worker/dataLoader.ts TOKEN_CAP: the app tokenizes its data once, up to this many ids per input.

@@ -23,6 +23,8 @@ class ScoredGroup:
     energies: Sequence[float]
     labels: Sequence[int]
     answers: Sequence[Optional[str]]
+    # Per candidate, its generator's vote weights: {"labelled": [...] or None, "agreement": [...] or None} (generator_table.py).
+    generators: Optional[Dict[str, Optional[List[float]]]] = None
 
 
 def softplus(x: float) -> float:

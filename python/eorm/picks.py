@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 from typing import Dict, List, Optional, Sequence
 
-from .cross_fit import SELECTOR_FEATURES, answer_features, apply_platt, selector_probabilities
+from .cross_fit import apply_platt
+from .recorded_map import selector_coefficients
+from .selector import answer_features, selector_probabilities
 from .js import json_stringify
 from .metrics import AnswerSlots, answer_masses, rank_key
 
@@ -44,7 +46,7 @@ def rerank_answers(answers, energies, pmap: Dict) -> List[Dict]:
     rows = answer_shares(answers, energies, pmap["temperature"])
     named = [r for r in rows if r["answer"] is not None]
     if pmap["use"] == "selector" and pmap.get("selector"):
-        p = selector_probabilities(answer_features(answers, energies, [0] * len(answers))[1], pmap["selector"])
+        p = selector_probabilities(answer_features(answers, energies, [0] * len(answers))[1], selector_coefficients(pmap["selector"]) or pmap["selector"])
         best = -1
         for k, r in enumerate(named):
             r["probability"] = p[k]
@@ -57,37 +59,6 @@ def rerank_answers(answers, energies, pmap: Dict) -> List[Dict]:
         for r in named:
             r["probability"] = apply_platt(pmap["platt"], r["probability"])
     return rows
-
-
-def _finite(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
-
-def read_probability_map(v) -> Optional[Dict]:
-    """readProbabilityMap: a map recorded in a model file's metadata, or None when it is not a whole one."""
-    if not isinstance(v, dict):
-        return None
-    t, platt, sel, use = v.get("temperature"), v.get("platt"), v.get("selector"), v.get("use")
-    if not _finite(t) or t <= 0:
-        return None
-    if platt is not None and not (isinstance(platt, dict) and _finite(platt.get("a")) and _finite(platt.get("b"))):
-        return None
-    if sel is not None and not (isinstance(sel, list) and len(sel) == len(SELECTOR_FEATURES) and all(_finite(x) for x in sel)):
-        return None
-    if use not in ("vote", "selector"):
-        return None
-    return {"temperature": float(t), "platt": {"a": float(platt["a"]), "b": float(platt["b"])} if platt else None, "selector": [float(x) for x in sel] if sel else None, "use": use}
-
-
-def probability_map(training: Optional[Dict]) -> Dict:
-    """What the weights record (their last validation's map), else a recorded temperature alone, else T = 1,
-    as the app's Rerank and Pick answers read a model file."""
-    training = training or {}
-    recorded = read_probability_map(training.get("probabilityMap"))
-    if recorded:
-        return recorded
-    t = training.get("temperature")
-    return {"temperature": float(t) if _finite(t) and t > 0 else 1.0, "platt": None, "selector": None, "use": "vote"}
 
 
 def resolve_rule(choice: str, pmap: Dict) -> str:

@@ -14,7 +14,8 @@ from typing import List, Tuple
 from .distributed import Dist
 from .formats import FormatRead, read_files
 from .model import score_candidates
-from .picks import pick_question, picks_line, picks_record, probability_map, resolve_rule
+from .picks import pick_question, picks_line, picks_record, resolve_rule
+from .recorded_map import probability_map
 from .tokenize import tokenize_groups
 
 # Questions per chunk, as the app's PICKS_CHUNK_QUESTIONS.

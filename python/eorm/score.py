@@ -41,12 +41,15 @@ from typing import List, Optional
 import torch
 
 from .dataset import TrainingData, file_identity, load_training_data_or_exit
+from .generator_table import with_generators
 from .held_out import evaluation_figures
 from .kept import keep_candidates
 from .length_bias import answer_tokens_by_line, length_bias
 from .metrics import rank_key
 from .model import score_candidates
 from .picks import PICK_RULES
+from .recorded_map import probability_map
+from .training_generators import training_generators
 from .picks_run import run_picks
 from .single_label import single_label_note
 from .sources import source_audit, source_index
@@ -95,6 +98,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     for e in data.dataset.report.errors:
         print(e.message(), file=sys.stderr)
     split = None
+    train = None
     if args.groups == "all":
         groups = list(range(data.n_groups))
     else:
@@ -118,15 +122,24 @@ def main(argv: Optional[List[str]] = None) -> None:
     out = sys.stdout
     for r in rows:
         out.write(json.dumps(_finite(r)) + "\n")
-    ev = evaluation_figures(scored, figure_seed, args.curve_subsets, args.groups != "all")
     names, src = source_index(data.sources)
+    # The generator weights the model learnt from its training questions' labels (recorded, else refitted on
+    # the split's training questions for its own validation), and those learnt from agreement on these questions.
+    labelled = probability_map(loaded.training).get("generators") or (training_generators(data, train, figure_seed) if args.groups == "val" else None)
+    sources_of = [[src[c] for c in data.candidates([g])] for g in groups]
+    scored_g, _, table = with_generators(scored, sources_of, names, labelled)
+    ev = evaluation_figures(scored_g, figure_seed, args.curve_subsets, args.groups != "all")
     sourced = [(sg.energies, sg.labels, [src[c] for c in data.candidates([g])]) for g, sg in zip(groups, scored)]
     sources = source_audit(sourced, names)
     by_line = answer_tokens_by_line([data.dataset.groups[g] for g in groups], model.cfg.sepId)
     lengths = [[by_line[data.lines[c]] for c in data.candidates([g])] for g in groups]
-    ev["selection"]["length"] = length_bias(scored, lengths, figure_seed, args.groups != "all")
+    ev["selection"]["length"] = length_bias(scored_g, lengths, figure_seed, args.groups != "all")
     if args.groups != "all":
-        ev["selection"]["singleLabel"] = single_label_note(scored)
+        ev["selection"]["singleLabel"] = single_label_note(scored_g)
+    if table:
+        # The labelled generator weights travel with the map where they were used, as in the app.
+        ev["selection"]["probabilityMap"]["generators"] = labelled
+        ev["selection"]["generators"] = table
     final = {"metrics": ev["summary"], "selection": ev["selection"], "curve": ev["curve"], "allQuestionsAccuracy": ev["allQuestionsAccuracy"], "sources": sources, "groups": args.groups}
     if split is not None:
         final["split"] = split

@@ -7,6 +7,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { answerKey, candidateAnswerKey, extractAnswer } from '../../src/engine/data/answers.ts';
 import { ingestJsonl } from '../../src/engine/data/ingest.ts';
+import type { Dataset } from '../../src/engine/data/types.ts';
+
+/** A dataset's fields eorm.jsonl's Dataset has too (the format and label source are the formats golden's). */
+const comparedFields = ({ groups, candidateCount, report }: Dataset) => ({ groups, candidateCount, report });
 import { parseCandidateLine } from '../../src/engine/data/record.ts';
 import { createRng, mixSeed, shuffleInPlace } from '../../src/engine/data/rng.ts';
 import { splitGroups } from '../../src/engine/data/split.ts';
@@ -16,7 +20,7 @@ import { energyHistogram } from '../../src/engine/metrics/histogram.ts';
 import { bestOfNCurve } from '../../src/engine/metrics/ncurve.ts';
 import { selectionReport } from '../../src/engine/metrics/selection.ts';
 import { fitTemperature } from '../../src/engine/metrics/temperature.ts';
-import { crossFitFolds } from '../../src/engine/metrics/crossFit.ts';
+import { crossFitFolds } from '../../src/engine/metrics/folds.ts';
 
 const [samplePath, outPath] = process.argv.slice(2);
 
@@ -199,8 +203,8 @@ async function main() {
     answerKey: KEY_TEXTS.map((t) => [t, answerKey(t)]),
     lines: LINES.map((l, i) => [l, parseCandidateLine(l, i + 1)]),
     deepLines: DEEP.flatMap((d) => DEPTHS.map((depth) => [...d, depth, parseCandidateLine(deepLine(d, depth), 1)])),
-    deepFile: { lines: DEEP_FILE, dataset: deepDataset, split: { seed: 7, train: Array.from(deepSplit.train), val: Array.from(deepSplit.val) } },
-    messy: { bytes: Array.from(messy), dataset: messyDataset },
+    deepFile: { lines: DEEP_FILE, dataset: comparedFields(deepDataset), split: { seed: 7, train: Array.from(deepSplit.train), val: Array.from(deepSplit.val) } },
+    messy: { bytes: Array.from(messy), dataset: comparedFields(messyDataset) },
     longLine: longLine.report,
     sampleGroups: { count: sampleDataset.groups.length, sizes: sampleDataset.groups.map((g) => g.candidates.length), labels },
     splits: Object.fromEntries(Object.entries(splits).map(([k, v]) => [k, { train: Array.from(v.train), val: Array.from(v.val) }])),

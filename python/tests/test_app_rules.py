@@ -11,7 +11,7 @@ import math
 import os
 import unittest
 
-from eorm import answers, cross_fit, js, jsonl, metrics, ncurve, rng, selection, split, tokenize
+from eorm import answers, bootstrap, cross_fit, js, jsonl, metrics, ncurve, rng, selection, split, temperature, tokenize
 
 from tests.util import HERE, SAMPLE, dec
 
@@ -229,7 +229,7 @@ class Selection(Close):
         cls.noisy = groups(dec(G["metrics"]["groups"]))
 
     def test_temperature_fit(self):
-        t, n = selection.fit_temperature(self.fit)
+        t, n = temperature.fit_temperature(self.fit)
         self.assertSame({"temperature": t, "groups": n}, self.want["temperature"], rel=1e-9)
         self.assertNotEqual(t, 1.0)
 
@@ -254,8 +254,8 @@ class Selection(Close):
     def test_vectorised_stream_is_mulberry32(self):
         r = rng.Rng(1234567)
         want = [r.int(37) for _ in range(500)]
-        self.assertEqual(selection._mulberry32_ints(1234567, 0, 500, 37).tolist(), want)
-        self.assertEqual(selection._mulberry32_ints(1234567, 200, 300, 37).tolist(), want[200:])
+        self.assertEqual(bootstrap.mulberry32_ints(1234567, 0, 500, 37).tolist(), want)
+        self.assertEqual(bootstrap.mulberry32_ints(1234567, 200, 300, 37).tolist(), want[200:])
 
     def test_to_fixed_rounds_half_away_from_zero_like_js(self):
         self.assertEqual(selection.to_fixed(0.25, 1), "0.3")  # exact binary half: JS rounds up, Python's format would not

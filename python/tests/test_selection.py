@@ -22,8 +22,8 @@ from eorm.weights import write_model
 
 from tests.util import SAMPLE, run_module
 
-KEYS = {"groups", "rules", "temperature", "temperatureSource", "versusMajority", "bestVerifier", "probabilityMap", "recommended", "mixedLabelAnswers", "calibration", "bootstrap", "allQuestions"}
-RULES = {"bestOfN", "majority", "weightedVote", "weightedVoteRaw", "selector", "first", "random", "oracle"}
+KEYS = {"groups", "rules", "temperature", "temperatureSource", "versusMajority", "bestVerifier", "energyGain", "test", "probabilityMap", "recommended", "mixedLabelAnswers", "calibration", "bootstrap", "allQuestions"}
+RULES = {"bestOfN", "majority", "weightedVote", "weightedVoteRaw", "selector", "generatorVote", "generatorVoteFree", "first", "random", "oracle"}
 
 
 class ScorePrintsTheSelectionReport(unittest.TestCase):
@@ -62,8 +62,9 @@ class ScorePrintsTheSelectionReport(unittest.TestCase):
         self.assertEqual(s["rules"]["majority"]["accuracy"], last["metrics"]["baselines"]["majorityVote"])
         self.assertEqual(s["rules"]["weightedVoteRaw"]["accuracy"], last["metrics"]["baselines"]["weightedVote"])
         self.assertEqual(s["rules"]["bestOfN"]["accuracy"], last["metrics"]["bestOfN"])
-        self.assertEqual([v["rule"] for v in s["versusMajority"]], ["bestOfN", "weightedVote", "weightedVoteRaw", "selector"])
-        self.assertIn(s["bestVerifier"], s["versusMajority"])
+        self.assertEqual([v["rule"] for v in s["versusMajority"]], ["bestOfN", "weightedVote", "weightedVoteRaw", "selector", "generatorVote", "generatorVoteFree"])
+        chosen = next(v for v in s["versusMajority"] if v["rule"] == s["bestVerifier"]["rule"])
+        self.assertEqual({k: s["bestVerifier"][k] for k in ("diff", "p", "pAdjusted", "real")}, {k: chosen[k] for k in ("diff", "p", "pAdjusted", "real")})
         self.assertEqual(len(s["calibration"]["bins"]), 10)
         self.assertEqual(s["bootstrap"], {"resamples": 1000, "seed": 42})
         self.assertTrue(s["recommended"]["sentence"].startswith("Use "))

@@ -12,6 +12,7 @@ import { selectionOf } from '../engine/train/bestMetric.ts';
 import { GPT2_VOCAB, paramCount } from '../engine/model/config.ts';
 import { type Params, disposeParams, paramsFromArrays } from '../engine/model/params.ts';
 import { evaluateModel } from '../engine/score/evaluation.ts';
+import { trainingGenerators } from '../engine/score/trainingGenerators.ts';
 import { rankGroup } from '../engine/metrics/rank.ts';
 import type { ScoringPeer } from '../engine/score/scoring.ts';
 import { scoreDistinct } from '../engine/score/distinctInputs.ts';
@@ -272,11 +273,13 @@ export class ModelQueries {
         const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
         if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
         const seed = recordedFigureSeed(m.model.training, runs.settings.seed);
-        const evaluation = await evaluateModel(m.model.cfg, m.params, withSources(data.view, data.dataset), data.answers, groups, seed, {
-          onProgress: (done, total) => emit({ type: 'evalProgress', set, done, total }),
-          peers: this.deps.scoringPeers(),
-          profile: activeProfile(),
-        }, set === 'val' ? 'bothLabels' : 'allQuestions');
+        const view = withSources(data.view, data.dataset);
+        // The generator weights the model learnt from its training questions' labels; for its own validation
+        // split they can be fitted again on that split's training questions.
+        const recorded = readProbabilityMap(m.model.training.probabilityMap)?.generators ?? null;
+        const generators = recorded ?? (set === 'val' ? trainingGenerators(view, data.answers, data.split.train, seed) : null);
+        const scoring = { onProgress: (done: number, total: number) => emit({ type: 'evalProgress', set, done, total }), peers: this.deps.scoringPeers(), profile: activeProfile() };
+        const evaluation = await evaluateModel(m.model.cfg, m.params, view, data.answers, groups, seed, scoring, set === 'val' ? 'bothLabels' : 'allQuestions', generators);
         return { key, evaluated: { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation, heldOut: trained?.note ?? null } };
       },
       ({ key, evaluated }, slot) => use(cache.store(set, slot, evaluated, key)),

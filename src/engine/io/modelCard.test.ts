@@ -47,7 +47,7 @@ describe('modelCard', () => {
     expect(card).toContain('Use the energy-weighted vote: it beats majority vote by 7.9 points');
     expect(card).toMatch(/\| Energy-weighted vote \(fitted T\) \| 81\.1% \| 74\.0% – 87\.0% \|/);
     expect(card).toMatch(/\| Majority vote \| 73\.2% \| 66\.0% – 80\.0% \|/);
-    expect(card).toContain('+7.9 points (95% interval 3.0 to 13.0): a real difference');
+    expect(card).toContain('+7.9 points (95% interval 3.0 to 13.0, p = 0.008 adjusted (21 questions differ)): a real difference');
     expect(card).toContain('not distinguishable from zero');
     expect(card).toContain('1000 resamples, seed 42');
     expect(card).toContain('Over all held-out questions (not only those with both labels): 61.0%');

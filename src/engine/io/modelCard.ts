@@ -6,7 +6,8 @@
  */
 import type { HeldOutNote } from '../data/heldOutNote.ts';
 import type { ModelConfig } from '../model/config.ts';
-import type { SelectionReport, SelectionRule, SourceRow } from '../metrics/selectionTypes.ts';
+import { RULE_NAMES, SELECTION_RULES } from '../metrics/rules.ts';
+import type { SelectionReport, SourceRow } from '../metrics/selectionTypes.ts';
 import type { EvalSummary } from '../metrics/summary.ts';
 
 /** One evaluation of the exported model, as the card reports it. */
@@ -35,19 +36,6 @@ export interface ModelCardInput {
   /** A checkpoint chosen by its validation figures (the best one): those figures are optimistic. */
   chosenOnValidation?: boolean;
 }
-
-export const RULE_NAMES: Record<SelectionRule, string> = {
-  bestOfN: 'Best-of-N (lowest energy)',
-  majority: 'Majority vote',
-  weightedVote: 'Energy-weighted vote (fitted T)',
-  weightedVoteRaw: 'Energy-weighted vote (T = 1)',
-  selector: 'Learned selector (vote share + energy)',
-  first: 'First candidate',
-  random: 'Random candidate',
-  oracle: 'Oracle (any correct)',
-};
-
-const RULE_ORDER: SelectionRule[] = ['bestOfN', 'majority', 'weightedVote', 'weightedVoteRaw', 'selector', 'first', 'random', 'oracle'];
 
 const pct = (x: number | null | undefined): string => (typeof x === 'number' && Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
 const num = (x: number | null | undefined, digits = 3): string => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : '–');
@@ -83,12 +71,15 @@ function selectionSection(e: CardEvaluation): string[] {
   if (!sel) {
     return [...head, `Best-of-N ${pct(e.summary.bestOfN)}, majority vote ${pct(e.summary.baselines.majorityVote)}, weighted vote (T = 1) ${pct(e.summary.baselines.weightedVote)}, pairwise ${pct(e.summary.pairwise)}. No intervals: this evaluation has no selection report.`, ''];
   }
-  const rows = RULE_ORDER.map((r) => [RULE_NAMES[r], pct(sel.rules[r].accuracy), `${pct(sel.rules[r].ci.lo)} – ${pct(sel.rules[r].ci.hi)}`]);
+  // Reports recorded before a rule existed leave it out.
+  const rows = SELECTION_RULES.filter((r) => sel.rules[r] !== undefined).map((r) => [RULE_NAMES[r], pct(sel.rules[r].accuracy), `${pct(sel.rules[r].ci.lo)} – ${pct(sel.rules[r].ci.hi)}`]);
   const out = [...head, sel.recommended.sentence, '', ...table(['rule', 'accuracy', '95% interval'], rows), ''];
   for (const v of sel.versusMajority) {
-    out.push(`- ${RULE_NAMES[v.rule]} minus majority vote: ${v.diff >= 0 ? '+' : ''}${(100 * v.diff).toFixed(1)} points (95% interval ${(100 * v.ci.lo).toFixed(1)} to ${(100 * v.ci.hi).toFixed(1)}): ${v.real ? 'a real difference' : 'not distinguishable from zero'}.`);
+    const test = v.p === undefined ? '' : `, p = ${num(v.pAdjusted)} adjusted (${v.differing} questions differ)`;
+    out.push(`- ${RULE_NAMES[v.rule]} minus majority vote: ${v.diff >= 0 ? '+' : ''}${(100 * v.diff).toFixed(1)} points (95% interval ${(100 * v.ci.lo).toFixed(1)} to ${(100 * v.ci.hi).toFixed(1)}${test}): ${v.real ? 'a real difference' : 'not distinguishable from zero'}.`);
   }
-  out.push(`- Intervals: percentile bootstrap over groups, ${sel.bootstrap.resamples} resamples, seed ${sel.bootstrap.seed}; ties scored as the expected accuracy of a random pick among the tied answers.`);
+  if (sel.energyGain) out.push(`- ${sel.energyGain.sentence}`);
+  out.push(`- Intervals: percentile bootstrap over groups, ${sel.bootstrap.resamples} resamples, seed ${sel.bootstrap.seed} (the fitted rules refitted in each); ties scored as the expected accuracy of a random pick among the tied answers.${sel.test ? ` "Real": ${sel.test}.` : ''}`);
   if (typeof e.allQuestionsAccuracy === 'number') out.push(`- Over all held-out questions (not only those with both labels): ${pct(e.allQuestionsAccuracy)}.`);
   if (sel.mixedLabelAnswers > 0) {
     out.push(`- ${sel.mixedLabelAnswers} final answers have candidates labelled both correct and incorrect: the labels and the app's answer matching disagree there; each counts as the share of its candidates labelled correct.`);

@@ -75,8 +75,10 @@ describe('rerankAnswers: the map an evaluation fitted on held-out questions', ()
   });
 
   it('reads a recorded map only when it is whole', () => {
-    const map = { temperature: 0.4, platt: { a: 1.2, b: 0.1 }, selector: [0, 5, 0, 0, 0], use: 'vote' };
+    const map = { temperature: 0.4, platt: { a: 1.2, b: 0.1 }, selector: [0, 5, 0, 0, 0, 0.5], use: 'vote' };
     expect(readProbabilityMap(map)).toEqual(map);
+    // A selector recorded before the generator feature reads with that coefficient at 0.
+    expect(readProbabilityMap({ ...map, selector: [0, 5, 0, 0, 0] })).toEqual({ ...map, selector: [0, 5, 0, 0, 0, 0] });
     expect(readProbabilityMap({ ...map, temperature: 0 })).toBeNull();
     expect(readProbabilityMap({ ...map, selector: [1, 2] })).toBeNull();
     expect(readProbabilityMap({ ...map, platt: { a: 'x', b: 0 } })).toBeNull();

@@ -26,36 +26,47 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 /** The 95% interval of a statistic that is not a mean (e.g. ECE), over the same resampled indices as bootstrapIntervals with this seed. */
 export function bootstrapInterval(g: number, resamples: number, seed: number, statistic: (idx: Int32Array) => number): Interval {
   if (g === 0 || resamples < 1) return { lo: NaN, hi: NaN };
-  const rng = createRng(seed);
   const values = new Float64Array(resamples);
-  const idx = new Int32Array(g);
-  for (let b = 0; b < resamples; b++) {
-    for (let j = 0; j < g; j++) idx[j] = rng.int(g);
-    values[b] = statistic(idx);
-  }
-  values.sort();
-  return { lo: percentile(values, 0.025), hi: percentile(values, 0.975) };
+  forEachResample(g, resamples, seed, (idx, b) => (values[b] = statistic(idx)));
+  return percentileInterval(values);
 }
 
-/** The 95% interval of each column's mean; NaN bounds when there are no groups. */
-export function bootstrapIntervals(columns: ReadonlyArray<ArrayLike<number>>, resamples: number, seed: number): Interval[] {
-  const g = columns.length > 0 ? columns[0].length : 0;
-  if (g === 0 || resamples < 1) return columns.map(() => ({ lo: NaN, hi: NaN }));
+/** Each resample's indices (g of them, drawn from createRng(seed) in order), handed to `visit` one resample at a time. */
+export function forEachResample(g: number, resamples: number, seed: number, visit: (idx: Int32Array, b: number) => void): void {
   const rng = createRng(seed);
-  const cols = columns.map((c) => Float64Array.from(c));
-  const means = columns.map(() => new Float64Array(resamples));
   const idx = new Int32Array(g);
   for (let b = 0; b < resamples; b++) {
     for (let j = 0; j < g; j++) idx[j] = rng.int(g);
+    visit(idx, b);
+  }
+}
+
+/** Each column's mean in every resample (resample order); empty when there are no groups. */
+export function bootstrapReplicates(columns: ReadonlyArray<ArrayLike<number>>, resamples: number, seed: number): Float64Array[] {
+  const g = columns.length > 0 ? columns[0].length : 0;
+  if (g === 0 || resamples < 1) return columns.map(() => new Float64Array(0));
+  const cols = columns.map((c) => Float64Array.from(c));
+  const means = columns.map(() => new Float64Array(resamples));
+  forEachResample(g, resamples, seed, (idx, b) => {
     for (let c = 0; c < cols.length; c++) {
       const col = cols[c];
       let sum = 0;
       for (let j = 0; j < g; j++) sum += col[idx[j]];
       means[c][b] = sum / g;
     }
-  }
-  return means.map((m) => {
-    m.sort();
-    return { lo: percentile(m, 0.025), hi: percentile(m, 0.975) };
   });
+  return means;
+}
+
+/** The central interval leaving `alpha` of the replicates out (0.05: the 2.5th to the 97.5th percentile); NaN bounds when there are none. */
+export function percentileInterval(replicates: ArrayLike<number>, alpha = 0.05): Interval {
+  if (replicates.length === 0) return { lo: NaN, hi: NaN };
+  const sorted = Float64Array.from(replicates).sort();
+  const tail = alpha / 2;
+  return { lo: percentile(sorted, tail), hi: percentile(sorted, 1 - tail) };
+}
+
+/** The 95% interval of each column's mean; NaN bounds when there are no groups. */
+export function bootstrapIntervals(columns: ReadonlyArray<ArrayLike<number>>, resamples: number, seed: number): Interval[] {
+  return bootstrapReplicates(columns, resamples, seed).map((m) => percentileInterval(m));
 }

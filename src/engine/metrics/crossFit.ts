@@ -5,33 +5,15 @@
  * a later use applies (Rerank) are fitted once more on every question. Nothing here ever sees a training
  * question. The Python twin (python/eorm/selection.py, cross_fit) deals the same folds.
  */
-import { createRng } from '../data/rng.ts';
 import { type PlattMap, applyPlatt, fitPlatt } from './calibrationMap.ts';
+import { CROSS_FIT_FOLDS, crossFitFolds } from './folds.ts';
 import { fitSelector, selectorPick } from './selector.ts';
 import type { ScoredGroup } from './summary.ts';
 import { fitTemperature } from './temperature.ts';
 import { answerSlots, weightedVotePick } from './vote.ts';
 
-export const CROSS_FIT_FOLDS = 5;
 /** Fewer questions than this leave folds too small to fit on: the figures stay uncalibrated, and say so. */
 export const CROSS_FIT_MIN_QUESTIONS = 20;
-/** The fold shuffle's stream, apart from the bootstrap's (createRng(seed)) and the split's. */
-const FOLD_STREAM = 0x2545f491;
-
-/** Fold of each of n questions: a seeded Fisher–Yates deal (j = i + rng.int(n − i)), then position mod K. */
-export function crossFitFolds(n: number, seed: number, folds = CROSS_FIT_FOLDS): Int32Array {
-  const order = Int32Array.from({ length: n }, (_, i) => i);
-  const rng = createRng((seed ^ FOLD_STREAM) >>> 0);
-  for (let i = 0; i < n; i++) {
-    const j = i + rng.int(n - i);
-    const t = order[i];
-    order[i] = order[j];
-    order[j] = t;
-  }
-  const fold = new Int32Array(n);
-  order.forEach((q, i) => (fold[q] = i % folds));
-  return fold;
-}
 
 /** What is fitted on a set of held-out questions. */
 export interface VerifierMaps {

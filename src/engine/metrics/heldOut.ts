@@ -12,7 +12,8 @@ import { SELECTION_RULES, selectionReport } from './selection.ts';
 import type { AllQuestionsFigures, SelectionReport, SelectionRule } from './selectionTypes.ts';
 import { type EvalSummary, type ScoredGroup, evaluateGroups } from './summary.ts';
 import { selectorPick } from './selector.ts';
-import { majorityVoteScore, weightedVoteScore } from './vote.ts';
+import { generatorVoteScore } from './generators.ts';
+import { answerSlots, majorityVoteScore, weightedVoteScore } from './vote.ts';
 
 /** At least one correct and one incorrect candidate. */
 export function hasBothLabels(g: ScoredGroup): boolean {
@@ -40,6 +41,10 @@ export function ruleScore(g: ScoredGroup, rule: SelectionRule, temperature: numb
       return weightedVoteScore(g.answers, g.energies, g.labels, 1);
     case 'selector':
       return selector ? selectorPick(g, selector).score : NaN;
+    case 'generatorVote':
+      return generatorVoteScore(answerSlots(g.answers, g.labels), g.generators?.labelled);
+    case 'generatorVoteFree':
+      return generatorVoteScore(answerSlots(g.answers, g.labels), g.generators?.agreement);
     case 'first':
       return g.labels[0];
     case 'random':

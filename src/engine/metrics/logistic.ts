@@ -34,12 +34,16 @@ export function linear(x: ArrayLike<number>, r: number, beta: ArrayLike<number>)
 /** log(1 + e^z) without overflow. */
 const softplus = (z: number): number => (z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z)));
 
-/** The penalised log loss at `beta`. */
-function objective(x: ArrayLike<number>, y: ArrayLike<number>, penalty: ArrayLike<number>, prior: ArrayLike<number>, beta: ArrayLike<number>): number {
+const weightOf = (w: ArrayLike<number> | undefined, r: number): number => (w === undefined ? 1 : w[r]);
+
+/** The penalised log loss at `beta` (each row counted `weights[r]` times). */
+function objective(x: ArrayLike<number>, y: ArrayLike<number>, penalty: ArrayLike<number>, prior: ArrayLike<number>, beta: ArrayLike<number>, weights?: ArrayLike<number>): number {
   let f = 0;
   for (let r = 0; r < y.length; r++) {
+    const wr = weightOf(weights, r);
+    if (wr === 0) continue;
     const z = linear(x, r, beta);
-    f += softplus(z) - y[r] * z;
+    f += wr * (softplus(z) - y[r] * z);
   }
   for (let j = 0; j < beta.length; j++) f += 0.5 * penalty[j] * (beta[j] - prior[j]) ** 2;
   return f;
@@ -70,12 +74,20 @@ function solveSpd(a: Float64Array, b: Float64Array, d: number): Float64Array {
   return out;
 }
 
+/** A refit's options: rows counted `weights[r]` times (a bootstrap resample's multiplicities), Newton from `start` for `steps` steps. */
+export interface LogisticOptions {
+  weights?: ArrayLike<number>;
+  start?: ArrayLike<number>;
+  steps?: number;
+}
+
 /** β for rows `x` (row-major, prior.length columns) and targets `y`; the prior itself when there are no rows. */
-export function fitLogistic(x: ArrayLike<number>, y: ArrayLike<number>, penalty: ArrayLike<number>, prior: ArrayLike<number>): Float64Array {
+export function fitLogistic(x: ArrayLike<number>, y: ArrayLike<number>, penalty: ArrayLike<number>, prior: ArrayLike<number>, opts: LogisticOptions = {}): Float64Array {
   const d = prior.length;
-  let beta = Float64Array.from(prior);
-  let f = objective(x, y, penalty, prior, beta);
-  for (let step = 0; step < NEWTON_STEPS; step++) {
+  const weights = opts.weights;
+  let beta = Float64Array.from(opts.start ?? prior);
+  let f = objective(x, y, penalty, prior, beta, weights);
+  for (let step = 0; step < (opts.steps ?? NEWTON_STEPS); step++) {
     const grad = new Float64Array(d);
     const hess = new Float64Array(d * d);
     for (let j = 0; j < d; j++) {
@@ -83,11 +95,13 @@ export function fitLogistic(x: ArrayLike<number>, y: ArrayLike<number>, penalty:
       hess[j * d + j] = penalty[j];
     }
     for (let r = 0; r < y.length; r++) {
+      const wr = weightOf(weights, r);
+      if (wr === 0) continue;
       const p = sigmoid(linear(x, r, beta));
-      const w = p * (1 - p);
+      const w = wr * p * (1 - p);
       for (let i = 0; i < d; i++) {
         const xi = x[r * d + i];
-        grad[i] += (p - y[r]) * xi;
+        grad[i] += wr * (p - y[r]) * xi;
         for (let j = 0; j <= i; j++) hess[i * d + j] += w * xi * x[r * d + j];
       }
     }
@@ -96,7 +110,7 @@ export function fitLogistic(x: ArrayLike<number>, y: ArrayLike<number>, penalty:
     let t = 1;
     for (let halving = 0; halving <= MAX_HALVINGS; halving++, t /= 2) {
       const next = Float64Array.from(beta, (b, j) => b - t * s[j]);
-      const fNext = objective(x, y, penalty, prior, next);
+      const fNext = objective(x, y, penalty, prior, next, weights);
       if (fNext <= f) {
         beta = next;
         f = fNext;

@@ -8,13 +8,15 @@
 import { type AnswerShare, answerShares } from './answerShares.ts';
 import { applyPlatt } from './calibrationMap.ts';
 import { SELECTOR_FEATURES, answerFeatures, selectorProbabilities } from './selector.ts';
+import type { GeneratorWeights } from './generators.ts';
+import { SELECTION_RULES } from './rules.ts';
 import type { ProbabilityMap } from './selectionTypes.ts';
 
 export function rerankAnswers(answers: ReadonlyArray<string | null>, energies: ArrayLike<number>, map: ProbabilityMap): AnswerShare[] {
   const rows = answerShares(answers, energies, map.temperature);
   const named = rows.filter((r) => r.answer !== null); // slot order: first appearance, as answerFeatures
   if (map.use === 'selector' && map.selector) {
-    const p = selectorProbabilities(answerFeatures(answers, energies, new Uint8Array(answers.length)).x, map.selector);
+    const p = selectorProbabilities(answerFeatures(answers, energies, new Uint8Array(answers.length)).x, selectorCoefficients(map.selector) ?? map.selector);
     let best = -1;
     named.forEach((r, k) => {
       r.probability = p[k];
@@ -30,6 +32,30 @@ export function rerankAnswers(answers: ReadonlyArray<string | null>, energies: A
 
 const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 
+/** A selector recorded before the generator feature (5 coefficients) reads as one whose generator coefficient is 0. */
+export function selectorCoefficients(v: unknown): number[] | null {
+  if (!Array.isArray(v) || !v.every(finite)) return null;
+  if (v.length === SELECTOR_FEATURES.length) return v as number[];
+  if (v.length === SELECTOR_FEATURES.length - 1) return [...(v as number[]), 0];
+  return null;
+}
+
+/** Recorded generator weights (untrusted), or null when they are not whole. */
+export function readGeneratorWeights(v: unknown): GeneratorWeights | null {
+  if (v === null || typeof v !== 'object') return null;
+  const w = v as Record<string, unknown>;
+  const names = w.names;
+  const reliability = w.reliability;
+  const answers = w.answers;
+  const rate = (x: unknown): x is number => finite(x) && x > 0 && x < 1;
+  if (w.method !== 'labels' && w.method !== 'agreement') return null;
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) return null;
+  if (!Array.isArray(reliability) || reliability.length !== names.length || !reliability.every(rate)) return null;
+  if (!Array.isArray(answers) || answers.length !== names.length || !answers.every(finite)) return null;
+  if (!rate(w.pooled) || !finite(w.alternatives) || w.alternatives < 2) return null;
+  return { method: w.method, names: names as string[], reliability: reliability as number[], answers: answers as number[], pooled: w.pooled, alternatives: w.alternatives };
+}
+
 /** A map recorded in a model file's metadata (untrusted: written by any tool), or null when it is not a whole one. */
 export function readProbabilityMap(v: unknown): ProbabilityMap | null {
   if (v === null || typeof v !== 'object') return null;
@@ -37,10 +63,19 @@ export function readProbabilityMap(v: unknown): ProbabilityMap | null {
   if (!finite(m.temperature) || m.temperature <= 0) return null;
   const platt = m.platt as Record<string, unknown> | null | undefined;
   if (platt !== null && !(platt && finite(platt.a) && finite(platt.b))) return null;
-  const selector = m.selector;
-  if (selector !== null && !(Array.isArray(selector) && selector.length === SELECTOR_FEATURES.length && selector.every(finite))) return null;
+  const selector = m.selector === null ? null : selectorCoefficients(m.selector);
+  if (m.selector !== null && selector === null) return null;
   if (m.use !== 'vote' && m.use !== 'selector') return null;
-  return { temperature: m.temperature, platt: platt ? { a: platt.a as number, b: platt.b as number } : null, selector: selector as number[] | null, use: m.use };
+  const recommended = SELECTION_RULES.find((r) => r === m.recommended);
+  const generators = m.generators === undefined || m.generators === null ? null : readGeneratorWeights(m.generators);
+  return {
+    temperature: m.temperature,
+    platt: platt ? { a: platt.a as number, b: platt.b as number } : null,
+    selector,
+    use: m.use,
+    ...(recommended ? { recommended } : {}),
+    ...(generators ? { generators } : {}),
+  };
 }
 
 /** What Rerank's probability column is, in words. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { selectionReport } from './selection.ts';
+import { SELECTION_RULES, selectionReport } from './selection.ts';
 import { recommendRule } from './selectionSentence.ts';
-import type { RuleFigure, SelectionRule } from './selectionTypes.ts';
+import type { RuleFigure, SelectionRule, VersusMajority } from './selectionTypes.ts';
 import { evaluateGroups, type ScoredGroup } from './summary.ts';
 
 /**
@@ -28,7 +28,8 @@ describe('selectionReport on four hand-made groups, too few to fit on', () => {
   it('scores every rule with the same tie rule', () => {
     expect(r.groups).toBe(4);
     const acc = Object.fromEntries(Object.entries(r.rules).map(([k, v]) => [k, v.accuracy]));
-    expect(acc).toEqual({ bestOfN: 0.5, majority: 0.25, weightedVote: 0.625, weightedVoteRaw: 0.625, selector: NaN, first: 0.5, random: 0.375, oracle: 0.75 });
+    // No generators named: both generator-weighted votes are majority vote.
+    expect(acc).toEqual({ bestOfN: 0.5, majority: 0.25, weightedVote: 0.625, weightedVoteRaw: 0.625, selector: NaN, generatorVote: 0.25, generatorVoteFree: 0.25, first: 0.5, random: 0.375, oracle: 0.75 });
     expect(r.mixedLabelAnswers).toBe(1);
   });
 
@@ -39,7 +40,7 @@ describe('selectionReport on four hand-made groups, too few to fit on', () => {
     expect(r.calibration.map).toBe('none');
     expect(r.calibration.questions).toBe(0);
     expect(r.calibration.selector).toBeNull();
-    expect(r.probabilityMap).toEqual({ temperature: 1, platt: null, selector: null, use: 'vote' });
+    expect(r.probabilityMap).toEqual({ temperature: 1, platt: null, selector: null, use: 'vote', recommended: 'majority' });
   });
 
   it('intervals contain the figures; the paired differences are not real on 4 groups, and the sentence says so', () => {
@@ -48,12 +49,16 @@ describe('selectionReport on four hand-made groups, too few to fit on', () => {
       expect(f.ci.lo).toBeLessThanOrEqual(f.accuracy);
       expect(f.ci.hi).toBeGreaterThanOrEqual(f.accuracy);
     }
-    expect(r.versusMajority.map((v) => v.rule)).toEqual(['bestOfN', 'weightedVote', 'weightedVoteRaw']);
+    expect(r.versusMajority.map((v) => v.rule)).toEqual(['bestOfN', 'weightedVote', 'weightedVoteRaw', 'generatorVote', 'generatorVoteFree']);
     expect(r.versusMajority[1].diff).toBeCloseTo(0.375, 15);
+    // The vote at T = 1 differs from majority vote on G1 (+1) and G2 (+½) only: of the four sums ±1 ± ½, two reach 1.5.
+    expect(r.versusMajority[1].differing).toBe(2);
+    expect(r.versusMajority[1].p).toBe(0.5);
+    expect(r.versusMajority[3]).toMatchObject({ differing: 0, p: 1, pAdjusted: 1, real: false });
     expect(r.versusMajority.every((v) => !v.real)).toBe(true);
     expect(r.recommended.rule).toBe('majority');
     expect(r.recommended.sentence).toMatch(
-      /^Use majority vote: no verifier rule beats it for real on these 4 questions; the best, the energy-weighted vote at T = 1\.00, scores 62\.5% vs 25\.0%, \+37\.5 points \(95% CI [+-]\d+\.\d to \+\d+\.\d\)\.$/,
+      /^Use majority vote: no rule beats it for real on these 4 questions; the best, the energy-weighted vote at T = 1\.00, scores 62\.5% vs 25\.0%, \+37\.5 points \(95% CI [+-]\d+\.\d to \+\d+\.\d; p = 1\.000 adjusted, 2 differing\)\.$/,
     );
     expect(r.bootstrap).toEqual({ resamples: 1000, seed: 1 });
   });
@@ -103,11 +108,15 @@ describe('selectionReport cross-fitted over its own questions', () => {
   });
 
   it('recommends the rule that beats majority vote for real (the weighted vote on an exact tie), and names the best verifier rule', () => {
-    expect(r.versusMajority.map((v) => v.rule)).toEqual(['bestOfN', 'weightedVote', 'weightedVoteRaw', 'selector']);
+    expect(r.versusMajority.map((v) => v.rule)).toEqual(['bestOfN', 'weightedVote', 'weightedVoteRaw', 'selector', 'generatorVote', 'generatorVoteFree']);
     expect(r.rules.weightedVote.accuracy).toBe(1);
     expect(r.recommended.rule).toBe('weightedVote');
-    expect(r.recommended.sentence).toMatch(/^Use the energy-weighted vote \(T = 0\.01\): 100\.0% vs 25\.0% for majority vote, \+75\.0 points \(95% CI \+\d+\.\d to \+\d+\.\d\) over 120 questions\.$/);
-    expect(r.bestVerifier).toEqual(r.versusMajority[1]);
+    expect(r.recommended.sentence).toMatch(
+      /^Use the energy-weighted vote \(T = 0\.01\): 100\.0% vs 25\.0% for majority vote, \+75\.0 points \(95% CI \+\d+\.\d to \+\d+\.\d; p < 0\.001 adjusted, 120 differing\) over 120 questions\.$/,
+    );
+    // The largest real verifier gain, its interval widened for the choice among the four verifier rules.
+    expect(r.bestVerifier).toMatchObject({ ...r.versusMajority[1], ci: r.bestVerifier!.ci, chosen: 'real gain', level: 1 - 0.05 / 4 });
+    expect(r.bestVerifier!.ci.lo).toBeLessThanOrEqual(r.versusMajority[1].ci.lo);
     expect(r.probabilityMap.use).toBe('vote');
   });
 
@@ -124,69 +133,54 @@ describe('selectionReport cross-fitted over its own questions', () => {
 
 describe('recommendRule', () => {
   const fig = (accuracy: number): RuleFigure => ({ accuracy, ci: { lo: accuracy - 0.05, hi: accuracy + 0.05 } });
-  const rules = Object.fromEntries(
-    (['bestOfN', 'majority', 'weightedVote', 'weightedVoteRaw', 'selector', 'first', 'random', 'oracle'] as SelectionRule[]).map((k) => [k, fig(0.5)]),
-  ) as Record<SelectionRule, RuleFigure>;
+  const rules = Object.fromEntries(SELECTION_RULES.map((k) => [k, fig(0.5)])) as Record<SelectionRule, RuleFigure>;
+  const versus = (rule: VersusMajority['rule'], diff: number, ci: [number, number], pAdjusted: number, differing = 20): VersusMajority => ({
+    rule,
+    diff,
+    ci: { lo: ci[0], hi: ci[1] },
+    differing,
+    p: pAdjusted / 2,
+    pAdjusted,
+    real: pAdjusted < 0.05,
+  });
 
-  it('words the winner as the issue does', () => {
+  it('words the winner with its interval and its adjusted test', () => {
     const r = { ...rules, bestOfN: fig(0.707), majority: fig(0.712), weightedVote: fig(0.811) };
-    const out = recommendRule(
-      r,
-      [
-        { rule: 'bestOfN', diff: -0.005, ci: { lo: -0.05, hi: 0.04 }, real: false },
-        { rule: 'weightedVote', diff: 0.099, ci: { lo: 0.062, hi: 0.135 }, real: true },
-      ],
-      0.42,
-      132,
-    );
+    const out = recommendRule(r, [versus('bestOfN', -0.005, [-0.05, 0.04], 0.9), versus('weightedVote', 0.099, [0.062, 0.135], 0.0004, 31)], 0.42, 132);
     expect(out).toEqual({
       rule: 'weightedVote',
-      sentence: 'Use the energy-weighted vote (T = 0.42): 81.1% vs 71.2% for majority vote, +9.9 points (95% CI +6.2 to +13.5) over 132 questions.',
+      sentence: 'Use the energy-weighted vote (T = 0.42): 81.1% vs 71.2% for majority vote, +9.9 points (95% CI +6.2 to +13.5; p < 0.001 adjusted, 31 differing) over 132 questions.',
     });
   });
 
   it('a real winner beats a larger difference that is not real; Best-of-N has its own words', () => {
-    const out = recommendRule(
-      { ...rules, bestOfN: fig(0.6), majority: fig(0.5), weightedVote: fig(0.65) },
-      [
-        { rule: 'bestOfN', diff: 0.1, ci: { lo: 0.01, hi: 0.2 }, real: true },
-        { rule: 'weightedVote', diff: 0.15, ci: { lo: -0.01, hi: 0.3 }, real: false },
-      ],
-      1,
-      1,
-    );
-    expect(out.sentence).toBe('Use Best-of-N (the lowest-energy answer): 60.0% vs 50.0% for majority vote, +10.0 points (95% CI +1.0 to +20.0) over 1 question.');
+    const out = recommendRule({ ...rules, bestOfN: fig(0.6), majority: fig(0.5), weightedVote: fig(0.65) }, [versus('bestOfN', 0.1, [0.01, 0.2], 0.02, 9), versus('weightedVote', 0.15, [-0.01, 0.3], 0.2)], 1, 1);
+    expect(out.sentence).toBe('Use Best-of-N (the lowest-energy answer): 60.0% vs 50.0% for majority vote, +10.0 points (95% CI +1.0 to +20.0; p = 0.020 adjusted, 9 differing) over 1 question.');
   });
 
-  it('a verifier rule worse than majority vote for real is never recommended', () => {
-    const out = recommendRule(
-      { ...rules, bestOfN: fig(0.3), majority: fig(0.5), weightedVote: fig(0.4) },
-      [
-        { rule: 'bestOfN', diff: -0.2, ci: { lo: -0.3, hi: -0.1 }, real: true },
-        { rule: 'weightedVote', diff: -0.1, ci: { lo: -0.2, hi: -0.01 }, real: true },
-      ],
-      2.5,
-      50,
-    );
+  it('a rule worse than majority vote for real is never recommended', () => {
+    const out = recommendRule({ ...rules, bestOfN: fig(0.3), majority: fig(0.5), weightedVote: fig(0.4) }, [versus('bestOfN', -0.2, [-0.3, -0.1], 0.001), versus('weightedVote', -0.1, [-0.2, -0.01], 0.01)], 2.5, 50);
     expect(out).toEqual({
       rule: 'majority',
-      sentence: 'Use majority vote: no verifier rule beats it for real on these 50 questions; the best, the energy-weighted vote at T = 2.50, scores 40.0% vs 50.0%, -10.0 points (95% CI -20.0 to -1.0).',
+      sentence:
+        'Use majority vote: no rule beats it for real on these 50 questions; the best, the energy-weighted vote at T = 2.50, scores 40.0% vs 50.0%, -10.0 points (95% CI -20.0 to -1.0; p = 0.010 adjusted, 20 differing).',
     });
   });
 
-  it('names the selector and the vote at T = 1 in their own words', () => {
-    const out = recommendRule(
-      { ...rules, majority: fig(0.5), selector: fig(0.6), weightedVoteRaw: fig(0.55) },
-      [
-        { rule: 'weightedVoteRaw', diff: 0.05, ci: { lo: -0.01, hi: 0.1 }, real: false },
-        { rule: 'selector', diff: 0.1, ci: { lo: 0.02, hi: 0.2 }, real: true },
-      ],
-      0.5,
-      80,
-    );
+  it('a gain whose interval excludes 0 is not recommended unless the adjusted test calls it real', () => {
+    const out = recommendRule({ ...rules, majority: fig(0.5), weightedVote: fig(0.54) }, [versus('weightedVote', 0.04, [0.01, 0.08], 0.125, 4)], 1, 100);
+    expect(out.rule).toBe('majority');
+  });
+
+  it('names the selector and the generator-weighted vote in their own words', () => {
+    const out = recommendRule({ ...rules, majority: fig(0.5), selector: fig(0.6), weightedVoteRaw: fig(0.55) }, [versus('weightedVoteRaw', 0.05, [-0.01, 0.1], 0.3), versus('selector', 0.1, [0.02, 0.2], 0.01)], 0.5, 80);
     expect(out).toEqual({
       rule: 'selector',
-      sentence: 'Use the learned selector (vote share and energy, cross-fitted): 60.0% vs 50.0% for majority vote, +10.0 points (95% CI +2.0 to +20.0) over 80 questions.',
+      sentence:
+        'Use the learned selector (vote share, generators and energy, cross-fitted): 60.0% vs 50.0% for majority vote, +10.0 points (95% CI +2.0 to +20.0; p = 0.010 adjusted, 20 differing) over 80 questions.',
     });
+    const gen = recommendRule({ ...rules, majority: fig(0.5), generatorVote: fig(0.64) }, [versus('generatorVote', 0.14, [0.09, 0.19], 0.0001)], 0.5, 145);
+    expect(gen.rule).toBe('generatorVote');
+    expect(gen.sentence).toMatch(/^Use the generator-weighted vote \(weights from the training questions' labels\): 64\.0% vs 50\.0%/);
   });
 });

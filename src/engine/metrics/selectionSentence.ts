@@ -1,35 +1,29 @@
 /**
- * The one plain sentence that says which rule to use on this data and by how much it beats majority vote.
- * A verifier rule is recommended only when its paired interval against majority vote lies above 0;
- * otherwise the sentence says majority vote, and how the best verifier rule did. The Python twin
- * (python/eorm/selection.py) writes the same words, number for number (toFixed rounding).
+ * The plain sentences of a selection report: which rule to use on this data and by how much it beats majority
+ * vote, and whether the energy was worth training. A rule is recommended only when the exact paired test calls
+ * its gain over majority vote real after Holm's adjustment (pairedTest.ts); otherwise the sentence says
+ * majority vote, and how the best compared rule did. The Python twin (python/eorm/selection_sentence.py) writes
+ * the same words, number for number (toFixed rounding).
  */
-import type { RuleFigure, SelectionRule, VerifierRule, VersusMajority } from './selectionTypes.ts';
+import { RULE_BY_ID, type SelectionRule, TIE_ORDER } from './rules.ts';
+import type { EnergyGain, Interval, RuleFigure, VersusMajority } from './selectionTypes.ts';
 
 const pct = (x: number): string => (100 * x).toFixed(1);
 const points = (x: number): string => (x < 0 ? '-' : '+') + (100 * Math.abs(x)).toFixed(1);
 const questions = (n: number): string => `${n} question${n === 1 ? '' : 's'}`;
+const interval = (ci: Interval): string => `95% CI ${points(ci.lo)} to ${points(ci.hi)}`;
+/** A p-value as the sentences print it. */
+export const pValue = (p: number): string => (p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(3)}`);
 
-/** Who wins a tie for the place, first to last. */
-const PRIORITY: readonly VerifierRule[] = ['weightedVote', 'selector', 'weightedVoteRaw', 'bestOfN'];
-
-/** Each verifier rule's name: `recommended` in the sentence that recommends it, `compared` where it does not beat majority vote. */
-function ruleName(rule: VerifierRule, t: string, recommended: boolean): string {
-  switch (rule) {
-    case 'weightedVote':
-      return recommended ? `the energy-weighted vote (T = ${t})` : `the energy-weighted vote at T = ${t}`;
-    case 'weightedVoteRaw':
-      return 'the energy-weighted vote at T = 1';
-    case 'selector':
-      return 'the learned selector (vote share and energy, cross-fitted)';
-    case 'bestOfN':
-      return recommended ? 'Best-of-N (the lowest-energy answer)' : 'Best-of-N';
-  }
+/** A rule's name in a sentence: `recommended` where it is, `compared` where it is not. */
+export function ruleName(rule: SelectionRule, temperature: number, recommended: boolean): string {
+  const spec = RULE_BY_ID[rule];
+  return (recommended ? spec.named : spec.compared).replace('{T}', temperature.toFixed(2));
 }
 
-/** The highest of `versus` (ties: PRIORITY order); null when empty. */
-export function largestDiff<T extends { rule: VerifierRule }>(versus: ReadonlyArray<T>, value: (v: T) => number): T | null {
-  const ordered = [...versus].sort((a, b) => PRIORITY.indexOf(a.rule) - PRIORITY.indexOf(b.rule));
+/** The highest of `versus` (ties: TIE_ORDER); null when empty. */
+export function largestDiff<T extends { rule: SelectionRule }>(versus: ReadonlyArray<T>, value: (v: T) => number): T | null {
+  const ordered = [...versus].sort((a, b) => TIE_ORDER.indexOf(a.rule) - TIE_ORDER.indexOf(b.rule));
   return ordered.reduce<T | null>((m, v) => (m === null || value(v) > value(m) ? v : m), null);
 }
 
@@ -42,16 +36,27 @@ export function recommendRule(
   if (groups === 0) return { rule: 'majority', sentence: 'No questions to compare the rules on.' };
   const winner = largestDiff(versus.filter((v) => v.real && v.diff > 0), (v) => v.diff);
   const best = winner ?? largestDiff(versus, (v) => v.diff);
-  if (best === null) return { rule: 'majority', sentence: `Use majority vote: no verifier rule was compared on these ${questions(groups)}.` };
+  if (best === null) return { rule: 'majority', sentence: `Use majority vote: no other rule was compared on these ${questions(groups)}.` };
   const majority = pct(rules.majority.accuracy);
-  const t = temperature.toFixed(2);
-  const ci = `95% CI ${points(best.ci.lo)} to ${points(best.ci.hi)}`;
   const acc = pct(rules[best.rule].accuracy);
+  const test = `${pValue(best.pAdjusted)} adjusted, ${best.differing} differing`;
   if (winner) {
-    return { rule: best.rule, sentence: `Use ${ruleName(best.rule, t, true)}: ${acc}% vs ${majority}% for majority vote, ${points(best.diff)} points (${ci}) over ${questions(groups)}.` };
+    return {
+      rule: best.rule,
+      sentence: `Use ${ruleName(best.rule, temperature, true)}: ${acc}% vs ${majority}% for majority vote, ${points(best.diff)} points (${interval(best.ci)}; ${test}) over ${questions(groups)}.`,
+    };
   }
   return {
     rule: 'majority',
-    sentence: `Use majority vote: no verifier rule beats it for real on these ${questions(groups)}; the best, ${ruleName(best.rule, t, false)}, scores ${acc}% vs ${majority}%, ${points(best.diff)} points (${ci}).`,
+    sentence: `Use majority vote: no rule beats it for real on these ${questions(groups)}; the best, ${ruleName(best.rule, temperature, false)}, scores ${acc}% vs ${majority}%, ${points(best.diff)} points (${interval(best.ci)}; ${test}).`,
   };
+}
+
+/** Whether training the verifier was worth it: the energy rule against the best rule without the energy. */
+export function energyGainSentence(g: Omit<EnergyGain, 'sentence'>, temperature: number): string {
+  const against = g.versus === 'majority' ? 'majority vote' : ruleName(g.versus, temperature, false);
+  const what = `${ruleName(g.rule, temperature, false)} against ${against}: ${points(g.diff)} points (${interval(g.ci)}; ${pValue(g.p)}, ${g.differing} differing)`;
+  if (g.real && g.diff > 0) return `The trained verifier was worth it on this data: ${what}.`;
+  if (g.real) return `The trained verifier made the picks worse on this data: ${what}.`;
+  return `The energy adds nothing distinguishable from no difference on this data: ${what}.`;
 }

@@ -7,6 +7,8 @@
 
 import type { LengthBias } from './lengthBiasTypes.ts';
 import type { SingleLabelNote } from './singleLabel.ts';
+import type { SelectionRule } from './rules.ts';
+import type { GeneratorWeights } from './generators.ts';
 
 /** A 95% interval (percentile bootstrap over groups, seeded). */
 export interface Interval {
@@ -15,19 +17,11 @@ export interface Interval {
 }
 
 /**
- * The rules. Ties are scored alike for every rule: the expected accuracy of a random pick among the tied
- * answers (or candidates, for Best-of-N); an answer whose candidates carry both labels counts as the share
- * of its candidates labelled correct.
+ * The rules (rules.ts declares them). Ties are scored alike for every rule: the expected accuracy of a random
+ * pick among the tied answers (or candidates, for Best-of-N); an answer whose candidates carry both labels
+ * counts as the share of its candidates labelled correct.
  */
-export type SelectionRule =
-  | 'bestOfN' // lowest energy
-  | 'majority' // most frequent final answer
-  | 'weightedVote' // answers weighted by softmax(−E/T), T cross-fitted on the held-out questions (crossFit.ts)
-  | 'weightedVoteRaw' // the same with T = 1
-  | 'selector' // the learned selector over vote share and energy (selector.ts), cross-fitted
-  | 'first' // candidate 0 (generation order)
-  | 'random' // expected accuracy of a uniformly random candidate
-  | 'oracle'; // at least one correct candidate
+export type { SelectionRule } from './rules.ts';
 
 export interface RuleFigure {
   accuracy: number;
@@ -36,14 +30,71 @@ export interface RuleFigure {
 
 /** The rules that use the verifier's energies. */
 export type VerifierRule = 'bestOfN' | 'weightedVote' | 'weightedVoteRaw' | 'selector';
+/** The rules compared with majority vote: the verifier rules and the generator-weighted votes. */
+export type ComparedRule = VerifierRule | 'generatorVote' | 'generatorVoteFree';
 
-/** A verifier rule minus majority vote, paired over the same resampled groups. */
+/** A rule minus majority vote on the same questions: the size with its bootstrap interval, and the exact test's verdict. */
 export interface VersusMajority {
+  rule: ComparedRule;
+  diff: number;
+  /** 95% paired bootstrap interval (a fitted rule's with its fit inside the bootstrap: refitBootstrap.ts). */
+  ci: Interval;
+  /** Questions on which the two rules score differently. */
+  differing: number;
+  /** Two-sided p of the paired sign-flip test (pairedTest.ts). */
+  p: number;
+  /** p after Holm's adjustment over every rule compared with majority vote that differs from it somewhere. */
+  pAdjusted: number;
+  /** pAdjusted < 0.05: a real difference (either way), paid for the choice among rules. */
+  real: boolean;
+}
+
+/**
+ * The verifier rule whose gain the report states: the largest real gain among the verifier rules, else the
+ * rule declared in advance (rules.json's primaryVerifierRule; the fitted vote where the selector is not
+ * fitted). Its interval allows for that choice: level 1 − 0.05 / (verifier rules compared).
+ */
+export interface BestVerifier extends VersusMajority {
   rule: VerifierRule;
+  chosen: 'real gain' | 'declared in advance';
+  /** The coverage of `ci`. */
+  level: number;
+}
+
+/** What the energy adds: the selector (or the fitted vote) against the best rule without it, declared in advance. */
+export interface EnergyGain {
+  rule: VerifierRule;
+  /** Majority vote, or the generator-weighted vote where the file names its generators. */
+  versus: 'majority' | 'generatorVote' | 'generatorVoteFree';
   diff: number;
   ci: Interval;
-  /** The interval excludes 0. */
+  differing: number;
+  p: number;
   real: boolean;
+  /** Whether training the verifier was worth it on this data, in one sentence. */
+  sentence: string;
+}
+
+/** One generator's row: how often it is right, observed and estimated, and its weight in the votes. */
+export interface GeneratorRow {
+  source: string;
+  /** Its candidates among the reported questions. */
+  candidates: number;
+  /** Their share labelled correct (NaN without labels). */
+  observedCorrect: number;
+  /** Estimated from the training questions' labels (NaN: not estimated), and from agreement alone. */
+  reliability: number;
+  reliabilityFree: number;
+  /** Vote weights log(p (K − 1) / (1 − p)) of the two votes. */
+  weight: number;
+  weightFree: number;
+}
+
+export interface GeneratorTable {
+  /** K of the labelled weights (NaN: none) and of the agreement ones. */
+  alternatives: number;
+  alternativesFree: number;
+  rows: GeneratorRow[];
 }
 
 /** One bin of a reliability diagram over the picked answers' probability (10 equal bins on [0, 1]). */
@@ -93,6 +144,10 @@ export interface ProbabilityMap {
   platt: { a: number; b: number } | null;
   selector: number[] | null;
   use: 'vote' | 'selector';
+  /** The recommended rule (absent in maps recorded before it: `use` then says vote or selector). */
+  recommended?: SelectionRule;
+  /** The generator reliabilities learned from the training questions' labels (generators.ts); null or absent: none. */
+  generators?: GeneratorWeights | null;
 }
 
 /** Each rule's accuracy over every evaluated question, those with a single label included (heldOut.ts). */
@@ -110,8 +165,14 @@ export interface SelectionReport {
   /** Where the temperature came from, in words (e.g. "fitted on 133 held-out questions; figures out of fold, 5 folds"). */
   temperatureSource: string;
   versusMajority: VersusMajority[];
-  /** The verifier rule with the highest accuracy and its paired difference to majority vote; null when none was compared. */
-  bestVerifier: VersusMajority | null;
+  /** The verifier gain the report states (see BestVerifier); null when no verifier rule was compared. */
+  bestVerifier: BestVerifier | null;
+  /** What the energy adds over the best rule without it; null when there are no questions. */
+  energyGain: EnergyGain | null;
+  /** How "real" is decided, in words. */
+  test: string;
+  /** Per generator (the lines' `source`): set by heldOut.ts where the questions name them. */
+  generators?: GeneratorTable;
   /** What Rerank and any later use apply (fitted on every held-out question). */
   probabilityMap: ProbabilityMap;
   /** The rule to use on this data, and the one plain sentence that says so and by how much it beats majority vote. */

@@ -3,7 +3,9 @@
  * answer is right" over what the votes say and what the verifier says, and the pick is the answer it
  * rates highest. Features (SELECTOR_FEATURES): the answer's share of the question's candidates, the
  * lowest and the mean standardised energy of its candidates (energy minus the question's mean, over the
- * question's standard deviation: free of the model's energy scale), and log of its candidate count.
+ * question's standard deviation: free of the model's energy scale), log of its candidate count, and its
+ * posterior under the generator-weighted vote (generators.ts: labelled weights where known, else those learned
+ * from agreement; 0 where the question's candidates name no generator, so the coefficient stays at its prior).
  * Candidates with a non-finite energy count as NONFINITE_Z (rank.ts ranks them last).
  *
  * The penalty pulls every coefficient but the intercept towards a prior in which only the vote share
@@ -12,18 +14,21 @@
  * the energy helps moves it away. Fitted only on held-out questions, out of fold for every figure (crossFit.ts). The Python twin is
  * python/eorm/selection.py.
  */
+import { answerMass, answerPosterior } from './generators.ts';
 import { fitLogistic, linear, sigmoid } from './logistic.ts';
 import { rankKey } from './rank.ts';
 import type { ScoredGroup } from './summary.ts';
 import { type AnswerSlots, answerSlots } from './vote.ts';
 
-export const SELECTOR_FEATURES = ['intercept', 'voteShare', 'lowestEnergy', 'meanEnergy', 'logCount'] as const;
+export const SELECTOR_FEATURES = ['intercept', 'voteShare', 'lowestEnergy', 'meanEnergy', 'logCount', 'generatorShare'] as const;
+/** The energy features: what a selector without the verifier leaves out. */
+export const ENERGY_FEATURES: readonly number[] = [2, 3];
 /** The prior's vote-share coefficient. */
 export const SHARE_PRIOR = 5;
-export const SELECTOR_PRIOR: readonly number[] = [0, SHARE_PRIOR, 0, 0, 0];
+export const SELECTOR_PRIOR: readonly number[] = [0, SHARE_PRIOR, 0, 0, 0, 0];
 /** Pull of every coefficient but the intercept towards the prior (the intercept gets a token one, for a unique fit). */
 export const SELECTOR_PENALTY = 10;
-export const SELECTOR_PENALTIES: readonly number[] = [0.01, SELECTOR_PENALTY, SELECTOR_PENALTY, SELECTOR_PENALTY, SELECTOR_PENALTY];
+export const SELECTOR_PENALTIES: readonly number[] = [0.01, SELECTOR_PENALTY, SELECTOR_PENALTY, SELECTOR_PENALTY, SELECTOR_PENALTY, SELECTOR_PENALTY];
 export const NONFINITE_Z = 3;
 /** Scores this close (absolute) tie: the same features give the same score, summed in another order in Python. */
 const SCORE_TIE = 1e-9;
@@ -55,9 +60,18 @@ function standardised(energies: ArrayLike<number>): Float64Array {
   });
 }
 
+/** The per-candidate generator weights the selector reads: labelled where known, else learned from agreement. */
+export const selectorGeneratorWeights = (g: ScoredGroup): ArrayLike<number> | null => g.generators?.labelled ?? g.generators?.agreement ?? null;
+
 /** One question's answers as rows of features (row-major, slot order) and their slots. */
-export function answerFeatures(answers: ReadonlyArray<string | null>, energies: ArrayLike<number>, labels: ArrayLike<number>): { slots: AnswerSlots; x: Float64Array } {
+export function answerFeatures(
+  answers: ReadonlyArray<string | null>,
+  energies: ArrayLike<number>,
+  labels: ArrayLike<number>,
+  generatorWeights: ArrayLike<number> | null = null,
+): { slots: AnswerSlots; x: Float64Array } {
   const slots = answerSlots(answers, labels);
+  const posterior = generatorWeights ? answerPosterior(answerMass(slots, generatorWeights)) : null;
   const z = standardised(energies);
   const k = slots.votes.length;
   const x = new Float64Array(k * D);
@@ -70,27 +84,42 @@ export function answerFeatures(answers: ReadonlyArray<string | null>, energies: 
     sum[a] += z[i];
   }
   for (let a = 0; a < k; a++) {
-    x.set([1, slots.votes[a] / answers.length, lowest[a], sum[a] / slots.votes[a], Math.log(slots.votes[a])], a * D);
+    x.set([1, slots.votes[a] / answers.length, lowest[a], sum[a] / slots.votes[a], Math.log(slots.votes[a]), posterior ? posterior[a] : 0], a * D);
   }
   return { slots, x };
 }
 
+/** Every answer of these questions as one row of features (row-major), its target (share correct) and its question. */
+export interface SelectorRows {
+  x: Float64Array;
+  y: Float64Array;
+  question: Int32Array;
+  /** Each question's features, for picking with any coefficients (pickByFeatures). */
+  features: Array<{ slots: AnswerSlots; x: Float64Array }>;
+}
+
+export function selectorRows(groups: ReadonlyArray<ScoredGroup>): SelectorRows {
+  const features = groups.map((g) => answerFeatures(g.answers, g.energies, g.labels, selectorGeneratorWeights(g)));
+  let rows = 0;
+  for (const f of features) rows += f.slots.votes.length;
+  const x = new Float64Array(rows * D);
+  const y = new Float64Array(rows);
+  const question = new Int32Array(rows);
+  let r = 0;
+  features.forEach((f, q) => {
+    x.set(f.x, r * D);
+    for (let a = 0; a < f.slots.votes.length; a++, r++) {
+      y[r] = f.slots.correct[a] / f.slots.votes[a];
+      question[r] = q;
+    }
+  });
+  return { x, y, question, features };
+}
+
 /** The selector's coefficients (SELECTOR_FEATURES order) fitted on these questions' answers. */
 export function fitSelector(groups: ReadonlyArray<ScoredGroup>): Float64Array {
-  const xs: Float64Array[] = [];
-  const ys: number[] = [];
-  for (const g of groups) {
-    const { slots, x } = answerFeatures(g.answers, g.energies, g.labels);
-    xs.push(x);
-    for (let a = 0; a < slots.votes.length; a++) ys.push(slots.correct[a] / slots.votes[a]);
-  }
-  const x = new Float64Array(ys.length * D);
-  let offset = 0;
-  for (const part of xs) {
-    x.set(part, offset);
-    offset += part.length;
-  }
-  return fitLogistic(x, ys, SELECTOR_PENALTIES, SELECTOR_PRIOR);
+  const { x, y } = selectorRows(groups);
+  return fitLogistic(x, y, SELECTOR_PENALTIES, SELECTOR_PRIOR);
 }
 
 /** Each answer's probability of being right under `beta` (slot order). */
@@ -100,7 +129,11 @@ export function selectorProbabilities(x: Float64Array, beta: ArrayLike<number>):
 
 /** The selector's pick in one question: expected accuracy over tied answers, and their mean probability (0, 0 without answers). */
 export function selectorPick(g: ScoredGroup, beta: ArrayLike<number>): { score: number; probability: number } {
-  const { slots, x } = answerFeatures(g.answers, g.energies, g.labels);
+  return pickByFeatures(answerFeatures(g.answers, g.energies, g.labels, selectorGeneratorWeights(g)), beta);
+}
+
+/** selectorPick on a question's features (answerFeatures), computed once where many fits are applied. */
+export function pickByFeatures({ slots, x }: { slots: AnswerSlots; x: Float64Array }, beta: ArrayLike<number>): { score: number; probability: number } {
   const k = slots.votes.length;
   if (k === 0) return { score: 0, probability: 0 };
   const z = Float64Array.from({ length: k }, (_, a) => linear(x, a, beta));

@@ -26,6 +26,11 @@ export interface ScoredGroup {
   answers: ReadonlyArray<string | null>;
   /** Answer length in tokens per candidate (answerLength.ts), for the length check (lengthBias.ts); absent where nothing checks length. */
   lengths?: ArrayLike<number>;
+  /**
+   * Per candidate, its generator's vote weight (generators.ts): from the labels of training questions, and
+   * from agreement alone; absent (or null) where none is known: that generator vote is then majority vote.
+   */
+  generators?: { labelled: ArrayLike<number> | null; agreement: ArrayLike<number> | null };
 }
 
 /** Mean and population standard deviation (divide by count) of a set of energies; NaN when count is 0. */

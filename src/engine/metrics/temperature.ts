@@ -28,12 +28,13 @@ const GRID_POINTS = 25;
 export const LOG_T_TOLERANCE = 1e-6;
 
 /** One group reduced to what −log M(T) needs: finite energies and each one's answer's share correct (0: no answer). */
-interface FitGroup {
+export interface FitGroup {
   energies: Float64Array;
   share: Float64Array;
 }
 
-function fitGroup(g: ScoredGroup): FitGroup | null {
+/** The group as the fit reads it; null when it cannot inform T (see the file comment). */
+export function fitGroup(g: ScoredGroup): FitGroup | null {
   const s = answerSlots(g.answers, g.labels);
   const energies: number[] = [];
   const share: number[] = [];
@@ -73,19 +74,22 @@ function logSumExp(xs: number[]): number {
   return xs[top] + Math.log1p(rest);
 }
 
+/** One group's −log M(T). */
+export function groupMassNll(g: FitGroup, temperature: number): number {
+  const all: number[] = [];
+  const right: number[] = [];
+  for (let i = 0; i < g.energies.length; i++) {
+    const x = -g.energies[i] / temperature;
+    all.push(x);
+    if (g.share[i] > 0) right.push(x + Math.log(g.share[i]));
+  }
+  return logSumExp(all) - logSumExp(right);
+}
+
 /** Mean over the groups of −log M(T). */
 export function correctMassNll(groups: ReadonlyArray<FitGroup>, temperature: number): number {
   let total = 0;
-  for (const g of groups) {
-    const all: number[] = [];
-    const right: number[] = [];
-    for (let i = 0; i < g.energies.length; i++) {
-      const x = -g.energies[i] / temperature;
-      all.push(x);
-      if (g.share[i] > 0) right.push(x + Math.log(g.share[i]));
-    }
-    total += logSumExp(all) - logSumExp(right);
-  }
+  for (const g of groups) total += groupMassNll(g, temperature);
   return total / groups.length;
 }
 

@@ -13,6 +13,8 @@ import { withSingleLabelNote } from '../metrics/singleLabel.ts';
 import { scoreDistinct } from './distinctInputs.ts';
 import type { ScoreOptions } from './scoring.ts';
 import { candidateIds } from './candidateIds.ts';
+import type { GeneratorWeights } from '../metrics/generators.ts';
+import { withGenerators } from '../metrics/generatorTable.ts';
 
 /**
  * Which questions each figure is over (FiguresOver, metrics/heldOut.ts). A validation's summary, N-curve and selection report are over the
@@ -63,6 +65,7 @@ export async function evaluateModel(
   seed: number,
   scoring: Omit<ScoreOptions, 'budgetBytes'>,
   figuresOver: FiguresOver = 'bothLabels',
+  generators: GeneratorWeights | null = null,
 ): Promise<Evaluation> {
   const candidates: Uint16Array[] = [];
   for (let k = 0; k < groups.length; k++) {
@@ -70,7 +73,7 @@ export async function evaluateModel(
   }
   // Each distinct input once: identical inputs then tie exactly (distinctInputs.ts).
   const e = await scoreDistinct(cfg, params, candidates, scoring);
-  return evaluationOf(view, answers, groups, e, cfg.sepId, seed, figuresOver);
+  return evaluationOf(view, answers, groups, e, cfg.sepId, seed, figuresOver, generators);
 }
 
 /**
@@ -86,6 +89,7 @@ export function evaluationOf(
   sepId: number,
   seed: number,
   figuresOver: FiguresOver = 'bothLabels',
+  generators: GeneratorWeights | null = null,
 ): Evaluation {
   const scored: ScoredGroup[] = [];
   const sourced: SourcedGroup[] = [];
@@ -103,8 +107,14 @@ export function evaluationOf(
     offset += n;
   }
   if (offset !== energies.length) throw new Error(`evaluationOf: ${energies.length} energies for ${offset} candidates`);
+  const known = view.sources ? withGenerators({ groups: scored, sources: sourced.map((g) => g.sources), names: view.sources.names }, generators) : null;
+  const groupsWithGenerators = known?.groups ?? scored;
+  const figures = withSingleLabelNote(groupsWithGenerators, withLengthCheck(groupsWithGenerators, { seed, figuresOver }, evaluationFigures(groupsWithGenerators, { seed, subsetsPerN: CURVE_SUBSETS, figuresOver })));
+  // The labelled generator weights travel with the map (Rerank, picks, the exported file) where they were used.
+  const selection = known?.table ? { ...figures.selection, probabilityMap: { ...figures.selection.probabilityMap, generators }, generators: known.table } : figures.selection;
   return {
-    ...withSingleLabelNote(scored, withLengthCheck(scored, { seed, figuresOver }, evaluationFigures(scored, { seed, subsetsPerN: CURVE_SUBSETS, figuresOver }))),
+    ...figures,
+    selection,
     histogram: energyHistogram(scored, HISTOGRAM_BINS),
     groups: scored,
     sources: view.sources ? sourceAudit(sourced, view.sources.names) : [],

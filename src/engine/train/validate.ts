@@ -1,12 +1,14 @@
 import { disposeParams, type Params } from '../model/params.ts';
 import { isBetter, metricValue } from './bestMetric.ts';
 import { evaluateModel } from '../score/evaluation.ts';
+import { trainingGenerators } from '../score/trainingGenerators.ts';
 import type { Run } from './run.ts';
 
 /** The validation of `weights`; `alongside`: scored by the peers only, while this thread trains. */
 const evaluate = (run: Run, weights: Params, alongside: boolean) => {
   const { cfg, view, answers, split, settings, scoringPeers } = run.inputs;
-  return evaluateModel(cfg, weights, view, answers, split.val, settings.seed, { onProgress: run.listener.evalProgress, peers: scoringPeers, peersOnly: alongside, profile: run.profile });
+  const scoring = { onProgress: run.listener.evalProgress, peers: scoringPeers, peersOnly: alongside, profile: run.profile };
+  return evaluateModel(cfg, weights, view, answers, split.val, settings.seed, scoring, 'bothLabels', trainingGenerators(view, answers, split.train, settings.seed));
 };
 
 /**

@@ -1,12 +1,11 @@
 import type { Calibration, Interval, SelectionReport, SelectionRule } from '../../engine/metrics/selectionTypes.ts';
-import { RULE_NAMES } from '../../engine/io/modelCard.ts';
+import { RULE_NAMES, SELECTION_RULES } from '../../engine/metrics/rules.ts';
 import { LENGTH_RULES, LENGTH_RULE_NAMES } from '../../engine/metrics/lengthBiasTypes.ts';
 import { type LatestEval, selectedModelEval } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { ReliabilityDiagram } from '../charts/ReliabilityDiagram.tsx';
 import { attr, fixed, pct } from '../format.ts';
 
-const RULES: SelectionRule[] = ['bestOfN', 'majority', 'weightedVote', 'weightedVoteRaw', 'selector', 'first', 'random', 'oracle'];
 
 const ci = (i: Interval | undefined): string => (i ? `${i.lo},${i.hi}` : '');
 const points = (x: number): string => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
@@ -31,7 +30,7 @@ function RuleTable({ selection }: { selection: SelectionReport }) {
       </thead>
       <tbody>
         {/* Reports recorded before a rule existed (the selector) leave it out. */}
-        {RULES.filter((r) => selection.rules[r] !== undefined).map((r) => (
+        {SELECTION_RULES.filter((r) => selection.rules[r] !== undefined).map((r) => (
           <RuleRow key={r} rule={r} name={RULE_NAMES[r]} figure={selection.rules[r]} all={all ? all.rules[r] : undefined} strong={r === recommended} />
         ))}
         {length &&

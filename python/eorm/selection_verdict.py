@@ -1,0 +1,51 @@
+"""The two gains a selection report states beyond its table, as the app's src/engine/metrics/selectionVerdict.ts:
+the verifier's gain (the largest Holm-real verifier gain, else the rule declared in advance, its interval widened
+for the choice) and what the energy adds over the best rule without it declared in advance."""
+from __future__ import annotations
+
+from typing import Callable, Dict, Optional, Sequence
+
+from .bootstrap import percentile_interval
+from .paired_test import sign_flip_test
+from .rules import PRIMARY_VERIFIER_RULE, VERIFIER_RULES
+from .selection_sentence import energy_gain_sentence, largest_diff
+
+
+def _mean(xs) -> float:
+    s = 0.0
+    for x in xs:
+        s += x
+    return s / len(xs) if len(xs) else float("nan")
+
+
+def primary_rule(fitted: bool) -> str:
+    return PRIMARY_VERIFIER_RULE if fitted else "weightedVote"
+
+
+def best_verifier_of(versus: Sequence[Dict], fitted: bool, diff_replicates: Callable) -> Optional[Dict]:
+    verifier = [v for v in versus if v["rule"] in VERIFIER_RULES]
+    if not verifier:
+        return None
+    winner = largest_diff([v for v in verifier if v["real"] and v["diff"] > 0])
+    chosen = winner or next((v for v in verifier if v["rule"] == primary_rule(fitted)), verifier[0])
+    alpha = 0.05 / len(verifier)
+    return {**chosen, "chosen": "real gain" if winner else "declared in advance", "level": 1 - alpha, "ci": percentile_interval(diff_replicates(chosen["rule"], "majority"), alpha)}
+
+
+def baseline_of(groups) -> str:
+    gens = [getattr(g, "generators", None) or {} for g in groups]
+    if any(x.get("labelled") is not None for x in gens):
+        return "generatorVote"
+    if any(x.get("agreement") is not None for x in gens):
+        return "generatorVoteFree"
+    return "majority"
+
+
+def energy_gain_of(groups, score: Dict, fitted: bool, temperature: float, diff_replicates: Callable) -> Dict:
+    rule = primary_rule(fitted)
+    versus = baseline_of(groups)
+    d = [x - y for x, y in zip(score[rule], score[versus])]
+    test = sign_flip_test(d)
+    gain = {"rule": rule, "versus": versus, "diff": _mean(d), "ci": percentile_interval(diff_replicates(rule, versus)), "differing": test["differing"], "p": test["p"], "real": bool(test["p"] < 0.05)}
+    gain["sentence"] = energy_gain_sentence(gain, temperature)
+    return gain
