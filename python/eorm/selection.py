@@ -149,9 +149,10 @@ def percentile(sorted_values: Sequence[float], p: float) -> float:
     return float(sorted_values[i] + (h - i) * (sorted_values[i + 1] - sorted_values[i]))
 
 
-def bootstrap_interval(g: int, resamples: int, seed: int, statistic) -> Dict[str, float]:
+def bootstrap_interval(estimate: float, g: int, resamples: int, seed: int, statistic) -> Dict[str, float]:
     """The 95% interval of `statistic(idx)` (idx: one resample's indices, rows of an array), over the same
-    resamples as bootstrap_intervals with this seed (the app's bootstrapInterval)."""
+    resamples as bootstrap_intervals with this seed, moved by the resamples' median bias so that it holds
+    `estimate` (the app's bootstrapInterval)."""
     if g == 0 or resamples < 1:
         return {"lo": NAN, "hi": NAN}
     values = np.empty(resamples, dtype=np.float64)
@@ -160,7 +161,8 @@ def bootstrap_interval(g: int, resamples: int, seed: int, statistic) -> Dict[str
         rows = min(chunk, resamples - b0)
         values[b0 : b0 + rows] = statistic(_mulberry32_ints(seed, b0 * g, rows * g, g).reshape(rows, g))
     values = np.sort(values)
-    return {"lo": percentile(values, 0.025), "hi": percentile(values, 0.975)}
+    mid = percentile(values, 0.5)
+    return {"lo": estimate - (mid - percentile(values, 0.025)), "hi": estimate + (percentile(values, 0.975) - mid)}
 
 
 def bootstrap_intervals(columns: Sequence[Sequence[float]], resamples: int, seed: int) -> List[Dict[str, float]]:
@@ -208,7 +210,7 @@ def reliability(probability: Sequence[float], correct: Sequence[float]) -> Tuple
 
 
 def ece_interval(probability: Sequence[float], correct: Sequence[float], resamples: int, seed: int) -> Dict[str, float]:
-    """ECE's 95% interval (the app's eceInterval): per resample Σ_bins |Σ correct − Σ probability| / N."""
+    """ECE's 95% interval about these picks' ECE, never below 0 (the app's eceInterval): per resample Σ_bins |Σ correct − Σ probability| / N."""
     n = len(probability)
     p = np.asarray(probability, dtype=np.float64)
     y = np.asarray(correct, dtype=np.float64)
@@ -220,7 +222,8 @@ def ece_interval(probability: Sequence[float], correct: Sequence[float], resampl
         gap = np.bincount(flat, weights=(y[idx] - p[idx]).ravel(), minlength=rows * CALIBRATION_BINS).reshape(rows, CALIBRATION_BINS)
         return np.abs(gap).sum(axis=1) / n
 
-    return bootstrap_interval(n, resamples, seed, statistic)
+    ci = bootstrap_interval(reliability(probability, correct)[0], n, resamples, seed, statistic)
+    return {"lo": 0.0 if ci["lo"] < 0 else ci["lo"], "hi": ci["hi"]}
 
 
 # ---- the sentence (selectionSentence.ts) ----------------------------------------------------------------
