@@ -36,15 +36,18 @@ def percentile(sorted_values: Sequence[float], p: float) -> float:
     return float(sorted_values[i] + (h - i) * (sorted_values[i + 1] - sorted_values[i]))
 
 
-def bootstrap_interval(g: int, resamples: int, seed: int, statistic: Callable) -> Dict[str, float]:
+def bootstrap_interval(estimate: float, g: int, resamples: int, seed: int, statistic: Callable) -> Dict[str, float]:
     """The 95% interval of `statistic(idx)` (idx: one block of resamples' indices, rows of an array), over the
-    same resamples as bootstrap_intervals with this seed (the app's bootstrapInterval)."""
+    same resamples as bootstrap_intervals with this seed, moved by the resamples' median bias so that it holds
+    `estimate` (the app's bootstrapInterval)."""
     if g == 0 or resamples < 1:
         return {"lo": NAN, "hi": NAN}
     values = np.empty(resamples, dtype=np.float64)
     for b0, idx in resample_indices(g, resamples, seed):
         values[b0 : b0 + idx.shape[0]] = statistic(idx)
-    return percentile_interval(values)
+    values = np.sort(values)
+    mid = percentile(values, 0.5)
+    return {"lo": estimate - (mid - percentile(values, 0.025)), "hi": estimate + (percentile(values, 0.975) - mid)}
 
 
 def resample_indices(g: int, resamples: int, seed: int):

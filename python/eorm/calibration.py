@@ -33,7 +33,7 @@ def reliability(probability: Sequence[float], correct: Sequence[float]) -> Tuple
 
 
 def ece_interval(probability: Sequence[float], correct: Sequence[float], resamples: int, seed: int) -> Dict[str, float]:
-    """ECE's 95% interval (the app's eceInterval): per resample Σ_bins |Σ correct − Σ probability| / N."""
+    """ECE's 95% interval about these picks' ECE, never below 0 (the app's eceInterval): per resample Σ_bins |Σ correct − Σ probability| / N."""
     n = len(probability)
     p = np.asarray(probability, dtype=np.float64)
     y = np.asarray(correct, dtype=np.float64)
@@ -45,4 +45,5 @@ def ece_interval(probability: Sequence[float], correct: Sequence[float], resampl
         gap = np.bincount(flat, weights=(y[idx] - p[idx]).ravel(), minlength=rows * CALIBRATION_BINS).reshape(rows, CALIBRATION_BINS)
         return np.abs(gap).sum(axis=1) / n
 
-    return bootstrap_interval(n, resamples, seed, statistic)
+    ci = bootstrap_interval(reliability(probability, correct)[0], n, resamples, seed, statistic)
+    return {"lo": 0.0 if ci["lo"] < 0 else ci["lo"], "hi": ci["hi"]}

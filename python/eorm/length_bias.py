@@ -1,8 +1,9 @@
 """Does the verifier just prefer long (or short) answers? The app's length check (src/engine/metrics/lengthBias.ts),
 number for number: within each question, Spearman's ρ between energy and answer length in tokens beside the
 same between correctness and length, averaged over questions, each with a 95% bootstrap interval over
-questions; their paired difference (`lean`) and one sentence; two baseline rules that pick by length alone
-(shortest, longest). Answer length as answerLength.ts counts it: the answer text's tokens in the input
+questions; the lean (energy's ρ with length among answers of the same label, so a verifier that ignores length
+given correctness has none on average) with its exact sign-flip test, and one sentence; two baseline rules that
+pick by length alone (shortest, longest). Answer length as answerLength.ts counts it: the answer text's tokens in the input
 tokenized up to the app's 4096-id cap, before the model's maxLen cuts it."""
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Dict, List, Sequence
 from .held_out import has_both_labels
 from .metrics import NAN, ScoredGroup, best_of_n_score, rank_key
 from .bootstrap import bootstrap_intervals
-from .selection_sentence import to_fixed
+from .paired_test import sign_flip_test
+from .selection_sentence import p_value, to_fixed
 from .tokenize import tokenize_groups
 
 # src/worker/dataLoader.ts TOKEN_CAP: the app tokenizes its data once, up to this many ids per input.
@@ -54,17 +56,47 @@ def midranks(xs: Sequence[float]) -> List[float]:
     return out
 
 
+def _add_rank_sums(x: Sequence[float], y: Sequence[float], at: Sequence[int], sums: List[float]) -> None:
+    """Adds Σ (rx − m)(ry − m), Σ (rx − m)², Σ (ry − m)² over the answers `at`: their midranks among them, m the mean rank."""
+    rx, ry = midranks([x[i] for i in at]), midranks([y[i] for i in at])
+    m = (len(at) + 1) / 2
+    for a, b in zip(rx, ry):
+        sums[0] += (a - m) * (b - m)
+        sums[1] += (a - m) * (a - m)
+        sums[2] += (b - m) * (b - m)
+
+
 def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     """Pearson's correlation of the midranks; NaN when either is constant. Sums left to right, as the app's."""
-    rx, ry = midranks(x), midranks(y)
-    m = (len(x) + 1) / 2
-    sxy = sxx = syy = 0.0
-    for a, b in zip(rx, ry):
-        sxy += (a - m) * (b - m)
-        sxx += (a - m) * (a - m)
-        syy += (b - m) * (b - m)
-    d = math.sqrt(sxx * syy)
-    return sxy / d if d > 0 else NAN
+    sums = [0.0, 0.0, 0.0]
+    _add_rank_sums(x, y, range(len(x)), sums)
+    d = math.sqrt(sums[1] * sums[2])
+    return sums[0] / d if d > 0 else NAN
+
+
+def _with_label(labels: Sequence[int], want: int) -> List[int]:
+    return [i for i, label in enumerate(labels) if label == want]
+
+
+def within_label_spearman(x: Sequence[float], y: Sequence[float], labels: Sequence[int]) -> float:
+    """Spearman's ρ among answers of the same label: midranks within the wrong answers and within the right
+    ones, each centred on its own mean, then one Pearson correlation; NaN when y is constant within every
+    label, 0 when it is not but x is."""
+    sums = [0.0, 0.0, 0.0]
+    for want in (0, 1):
+        _add_rank_sums(x, y, _with_label(labels, want), sums)
+    if sums[2] == 0:
+        return NAN
+    return sums[0] / math.sqrt(sums[1] * sums[2]) if sums[1] > 0 else 0.0
+
+
+def _lengths_differ_within_a_label(lengths: Sequence[int], labels: Sequence[int]) -> bool:
+    """Two answers of the same label have different lengths: the lean is defined."""
+    for want in (0, 1):
+        at = _with_label(labels, want)
+        if any(lengths[i] != lengths[at[0]] for i in at):
+            return True
+    return False
 
 
 def length_rule_score(lengths: Sequence[int], labels: Sequence[int], rule: str) -> float:
@@ -91,7 +123,7 @@ def _questions(n: int) -> str:
 
 def length_sentence(b: Dict) -> str:
     if b["groups"] == 0:
-        return "No question has both a right and a wrong answer with answers of different lengths: nothing to check length against."
+        return "No question has both a right and a wrong answer and two answers of the same label with different lengths: nothing to check length against."
     lean, ci = b["lean"], b["leanCi"]
     shorter = b["real"] and lean < 0
     d, lo, hi = (-lean, -ci["hi"], -ci["lo"]) if shorter else (lean, ci["lo"], ci["hi"])
@@ -99,8 +131,8 @@ def length_sentence(b: Dict) -> str:
     head = f"leans on length more than correctness does, toward {way} answers" if b["real"] else "does not lean on length more than correctness does"
     return (
         f"The verifier {head}: over {_questions(b['groups'])}, the within-question rank correlation of length with energy is {_signed(b['energyCorr'])} "
-        f"(lower energy = preferred) and with being correct {_signed(b['labelCorr'])}; its lean toward {way} answers beyond correctness is {_signed(d)} "
-        f"(95% CI {_signed(lo)} to {_signed(hi)})."
+        f"(lower energy = preferred) and with being correct {_signed(b['labelCorr'])}; among answers equally correct, its lean toward {way} answers is {_signed(d)} "
+        f"(95% CI {_signed(lo)} to {_signed(hi)}; sign-flip test {p_value(b['leanP'])})."
     )
 
 
@@ -112,14 +144,16 @@ def length_bias(scored: Sequence[ScoredGroup], lengths: Sequence[Sequence[int]],
         if len(n) != len(g.labels):
             raise ValueError(f"length check: a group has {len(n)} lengths for {len(g.labels)} candidates")
     reported = [(g, n) for g, n in every if has_both_labels(g)] if both_labels else every
-    checked = [(g, n) for g, n in reported if has_both_labels(g) and any(x != n[0] for x in n)]
+    checked = [(g, n) for g, n in reported if has_both_labels(g) and _lengths_differ_within_a_label(n, g.labels)]
     rho_e = []
     for g, n in checked:
         r = spearman([rank_key(e) for e in g.energies], n)
         rho_e.append(0.0 if r != r else r)
     rho_l = [spearman(list(g.labels), n) for g, n in checked]
-    lean = [-a - b for a, b in zip(rho_e, rho_l)]
+    # Lower energy = preferred: the lean toward longer answers is the negated correlation.
+    lean = [-within_label_spearman([rank_key(e) for e in g.energies], n, g.labels) for g, n in checked]
     e_ci, l_ci, lean_ci = bootstrap_intervals([rho_e, rho_l, lean], resamples, seed)
+    lean_p = sign_flip_test(lean)["p"] if lean else NAN
     out = {
         "groups": len(checked),
         "energyCorr": _mean(rho_e),
@@ -128,7 +162,8 @@ def length_bias(scored: Sequence[ScoredGroup], lengths: Sequence[Sequence[int]],
         "labelCorrCi": l_ci,
         "lean": _mean(lean),
         "leanCi": lean_ci,
-        "real": lean_ci["lo"] > 0 or lean_ci["hi"] < 0,
+        "leanP": lean_p,
+        "real": bool(lean_p < 0.05),
     }
     out["sentence"] = length_sentence(out)
     scores = [[length_rule_score(n, g.labels, r) for g, n in reported] for r in LENGTH_RULES]

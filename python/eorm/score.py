@@ -27,6 +27,8 @@ each rank scores its share and rank 0 writes the one file.
 --groups train|val: the split the weights record for this file (its seed, fraction, kind and held-out
 sources: the groups and candidates the app validates on), as an --init model's in eorm.train; --seed,
 --train-fraction and --split only when the weights record no split of this file (a note on stderr says which).
+A best checkpoint validated on the split it records (--groups val) was chosen by these figures: stderr says
+they are optimistic, in the app's words, and the final object's `chosenOnValidation` is true.
 Rejected lines go to stderr (line, field, reason), as the app reports them.
 """
 from __future__ import annotations
@@ -43,6 +45,7 @@ import torch
 from .dataset import TrainingData, file_identity, load_training_data_or_exit
 from .generator_table import with_generators
 from .held_out import evaluation_figures
+from .held_out_note import OPTIMISTIC, chosen_on_validation
 from .kept import keep_candidates
 from .length_bias import answer_tokens_by_line, length_bias
 from .metrics import rank_key
@@ -104,6 +107,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     else:
         train, val, data, split = recorded_or_own_split(args, loaded.training, args.data, data)
         groups = train if args.groups == "train" else val
+        if args.groups == "val" and chosen_on_validation(loaded.training, split["dataset"]):
+            print(OPTIMISTIC, file=sys.stderr)
     cand = data.candidates(groups)
     energies = score_candidates(model, [data.ids[i] for i in cand], device, args.batch_tokens)
     scored = data.scored(groups, energies)
@@ -143,6 +148,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     final = {"metrics": ev["summary"], "selection": ev["selection"], "curve": ev["curve"], "allQuestionsAccuracy": ev["allQuestionsAccuracy"], "sources": sources, "groups": args.groups}
     if split is not None:
         final["split"] = split
+        final["chosenOnValidation"] = args.groups == "val" and chosen_on_validation(loaded.training, split["dataset"])
     final.update({"weights": args.weights, "config": model.cfg.to_dict()})
     out.write(json.dumps(_finite(final)) + "\n")
 

@@ -7,6 +7,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import json
+import re
 import shutil
 import unittest
 
@@ -14,14 +15,17 @@ import torch
 
 from eorm.config import make_config
 from eorm.dataset import file_identity, load_training_data
+from eorm.held_out_note import OPTIMISTIC
 from eorm.model import TransEBM, state_dict_arrays
 from eorm.split import holdout_split, split_record
 from eorm.weights import write_model
 
-from tests.util import run_module, sample_in_temp_dir
+from tests.util import REPO, run_module, sample_in_temp_dir
 
 
-class ScoreValidatesOnTheRecordedSplit(unittest.TestCase):
+class ScoreRuns(unittest.TestCase):
+    """The sample's first 200 lines and an untrained tiny model, written with the training summary a test gives."""
+
     @classmethod
     def setUpClass(cls):
         cls.tmp, cls.data = sample_in_temp_dir("eorm-score-split-", "d.jsonl", 200)
@@ -50,6 +54,8 @@ class ScoreValidatesOnTheRecordedSplit(unittest.TestCase):
         d = self.loaded
         return holdout_split(d.labels, d.group_start, d.sources, seed, fraction, kind, list(holdout))
 
+
+class ScoreValidatesOnTheRecordedSplit(ScoreRuns):
     def test_the_recorded_split_of_this_file_wins_over_the_flags(self):
         split = split_record(7, 0.75, file_identity(self.data), "all")
         w = self.weights("all.safetensors", {"split": split})
@@ -101,6 +107,41 @@ class ScoreValidatesOnTheRecordedSplit(unittest.TestCase):
         bare = self.weights("bare-seed.safetensors", None)
         self.assertEqual(self.score(bare, "--groups", "val")[1]["selection"]["bootstrap"]["seed"], 42)
         self.assertEqual(self.score(bare, "--groups", "val", "--seed", "5")[1]["selection"]["bootstrap"]["seed"], 5)
+
+
+class ABestCheckpointsValidationIsOptimistic(ScoreRuns):
+    """A best checkpoint was chosen by its validation figures: on the questions of the split it records they are
+    optimistic, and eorm.score says so in the app's words (src/engine/data/heldOutNote.ts)."""
+
+    def test_the_words_are_the_apps(self):
+        with open(os.path.join(REPO, "src", "engine", "data", "heldOutNote.ts"), encoding="utf-8") as f:
+            app = re.search(r"export const OPTIMISTIC =\s*'([^']*)'", f.read())
+        self.assertIsNotNone(app)
+        self.assertEqual(OPTIMISTIC, app.group(1))
+
+    def test_its_own_validation_is_said_optimistic(self):
+        own = split_record(7, 0.75, file_identity(self.data), "all")
+        best = self.weights("best.safetensors", {"slot": "best", "split": own})
+        _, last, err = self.score(best, "--groups", "val")
+        self.assertIn(OPTIMISTIC, err)
+        self.assertIs(last["chosenOnValidation"], True)
+        # A split that names no file is validated as if it were this one: optimistic too, as the app says.
+        unnamed = self.weights("best-unnamed.safetensors", {"slot": "best", "split": split_record(7, 0.75, None, "all")})
+        _, last, err = self.score(unnamed, "--groups", "val")
+        self.assertIn(OPTIMISTIC, err)
+        self.assertIs(last["chosenOnValidation"], True)
+
+    def test_not_when_another_split_or_another_checkpoint(self):
+        own = split_record(7, 0.75, file_identity(self.data), "all")
+        cases = [
+            ("last.safetensors", {"split": own}, "val"),  # not chosen by its figures
+            ("best-other.safetensors", {"slot": "best", "split": split_record(7, 0.75, "sha256:" + "0" * 64, "all")}, "val"),  # the flags' split
+            ("best-train.safetensors", {"slot": "best", "split": own}, "train"),  # not the questions that chose it
+        ]
+        for name, training, groups in cases:
+            _, last, err = self.score(self.weights(name, training), "--groups", groups)
+            self.assertNotIn("optimistic", err, name)
+            self.assertIs(last["chosenOnValidation"], False, name)
 
 
 if __name__ == "__main__":

@@ -35,18 +35,20 @@ export function reliability(probability: ArrayLike<number>, correct: ArrayLike<n
 }
 
 /**
- * ECE's 95% bootstrap interval over the same resampled questions as every other interval with this seed.
- * A bin's weighted gap (count / N) · |accuracy − confidence| is |Σ correct − Σ probability| / N over its picks.
+ * ECE's 95% bootstrap interval over the same resampled questions as every other interval with this seed,
+ * about the ECE of these picks (bootstrap.ts's bootstrapInterval: it holds the figure shown beside it), and
+ * never below 0. A bin's weighted gap (count / N) · |accuracy − confidence| is |Σ correct − Σ probability| / N over its picks.
  */
 export function eceInterval(probability: ArrayLike<number>, correct: ArrayLike<number>, resamples: number, seed: number): Interval {
   const n = probability.length;
   const bin = Int32Array.from({ length: n }, (_, g) => Math.min(CALIBRATION_BINS - 1, Math.floor(probability[g] * CALIBRATION_BINS)));
   const gap = new Float64Array(CALIBRATION_BINS);
-  return bootstrapInterval(n, resamples, seed, (idx) => {
+  const ci = bootstrapInterval(reliability(probability, correct).ece, n, resamples, seed, (idx) => {
     gap.fill(0);
     for (const g of idx) gap[bin[g]] += correct[g] - probability[g];
     let ece = 0;
     for (const v of gap) ece += Math.abs(v);
     return ece / n;
   });
+  return { lo: ci.lo < 0 ? 0 : ci.lo, hi: ci.hi };
 }

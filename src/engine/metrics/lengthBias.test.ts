@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lengthBias, lengthRuleScore, lengthSentence, midranks, spearman } from './lengthBias.ts';
+import { lengthBias, lengthRuleScore, lengthSentence, midranks, spearman, withinLabelSpearman } from './lengthBias.ts';
 import type { ScoredGroup } from './summary.ts';
 
 const group = (energies: number[], labels: number[], lengths: number[]): ScoredGroup => ({ energies, labels, lengths, answers: labels.map(() => null) });
@@ -13,6 +13,16 @@ describe('spearman', () => {
     // ranks (1,2,3,4) vs (1.5,1.5,3.5,3.5): 4 / √(5·4)
     expect(spearman([1, 2, 3, 4], [0, 0, 1, 1])).toBeCloseTo(4 / Math.sqrt(20), 15);
     expect(spearman([1, 1, 1], [1, 2, 3])).toBeNaN();
+  });
+
+  it('within labels: ranks and centres each label’s answers on their own, then one correlation', () => {
+    // Across labels energy falls with length (ρ = −0.6); within each label it rises with it.
+    expect(spearman([1, 2, 3, 4], [30, 40, 10, 20])).toBeCloseTo(-0.6, 15);
+    expect(withinLabelSpearman([1, 2, 3, 4], [30, 40, 10, 20], [1, 1, 0, 0])).toBe(1);
+    // Wrong answers (9, 7) against energies (2, 3): −1; the lone right answer adds nothing.
+    expect(withinLabelSpearman([1, 2, 3], [5, 9, 7], [1, 0, 0])).toBe(-1);
+    expect(withinLabelSpearman([4, 4, 1, 1], [1, 2, 3, 4], [1, 1, 0, 0])).toBe(0);
+    expect(withinLabelSpearman([1, 2, 3], [5, 6, 6], [1, 0, 0])).toBeNaN();
   });
 });
 
@@ -48,7 +58,7 @@ describe('lengthBias', () => {
     expect(b.real).toBe(true);
     expect(b.leanCi.lo).toBeGreaterThan(0.5);
     expect(b.sentence).toBe(
-      `The verifier leans on length more than correctness does, toward longer answers: over 40 questions, the within-question rank correlation of length with energy is -1.00 (lower energy = preferred) and with being correct +0.00; its lean toward longer answers beyond correctness is +1.00 (95% CI +${b.leanCi.lo.toFixed(2)} to +${b.leanCi.hi.toFixed(2)}).`,
+      `The verifier leans on length more than correctness does, toward longer answers: over 40 questions, the within-question rank correlation of length with energy is -1.00 (lower energy = preferred) and with being correct +0.00; among answers equally correct, its lean toward longer answers is +1.00 (95% CI +${b.leanCi.lo.toFixed(2)} to +${b.leanCi.hi.toFixed(2)}; sign-flip test p < 0.001).`,
     );
     expect(b.rules.longest.accuracy).toBe(0.25);
     expect(b.allQuestions).toBeUndefined();
@@ -59,7 +69,7 @@ describe('lengthBias', () => {
     expect(b.energyCorr).toBe(1);
     expect(b.real).toBe(true);
     expect(b.sentence).toContain('more than correctness does, toward shorter answers: over 40 questions');
-    expect(b.sentence).toContain(`its lean toward shorter answers beyond correctness is +1.00 (95% CI +${(-b.leanCi.hi).toFixed(2)} to +${(-b.leanCi.lo).toFixed(2)}).`);
+    expect(b.sentence).toContain(`its lean toward shorter answers is +1.00 (95% CI +${(-b.leanCi.hi).toFixed(2)} to +${(-b.leanCi.lo).toFixed(2)}; sign-flip test p < 0.001).`);
   });
 
   it('a verifier that reads correctness only follows length exactly as far as correctness does: no lean', () => {
@@ -74,25 +84,44 @@ describe('lengthBias', () => {
     expect(b.sentence).toMatch(/^The verifier does not lean on length more than correctness does:/);
   });
 
-  it('counts only questions with both labels and two lengths; tied energies count ρ = 0; a validation adds every question', () => {
+  it('a verifier that reads correctness and ignores length among equally correct answers: no lean, where −ρ(energy) − ρ(label) saw one', () => {
+    // Right answers are the longer ones (30, 40 tokens). Energy ranks every right answer first; within each
+    // label it follows length in half the questions and goes against it in the other half.
+    const labels = [1, 1, 0, 0];
+    const lengths = [30, 40, 10, 20];
+    const scored = Array.from({ length: 40 }, (_, q) => group(q % 2 === 0 ? [1, 2, 3, 4] : [2, 1, 4, 3], labels, lengths));
+    const b = lengthBias(scored, { seed: 3, figuresOver: 'allQuestions' });
+    expect(b.groups).toBe(40);
+    expect(b.lean).toBe(0);
+    expect(b.leanP).toBe(1);
+    expect(b.real).toBe(false);
+    // The old lean, −ρ(energy, length) − ρ(label, length): −(−0.6 − 1)/2 − 4/√20, toward shorter answers.
+    expect(-b.energyCorr - b.labelCorr).toBeCloseTo(0.8 - 4 / Math.sqrt(20), 12);
+    expect(b.sentence).toMatch(/^The verifier does not lean on length more than correctness does:/);
+  });
+
+  it('counts only questions with both labels and two answers of the same label with different lengths; tied energies count ρ = 0; a validation adds every question', () => {
     const scored = [
-      group([1, 2], [1, 0], [5, 9]), // ρ(E) = +1, ρ(label) = −1
-      group([3, 3], [0, 1], [4, 8]), // energies tie: ρ(E) = 0; ρ(label) = +1
-      group([1, 2], [1, 0], [7, 7]), // one length: no correlation; shortest = longest = 0.5
+      group([1, 2, 3], [1, 0, 0], [5, 9, 7]), // ρ(E) = 0.5, ρ(label) = −1.5/√3; the wrong answers' energies fall with length: lean +1
+      group([3, 3, 3], [0, 1, 0], [4, 8, 6]), // energies tie: ρ(E) = 0, lean 0; ρ(label) = +1.5/√3
+      group([1, 2, 3], [1, 0, 0], [7, 7, 7]), // one length: not checked; shortest = longest = 1/3
+      group([1, 2, 3], [1, 0, 0], [5, 6, 6]), // lengths differ across labels only: not checked
       group([1, 2], [1, 1], [1, 2]), // one label: not checked, and not reported in a validation
       group([], [], []),
     ];
     const b = lengthBias(scored, { seed: 1, figuresOver: 'bothLabels' });
     expect(b.groups).toBe(2);
-    expect(b.energyCorr).toBe(0.5);
+    expect(b.energyCorr).toBe(0.25);
     expect(b.labelCorr).toBe(0);
-    expect(b.lean).toBe(-0.5);
-    expect(b.rules.shortest.accuracy).toBeCloseTo(1.5 / 3, 15);
-    expect(b.rules.longest.accuracy).toBeCloseTo(1.5 / 3, 15);
-    expect(b.allQuestions).toEqual({ groups: 4, rules: { shortest: 2.5 / 4, longest: 2.5 / 4 } });
+    expect(b.lean).toBe(0.5);
+    expect(b.rules.shortest.accuracy).toBeCloseTo(7 / 12, 15);
+    expect(b.rules.longest.accuracy).toBeCloseTo(1 / 3, 15);
+    expect(b.allQuestions!.groups).toBe(5);
+    expect(b.allQuestions!.rules.shortest).toBeCloseTo(2 / 3, 15);
+    expect(b.allQuestions!.rules.longest).toBeCloseTo(7 / 15, 15);
     const test = lengthBias(scored, { seed: 1, figuresOver: 'allQuestions' });
     expect(test.groups).toBe(2);
-    expect(test.rules.shortest.accuracy).toBe(2.5 / 4);
+    expect(test.rules.shortest.accuracy).toBeCloseTo(2 / 3, 15);
   });
 
   it('a figure that rounds to 0.00 reads +0.00, never -0.00', () => {
@@ -106,6 +135,6 @@ describe('lengthBias', () => {
     expect(b.groups).toBe(0);
     expect(b.energyCorr).toBeNaN();
     expect(b.real).toBe(false);
-    expect(b.sentence).toBe('No question has both a right and a wrong answer with answers of different lengths: nothing to check length against.');
+    expect(b.sentence).toBe('No question has both a right and a wrong answer and two answers of the same label with different lengths: nothing to check length against.');
   });
 });

@@ -18,7 +18,7 @@ export interface LengthInterval {
 }
 
 export interface LengthBias {
-  /** Questions the correlations are over: the reported ones with both labels and answers of at least two lengths. */
+  /** Questions the correlations are over: the reported ones with both labels and two answers of the same label with different lengths. */
   groups: number;
   /**
    * Within-question Spearman ρ between energy and answer length, averaged over those questions. Negative:
@@ -30,14 +30,17 @@ export interface LengthBias {
   labelCorr: number;
   labelCorrCi: LengthInterval;
   /**
-   * Per question −ρ(energy, length) − ρ(label, length), averaged: how much more the verifier favours longer
-   * answers than correctness does (negative: shorter ones), paired over the same resampled questions.
+   * Per question −ρ(energy, length) among answers of the same label (midranks within the right answers and
+   * within the wrong ones), averaged: how much the verifier favours longer answers (negative: shorter ones)
+   * among answers equally correct. A verifier that ignores length given correctness has 0 on average.
    */
   lean: number;
   leanCi: LengthInterval;
-  /** The interval of `lean` excludes 0. */
+  /** The exact sign-flip test's two-sided p-value of `lean` (pairedTest.ts: exact up to 20 questions, drawn from a fixed stream beyond). */
+  leanP: number;
+  /** leanP ≤ 0.05: the verifier leans on length. */
   real: boolean;
-  /** One plain sentence: whether the verifier leans on length more than correctness does, which way, with the interval. */
+  /** One plain sentence: whether the verifier leans on length more than correctness does, which way, with the interval and p. */
   sentence: string;
   /** Length alone picks, over the selection report's questions (ties: the expected accuracy of a random pick among them). */
   rules: Record<LengthRule, { accuracy: number; ci: LengthInterval }>;

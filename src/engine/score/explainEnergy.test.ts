@@ -10,7 +10,8 @@ import '@tensorflow/tfjs-backend-wasm';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tokenPieces } from '../data/tokenPieces.ts';
 import { tokenizeChunk } from '../data/tokenize.ts';
 import { writeModel } from '../io/modelFile.ts';
 import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../model/config.ts';
@@ -19,6 +20,19 @@ import { INSTALL_TORCH, findPython, runPython } from '../testing/pythonNode.ts';
 import { type CandidateSaliency, type ExplainOptions, MAX_STEPS, MAX_TOKENS, explainCandidate } from './explainEnergy.ts';
 import { scoreCandidates } from './scoring.ts';
 import { activeProfile } from '../backend/profile.ts';
+
+/** Every input the scoring path is handed, as ids (the real scoring runs on them). */
+const { seen } = vi.hoisted(() => ({ seen: [] as number[][] }));
+vi.mock('./scoring.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./scoring.ts')>();
+  return {
+    ...actual,
+    scoreCandidates: (...args: Parameters<typeof actual.scoreCandidates>) => {
+      seen.push(...args[2].map((ids) => Array.from(ids)));
+      return actual.scoreCandidates(...args);
+    },
+  };
+});
 
 const rows = readFileSync('bench/data/zeroeval-gsm8k-16cand-first200.jsonl', 'utf8')
   .split('\n')
@@ -189,6 +203,32 @@ describe('explainCandidate: bounds, progress', () => {
     expect(out.answerCharsRead).toBe(read);
     expect(out.steps.every((s) => s.start < read)).toBe(true);
     expect(out.steps.length).toBeLessThan(text.split('\n').filter((l) => l.trim()).length);
+  }, 60_000);
+
+  it('cut at maxLen: every reduced text is the text the model read less one piece, never text it did not read', async () => {
+    const text = texts[1];
+    const { cfg, params } = await randomModel(2, 96);
+    try {
+      seen.length = 0;
+      const out = await explainCandidate(cfg, params, question, text, { profile: activeProfile() });
+      const inputs = seen.slice();
+      expect(out.truncated).toBe(true);
+      const readText = text.slice(0, out.answerCharsRead);
+      const questionTokens = tokenizeChunk({ maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT, questions: [question], groupSizes: [1], genTexts: [''] }).tokens.length - 2;
+      const answerOf = (ids: ArrayLike<number>) => tokenPieces(ids, questionTokens).filter((p) => p.part === 'answer').map((p) => p.text).join('');
+      const candidate = tokenizeChunk({ maxLen: 96, clsId: GPT2_EOT, sepId: GPT2_EOT, questions: [question], groupSizes: [1], genTexts: [text] }).tokens;
+      const pieces = [...out.steps, ...out.tokens];
+      // The candidate as cut, then each piece deleted from what was read (deleted from the whole text, the
+      // window would refill with the text after the cut).
+      expect(inputs.map(answerOf).sort()).toEqual([answerOf(candidate), ...pieces.map((p) => without(readText, p))].sort());
+      for (const piece of pieces) {
+        expect(piece.end).toBeLessThanOrEqual(out.answerCharsRead);
+        const delta = (await energyAlone(cfg, params, without(readText, piece))) - out.energy;
+        expect(Math.abs(piece.delta - delta), JSON.stringify(piece.text)).toBeLessThanOrEqual(TOL);
+      }
+    } finally {
+      disposeParams(params);
+    }
   }, 60_000);
 
   it('caps the steps and the tokens it scores, says so, and reports progress up to the variants it scored', async () => {

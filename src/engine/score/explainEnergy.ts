@@ -1,7 +1,8 @@
 /**
  * "Why this energy?": what each piece of a candidate's answer does to its energy, measured by deleting
  * it. A piece's delta is energy(the text without the piece's characters) − energy(the candidate): the
- * reduced text is tokenized again as training reads it ([CLS] question [SEP] answer, cut at maxLen) and
+ * reduced text (of what the model read, when the input was cut at maxLen) is tokenized again as training
+ * reads it ([CLS] question [SEP] answer, cut at maxLen) and
  * scored by the same model through the ordinary scoring path (scoring.ts), all variants batched. Deltas
  * come at two grains: the answer's steps (its lines and sentences, data/answerSteps.ts), and its tokens,
  * of the whole answer when it is short, else of the step whose removal lowers the energy most (the step
@@ -47,7 +48,7 @@ export interface CandidateSaliency {
   variants: number;
   /** Sentences saying what was left out to bound the work; empty when nothing was. */
   capped: string[];
-  /** Tokens the model read, and whether the input was cut at maxLen (the text after the cut is not read, nor explained). */
+  /** Tokens the model read, and whether the input was cut at maxLen (the text after the cut is not read, nor explained, nor part of any reduced text). */
   tokensRead: number;
   /** Characters of the answer the model read: 0 when the question fills maxLen, so nothing of the answer explains its energy. */
   answerCharsRead: number;
@@ -101,9 +102,12 @@ function effects(text: string, ranges: TextRange[], energies: Float32Array, ener
 export async function explainCandidate(cfg: ModelConfig, params: ParamTensors, question: string, text: string, opts: ExplainOptions): Promise<CandidateSaliency> {
   const input = modelInputs(cfg, question, [text]);
   const tokens = answerTokens(cfg, question, text, input.ids[0]);
-  // Only what the model reads is explained: a piece after the cut changes nothing when removed.
+  const truncated = input.full[0].length > cfg.maxLen;
+  // Only what the model reads is explained, and pieces are deleted from it: deleted from the whole text, a
+  // piece would pull unread text into the window, and its delta would measure that text too.
   const read = tokens.length > 0 ? tokens[tokens.length - 1].end : 0;
-  const readSteps = answerSteps(text).filter((s) => s.start < read);
+  const readText = truncated ? text.slice(0, read) : text;
+  const readSteps = answerSteps(readText);
   const steps = readSteps.slice(0, MAX_STEPS);
   const capped: string[] = [];
   if (readSteps.length > steps.length) capped.push(`Only the first ${MAX_STEPS} of the ${readSteps.length} steps read were scored.`);
@@ -119,7 +123,7 @@ export async function explainCandidate(cfg: ModelConfig, params: ParamTensors, q
     const before = done;
     return scoreCandidates(cfg, params, modelInputs(cfg, question, texts).ids, { profile: opts.profile, peers: opts.peers, onProgress: (n) => opts.onProgress?.((done = before + n), total) });
   };
-  const first = await score([text, ...steps.map((s) => without(text, s)), ...(whole ? wholeTokens.map((t) => without(text, t)) : [])]);
+  const first = await score([text, ...steps.map((s) => without(readText, s)), ...(whole ? wholeTokens.map((t) => without(readText, t)) : [])]);
   const energy = first[0];
   const stepEffects = effects(text, steps, first.subarray(1, 1 + steps.length), energy);
   const lowest = stepEffects.reduce((best, s, i) => (best < 0 || s.delta < stepEffects[best].delta ? i : best), -1);
@@ -136,7 +140,7 @@ export async function explainCandidate(cfg: ModelConfig, params: ParamTensors, q
     const chosen = inFocus.slice(0, MAX_TOKENS);
     if (inFocus.length > chosen.length) capped.push(`Only the first ${MAX_TOKENS} of the step's ${inFocus.length} tokens were scored.`);
     total = 1 + steps.length + chosen.length;
-    tokenEffects = effects(text, chosen, await score(chosen.map((t) => without(text, t))), energy);
+    tokenEffects = effects(text, chosen, await score(chosen.map((t) => without(readText, t))), energy);
   }
   return {
     energy,
@@ -149,6 +153,6 @@ export async function explainCandidate(cfg: ModelConfig, params: ParamTensors, q
     capped,
     tokensRead: input.ids[0].length,
     answerCharsRead: read,
-    truncated: input.full[0].length > cfg.maxLen,
+    truncated,
   };
 }

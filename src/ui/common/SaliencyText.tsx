@@ -72,7 +72,9 @@ export function SaliencyText({ saliency }: { saliency: CandidateSaliency }) {
         Energy {sig(saliency.energy, 5)}. Each piece of the answer was deleted and the rest scored again: its number is the energy
         without it minus this energy. Orange: deleting it lowers the energy, so the verifier holds it against the answer; blue:
         deleting it raises the energy, so it counts for the answer. Full colour is the largest change in the list.
-        {saliency.truncated ? ` The input was cut at ${saliency.tokensRead} tokens: the rest was not read, nor explained.` : ''}
+        {saliency.truncated
+          ? ` The input was cut at ${saliency.tokensRead} tokens: the model read the first ${saliency.answerCharsRead} characters of the answer, and each piece was deleted from those alone; the rest was not read, nor explained.`
+          : ''}
         {saliency.capped.map((c) => ` ${c}`).join('')}
       </p>
       {steps.length === 0 ? (
