@@ -8,7 +8,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from eorm import answer_classes, answer_equality, answer_form, answers, jsonl, linear_latex, math_eval, math_parse, rational
+from eorm import answer_classes, answer_equality, answer_form, answers, formats, jsonl, linear_latex, math_eval, math_parse, rational
 
 from tests.util import HERE
 
@@ -79,6 +79,21 @@ class LabelsFromGold(unittest.TestCase):
         ds = jsonl.ingest_jsonl("\n".join(json.dumps(l) for l in lines).encode("utf-8"))
         got = [[c.label, c.label_from_gold, c.gold_match] for c in ds.groups[0].candidates]
         self.assertEqual(got, [[1, True, True], [1, True, True], [0, True, False], [0, True, False], [0, False, True]])
+
+    def test_equal_answers_get_one_vote_key_and_labels_by_the_same_rule(self):
+        """The app's ingest.test.ts, the same lines."""
+        lines = [
+            {"question": "Q", "gen_text": "so $\\frac{x}{7}+\\frac{2}{7}$", "gold": "\\frac{x+2}{7}"},
+            {"question": "Q", "gen_text": "A: (x+2)/7", "gold": "\\frac{x+2}{7}"},
+            {"question": "Q", "gen_text": "A: x+2", "gold": "\\frac{x+2}{7}"},
+            {"question": "R", "gen_text": "\\boxed{1} and \\boxed{2}", "label": 1},
+            {"question": "R", "gen_text": "A: 2, 1", "label": 0},
+        ]
+        for ds in (jsonl.ingest_jsonl("\n".join(json.dumps(l) for l in lines).encode("utf-8")), formats.read_files([("a.jsonl", "\n".join(json.dumps(l) for l in lines).encode("utf-8"))])):
+            q, r = (g.candidates for g in ds.groups)
+            self.assertEqual([[c.answer_key, c.label, c.gold_match] for c in q], [["x/7+2/7", 1, True], ["x/7+2/7", 1, True], ["x+2", 0, False]])
+            self.assertEqual(q[1].text_answer_key, "(x+2)/7")
+            self.assertEqual([c.answer_key for c in r], ["1,2", "1,2"])
 
     def test_rejects_a_line_with_nothing_to_label_it_by(self):
         lines = [{"question": "Q", "gen_text": "g", "gold": "  "}, {"question": "Q", "gen_text": "g"}, {"question": "Q", "gen_text": "g", "label": 1}]
