@@ -6,10 +6,12 @@ import json
 import re
 from typing import Optional, Tuple
 
+from .answer_boxes import last_boxes
 from .answer_key import MAX_EXAMINED_CHARS
 from .answer_number import NUMBER_TOKEN
 from .js import WS_SET, trim, utf16_len
 from .js_regex import js_re
+from .math_spans import last_math_span
 
 
 def _tail(text: str) -> str:
@@ -28,35 +30,6 @@ def _tail(text: str) -> str:
         return text[i:]
     # JS's slice starts inside a surrogate pair: it keeps the pair's low half alone.
     return chr(0xDC00 + ((ord(text[i - 1]) - 0x10000) & 0x3FF)) + text[i:]
-
-
-def _last_boxed(text: str) -> Optional[str]:
-    """Content of the last balanced `\\boxed{…}` / `\\fbox{…}`; of nested boxes the outer one."""
-    opens = []
-    best = None
-    i = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            name = 5 if text.startswith("boxed", i + 1) else 4 if text.startswith("fbox", i + 1) else 0
-            if name == 0:
-                i += 2
-                continue
-            j = i + 1 + name
-            while j < n and text[j] in " \t\n":
-                j += 1
-            if j < n and text[j] == "{":
-                opens.append(j + 1)
-                i = j
-        elif c == "{":
-            opens.append(-1)
-        elif c == "}" and opens:
-            start = opens.pop()
-            if start >= 0:
-                best = text[start:i]
-        i += 1
-    return best
 
 
 _LINE_END = re.compile("[\n\r\u2028\u2029]")
@@ -111,12 +84,16 @@ def _last_json_answer(text: str):
 
 
 def _answer_statement(text: str) -> Optional[str]:
+    """The later of a final answer line and a JSON "answer"; a line that says "The final answer is …" states
+    what follows "answer is"."""
     line = _last_answer_line(text)
     js = _last_json_answer(text)
-    if line is None or js is None:
-        found = line if line is not None else js
-        return None if found is None else found[0]
-    return (line if line[1] > js[1] else js)[0]
+    if js is not None and (line is None or js[1] > line[1]):
+        return js[0]
+    if line is None:
+        return None
+    phrase = _answer_is_phrase(line[0])
+    return line[0] if phrase is None else phrase
 
 
 def _rest_of_line_after_last(text: str, marker: "re.Pattern[str]") -> Optional[str]:
@@ -139,14 +116,20 @@ def _answer_is_phrase(text: str) -> Optional[str]:
     return rest if m is None else rest[: m.start()]
 
 
-_NUMBER_OR_FRACTION = js_re(r"-?\\[dt]?frac\s*\{[^{}]*\}\s*\{[^{}]*\}|-?\\[dt]?frac\d\d|" + NUMBER_TOKEN.pattern)
+_NUMBER_OR_FRACTION = js_re(
+    r"\d+\s*\\[dt]?frac\s*\{\d+\}\s*\{\d+\}|-?\\[dt]?frac\s*\{[^{}]*\}\s*\{[^{}]*\}|-?\\[dt]?frac\d\d|" + NUMBER_TOKEN.pattern
+)
 
 
-def _last_number(text: str) -> Optional[str]:
+def _last_math_or_number(text: str) -> Optional[str]:
+    """The last piece of mathematics or the last number, whichever ends later (a number inside it is part of it)."""
+    span = last_math_span(text)
     last = None
     for m in _NUMBER_OR_FRACTION.finditer(text):
-        last = m.group(0)
-    return last
+        last = m
+    if span is not None and trim(span[0]) != "" and (last is None or last.start() < span[1]):
+        return span[0]
+    return None if last is None else last.group(0)
 
 
 def _clean(found: str) -> str:
@@ -162,11 +145,12 @@ def _clean(found: str) -> str:
 
 
 def extract_answer(full_text: str) -> Optional[str]:
-    """The final answer written in a chain of thought (see the app's extractAnswer): the last `\\boxed{…}`, else
-    the last `Answer:` / `Final answer:` / `A:` line or JSON "answer", else the last "the answer is …", else the
-    text after the last `####`, else the last number."""
+    """The final answer written in a chain of thought (see the app's extractAnswer): the last `\\boxed{…}` (with
+    the boxes just before it that connect to it: a list), else the last `Answer:` / `Final answer:` / `A:` line
+    or JSON "answer", else the last "the answer is …", else the text after the last `####`, else the last piece
+    of mathematics or number."""
     text = _tail(full_text)
-    rules = [_last_boxed, _answer_statement, _answer_is_phrase, lambda t: _rest_of_line_after_last(t, _HASHES), _last_number]
+    rules = [last_boxes, _answer_statement, _answer_is_phrase, lambda t: _rest_of_line_after_last(t, _HASHES), _last_math_or_number]
     for find in rules:
         found = find(text)
         if found is not None and _clean(found) != "":

@@ -1,15 +1,14 @@
 """Numbers in final answers, read exactly, as the app's src/engine/data/answerNumber.ts: every spelling of a
 number (18, -$40, 1,234.50, .5, 56/3, \\frac{56}{3}, \\frac56, 2\\frac{1}{2}, 1.5e3, 1.5 \\times 10^{3}, 1011_2,
-18 eggs, 50%) becomes one exact rational, so equal numbers get one key and different ones never share it."""
+18 eggs, 50%, 2.5 million, $50k, 5 squared) becomes one exact rational, so equal numbers get one key and
+different ones never share it."""
 from __future__ import annotations
 
-from math import gcd
-from typing import Optional, Tuple
+from typing import Optional
 
 from .js_regex import js_re
-
-# (num, den): den > 0, gcd(|num|, den) = 1.
-Rational = Tuple[int, int]
+from .number_words import number_words
+from .rational import MAX_EXPONENT, Rational, int_of, rational
 
 # A decimal with at least this many digits after the point may stand for a fraction it rounds or truncates.
 APPROX_MIN_DIGITS = 3
@@ -17,40 +16,14 @@ APPROX_MIN_DIGITS = 3
 APPROX_MAX_DEN = 20
 # Decimals are read rounded to this many places: more is floating-point noise (499.99999999999994 is 500).
 MAX_PLACES = 12
-MAX_EXPONENT = 1000
 # Currency signs, before a number or after it ("350$").
 CURRENCY = ("\\$", "$", "\u20ac", "\u00a3")
-
-
-def rational(num: int, den: int) -> Optional[Rational]:
-    if den == 0:
-        return None
-    sign = -1 if den < 0 else 1
-    g = gcd(num, den)
-    return (sign * num // g, sign * den // g)
-
-
-def rational_key(r: Rational) -> str:
-    """"18", "-40", "0.75", "18.5", else "p/q" ("56/3")."""
-    num, den = r
-    if den == 1:
-        return str(num)
-    rest, twos, fives = den, 0, 0
-    while rest % 2 == 0:
-        rest, twos = rest // 2, twos + 1
-    while rest % 5 == 0:
-        rest, fives = rest // 5, fives + 1
-    if rest != 1:
-        return f"{num}/{den}"
-    places = max(twos, fives)
-    digits = str(abs(num) * 10**places // den).rjust(places + 1, "0")
-    return f"{'-' if num < 0 else ''}{digits[:-places]}.{digits[-places:]}"
 
 
 def _decimal_value(int_digits: str, frac_digits: str) -> Rational:
     places = min(len(frac_digits), MAX_PLACES)
     scale = 10**places
-    x = int("0" + int_digits + frac_digits[:places])
+    x = int_of("0" + int_digits + frac_digits[:places])
     if len(frac_digits) > MAX_PLACES and frac_digits[MAX_PLACES] >= "5":
         x += 1  # rounded half up
     exact = rational(x, scale)
@@ -74,7 +47,7 @@ def _is_space(c: Optional[str]) -> bool:
     return c in (" ", "\t", "\n", "\r")
 
 
-COMPACT_UNITS = frozenset(["cm", "mm", "km", "m", "kg", "g", "mg", "ml", "l", "s", "ft", "in", "yd", "mi", "lb", "lbs", "oz", "mph", "h", "hr", "hrs", "min", "k"])
+COMPACT_UNITS = frozenset(["cm", "mm", "km", "m", "kg", "g", "mg", "ml", "l", "s", "ft", "in", "yd", "mi", "lb", "lbs", "oz", "mph", "h", "hr", "hrs", "min"])
 _SPACED_UNIT = js_re(r"^[A-Za-z][A-Za-z. /]*(?:\^\{?[23]\}?)?$")
 _COMPACT_UNIT = js_re(r"^([A-Za-z]+)(?:\^\{?[23]\}?)?$")
 
@@ -281,11 +254,13 @@ def parse_number(text: str) -> Optional[Rational]:
         return None
     if value[1] == 1 and sc.at() == "_":
         _skip_base(sc)
+    scaled, sc.i = number_words(text, sc.i, value)
     spaced = sc.skip_spaces()
-    if not _is_unit_tail(text[sc.i :], spaced):
+    if scaled is None or not _is_unit_tail(text[sc.i :], spaced):
         return None
-    return rational(sign * value[0], value[1])
+    return rational(sign * scaled[0], scaled[1])
 
 
-# Number tokens in running text: a sign, a currency sign, thousands groups, decimals, a "/denominator".
-NUMBER_TOKEN = js_re(r"-?\$?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\/\d+)?")
+# Number tokens in running text: a mixed number ("2 1/2") or a sign, a currency sign, thousands groups,
+# decimals (".5" too), a "/denominator".
+NUMBER_TOKEN = js_re(r"\d+ \d+\/\d+(?![\d.\/])|-?\$?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:\/\d+)?")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, Dict, List, Optional, Union
 
 from . import jsonparse
+from .answer_classes import AnswerClasses
 from .answers import candidate_keys, matches_gold
 from .js import has_non_ws, json_stringify, number_to_string, trim, utf16_len, utf16_slice
 
@@ -46,14 +47,15 @@ class Candidate:
     # 1 = correct: the line's label, or, when it gives none, whether its answer is the gold answer.
     label: int
     answer: Optional[str]
+    # The canonical final answer, or an earlier equal answer's key of its question (answer_classes.py): what votes count.
     answer_key: Optional[str]
     gold: Optional[str]
     source: Optional[str]
     # Key of the answer extracted from gen_text (answer_key is this when the line gives no `answer`).
     text_answer_key: Optional[str] = None
-    # The line gave no label: `label` says whether answer_key equals the gold answer's key.
+    # The line gave no label: `label` says whether its answer equals the gold answer (answers.matches_gold).
     label_from_gold: bool = False
-    # Whether answer_key equals the key of `gold`; None when the line has no gold with a final answer.
+    # Whether its answer equals the gold answer; None when the line has no gold with a final answer.
     gold_match: Optional[bool] = None
     # The file it came from (several files read together), and a chat completion's reasoning_content.
     file: Optional[str] = None
@@ -286,6 +288,7 @@ def ingest_jsonl(source: Union[str, bytes, BinaryIO], max_line_bytes: int = DEFA
     report = IngestReport(bytes_read=len(data))
     groups: List[Group] = []
     by_key: Dict[str, Group] = {}
+    classes: Dict[str, AnswerClasses] = {}  # each group's: its candidates vote under their class's key
     for number, text, nbytes, bad in iter_lines(data, max_line_bytes):
         report.lines_read = number
         if text is None:
@@ -342,7 +345,7 @@ def ingest_jsonl(source: Union[str, bytes, BinaryIO], max_line_bytes: int = DEFA
                 gen_text=parsed["gen_text"],
                 label=parsed["label"] if parsed["label"] is not None else int(bool(gold_match)),
                 answer=parsed["answer"],
-                answer_key=answer_key,
+                answer_key=classes.setdefault(key, AnswerClasses()).class_of(answer_key),
                 gold=parsed["gold"],
                 source=parsed["source"],
                 text_answer_key=text_answer_key,

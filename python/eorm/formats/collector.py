@@ -1,11 +1,13 @@
-"""Every reader's lines end here: grouping, answer keys, labels given or from gold, and the rule for files
-without any label (src/engine/data/formats/collector.ts is the twin): until a line gives a label or a gold
-answer, lines without both wait; if none ever does they load as a picks set, else they are rejected 'missing'."""
+"""Every reader's lines end here: grouping, answer keys (a question's equal answers vote under one key:
+answer_classes.py), labels given or from gold, and the rule for files without any label
+(src/engine/data/formats/collector.ts is the twin): until a line gives a label or a gold answer, lines without
+both wait; if none ever does they load as a picks set, else they are rejected 'missing'."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from ..answer_classes import AnswerClasses
 from ..answers import candidate_keys, gold_answer_key, matches_gold
 from ..jsonl import Candidate, Group, IngestReport, LineError, describe_value
 
@@ -33,6 +35,8 @@ class Collector:
         self.report = IngestReport()
         self.groups: List[Group] = []
         self._by_key: Dict[str, Group] = {}
+        # Each group's answer classes (by the group's key): its candidates' keys are their class's key.
+        self._classes: Dict[str, AnswerClasses] = {}
         self._pending: list = []
         self._file_order: Dict[Optional[str], int] = {}
         self.labelled = False
@@ -72,6 +76,7 @@ class Collector:
                 self._file = file
                 self._add(raw, default, False)
             self._pending = []
+        self._classes.clear()
         order = lambda e: (self._file_order.get(e.file, 0), e.line)  # noqa: E731
         self.report.errors.sort(key=order)
 
@@ -109,10 +114,11 @@ class Collector:
             group = Group(raw.question_id, raw.question)
             self._by_key[key] = group
             self.groups.append(group)
+        classes = self._classes.setdefault(key, AnswerClasses())
         for s in raw.samples:
             answer_key, text_key = candidate_keys(s.answer, s.gen_text)
             c = Candidate(
-                line=raw.line, gen_text=s.gen_text, label=None, answer=s.answer, answer_key=answer_key, gold=raw.gold,
+                line=raw.line, gen_text=s.gen_text, label=None, answer=s.answer, answer_key=classes.class_of(answer_key), gold=raw.gold,
                 source=s.source if s.source is not None else default, text_answer_key=text_key, label_from_gold=None,
                 gold_match=None, file=self._file, reasoning=s.reasoning,
             )

@@ -3,8 +3,10 @@
  * Everything here runs in time linear in its input (no backtracking regex on unbounded text), and reads a
  * bounded amount: lines can be megabytes of degenerate model output.
  */
+import { lastBoxes } from './answerBoxes.ts';
 import { MAX_EXAMINED_CHARS } from './answerKey.ts';
 import { NUMBER_TOKEN } from './answerNumber.ts';
+import { lastMathSpan } from './mathSpans.ts';
 
 /** The last MAX_EXAMINED_CHARS of `text`, starting at a line start when one is in that window. */
 function tail(text: string): string {
@@ -18,37 +20,6 @@ interface Found {
   answer: string;
   /** Where it was found, to choose between rules of one rank. */
   at: number;
-}
-
-/**
- * Content of the last balanced `\boxed{…}` / `\fbox{…}` (spaces allowed before the brace), or null. One
- * forward pass with a stack of open braces; `\{` and `\}` are characters, not braces. Of nested boxes the
- * outer one ends last and wins.
- */
-function lastBoxed(text: string): string | null {
-  const opens: number[] = []; // content start of a box, or -1 for a plain brace
-  let best: string | null = null;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') {
-      const name = text.startsWith('boxed', i + 1) ? 5 : text.startsWith('fbox', i + 1) ? 4 : 0;
-      if (name === 0) {
-        i++;
-        continue;
-      }
-      let j = i + 1 + name;
-      while (text[j] === ' ' || text[j] === '\t' || text[j] === '\n') j++;
-      if (text[j] === '{') {
-        opens.push(j + 1);
-        i = j;
-      }
-    } else if (c === '{') opens.push(-1);
-    else if (c === '}' && opens.length > 0) {
-      const start = opens.pop()!;
-      if (start >= 0) best = text.slice(start, i);
-    }
-  }
-  return best;
 }
 
 const LINE_END = /[\n\r\u2028\u2029]/g;
@@ -104,12 +75,15 @@ function lastJsonAnswer(text: string): Found | null {
   return last;
 }
 
-/** The later of a final answer line and a JSON "answer": both are the answer's own statement. */
+/**
+ * The later of a final answer line and a JSON "answer": both are the answer's own statement. A line that says
+ * "The final answer is $28\%$. I hope it is correct." states what follows "answer is".
+ */
 function answerStatement(text: string): string | null {
   const line = lastAnswerLine(text);
   const json = lastJsonAnswer(text);
-  if (line === null || json === null) return (line ?? json)?.answer ?? null;
-  return (line.at > json.at ? line : json).answer;
+  if (json !== null && (line === null || json.at > line.at)) return json.answer;
+  return line === null ? null : (answerIsPhrase(line.answer) ?? line.answer);
 }
 
 function restOfLineAfterLast(text: string, marker: RegExp): string | null {
@@ -127,14 +101,23 @@ function answerIsPhrase(text: string): string | null {
   return end < 0 ? rest : rest.slice(0, end);
 }
 
-// A number, or a LaTeX fraction read whole ("$\frac{3}{4}$" ends with 3/4, not with 4).
-const NUMBER_OR_FRACTION = new RegExp(String.raw`-?\\[dt]?frac\s*\{[^{}]*\}\s*\{[^{}]*\}|-?\\[dt]?frac\d\d|` + NUMBER_TOKEN.source, 'g');
+// A number (a mixed number whole: "2\frac{1}{2}", "3 3/4"), or a LaTeX fraction read whole ("$\frac{3}{4}$" ends with 3/4, not with 4).
+const NUMBER_OR_FRACTION = new RegExp(
+  String.raw`\d+\s*\\[dt]?frac\s*\{\d+\}\s*\{\d+\}|-?\\[dt]?frac\s*\{[^{}]*\}\s*\{[^{}]*\}|-?\\[dt]?frac\d\d|` + NUMBER_TOKEN.source,
+  'g',
+);
 
-function lastNumber(text: string): string | null {
-  let last: string | null = null;
+/**
+ * The last piece of mathematics or the last number, whichever ends later ("$[0,1)$" is the interval, not 1;
+ * "so $x$ apples: 18" is 18). A number inside the mathematics is part of it.
+ */
+function lastMathOrNumber(text: string): string | null {
+  const span = lastMathSpan(text);
+  let last: RegExpExecArray | null = null;
   NUMBER_OR_FRACTION.lastIndex = 0;
-  for (let m = NUMBER_OR_FRACTION.exec(text); m !== null; m = NUMBER_OR_FRACTION.exec(text)) last = m[0];
-  return last;
+  for (let m = NUMBER_OR_FRACTION.exec(text); m !== null; m = NUMBER_OR_FRACTION.exec(text)) last = m;
+  if (span !== null && span.content.trim() !== '' && (last === null || last.index < span.end)) return span.content;
+  return last === null ? null : last[0];
 }
 
 /** Trims an extracted answer: spaces, markdown emphasis around it, trailing sentence punctuation. */
@@ -151,13 +134,14 @@ function clean(found: string): string {
 
 /**
  * The final answer written in a chain of thought, by the first rule that finds one anywhere in the text:
- * the last `\boxed{…}` (or `\fbox`), else the last `Answer:` / `Final answer:` / `A:` line or JSON
- * `"answer"`, else the last "the answer is …", else the text after the last `####`, else the last number.
- * Null if there is none. Only the text's last MAX_EXAMINED_CHARS are searched.
+ * the last `\boxed{…}` (or `\fbox`, with the boxes just before it that connect to it: a list), else the
+ * last `Answer:` / `Final answer:` / `A:` line or JSON `"answer"`, else the last "the answer is …", else the
+ * text after the last `####`, else the last piece of mathematics or number. Null if there is none. Only the
+ * text's last MAX_EXAMINED_CHARS are searched.
  */
 export function extractAnswer(fullText: string): string | null {
   const text = tail(fullText);
-  const rules = [lastBoxed, answerStatement, answerIsPhrase, (t: string) => restOfLineAfterLast(t, /####/g), lastNumber];
+  const rules = [lastBoxes, answerStatement, answerIsPhrase, (t: string) => restOfLineAfterLast(t, /####/g), lastMathOrNumber];
   for (const find of rules) {
     const found = find(text);
     if (found !== null && clean(found) !== '') return clean(found);

@@ -1,3 +1,6 @@
+import { numberWords } from './numberWords.ts';
+import { MAX_EXPONENT, type Rational, rational } from './rational.ts';
+
 /**
  * Numbers in final answers, read exactly: every spelling of a number (18, -$40, 1,234.50, .5, 56/3,
  * \frac{56}{3}, \frac56, 2\frac{1}{2}, 1.5e3, 1.5 \times 10^{3}, 1011_2, 18 eggs, 50%) becomes one exact
@@ -5,53 +8,12 @@
  * is the twin. Every reader here scans its input once (no backtracking regex on unbounded text).
  */
 
-/** A reduced fraction: den > 0, gcd(|num|, den) = 1. */
-export interface Rational {
-  num: bigint;
-  den: bigint;
-}
-
 /** A decimal with at least this many digits after the point may stand for a fraction it rounds or truncates (0.333 = 1/3). */
 export const APPROX_MIN_DIGITS = 3;
 /** ... a fraction with a denominator at most this: two such fractions differ by ≥ 1/400, more than 0.001's rounding, so at most one fits. */
 export const APPROX_MAX_DEN = 20n;
 /** Decimals are read rounded to this many places: more is floating-point noise (499.99999999999994 is 500). */
 const MAX_PLACES = 12;
-/** Larger powers of ten are not a final answer a grader compares (and would cost a huge BigInt). */
-const MAX_EXPONENT = 1000;
-
-const abs = (a: bigint): bigint => (a < 0n ? -a : a);
-
-function gcd(a: bigint, b: bigint): bigint {
-  let x = abs(a);
-  let y = abs(b);
-  while (y !== 0n) [x, y] = [y, x % y];
-  return x;
-}
-
-export function rational(num: bigint, den: bigint): Rational | null {
-  if (den === 0n) return null;
-  const sign = den < 0n ? -1n : 1n;
-  const g = gcd(num, den);
-  return { num: (sign * num) / g, den: (sign * den) / g };
-}
-
-/**
- * The key of a number: an integer ("18", "-40"), a terminating decimal ("0.75", "18.5"), else "p/q" ("56/3").
- * One rational has one key, so \frac{3}{4}, 3/4 and 0.75 all read "0.75".
- */
-export function rationalKey(r: Rational): string {
-  if (r.den === 1n) return r.num.toString();
-  let rest = r.den;
-  let twos = 0;
-  let fives = 0;
-  while (rest % 2n === 0n) [rest, twos] = [rest / 2n, twos + 1];
-  while (rest % 5n === 0n) [rest, fives] = [rest / 5n, fives + 1];
-  if (rest !== 1n) return `${r.num}/${r.den}`;
-  const places = Math.max(twos, fives);
-  const digits = ((abs(r.num) * 10n ** BigInt(places)) / r.den).toString().padStart(places + 1, '0');
-  return `${r.num < 0n ? '-' : ''}${digits.slice(0, -places)}.${digits.slice(-places)}`;
-}
 
 /**
  * The decimal intDigits.fracDigits as a rational. With at least APPROX_MIN_DIGITS decimals and no exact small
@@ -82,7 +44,7 @@ const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c
 /** Currency signs, before a number or after it ("350$"). */
 const CURRENCY = ['\\$', '$', '€', '£'];
 /** Units written without a space after the number ("5cm"); with a space any word counts ("18 eggs"). */
-const COMPACT_UNITS = new Set(['cm', 'mm', 'km', 'm', 'kg', 'g', 'mg', 'ml', 'l', 's', 'ft', 'in', 'yd', 'mi', 'lb', 'lbs', 'oz', 'mph', 'h', 'hr', 'hrs', 'min', 'k']);
+const COMPACT_UNITS = new Set(['cm', 'mm', 'km', 'm', 'kg', 'g', 'mg', 'ml', 'l', 's', 'ft', 'in', 'yd', 'mi', 'lb', 'lbs', 'oz', 'mph', 'h', 'hr', 'hrs', 'min']);
 // A unit after a space: words, dots and slashes ("dollars/hour", "sq. ft"), perhaps squared or cubed.
 const SPACED_UNIT = /^[A-Za-z][A-Za-z. /]*(?:\^\{?[23]\}?)?$/;
 const COMPACT_UNIT = /^([A-Za-z]+)(?:\^\{?[23]\}?)?$/;
@@ -288,10 +250,15 @@ export function parseNumber(text: string): Rational | null {
   const value = magnitude(sc);
   if (value === null) return null;
   if (value.den === 1n && sc.s[sc.i] === '_') skipBase(sc);
+  let scaled: Rational | null;
+  [scaled, sc.i] = numberWords(text, sc.i, value);
   const spaced = sc.skipSpaces();
-  if (!isUnitTail(text.slice(sc.i), spaced)) return null;
-  return rational(sign * value.num, value.den);
+  if (scaled === null || !isUnitTail(text.slice(sc.i), spaced)) return null;
+  return rational(sign * scaled.num, scaled.den);
 }
 
-/** Number tokens in running text: a sign, a currency sign, thousands groups, decimals, a "/denominator". */
-export const NUMBER_TOKEN = /-?\$?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\/\d+)?/g;
+/**
+ * Number tokens in running text: a mixed number ("2 1/2", "2\frac{1}{2}") or a sign, a currency sign,
+ * thousands groups, decimals, a "/denominator".
+ */
+export const NUMBER_TOKEN = /\d+ \d+\/\d+(?![\d.\/])|-?\$?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:\/\d+)?/g;

@@ -3,6 +3,7 @@
  * states, how spread the answers of a question are, how often a line's `answer` field disagrees with its
  * own text, and where given labels disagree with the gold answers (a download lists those lines).
  */
+import { answersEqual } from './answerEquality.ts';
 import type { Dataset } from './types.ts';
 
 /** Disagreeing lines kept for the download; the count covers all of them. */
@@ -24,7 +25,7 @@ export interface AnswerStats {
   shareWithTextAnswer: number;
   /** Median over questions of the number of distinct answer keys among its candidates. */
   medianDistinctAnswers: number;
-  /** Lines whose `answer` field is keyed differently from the answer extracted from their text. */
+  /** Lines whose `answer` field is not equal (answerEquality.ts) to the answer extracted from their text. */
   answerFieldDisagreements: number;
   /** Lines labelled from their gold answer (they gave no label). */
   labelledFromGold: number;
@@ -56,7 +57,7 @@ export function answerStats(dataset: Dataset): AnswerStats {
     for (const c of g.candidates) {
       if (c.answerKey !== null) keys.add(c.answerKey);
       if (c.textAnswerKey !== null) withText++;
-      if (c.answer !== null && c.answer.trim() !== '' && c.answerKey !== c.textAnswerKey) fieldDisagrees++;
+      if (c.answer !== null && c.answer.trim() !== '' && c.answerKey !== c.textAnswerKey && !answersEqual(c.answerKey, c.textAnswerKey)) fieldDisagrees++;
       if (c.labelFromGold) fromGold++;
       else if (c.goldMatch !== null) {
         both++;

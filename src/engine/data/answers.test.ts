@@ -73,7 +73,8 @@ describe('answerKey', () => {
     expect(answerKey('$18')).toBe('18');
     expect(answerKey('50%')).toBe('50');
     expect(answerKey('50\\%')).toBe('50');
-    expect(answerKey('-1.8 billion')).toBe('-1.8');
+    // A scale word is part of the number (issue 44: "taken for units" was wrong); the old key was '-1.8'.
+    expect(answerKey('-1.8 billion')).toBe('-1800000000');
     expect(answerKey('\u22125')).toBe('-5');
     expect(answerKey('-0')).toBe('0');
     expect(answerKey('007')).toBe('7');

@@ -96,6 +96,25 @@ describe('ingestJsonl', () => {
     ]);
   });
 
+  it("gives a question's equal answers one vote key, and labels from gold by the same rule", async () => {
+    const lines = [
+      row({ question: 'Q', gen_text: 'so $\\frac{x}{7}+\\frac{2}{7}$', gold: '\\frac{x+2}{7}' }),
+      row({ question: 'Q', gen_text: 'A: (x+2)/7', gold: '\\frac{x+2}{7}' }),
+      row({ question: 'Q', gen_text: 'A: x+2', gold: '\\frac{x+2}{7}' }),
+      row({ question: 'R', gen_text: '\\boxed{1} and \\boxed{2}', label: 1 }),
+      row({ question: 'R', gen_text: 'A: 2, 1', label: 0 }),
+    ];
+    const ds = await ingestJsonl(bytesStream(lines.join('\n')));
+    const [q, r] = ds.groups.map((g) => g.candidates);
+    expect(q.map((c) => [c.answerKey, c.label, c.goldMatch])).toEqual([
+      ['x/7+2/7', 1, true],
+      ['x/7+2/7', 1, true],
+      ['x+2', 0, false],
+    ]);
+    expect(q[1].textAnswerKey).toBe('(x+2)/7');
+    expect(r.map((c) => c.answerKey)).toEqual(['1,2', '1,2']);
+  });
+
   it('rejects a line with neither a label nor a gold answer that has a final answer, saying what to give', async () => {
     const ds = await ingestJsonl(bytesStream(`${row({ question: 'Q', gen_text: 'g', gold: '  ' })}\n${row({ question: 'Q', gen_text: 'g' })}\n${row({ question: 'Q', gen_text: 'g', label: 1 })}`));
     expect(ds.report.errors.map((e) => [e.line, e.field, e.kind])).toEqual([

@@ -14,7 +14,7 @@ import type { Dataset, Group, IngestReport } from './types.ts';
  * (worker/storage/datasetKey.ts): bump it whenever any of those rules changes, or a stored dataset
  * read under the old rules would be reused as if it were current.
  */
-export const INGEST_RULES_VERSION = 2; // 2: answers read as a grader reads them, labels from gold answers
+export const INGEST_RULES_VERSION = 3; // 2: answers read as a grader reads them, labels from gold answers; 3: equal answers vote together (issue 44)
 
 export interface IngestProgress {
   bytesRead: number;

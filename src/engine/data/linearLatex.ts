@@ -25,7 +25,9 @@ function argumentAt(s: string, i: number, close: Int32Array): [string, number] |
     const m = /^\\[A-Za-z]+/.exec(s.slice(i, i + 40));
     if (m !== null) return [m[0], i + m[0].length];
   }
-  return [s[i], i + 1];
+  // One character: a whole code point, as the Python twin reads strings ("\sqrt𝑥" is \sqrt{𝑥}).
+  const end = i + (s.codePointAt(i)! > 0xffff ? 2 : 1);
+  return [s.slice(i, end), end];
 }
 
 const ATOMIC_DENOMINATOR = /^(?:\d+(?:\.\d+)?|[A-Za-z]|\\[A-Za-z]+|\\sqrt\{[^{}]*\})$/;
@@ -59,7 +61,9 @@ export function linearLatex(s: string, depth: number): string {
       if (a !== null && b !== null) {
         const num = linearLatex(a[0], depth + 1);
         const den = linearLatex(b[0], depth + 1);
-        out += `${atomicNumerator(num) ? num : `(${num})`}/${ATOMIC_DENOMINATOR.test(den) ? den : `(${den})`}`;
+        // After a digit, a product sign: "2\frac{5}{3}" is 2·5/3, not "25/3" (a mixed number was read before this).
+        const times = /[\d.]$/.test(out.slice(-1)) && /^[\d.]/.test(num) ? '\\cdot' : '';
+        out += `${times}${atomicNumerator(num) ? num : `(${num})`}/${ATOMIC_DENOMINATOR.test(den) ? den : `(${den})`}`;
         i = b[1];
         continue;
       }

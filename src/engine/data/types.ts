@@ -40,7 +40,7 @@ export interface CandidateText {
   genText: string;
   /** The `answer` field as given (numbers as written in the file), or null. */
   answer: string | null;
-  /** Canonical final answer (see answers.ts): from `answer`, else extracted from genText; null if none. */
+  /** Canonical final answer (see answers.ts): from `answer`, else extracted from genText; null if none. The key of an earlier answer of its question when the two are equal (answerClasses.ts): what the vote counts. */
   answerKey: string | null;
   /** Key of the answer extracted from genText (answerKey is this when the line gives no `answer`). */
   textAnswerKey: string | null;

@@ -4,6 +4,7 @@ import { LENGTH_RULES, LENGTH_RULE_NAMES } from '../../engine/metrics/lengthBias
 import { type LatestEval, selectedModelEval } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { ReliabilityDiagram } from '../charts/ReliabilityDiagram.tsx';
+import { GeneratorTable } from './GeneratorTable.tsx';
 import { attr, fixed, pct } from '../format.ts';
 
 
@@ -98,15 +99,27 @@ function SelectionDetails({ selection }: { selection: SelectionReport }) {
         <RuleTable selection={selection} />
         <ul className="small" style={{ paddingLeft: 18 }}>
           {selection.versusMajority.map((v) => (
-            <li key={v.rule} data-testid="versus-majority" data-rule={v.rule} data-real={v.real}>
-              {RULE_NAMES[v.rule]} − majority vote: {points(v.diff)} points (95% interval {points(v.ci.lo)} to {points(v.ci.hi)}),{' '}
+            <li
+              key={v.rule}
+              data-testid="versus-majority"
+              data-rule={v.rule}
+              data-real={v.real}
+              data-difference={attr(v.diff)}
+              data-ci={ci(v.ci)}
+              data-p={attr(v.p)}
+              data-p-adjusted={attr(v.pAdjusted)}
+              data-differing={v.differing ?? ''}
+            >
+              {RULE_NAMES[v.rule]} − majority vote: {points(v.diff)} points (95% interval {points(v.ci.lo)} to {points(v.ci.hi)}
+              {v.p === undefined ? '' : `; ${v.differing} questions differ, p = ${fixed(v.pAdjusted, 3)} adjusted`}),{' '}
               {v.real ? 'a real difference' : 'not distinguishable from no difference'}.
             </li>
           ))}
           <CalibrationLine selection={selection} />
           <li className="muted">
             Intervals: bootstrap over the {reportedQuestions(selection)},{' '}
-            {selection.bootstrap.resamples} resamples (seed {selection.bootstrap.seed}); tied picks count as a random choice among them.
+            {selection.bootstrap.resamples} resamples (seed {selection.bootstrap.seed}; the fitted rules refitted in each); tied picks count as a random choice among them.
+            {selection.test ? ` "Real": ${selection.test}.` : ''}
           </li>
         </ul>
         {selection.mixedLabelAnswers > 0 && (
@@ -159,6 +172,9 @@ function Summary({ latest }: { latest: LatestEval }) {
       data-length-energy-corr={attr(sel?.length?.energyCorr)}
       data-length-label-corr={attr(sel?.length?.labelCorr)}
       data-length-lean-ci={ci(sel?.length?.leanCi)}
+      data-energy-gain={attr(sel?.energyGain?.diff)}
+      data-energy-gain-ci={ci(sel?.energyGain?.ci)}
+      data-energy-gain-real={sel?.energyGain ? String(sel.energyGain.real) : ''}
     >
       <h3 className="small">
         Which answer to trust: {report.set === 'val' ? 'validation' : 'test'}, {latest.model.slot} model
@@ -175,12 +191,18 @@ function Summary({ latest }: { latest: LatestEval }) {
               differ.{sel.singleLabel ? ` ${sel.singleLabel.sentence}` : ''}
             </p>
           )}
+          {sel.energyGain && (
+            <p className="small" data-testid="energy-gain" data-real={sel.energyGain.real} data-versus={sel.energyGain.versus}>
+              {sel.energyGain.sentence}
+            </p>
+          )}
           {sel.length && (
             <p className="small" data-testid="length-bias" data-real={sel.length.real} data-lean={attr(sel.length.lean)}>
               {sel.length.sentence}
             </p>
           )}
           <SelectionDetails selection={sel} />
+          <GeneratorTable selection={sel} />
         </>
       ) : (
         <p className="muted small">This evaluation has no selection report (it was recorded before them): evaluate again for intervals and calibration.</p>

@@ -1,8 +1,10 @@
 /**
- * Every reader's lines end here: grouping by question (id, else text), answer keys, labels given or from
- * gold, and the rule for files without any label: until a line gives a label or a gold answer, lines
- * without both wait; if none ever does, they load as a picks set, else they are rejected 'missing'.
+ * Every reader's lines end here: grouping by question (id, else text), answer keys (a question's equal
+ * answers vote under one key: answerClasses.ts), labels given or from gold, and the rule for files without
+ * any label: until a line gives a label or a gold answer, lines without both wait; if none ever does, they
+ * load as a picks set, else they are rejected 'missing'.
  */
+import { AnswerClasses } from '../answerClasses.ts';
 import { candidateKeys, goldAnswerKey, matchesGold } from '../answers.ts';
 import { describeValue } from '../record.ts';
 import type { Candidate, CandidateText, Group, IngestReport, LineError } from '../types.ts';
@@ -45,6 +47,8 @@ export class Collector {
   readonly report: IngestReport = { bytesRead: 0, linesRead: 0, accepted: 0, rejected: 0, blank: 0, invalidUtf8Lines: 0, errors: [] };
   private readonly groups: Group<CandidateText>[] = [];
   private readonly byKey = new Map<string, Group<CandidateText>>();
+  /** Each group's answer classes: its candidates' keys are their class's key. */
+  private readonly classes = new Map<Group<CandidateText>, AnswerClasses>();
   private readonly pending: Pending[] = [];
   /** Each question text held back, once: every line of a group repeats it, and a picks set holds all its lines until finish(). */
   private readonly pendingQuestions = new Map<string, string>();
@@ -101,6 +105,7 @@ export class Collector {
         this.add(p.raw, p.fileDefault, false);
       }
     }
+    this.classes.clear();
     // Lines held back were reported when the first labelled line came: put every error back in file order.
     const order = (e: LineError) => this.fileOrder.get(e.file) ?? 0;
     this.report.errors.sort((a, b) => order(a) - order(b) || a.line - b.line);
@@ -150,9 +155,12 @@ export class Collector {
       this.byKey.set(key, group);
       this.groups.push(group);
     }
+    let classes = this.classes.get(group);
+    if (classes === undefined) this.classes.set(group, (classes = new AnswerClasses()));
     for (const s of raw.samples) {
       const { answerKey, textAnswerKey } = candidateKeys(s.answer, s.genText);
-      const c: CandidateText = { line: raw.line, genText: s.genText, answer: this.shared(s.answer), answerKey: this.shared(answerKey), textAnswerKey: this.shared(textAnswerKey), gold: raw.gold, source: this.shared(s.source ?? fileDefault) };
+      const voteKey = classes.classOf(answerKey);
+      const c: CandidateText = { line: raw.line, genText: s.genText, answer: this.shared(s.answer), answerKey: this.shared(voteKey), textAnswerKey: this.shared(textAnswerKey), gold: raw.gold, source: this.shared(s.source ?? fileDefault) };
       if (this.file !== undefined) c.file = this.file;
       if (s.reasoning !== undefined) c.reasoning = s.reasoning;
       if (labelled) {
