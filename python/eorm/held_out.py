@@ -79,6 +79,19 @@ def all_questions_figures(groups: Sequence[ScoredGroup], report: Dict, in_report
     return {"groups": len(every), "rules": {r: accuracy(r) for r in SELECTION_RULES}}
 
 
+def unanimous_questions(groups: Sequence[ScoredGroup]) -> Dict:
+    """The evaluated questions whose candidates all give one answer, and how many were right (the app's unanimousQuestions)."""
+    right = 0.0
+    questions = 0
+    for g in groups:
+        slots = AnswerSlots(g.answers, g.labels)
+        if len(slots.votes) != 1 or -1 in slots.slot:
+            continue
+        questions += 1
+        right += slots.correct[0] / slots.votes[0]
+    return {"right": right, "questions": questions}
+
+
 def evaluation_figures(scored: Sequence[ScoredGroup], seed: int, curve_subsets: int, both_labels: bool) -> Dict:
     """An evaluation's figures as the app's evaluateModel (src/engine/score/evaluation.ts) computes them.
     `both_labels` (a validation): `summary`, `curve` and `selection` over the questions with both labels (where
@@ -88,6 +101,7 @@ def evaluation_figures(scored: Sequence[ScoredGroup], seed: int, curve_subsets: 
     over the reported questions (cross_fit.py), seeded by `seed`."""
     reported = [g for g in scored if has_both_labels(g)] if both_labels else list(scored)
     selection = selection_report(reported, seed)
+    selection["probabilityMap"]["unanimous"] = unanimous_questions(scored)
     rule = selection["recommended"]["rule"]
     if both_labels:
         every = all_questions_figures(scored, selection, has_both_labels)

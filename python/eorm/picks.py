@@ -7,12 +7,13 @@ import math
 from typing import Dict, List, Optional, Sequence
 
 from .cross_fit import apply_platt
+from .generators import answer_mass, answer_posterior
 from .recorded_map import selector_coefficients
+from .rules import RULE_NAMES
 from .selector import answer_features, selector_probabilities
 from .js import json_stringify
 from .metrics import AnswerSlots, answer_masses, rank_key
 
-PICK_RULES = ("recommended", "selector", "weightedVote", "bestOfN", "majority")
 
 
 def answer_shares(answers: Sequence[Optional[str]], energies: Sequence[float], temperature: float) -> List[Dict]:
@@ -41,57 +42,121 @@ def answer_shares(answers: Sequence[Optional[str]], energies: Sequence[float], t
     return rows
 
 
-def rerank_answers(answers, energies, pmap: Dict) -> List[Dict]:
-    """rerankProbability.ts: the map's probabilities (the selector's, Platt's map of the share, or the share)."""
+def unanimous_rate(pmap: Dict) -> Optional[float]:
+    u = pmap.get("unanimous")
+    return (u["right"] + 0.5) / (u["questions"] + 1) if u else None
+
+
+def _figures(answers, energies, pmap: Dict, use: Dict, shares: List[float]) -> List[float]:
+    if use["by"] == "selector" and pmap.get("selector"):
+        return selector_probabilities(answer_features(answers, energies, [0] * len(answers))[1], selector_coefficients(pmap["selector"]) or pmap["selector"])
+    if use["by"] in ("generators", "counts"):
+        slots = AnswerSlots(answers, [0] * len(answers))
+        if use["by"] == "counts":
+            return [v / len(answers) for v in slots.votes]
+        weights = use.get("weights") or [1.0] * len(answers)
+        return answer_posterior(answer_mass(slots, weights))
+    return shares
+
+
+def map_use(pmap: Dict) -> Dict:
+    return {"by": "selector"} if pmap["use"] == "selector" and pmap.get("selector") else {"by": "vote"}
+
+
+def rerank_answers(answers, energies, pmap: Dict, use: Optional[Dict] = None) -> List[Dict]:
+    """rerankProbability.ts: coherent probabilities, the picked answer's from `use`'s figures (the map's own by default)."""
+    use = use or map_use(pmap)
     rows = answer_shares(answers, energies, pmap["temperature"])
     named = [r for r in rows if r["answer"] is not None]
-    if pmap["use"] == "selector" and pmap.get("selector"):
-        p = selector_probabilities(answer_features(answers, energies, [0] * len(answers))[1], selector_coefficients(pmap["selector"]) or pmap["selector"])
-        best = -1
-        for k, r in enumerate(named):
-            r["probability"] = p[k]
-            r["picked"] = False
-            if best < 0 or p[k] > p[best]:
-                best = k
-        if best >= 0:
-            named[best]["picked"] = True
-    elif pmap.get("platt"):
-        for r in named:
-            r["probability"] = apply_platt(pmap["platt"], r["probability"])
+    none = next((r for r in rows if r["answer"] is None), None)
+    if not named:
+        return rows
+    own = _figures(answers, energies, pmap, use, [r["probability"] for r in named])
+    best = 0
+    for k in range(1, len(own)):
+        if own[k] > own[best]:
+            best = k
+    for k, r in enumerate(named):
+        r["picked"] = k == best
+    p = apply_platt(pmap["platt"], own[best]) if use["by"] == "vote" and pmap.get("platt") else own[best]
+    rate = unanimous_rate(pmap)
+    if len(named) == 1 and none is None and rate is not None:
+        p = rate
+    named[best]["probability"] = p
+    if none is not None:
+        none["probability"] = min(none["probability"], 1 - p)
+    rest = max(0.0, 1 - p - (none["probability"] if none is not None else 0.0))
+    total = 0.0
+    for k in range(len(named)):
+        if k != best:
+            total += own[k]
+    for k, r in enumerate(named):
+        if k != best:
+            r["probability"] = rest * own[k] / total if total > 0 else rest / (len(named) - 1)
     return rows
 
 
-def resolve_rule(choice: str, pmap: Dict) -> str:
+PICK_RULES = ("recommended", "generatorVote", "generatorVoteFree", "selector", "weightedVote", "bestOfN", "majority")
+MODEL_FREE_RULES = ("generatorVoteFree", "majority")
+
+
+def resolve_rule(choice: str, pmap: Optional[Dict], names_generators: bool = False) -> str:
+    if pmap is None:
+        if choice == "recommended":
+            return "generatorVoteFree" if names_generators else "majority"
+        if choice not in MODEL_FREE_RULES:
+            raise ValueError(f"{RULE_NAMES[choice]} needs a model: give --weights, or pick by majority vote or the generator-weighted vote learnt without labels.")
+        return choice
     if choice == "recommended":
+        r = pmap.get("recommended")
+        if r == "generatorVote" and pmap.get("generators"):
+            return r
+        if r in ("generatorVoteFree", "majority", "bestOfN", "weightedVote"):
+            return r
         return "selector" if pmap["use"] == "selector" and pmap.get("selector") else "weightedVote"
     if choice == "selector" and not pmap.get("selector"):
         raise ValueError("The learned selector was not fitted for this model (evaluate it on validation data first), so it cannot pick; choose another rule.")
+    if choice == "generatorVote" and not pmap.get("generators"):
+        raise ValueError("This model learnt no generator weights (its training file named fewer than two generators, or it was trained before them): choose the generator-weighted vote learnt without labels.")
     return choice
 
 
 def _lowest(indices, energies) -> int:
     best = -1
     for i in indices:
-        if best < 0 or rank_key(energies[i]) < rank_key(energies[best]):
+        if best < 0 or (energies is not None and rank_key(energies[i]) < rank_key(energies[best])):
             best = i
     return best
 
 
-def pick_question(answers: Sequence[Optional[str]], energies: Sequence[float], pmap: Dict, rule: str) -> Dict:
-    use = "selector" if rule == "selector" else "vote" if rule == "weightedVote" else pmap["use"]
-    rows = rerank_answers(answers, energies, {**pmap, "use": use})
+def _use_of(rule: str, pmap: Dict, gen: Dict) -> Dict:
+    if rule == "selector":
+        return {"by": "selector"}
+    if rule == "generatorVote":
+        return {"by": "generators", "weights": gen.get("labelled")}
+    if rule == "generatorVoteFree":
+        return {"by": "generators", "weights": gen.get("agreement")}
+    if rule == "majority":
+        return {"by": "counts"}
+    if rule == "weightedVote":
+        return {"by": "vote"}
+    return map_use(pmap)
+
+
+MODEL_FREE = {"temperature": 1.0, "platt": None, "selector": None, "use": "vote"}
+
+
+def pick_question(answers: Sequence[Optional[str]], energies: Optional[Sequence[float]], pmap: Optional[Dict], rule: str, generators: Optional[Dict] = None) -> Dict:
+    m = pmap or MODEL_FREE
+    e = energies if energies is not None else [0.0] * len(answers)
+    rows = rerank_answers(answers, e, m, _use_of(rule, m, generators or {}))
     named = [r for r in rows if r["answer"] is not None]
     picked = None
     if rule == "bestOfN":
         index = _lowest(range(len(answers)), energies)
         picked = next((r for r in named if r["answer"] == answers[index]), None)
     else:
-        if rule == "majority":
-            for r in named:
-                if picked is None or len(r["candidates"]) > len(picked["candidates"]):
-                    picked = r
-        else:
-            picked = next((r for r in named if r["picked"]), None)
+        picked = next((r for r in named if r["picked"]), None)
         index = picked["candidates"][0] if picked else _lowest(range(len(answers)), energies)
     runner = None
     for r in named:
@@ -120,7 +185,7 @@ def picks_record(position: int, question_id, question: str, texts: Sequence[str]
         "probability": pick["probability"],
         "runnerUp": pick["runnerUp"],
         "runnerUpProbability": pick["runnerUpProbability"],
-        "energies": [float(e) if math.isfinite(e) else None for e in energies],
+        "energies": [float(e) if math.isfinite(e) else None for e in energies] if energies is not None else [],
         "correct": label if label in (0, 1) else None,
     }
 

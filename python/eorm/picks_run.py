@@ -9,9 +9,11 @@ import json
 import os
 import sys
 import time
-from typing import List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from .distributed import Dist
+from .generator_agreement import fit_agreement_generators
+from .generators import candidate_weights
 from .formats import FormatRead, read_files
 from .model import score_candidates
 from .picks import pick_question, picks_line, picks_record, resolve_rule
@@ -34,20 +36,49 @@ def share(n: int, rank: int, world: int) -> range:
     return range(n * rank // world, n * (rank + 1) // world)
 
 
-def write_picks(model, groups, questions: range, pmap, rule: str, out, device, batch_tokens: int, chunk: int = CHUNK_QUESTIONS, progress=None) -> List[int]:
-    """Picks of `questions` written to `out`; [questions, labelled, correct]."""
+def set_generators(groups, pmap: Optional[Dict]):
+    """Each question's candidate generator weights over the whole set (the app's picksRun.ts setGenerators): the
+    model's, from its training labels, and those learnt from agreement over every question of the set."""
+    names: List[str] = []
+    index: Dict[str, int] = {}
+    sourced = []
+    for g in groups:
+        src = []
+        for c in g.candidates:
+            if c.source is None:
+                src.append(-1)
+                continue
+            if c.source not in index:
+                index[c.source] = len(names)
+                names.append(c.source)
+            src.append(index[c.source])
+        sourced.append({"answers": [c.answer_key for c in g.candidates], "labels": [0] * len(g.candidates), "sources": src})
+    agreement = fit_agreement_generators(sourced, names)
+    labelled = (pmap or {}).get("generators")
+
+    def of(g: int) -> Dict:
+        cand = [c.source for c in groups[g].candidates]
+        return {"labelled": candidate_weights(labelled, cand) if labelled else None, "agreement": candidate_weights(agreement, cand) if agreement else None}
+
+    return of, len(names) >= 2
+
+
+def write_picks(model, groups, questions: range, pmap, rule: str, out, device, batch_tokens: int, generators, chunk: int = CHUNK_QUESTIONS, progress=None) -> List[int]:
+    """Picks of `questions` written to `out` (`model` None: nothing scored); [questions, labelled, correct]."""
     tally = [0, 0, 0]
     t0 = time.perf_counter()
     for s in range(questions.start, questions.stop, chunk):
         part = [groups[g] for g in range(s, min(s + chunk, questions.stop))]
-        ids = tokenize_groups(part, model.cfg.maxLen, model.cfg.clsId, model.cfg.sepId, workers=1)
-        energies = score_candidates(model, [t for group in ids for t in group], device, batch_tokens)
+        energies = None
+        if model is not None:
+            ids = tokenize_groups(part, model.cfg.maxLen, model.cfg.clsId, model.cfg.sepId, workers=1)
+            energies = score_candidates(model, [t for group in ids for t in group], device, batch_tokens)
         k = 0
         for j, g in enumerate(part):
-            e = energies[k : k + len(g.candidates)]
+            e = energies[k : k + len(g.candidates)] if energies is not None else None
             k += len(g.candidates)
             labels = [c.label for c in g.candidates] if g.candidates[0].label is not None else None
-            pick = pick_question([c.answer_key for c in g.candidates], e, pmap, rule)
+            pick = pick_question([c.answer_key for c in g.candidates], e, pmap, rule, generators(s + j))
             rec = picks_record(s + j, g.question_id, g.question, [c.gen_text for c in g.candidates], labels, e, rule, pick)
             out.write(picks_line(rec))
             tally[0] += 1
@@ -62,22 +93,25 @@ def write_picks(model, groups, questions: range, pmap, rule: str, out, device, b
 
 
 def run_picks(args, model, loaded) -> None:
+    """Picks with the model of --weights, or without one (`model` None): majority vote or the generator vote learnt without labels."""
     dist = Dist(args.device)
-    model.to(dist.device)
+    if model is not None:
+        model.to(dist.device)
     dataset, _ = read_groups(args.data)
     if dist.main:
         for e in dataset.report.errors:
             print(e.message(), file=sys.stderr)
-    pmap = probability_map(loaded.training)
+    pmap = probability_map(loaded.training) if model is not None else None
+    generators, names_generators = set_generators(dataset.groups, pmap)
     try:
-        rule = resolve_rule(args.rule, pmap)
+        rule = resolve_rule(args.rule, pmap, names_generators)
     except ValueError as e:
         raise SystemExit(f"--rule {args.rule}: {e}") from None
     n = len(dataset.groups)
     part_path = f"{args.picks}.part{dist.rank}" if dist.enabled else args.picks + ".tmp"
     say = (lambda m: print(m, file=sys.stderr)) if dist.main else None
     with open(part_path, "w", encoding="utf-8", newline="\n") as out:
-        tally = write_picks(model, dataset.groups, share(n, dist.rank, dist.world), pmap, rule, out, dist.device, args.batch_tokens, progress=say)
+        tally = write_picks(model, dataset.groups, share(n, dist.rank, dist.world), pmap, rule, out, dist.device, args.batch_tokens, generators, progress=say)
     totals = [sum(col) for col in zip(*dist.all_gather(tally))]
     dist.barrier()
     if dist.main:

@@ -61,6 +61,9 @@ def read_probability_map(v) -> Optional[Dict]:
     generators = read_generator_weights(v.get("generators"))
     if generators:
         out["generators"] = generators
+    u = v.get("unanimous")
+    if isinstance(u, dict) and _finite(u.get("right")) and _finite(u.get("questions")) and 0 <= u["right"] <= u["questions"]:
+        out["unanimous"] = {"right": u["right"], "questions": u["questions"]}
     return out
 
 

@@ -34,7 +34,7 @@ import math
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
 import torch
@@ -221,6 +221,9 @@ class Run:
     stopped: bool = False
     # Why the run paused itself (non-finite steps in a row).
     paused: Optional[str] = None
+    # What the last validation fitted for later use (the app's latest.training): its temperature and probability
+    # map, the generator weights among them, written into every model file from then on.
+    fitted: Dict = field(default_factory=dict)
 
 
 def train_epochs(run: Run) -> None:
@@ -322,7 +325,7 @@ def end_epoch(run: Run, epoch: int) -> None:
     epoch_loss = state.epoch_loss_sum / state.epoch_loss_count if state.epoch_loss_count else None
     validate(run, epoch, epoch_loss)
     state.epoch, state.step_in_epoch = epoch + 1, 0
-    run.outputs.save_model("model.safetensors", run.trainer.model, {"epoch": epoch, "step": state.step, "epochTrainLoss": epoch_loss})
+    run.outputs.save_model("model.safetensors", run.trainer.model, {"epoch": epoch, "step": state.step, "epochTrainLoss": epoch_loss, **run.fitted})
     save_checkpoint(run)
 
 
@@ -338,11 +341,13 @@ def validate(run: Run, epoch: int, epoch_loss: Optional[float]) -> None:
     args, model, state = run.args, run.trainer.model, run.state
     if not run.inputs.val_groups:
         return
-    ev = validation_figures(model, run.inputs.data, run.inputs.val_groups, args.seed, run.dist, run.trainer.amp, args.eval_batch_tokens, args.curve_subsets)
+    ev = validation_figures(model, run.inputs.data, run.inputs.val_groups, args.seed, run.dist, run.trainer.amp, args.eval_batch_tokens, args.curve_subsets, run.inputs.train_groups)
     model.train()
     if ev is None:
         return
     bon = ev["summary"]["bestOfN"]
+    sel = ev["selection"]
+    run.fitted = {"temperature": sel["temperature"], "temperatureSource": sel["temperatureSource"], "probabilityMap": sel["probabilityMap"]}
     metric = run.inputs.settings.get("best_metric", DEFAULT_BEST_METRIC)
     score = metric_value(ev, metric)
     is_best = new_best(state, epoch, bon, score, metric)
@@ -351,7 +356,7 @@ def validate(run: Run, epoch: int, epoch_loss: Optional[float]) -> None:
     run.progress.write(f"epoch {epoch} step {state.step}: val Best-of-N {s['bestOfN']:.4f}, pairwise {s['pairwise']:.4f}, BT loss {s['btLoss']:.4f}" + (f", train loss {epoch_loss:.4f}" if epoch_loss is not None else "") + (" (best)" if is_best else ""))
     if is_best:
         # slot "best", as the app's export of its best checkpoint: readers label its validation figures optimistic.
-        run.outputs.save_model("best.safetensors", model, {"slot": "best", "epoch": epoch, "step": state.step, "valBestOfN": bon, "bestMetric": metric, "bestMetricValue": score})
+        run.outputs.save_model("best.safetensors", model, {"slot": "best", "epoch": epoch, "step": state.step, "valBestOfN": bon, "bestMetric": metric, "bestMetricValue": score, **run.fitted})
 
 
 def new_best(state: RunState, epoch: int, best_of_n: float, score: float, metric: str) -> bool:
@@ -377,7 +382,7 @@ def end(run: Run) -> Dict:
     state, paused = run.state, run.paused
     run.progress.close()
     if run.stopped or paused:
-        run.outputs.save_model("model.safetensors", run.trainer.model, {"epoch": state.epoch, "step": state.step, **({"paused": paused} if paused else {"stopped": True})})
+        run.outputs.save_model("model.safetensors", run.trainer.model, {"epoch": state.epoch, "step": state.step, **({"paused": paused} if paused else {"stopped": True}), **run.fitted})
         save_checkpoint(run)
     reason = "paused" if paused else "stopped" if run.stopped else "finished"
     result = {"type": "end", "reason": reason, "steps": state.step, "skippedSteps": state.skipped_steps, "bestValBestOfN": state.best_val_best_of_n, "seconds": time.time() - run.started}

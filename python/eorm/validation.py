@@ -11,17 +11,21 @@ import torch
 
 from .dataset import TrainingData
 from .distributed import Dist
+from .generator_table import with_generators
 from .held_out import evaluation_figures
 from .metrics import energy_histogram
 from .model import TransEBM, score_candidates
+from .sources import source_index
+from .training_generators import training_generators
 
 CURVE_SUBSETS = 64
 HISTOGRAM_BINS = 30
 
 
-def validation_figures(module: TransEBM, data: TrainingData, groups: List[int], seed: int, dist_: Dist, amp, batch_tokens: int, curve_subsets: int) -> Optional[Dict]:
+def validation_figures(module: TransEBM, data: TrainingData, groups: List[int], seed: int, dist_: Dist, amp, batch_tokens: int, curve_subsets: int, train_groups: Optional[List[int]] = None) -> Optional[Dict]:
     """{summary, histogram, curve, selection, allQuestionsAccuracy} on rank 0, None on the others. Nothing
-    is fitted on training groups: the calibration and the selector are cross-fitted over `groups`."""
+    is fitted on training groups but the generator weights (from their labels, as the app's validate.ts): the
+    calibration and the selector are cross-fitted over `groups`."""
     cand = data.candidates(groups)
     mine = cand[dist_.rank :: dist_.world]
     e_mine = score_candidates(module, [data.ids[i] for i in mine], dist_.device, batch_tokens, amp)
@@ -32,5 +36,11 @@ def validation_figures(module: TransEBM, data: TrainingData, groups: List[int], 
         return None
     energies = full.cpu().tolist()
     scored = data.scored(groups, energies)
-    ev = evaluation_figures(scored, seed, curve_subsets, True)
+    labelled = training_generators(data, train_groups, seed) if train_groups is not None else None
+    names, src = source_index(data.sources)
+    scored_g, _, table = with_generators(scored, [[src[c] for c in data.candidates([g])] for g in groups], names, labelled)
+    ev = evaluation_figures(scored_g, seed, curve_subsets, True)
+    if table:
+        ev["selection"]["probabilityMap"]["generators"] = labelled
+        ev["selection"]["generators"] = table
     return {"summary": ev["summary"], "histogram": energy_histogram(scored, HISTOGRAM_BINS), "curve": ev["curve"], "selection": ev["selection"], "allQuestionsAccuracy": ev["allQuestionsAccuracy"]}

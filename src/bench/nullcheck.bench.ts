@@ -6,7 +6,8 @@
  * - a rule other than majority vote recommended (target ≤ 5%);
  * - any rule called a real gain; each rule called real either way;
  * - the stated verifier gain (bestVerifier): its mean (target ≤ 0.5 points) and how often its lower end is above −1;
- * - the selector's and the fitted vote's intervals excluding 0 (target: coverage 93–97%, so 3–7% here);
+ * - the selector's and the fitted vote's intervals: how often they exclude 0, and their coverage of the rule's
+ *   expected difference to majority vote under no signal (the mean over the runs; target 93–97%);
  * - the length check calling a lean real (target ≤ 5%; lengths in characters: under random energies only
  *   their order matters);
  * - the exact test on m differing questions decided by a fair coin (m = 4, 8): how often it says real.
@@ -64,6 +65,7 @@ for (const path of DATA) {
   const count = { recommended: 0, anyRealGain: 0, selectorExcludes0: 0, voteExcludes0: 0, bestLowAboveMinus1: 0, lengthReal: 0 };
   const realByRule = new Map<string, number>();
   let bestGainSum = 0;
+  const fitted = { selector: [] as Array<{ diff: number; lo: number; hi: number }>, weightedVote: [] as Array<{ diff: number; lo: number; hi: number }> };
   const t0 = performance.now();
   for (let run = 0; run < RUNS; run++) {
     const picked = new Set<number>();
@@ -77,6 +79,10 @@ for (const path of DATA) {
       const v = r.versusMajority.find((x) => x.rule === rule);
       return v !== undefined && (v.ci.lo > 0 || v.ci.hi < 0);
     };
+    for (const rule of ['selector', 'weightedVote'] as const) {
+      const v = r.versusMajority.find((x) => x.rule === rule);
+      if (v) fitted[rule].push({ diff: v.diff, lo: v.ci.lo, hi: v.ci.hi });
+    }
     if (excludes0('selector')) count.selectorExcludes0++;
     if (excludes0('weightedVote')) count.voteExcludes0++;
     bestGainSum += r.bestVerifier?.diff ?? 0;
@@ -92,6 +98,12 @@ for (const path of DATA) {
   console.log(`  its lower end above −1 point:                 ${wilson(count.bestLowAboveMinus1, RUNS)}`);
   console.log(`  selector's interval excludes 0:               ${wilson(count.selectorExcludes0, RUNS)}   (target 3–7%)`);
   console.log(`  fitted vote's interval excludes 0:            ${wilson(count.voteExcludes0, RUNS)}`);
+  for (const rule of ['selector', 'weightedVote'] as const) {
+    const runs = fitted[rule];
+    const truth = runs.reduce((a, x) => a + x.diff, 0) / runs.length;
+    const covered = runs.filter((x) => x.lo <= truth && truth <= x.hi).length;
+    console.log(`  ${rule}'s interval covers its expected difference (${(100 * truth).toFixed(2)} points): ${wilson(covered, runs.length)}   (target 93–97%)`);
+  }
   console.log(`  length check calls a lean real:               ${wilson(count.lengthReal, RUNS)}   (target ≤ 5%)`);
 }
 for (const m of [4, 8]) console.log(`exact test, ${m} differing questions decided by a fair coin, called real: ${wilson(fairCoinRate(m, 10_000, 7), 10_000)}`);

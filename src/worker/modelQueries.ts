@@ -6,7 +6,8 @@ import { readModel } from '../engine/io/modelFile.ts';
 import { modelCard } from '../engine/io/modelCard.ts';
 import { recordedFigureSeed } from '../engine/data/splitRecord.ts';
 import { isBestCheckpoint } from '../engine/data/heldOutNote.ts';
-import { describeProbabilityMap, readProbabilityMap, rerankAnswers } from '../engine/metrics/rerankProbability.ts';
+import { readProbabilityMap } from '../engine/metrics/recordedMap.ts';
+import { describeProbabilityMap, rerankAnswers } from '../engine/metrics/rerankProbability.ts';
 import type { ProbabilityMap } from '../engine/metrics/selectionTypes.ts';
 import { selectionOf } from '../engine/train/bestMetric.ts';
 import { GPT2_VOCAB, paramCount } from '../engine/model/config.ts';
@@ -215,8 +216,12 @@ export class ModelQueries {
     this.deps.emitModels();
   }
 
-  /** The selected model for Pick answers, held until released, with the probability map Rerank uses. */
-  async lease(): Promise<PicksModel> {
+  /** The selected model for Pick answers (null when there is none), held until released, with the probability map Rerank uses. */
+  async leaseIfAny(): Promise<PicksModel | null> {
+    return this.deps.models.get() ? this.lease() : null;
+  }
+
+  private async lease(): Promise<PicksModel> {
     const m = await this.read();
     return { slot: m.slot, cfg: m.model.cfg, params: m.params, map: this.probabilityMapOf(m).map, release: m.release };
   }

@@ -31,8 +31,8 @@ export interface PicksDeps {
   emit: (event: WorkerEvent, transfer?: Transferable[]) => void;
   /** The set's file name and questions; null when nothing is loaded there. */
   groupsOf(set: PicksSource): { name: string; groups: ReadonlyArray<Group<CandidateText>> } | null;
-  /** The selected model with the probability map Rerank uses (throws a plain message when there is none). */
-  model(): Promise<PicksModel>;
+  /** The selected model with the probability map Rerank uses; null when there is none (majority vote and the generator vote learnt without labels need none). */
+  model(): Promise<PicksModel | null>;
   pool: () => TokenizePool;
   scoringPeers: () => ReadonlyArray<ScoringPeer>;
 }
@@ -60,7 +60,8 @@ export class PicksRuns {
     const control = new RunControl();
     this.control = control;
     try {
-      const rule = resolveRule(choice, model.map);
+      const namesGenerators = new Set(source.groups.flatMap((g) => g.candidates.map((c) => c.source)).filter((x) => x !== null)).size >= 2;
+      const rule = resolveRule(choice, model?.map ?? null, namesGenerators);
       this.parts = [];
       this.fileName = `picks-${source.name.replace(/\.[^.]*$/, '')}.jsonl`;
       const encoder = new TextEncoder();
@@ -74,7 +75,7 @@ export class PicksRuns {
           state,
           set,
           dataName: source.name,
-          modelSlot: model.slot,
+          modelSlot: model?.slot ?? null,
           rule,
           done: tally.questions,
           total,
@@ -87,9 +88,7 @@ export class PicksRuns {
       };
       this.send(progress('running'));
       const outcome = await runPicks(source.groups, {
-        cfg: model.cfg,
-        params: model.params,
-        map: model.map,
+        model: model ? { cfg: model.cfg, params: model.params, map: model.map } : null,
         rule,
         pool: this.deps.pool(),
         // The backend's profile, taken once for the run.
@@ -109,7 +108,7 @@ export class PicksRuns {
       this.send(progress(outcome.cancelled ? 'cancelled' : 'done'));
     } finally {
       this.control = null;
-      model.release();
+      model?.release();
     }
   }
 

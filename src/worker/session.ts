@@ -56,7 +56,7 @@ export class Session {
         const d = set === 'picks' ? this.datasets.picks() : this.datasets.get(set);
         return d ? { name: d.name, groups: 'picks' in d ? d.picks.groups : d.dataset.groups } : null;
       },
-      model: () => this.queries.lease(),
+      model: () => this.queries.leaseIfAny(),
       pool,
       scoringPeers,
     });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerShares } from './answerShares.ts';
 import { applyPlatt } from './calibrationMap.ts';
-import { readProbabilityMap, rerankAnswers } from './rerankProbability.ts';
+import { readProbabilityMap } from './recordedMap.ts';
+import { rerankAnswers } from './rerankProbability.ts';
 
 describe('answerShares', () => {
   it('sums softmax(−E/T) per answer, in order of first appearance, candidates by energy', () => {
@@ -54,22 +55,34 @@ describe('rerankAnswers: the map an evaluation fitted on held-out questions', ()
   const answers = ['18', '26', '18', null];
   const energies = [0.6, 0, 0.5, 2];
 
-  it('the share itself without Platt; Platt maps every answer share; the no-answer row keeps its share', () => {
+  it("the share itself without Platt; Platt maps the picked answer's share, the no-answer row keeps its share, the others share the rest in proportion", () => {
     const plain = rerankAnswers(answers, energies, { temperature: 0.5, platt: null, selector: null, use: 'vote' });
-    expect(plain).toEqual(answerShares(answers, energies, 0.5));
+    const shares = answerShares(answers, energies, 0.5);
+    plain.forEach((r, k) => expect(r.probability).toBeCloseTo(shares[k].probability, 15));
+    expect(plain.map((r) => r.picked)).toEqual(shares.map((r) => r.picked));
     const platt = { a: 0.5, b: -0.2 };
     const mapped = rerankAnswers(answers, energies, { temperature: 0.5, platt, selector: null, use: 'vote' });
-    plain.forEach((r, k) => {
-      expect(mapped[k].probability).toBeCloseTo(r.answer === null ? r.probability : applyPlatt(platt, r.probability), 15);
+    const pick = shares.findIndex((r) => r.picked);
+    const p = applyPlatt(platt, shares[pick].probability);
+    const none = shares.find((r) => r.answer === null)!.probability;
+    const others = shares.filter((r, k) => r.answer !== null && k !== pick).reduce((a, r) => a + r.probability, 0);
+    shares.forEach((r, k) => {
+      const want = k === pick ? p : r.answer === null ? Math.min(none, 1 - p) : ((1 - p - Math.min(none, 1 - p)) * r.probability) / others;
+      expect(mapped[k].probability).toBeCloseTo(want, 15);
       expect(mapped[k].picked).toBe(r.picked);
     });
+    expect(mapped.reduce((a, r) => a + r.probability, 0)).toBeCloseTo(1, 15);
   });
 
   it('the selector, when recommended, gives each answer its probability and picks', () => {
     // Only the vote share counts: '18' (2 of 4 candidates) over '26' (1 of 4), whatever the energies say.
     const rows = rerankAnswers(answers, energies, { temperature: 0.1, platt: null, selector: [-1, 4, 0, 0, 0], use: 'selector' });
-    expect(rows[0].probability).toBeCloseTo(1 / (1 + Math.exp(-(-1 + 4 * 0.5))), 15);
-    expect(rows[1].probability).toBeCloseTo(1 / (1 + Math.exp(-(-1 + 4 * 0.25))), 15);
+    const p = 1 / (1 + Math.exp(-(-1 + 4 * 0.5)));
+    expect(rows[0].probability).toBeCloseTo(p, 15);
+    // The other answer takes what the pick and the no-answer row leave: the figures sum to 1.
+    const none = Math.min(answerShares(answers, energies, 0.1)[2].probability, 1 - p);
+    expect(rows[2].probability).toBeCloseTo(none, 15);
+    expect(rows[1].probability).toBeCloseTo(1 - p - none, 15);
     expect(rows.filter((r) => r.picked).map((r) => r.answer)).toEqual(['18']);
     expect(answerShares(answers, energies, 0.1).find((r) => r.picked)!.answer).toBe('26'); // the vote at that temperature picks the other
   });

@@ -117,10 +117,27 @@ export interface EvaluationFiguresOptions {
   figuresOver: FiguresOver;
 }
 
+/**
+ * The evaluated questions whose candidates all give one answer, and how many of them were right (share
+ * correct): what a pick on such a question is worth (rerankProbability.ts), over every evaluated question.
+ */
+export function unanimousQuestions(groups: ReadonlyArray<ScoredGroup>): { right: number; questions: number } {
+  let right = 0;
+  let questions = 0;
+  for (const g of groups) {
+    const slots = answerSlots(g.answers, g.labels);
+    if (slots.votes.length !== 1 || slots.slot.includes(-1)) continue;
+    questions++;
+    right += slots.correct[0] / slots.votes[0];
+  }
+  return { right, questions };
+}
+
 /** An evaluation's figures from its scored groups (python/eorm/held_out.py evaluation_figures is the twin). */
 export function evaluationFigures(scored: ReadonlyArray<ScoredGroup>, opts: EvaluationFiguresOptions): EvaluationFigures {
   const reported = opts.figuresOver === 'bothLabels' ? scored.filter(hasBothLabels) : scored;
-  const report = selectionReport(reported, { seed: opts.seed });
+  const fitted = selectionReport(reported, { seed: opts.seed });
+  const report = { ...fitted, probabilityMap: { ...fitted.probabilityMap, unanimous: unanimousQuestions(scored) } };
   const allQuestions = opts.figuresOver === 'bothLabels' ? allQuestionsFigures(scored, report, hasBothLabels) : null;
   return {
     summary: evaluateGroups(reported),

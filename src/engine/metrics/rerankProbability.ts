@@ -1,85 +1,75 @@
 /**
- * Rerank's probabilities: what the evaluation fitted on held-out questions (SelectionReport.probabilityMap)
- * applied to pasted candidates. With the learned selector recommended, each answer's probability is the
- * selector's and its pick the selector's; otherwise the energy-weighted vote at the fitted temperature picks,
- * and each answer's share goes through Platt's map when one was chosen (else the share itself). The
- * no-answer row keeps its share of the vote: it is never a pick.
+ * Rerank's and Pick answers' probabilities: what the evaluation fitted on held-out questions
+ * (SelectionReport.probabilityMap) applied to one question's candidates. `use` says whose figures pick and
+ * give the picked answer its probability: the energy-weighted vote at the fitted temperature (its share
+ * through Platt's map where one was chosen), the learned selector (its probability), a generator-weighted
+ * vote (its posterior; generators.ts), or the plain count (majority vote: an answer's share of the candidates). The figures are coherent: the picked answer keeps its probability p,
+ * the candidates without an answer keep their vote share (never more than 1 − p), and the other answers share
+ * what is left in proportion to their own figures, so a question's probabilities sum to 1. A question whose
+ * candidates all give one answer gets the share of such questions that were right on the held-out questions
+ * (the map's `unanimous`, smoothed by half a question each way), not a certainty its energies cannot back.
  */
 import { type AnswerShare, answerShares } from './answerShares.ts';
 import { applyPlatt } from './calibrationMap.ts';
-import { SELECTOR_FEATURES, answerFeatures, selectorProbabilities } from './selector.ts';
-import type { GeneratorWeights } from './generators.ts';
-import { SELECTION_RULES } from './rules.ts';
+import { answerMass, answerPosterior } from './generators.ts';
+import { selectorCoefficients } from './recordedMap.ts';
+import { answerFeatures, selectorProbabilities } from './selector.ts';
 import type { ProbabilityMap } from './selectionTypes.ts';
+import { answerSlots } from './vote.ts';
 
-export function rerankAnswers(answers: ReadonlyArray<string | null>, energies: ArrayLike<number>, map: ProbabilityMap): AnswerShare[] {
+/** Whose figures pick: the vote, the selector, or a generator-weighted vote with these per-candidate weights. */
+export type ProbabilityUse = { by: 'vote' } | { by: 'selector' } | { by: 'generators'; weights: ArrayLike<number> | null } | { by: 'counts' };
+
+/** The map's own rule: the selector where it was recommended and fitted, else the vote. */
+export const mapUse = (map: ProbabilityMap): ProbabilityUse => (map.use === 'selector' && map.selector ? { by: 'selector' } : { by: 'vote' });
+
+/** The held-out share of right answers on questions whose candidates all agree, smoothed; null where the map has none. */
+export const unanimousRate = (map: ProbabilityMap): number | null => (map.unanimous ? (map.unanimous.right + 0.5) / (map.unanimous.questions + 1) : null);
+
+/** Each named answer's own figure (slot order, as the rows) under `use`. */
+function figures(answers: ReadonlyArray<string | null>, energies: ArrayLike<number>, map: ProbabilityMap, use: ProbabilityUse, shares: number[]): number[] {
+  if (use.by === 'selector' && map.selector) {
+    return Array.from(selectorProbabilities(answerFeatures(answers, energies, new Uint8Array(answers.length)).x, selectorCoefficients(map.selector) ?? map.selector));
+  }
+  if (use.by === 'generators' || use.by === 'counts') {
+    const slots = answerSlots(answers, new Uint8Array(answers.length));
+    if (use.by === 'counts') return slots.votes.map((v) => v / answers.length);
+    const weights = use.weights ?? new Float64Array(answers.length).fill(1);
+    return Array.from(answerPosterior(answerMass(slots, weights)));
+  }
+  return shares;
+}
+
+export function rerankAnswers(answers: ReadonlyArray<string | null>, energies: ArrayLike<number>, map: ProbabilityMap, use: ProbabilityUse = mapUse(map)): AnswerShare[] {
   const rows = answerShares(answers, energies, map.temperature);
   const named = rows.filter((r) => r.answer !== null); // slot order: first appearance, as answerFeatures
-  if (map.use === 'selector' && map.selector) {
-    const p = selectorProbabilities(answerFeatures(answers, energies, new Uint8Array(answers.length)).x, selectorCoefficients(map.selector) ?? map.selector);
-    let best = -1;
-    named.forEach((r, k) => {
-      r.probability = p[k];
-      r.picked = false;
-      if (best < 0 || p[k] > p[best]) best = k;
-    });
-    if (best >= 0) named[best].picked = true;
-  } else if (map.platt) {
-    for (const r of named) r.probability = applyPlatt(map.platt, r.probability);
-  }
+  const none = rows.find((r) => r.answer === null) ?? null;
+  if (named.length === 0) return rows;
+  const own = figures(answers, energies, map, use, named.map((r) => r.probability));
+  let best = 0;
+  for (let k = 1; k < own.length; k++) if (own[k] > own[best]) best = k;
+  named.forEach((r, k) => (r.picked = k === best));
+  let p = use.by === 'vote' && map.platt ? applyPlatt(map.platt, own[best]) : own[best];
+  const rate = unanimousRate(map);
+  if (named.length === 1 && none === null && rate !== null) p = rate;
+  named[best].probability = p;
+  if (none) none.probability = Math.min(none.probability, 1 - p);
+  const rest = Math.max(0, 1 - p - (none?.probability ?? 0));
+  let total = 0;
+  named.forEach((_, k) => k !== best && (total += own[k]));
+  named.forEach((r, k) => {
+    if (k !== best) r.probability = total > 0 ? (rest * own[k]) / total : rest / (named.length - 1);
+  });
   return rows;
-}
-
-const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
-
-/** A selector recorded before the generator feature (5 coefficients) reads as one whose generator coefficient is 0. */
-export function selectorCoefficients(v: unknown): number[] | null {
-  if (!Array.isArray(v) || !v.every(finite)) return null;
-  if (v.length === SELECTOR_FEATURES.length) return v as number[];
-  if (v.length === SELECTOR_FEATURES.length - 1) return [...(v as number[]), 0];
-  return null;
-}
-
-/** Recorded generator weights (untrusted), or null when they are not whole. */
-export function readGeneratorWeights(v: unknown): GeneratorWeights | null {
-  if (v === null || typeof v !== 'object') return null;
-  const w = v as Record<string, unknown>;
-  const names = w.names;
-  const reliability = w.reliability;
-  const answers = w.answers;
-  const rate = (x: unknown): x is number => finite(x) && x > 0 && x < 1;
-  if (w.method !== 'labels' && w.method !== 'agreement') return null;
-  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) return null;
-  if (!Array.isArray(reliability) || reliability.length !== names.length || !reliability.every(rate)) return null;
-  if (!Array.isArray(answers) || answers.length !== names.length || !answers.every(finite)) return null;
-  if (!rate(w.pooled) || !finite(w.alternatives) || w.alternatives < 2) return null;
-  return { method: w.method, names: names as string[], reliability: reliability as number[], answers: answers as number[], pooled: w.pooled, alternatives: w.alternatives };
-}
-
-/** A map recorded in a model file's metadata (untrusted: written by any tool), or null when it is not a whole one. */
-export function readProbabilityMap(v: unknown): ProbabilityMap | null {
-  if (v === null || typeof v !== 'object') return null;
-  const m = v as Record<string, unknown>;
-  if (!finite(m.temperature) || m.temperature <= 0) return null;
-  const platt = m.platt as Record<string, unknown> | null | undefined;
-  if (platt !== null && !(platt && finite(platt.a) && finite(platt.b))) return null;
-  const selector = m.selector === null ? null : selectorCoefficients(m.selector);
-  if (m.selector !== null && selector === null) return null;
-  if (m.use !== 'vote' && m.use !== 'selector') return null;
-  const recommended = SELECTION_RULES.find((r) => r === m.recommended);
-  const generators = m.generators === undefined || m.generators === null ? null : readGeneratorWeights(m.generators);
-  return {
-    temperature: m.temperature,
-    platt: platt ? { a: platt.a as number, b: platt.b as number } : null,
-    selector,
-    use: m.use,
-    ...(recommended ? { recommended } : {}),
-    ...(generators ? { generators } : {}),
-  };
 }
 
 /** What Rerank's probability column is, in words. */
 export function describeProbabilityMap(map: ProbabilityMap): string {
+  const unanimous = map.unanimous ? `; a question whose candidates all agree gets the held-out share of such questions that were right (${map.unanimous.questions} questions)` : '';
+  return describeUse(map) + unanimous;
+}
+
+function describeUse(map: ProbabilityMap): string {
   if (map.use === 'selector' && map.selector) return "each answer's probability is the learned selector's (vote share and energy), the recommended rule";
   return map.platt ? "each answer's probability is Platt's map of its vote share" : "each answer's probability is its share of the vote";
 }

@@ -148,6 +148,8 @@ export interface ProbabilityMap {
   recommended?: SelectionRule;
   /** The generator reliabilities learned from the training questions' labels (generators.ts); null or absent: none. */
   generators?: GeneratorWeights | null;
+  /** Held-out questions whose candidates all give one answer, and how many of them were right (share correct): the probability such a pick gets. */
+  unanimous?: { right: number; questions: number };
 }
 
 /** Each rule's accuracy over every evaluated question, those with a single label included (heldOut.ts). */

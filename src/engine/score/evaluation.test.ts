@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { splitGroups } from '../data/split.ts';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
-import { allQuestionsFigures, hasBothLabels } from '../metrics/heldOut.ts';
+import { allQuestionsFigures, hasBothLabels, unanimousQuestions } from '../metrics/heldOut.ts';
 import { SELECTION_RULES, selectionReport } from '../metrics/selection.ts';
 import { evaluateGroups } from '../metrics/summary.ts';
 import { syntheticView } from '../testing/syntheticData.ts';
@@ -35,7 +35,9 @@ describe('evaluateModel: the selection report', () => {
     expect(e.selection.temperatureSource).toBe(`fitted on ${bigSplit.val.length} held-out questions; every figure that depends on it is out of fold (5 folds)`);
     // A function of the evaluated questions' energies alone (the length check aside: lengthBias.ts).
     const { allQuestions, length: _length, singleLabel: _singleLabel, ...report } = e.selection;
-    expect(report).toEqual(selectionReport(e.groups.filter(hasBothLabels), { seed: 9 }));
+    const alone = selectionReport(e.groups.filter(hasBothLabels), { seed: 9 });
+    // The map adds what a unanimous pick is worth, over every evaluated question.
+    expect(report).toEqual({ ...alone, probabilityMap: { ...alone.probabilityMap, unanimous: unanimousQuestions(e.groups) } });
     expect(allQuestions).toEqual(allQuestionsFigures(e.groups, report, hasBothLabels));
     // The summary's figures follow the same tie rule.
     expect(e.selection.rules.majority.accuracy).toBe(e.summary.baselines.majorityVote);

@@ -15,7 +15,7 @@ import { bytesStream, repoSamplePath } from '../data/testing/node.ts';
 import { inProcessPool } from '../data/tokenizePool.ts';
 import type { CandidateText, Dataset, Group } from '../data/types.ts';
 import { readModel, writeModel } from '../io/modelFile.ts';
-import { readProbabilityMap } from '../metrics/rerankProbability.ts';
+import { readProbabilityMap } from '../metrics/recordedMap.ts';
 import type { ProbabilityMap } from '../metrics/selectionTypes.ts';
 import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../model/config.ts';
 import { disposeParams, initParams, paramsFromArrays, paramsToArrays } from '../model/params.ts';
@@ -64,7 +64,7 @@ async function appPicks(groups: ReadonlyArray<Group<CandidateText>>, choice: Pic
   const params = paramsFromArrays(model.cfg, model.tensors);
   const out: PicksRecord[] = [];
   try {
-    await runPicks(groups, { cfg: model.cfg, params, map, rule: resolveRule(choice, map), pool: inProcessPool(), chunkQuestions: 7, onChunk: (r) => void out.push(...r), profile: activeProfile() });
+    await runPicks(groups, { model: { cfg: model.cfg, params, map }, rule: resolveRule(choice, map, true), pool: inProcessPool(), chunkQuestions: 7, onChunk: (r) => void out.push(...r), profile: activeProfile() });
   } finally {
     disposeParams(params);
   }

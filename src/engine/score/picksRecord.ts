@@ -18,7 +18,7 @@ export interface PicksRecord {
   probability: number | null;
   runnerUp: string | null;
   runnerUpProbability: number | null;
-  /** Every candidate's energy, in group order; null for a non-finite one. */
+  /** Every candidate's energy, in group order; null for a non-finite one; empty when no model picked. */
   energies: Array<number | null>;
   /** The picked candidate's label where the input has labels (given or from gold), else null. */
   correct: 0 | 1 | null;
@@ -29,7 +29,7 @@ const labelOf = (c: CandidateText): 0 | 1 | null => {
   return label === 0 || label === 1 ? label : null;
 };
 
-export function picksRecord(position: number, g: Group<CandidateText>, energies: ArrayLike<number>, rule: PickRule, pick: QuestionPick): PicksRecord {
+export function picksRecord(position: number, g: Group<CandidateText>, energies: ArrayLike<number> | null, rule: PickRule, pick: QuestionPick): PicksRecord {
   return {
     group: position,
     questionId: g.questionId,
@@ -41,7 +41,7 @@ export function picksRecord(position: number, g: Group<CandidateText>, energies:
     probability: pick.probability,
     runnerUp: pick.runnerUp,
     runnerUpProbability: pick.runnerUpProbability,
-    energies: Array.from(energies, (e) => (Number.isFinite(e) ? e : null)),
+    energies: energies ? Array.from(energies, (e) => (Number.isFinite(e) ? e : null)) : [],
     correct: labelOf(g.candidates[pick.index]),
   };
 }

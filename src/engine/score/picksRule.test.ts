@@ -28,10 +28,10 @@ describe('pickQuestion', () => {
     expect(p).toMatchObject({ answer: '9', index: 1, runnerUp: '7' });
   });
 
-  it('majority: the most frequent answer, picked at its lowest energy; probabilities still the map', () => {
+  it("majority: the most frequent answer, picked at its lowest energy; its probability its share of the candidates", () => {
     const p = pickQuestion(answers, energies, vote, 'majority');
-    expect(p).toMatchObject({ answer: '7', index: 2, runnerUp: '9' });
-    expect(p.probability).toBe(rerankAnswers(answers, energies, vote).find((r) => r.answer === '7')!.probability);
+    expect(p).toMatchObject({ answer: '7', index: 2 });
+    expect(p.probability).toBe(3 / 6);
   });
 
   it('Best-of-N: the lowest energy candidate, even one with no answer (then no probability)', () => {
@@ -59,9 +59,36 @@ describe('pickQuestion', () => {
 
 describe('resolveRule', () => {
   it("'recommended' is the map's rule; the selector only where fitted", () => {
-    expect(resolveRule('recommended', selectorMap)).toBe('selector');
-    expect(resolveRule('recommended', vote)).toBe('weightedVote');
-    expect(resolveRule('majority', selectorMap)).toBe('majority');
-    expect(() => resolveRule('selector', vote)).toThrow(/selector was not fitted/);
+    expect(resolveRule('recommended', selectorMap, true)).toBe('selector');
+    expect(resolveRule('recommended', vote, true)).toBe('weightedVote');
+    expect(resolveRule('majority', selectorMap, true)).toBe('majority');
+    expect(() => resolveRule('selector', vote, true)).toThrow(/selector was not fitted/);
+    expect(resolveRule('recommended', { ...vote, recommended: 'generatorVoteFree' }, true)).toBe('generatorVoteFree');
+    expect(() => resolveRule('generatorVote', vote, true)).toThrow(/learnt no generator weights/);
+  });
+
+  it('without a model: the generator vote learnt without labels where the set names generators, else majority vote; nothing that needs energies', () => {
+    expect(resolveRule('recommended', null, true)).toBe('generatorVoteFree');
+    expect(resolveRule('recommended', null, false)).toBe('majority');
+    expect(() => resolveRule('bestOfN', null, true)).toThrow(/needs a model/);
+  });
+});
+
+describe('coherent probabilities (issue 48, point 5)', () => {
+  const withUnanimous: ProbabilityMap = { ...selectorMap, use: 'vote', unanimous: { right: 156, questions: 163 } };
+
+  it('a question whose candidates all agree (or with one candidate) gets the held-out rate of such questions, not 1', () => {
+    const rate = (156 + 0.5) / (163 + 1);
+    expect(pickQuestion(['4', '4', '4'], Float32Array.from([3, -1, 0.5]), withUnanimous, 'weightedVote').probability).toBeCloseTo(rate, 15);
+    expect(pickQuestion(['4'], Float32Array.from([9]), withUnanimous, 'selector').probability).toBeCloseTo(rate, 15);
+  });
+
+  it("the picked answer, the runner-up and the rest sum to 1 under every rule (Platt's map, the selector, the votes)", () => {
+    for (const rule of ['weightedVote', 'selector', 'majority', 'bestOfN', 'generatorVoteFree'] as const) {
+      const rows = rerankAnswers(answers, energies, withUnanimous, rule === 'selector' ? { by: 'selector' } : rule === 'majority' ? { by: 'counts' } : rule === 'generatorVoteFree' ? { by: 'generators', weights: null } : { by: 'vote' });
+      expect(rows.reduce((a, r) => a + r.probability, 0), rule).toBeCloseTo(1, 12);
+      const p = pickQuestion(answers, energies, withUnanimous, rule);
+      expect((p.probability ?? 0) + (p.runnerUpProbability ?? 0), rule).toBeLessThanOrEqual(1 + 1e-12);
+    }
   });
 });

@@ -13,6 +13,7 @@ import { scoreDistinct } from './distinctInputs.ts';
 import { RunControl } from '../train/runControl.ts';
 import { type PicksRecord, picksAccuracy, tallyPicks } from './picksRecord.ts';
 import { pickQuestion } from './picksRule.ts';
+import { answerSlots } from '../metrics/vote.ts';
 import { runPicks } from './picksRun.ts';
 import { activeProfile } from '../backend/profile.ts';
 
@@ -30,11 +31,27 @@ beforeAll(async () => {
 async function picks(groups: ReadonlyArray<Group<CandidateText>>, chunkQuestions: number, control?: RunControl) {
   const params = initParams(cfg, 5);
   const chunks: PicksRecord[][] = [];
-  const outcome = await runPicks(groups, { cfg, params, map, rule: 'weightedVote', pool: inProcessPool(), chunkQuestions, control, onChunk: (r) => void chunks.push(r), profile: activeProfile() });
+  const outcome = await runPicks(groups, { model: { cfg, params, map }, rule: 'weightedVote', pool: inProcessPool(), chunkQuestions, control, onChunk: (r) => void chunks.push(r), profile: activeProfile() });
   return { outcome, chunks, records: chunks.flat() };
 }
 
 describe('runPicks', () => {
+  it('without a model: nothing scored, majority vote and the generator vote learnt without labels pick from answers and sources', async () => {
+    const chunks: PicksRecord[] = [];
+    for (const rule of ['majority', 'generatorVoteFree'] as const) {
+      const outcome = await runPicks(dataset.groups, { model: null, rule, pool: inProcessPool(), chunkQuestions: 4, onChunk: (r) => void chunks.push(...r), profile: activeProfile() });
+      expect(outcome).toEqual({ done: 11, total: 11, cancelled: false });
+    }
+    const [majority, free] = [chunks.slice(0, 11), chunks.slice(11)];
+    for (const r of [...majority, ...free]) expect(r.energies).toEqual([]);
+    majority.forEach((r, g) => {
+      const slots = answerSlots(dataset.groups[g].candidates.map((c) => c.answerKey), new Uint8Array(4));
+      expect(slots.votes[slots.slot[r.index]]).toBe(Math.max(...slots.votes));
+      expect(r.probability).toBe(Math.max(...slots.votes) / 4);
+    });
+    expect(free.every((r) => r.rule === 'generatorVoteFree')).toBe(true);
+  });
+
   it('one record per question in input order, as scoring the whole set at once and picking gives, whatever the chunk size', async () => {
     const groups = dataset.groups;
     const ids = (() => {
@@ -53,6 +70,7 @@ describe('runPicks', () => {
       const n = groups[g].candidates.length;
       const e = all.subarray(c, c + n);
       c += n;
+      // The sample names its generators: the picks carry their agreement weights (the vote's figures do not read them).
       const p = pickQuestion(groups[g].candidates.map((x) => x.answerKey), e, map, 'weightedVote');
       expect(r).toMatchObject({ group: g, question: groups[g].question, index: p.index, text: groups[g].candidates[p.index].genText, answer: p.answer, probability: p.probability, rule: 'weightedVote' });
       expect(r.energies).toEqual(Array.from(e));
@@ -81,9 +99,7 @@ describe('runPicks', () => {
     const seen: number[] = [];
     let resumed = false;
     const outcome = await runPicks(dataset.groups, {
-      cfg,
-      params,
-      map,
+      model: { cfg, params, map },
       rule: 'majority',
       pool: inProcessPool(),
       profile: activeProfile(),

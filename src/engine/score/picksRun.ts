@@ -3,6 +3,8 @@
  * chunk is tokenized (the next one while this one scores), scored through the shared scoring path
  * (distinctInputs.ts → scoring.ts, with the scoring peers) and picked (picksRule.ts); its
  * records go to `onChunk` and are dropped here. Memory is bounded by two chunks, whatever the set's size.
+ * Without a model nothing is tokenized or scored: majority vote and the generator-weighted vote learnt from
+ * agreement (fitted once over the whole set first) pick from the answers and sources alone.
  */
 import { type TokenizedChunk, type TokenizeJob, tokenizeJob } from '../data/tokenize.ts';
 import type { TokenizePool } from '../data/tokenizePool.ts';
@@ -14,7 +16,9 @@ import { scoreDistinct } from './distinctInputs.ts';
 import type { BackendProfile } from '../backend/profile.ts';
 import type { ScoringPeer } from './scoring.ts';
 import { type PicksRecord, picksRecord } from './picksRecord.ts';
-import { type PickRule, pickQuestion } from './picksRule.ts';
+import { type CandidateGeneratorWeights, type PickRule, pickQuestion } from './picksRule.ts';
+import { fitAgreementGenerators } from '../metrics/generatorAgreement.ts';
+import { type SourcedAnswers, candidateWeights } from '../metrics/generators.ts';
 
 /** What a picks run needs of a run's control (train/runControl.ts's RunControl has it): pause and stop. */
 export interface PauseStop {
@@ -33,10 +37,16 @@ export const PICKS_CHUNK_QUESTIONS = 256;
  */
 export const PICKS_PASS_BUDGET_BYTES = 64 * 1024 ** 2;
 
-export interface PicksRunOptions {
+/** The model a picks run scores with. */
+export interface PicksModelWeights {
   cfg: ModelConfig;
   params: ParamTensors;
   map: ProbabilityMap;
+}
+
+export interface PicksRunOptions {
+  /** null: no model (majority vote and the generator-weighted vote learnt without labels need none). */
+  model: PicksModelWeights | null;
   rule: PickRule;
   pool: TokenizePool;
   /** What runs where, taken once where the run starts. */
@@ -67,25 +77,49 @@ async function tokenizeGroups(groups: ReadonlyArray<Group<CandidateText>>, cfg: 
   return chunks.flatMap((c) => Array.from({ length: c.offsets.length - 1 }, (_, i) => c.tokens.subarray(c.offsets[i], c.offsets[i + 1])));
 }
 
+/** Each candidate's generator weights over the whole set: the model's (from its training labels) and those learnt from agreement here. */
+function setGenerators(groups: ReadonlyArray<Group<CandidateText>>, map: ProbabilityMap | null): (g: number) => CandidateGeneratorWeights {
+  const names: string[] = [];
+  const index = new Map<string, number>();
+  const sourced: SourcedAnswers[] = groups.map((g) => ({
+    answers: g.candidates.map((c) => c.answerKey),
+    labels: new Uint8Array(g.candidates.length),
+    sources: Int32Array.from(g.candidates, (c) => {
+      if (c.source === null) return -1;
+      let k = index.get(c.source);
+      if (k === undefined) index.set(c.source, (k = names.push(c.source) - 1));
+      return k;
+    }),
+  }));
+  const agreement = fitAgreementGenerators(sourced, names);
+  const labelled = map?.generators ?? null;
+  return (g) => {
+    const sourceNames = groups[g].candidates.map((c) => c.source);
+    return { labelled: labelled ? candidateWeights(labelled, sourceNames) : null, agreement: agreement ? candidateWeights(agreement, sourceNames) : null };
+  };
+}
+
 export async function runPicks(groups: ReadonlyArray<Group<CandidateText>>, opts: PicksRunOptions): Promise<PicksOutcome> {
   const size = Math.max(1, opts.chunkQuestions ?? PICKS_CHUNK_QUESTIONS);
   const total = groups.length;
-  const tokenize = (start: number) => (start < total ? tokenizeGroups(groups.slice(start, start + size), opts.cfg, opts.pool) : null);
+  const model = opts.model;
+  const generators = setGenerators(groups, model?.map ?? null);
+  const tokenize = (start: number) => (model && start < total ? tokenizeGroups(groups.slice(start, start + size), model.cfg, opts.pool) : null);
   let next = tokenize(0);
   let done = 0;
-  while (next) {
-    const ids = await next;
+  while (done < total) {
     const start = done;
+    const ids = await next;
     next = tokenize(start + size);
-    const energies = await scoreDistinct(opts.cfg, opts.params, ids, { profile: opts.profile, peers: opts.peers, budgetBytes: PICKS_PASS_BUDGET_BYTES });
+    const energies = model && ids ? await scoreDistinct(model.cfg, model.params, ids, { profile: opts.profile, peers: opts.peers, budgetBytes: PICKS_PASS_BUDGET_BYTES }) : null;
     const records: PicksRecord[] = [];
     let c = 0;
     for (let g = start; g < Math.min(start + size, total); g++) {
       const group = groups[g];
-      const e = energies.subarray(c, c + group.candidates.length);
+      const e = energies ? energies.subarray(c, c + group.candidates.length) : null;
       c += group.candidates.length;
       const answers = group.candidates.map((x) => x.answerKey);
-      records.push(picksRecord(g, group, e, opts.rule, pickQuestion(answers, e, opts.map, opts.rule)));
+      records.push(picksRecord(g, group, e, opts.rule, pickQuestion(answers, e, model?.map ?? null, opts.rule, generators(g))));
     }
     done += records.length;
     await opts.onChunk(records);

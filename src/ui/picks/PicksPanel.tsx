@@ -4,6 +4,8 @@ import type { DataSlot } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import type { DataRole } from '../../worker/protocols/data.ts';
 import type { PickRuleChoice, PicksSource } from '../../worker/protocols/picks.ts';
+import { MODEL_FREE_RULES, PICK_RULES, type PickRule } from '../../engine/score/picksRule.ts';
+import { RULE_NAMES } from '../../engine/metrics/rules.ts';
 import { Panel } from '../common/Panel.tsx';
 import { duration, int, pct, sig } from '../format.ts';
 
@@ -13,15 +15,11 @@ const SETS: ReadonlyArray<{ set: PicksSource; label: string }> = [
   { set: 'train', label: 'the training file' },
 ];
 
-const RULES: ReadonlyArray<{ rule: PickRuleChoice; label: string }> = [
-  { rule: 'recommended', label: 'the recommended rule' },
-  { rule: 'selector', label: 'learned selector' },
-  { rule: 'weightedVote', label: 'energy-weighted vote' },
-  { rule: 'bestOfN', label: 'lowest energy (Best-of-N)' },
-  { rule: 'majority', label: 'majority vote' },
+/** The rules Pick answers offers, named as the report names them (rules.json); without a model only those that need none. */
+const choices = (hasModel: boolean): ReadonlyArray<{ rule: PickRuleChoice; label: string }> => [
+  { rule: 'recommended', label: hasModel ? 'the recommended rule' : 'the best rule without a model' },
+  ...PICK_RULES.filter((r): r is PickRule => r !== 'recommended' && (hasModel || MODEL_FREE_RULES.includes(r))).map((r) => ({ rule: r, label: RULE_NAMES[r] })),
 ];
-
-const RULE_NAMES: Record<string, string> = { selector: 'learned selector', weightedVote: 'energy-weighted vote', bestOfN: 'lowest energy', majority: 'majority vote' };
 
 function offered(data: Record<DataRole, DataSlot>, set: PicksSource): boolean {
   if (set === 'picks') return Object.values(data).some((d) => d.summary?.labelsFrom === 'none');
@@ -43,10 +41,12 @@ export function PicksPanel() {
   const available = loaded === '' ? [] : (loaded.split(',') as PicksSource[]);
   const set = chosen && available.includes(chosen) ? chosen : (available[0] ?? null);
   const active = progress?.state === 'running' || progress?.state === 'paused';
-  const reason = !hasModel ? 'Train or import a model first.' : set === null ? 'Load a file first: one without labels, or a labelled one.' : null;
+  const reason = set === null ? 'Load a file first: one without labels, or a labelled one.' : null;
+  const rules = choices(hasModel);
+  const ruleShown = rules.some((r) => r.rule === rule) ? rule : 'recommended';
 
   return (
-    <Panel id="picks" title="Pick answers" className="area-picks" aside={<span className="muted small">uses the selected model</span>}>
+    <Panel id="picks" title="Pick answers" className="area-picks" aside={<span className="muted small">{hasModel ? 'uses the selected model' : 'no model: votes only'}</span>}>
       <div className="row">
         <label htmlFor={setId}>Questions of</label>
         <select id={setId} data-testid="picks-set" value={set ?? ''} disabled={available.length === 0 || active} onChange={(e) => setChosen(e.target.value as PicksSource)}>
@@ -57,14 +57,14 @@ export function PicksPanel() {
           ))}
         </select>
         <label htmlFor={ruleId}>picked by</label>
-        <select id={ruleId} data-testid="picks-rule" value={rule} disabled={active} onChange={(e) => setRule(e.target.value as PickRuleChoice)}>
-          {RULES.map((r) => (
+        <select id={ruleId} data-testid="picks-rule" value={ruleShown} disabled={active} onChange={(e) => setRule(e.target.value as PickRuleChoice)}>
+          {rules.map((r) => (
             <option key={r.rule} value={r.rule}>
               {r.label}
             </option>
           ))}
         </select>
-        <button type="button" className="primary" data-testid="picks-run" disabled={reason !== null || active || starting} onClick={() => set && pickAnswers(set, rule)}>
+        <button type="button" className="primary" data-testid="picks-run" disabled={reason !== null || active || starting} onClick={() => set && pickAnswers(set, ruleShown)}>
           Pick answers
         </button>
         {reason && <span className="muted small">{reason}</span>}
@@ -72,7 +72,7 @@ export function PicksPanel() {
       {progress && (
         <div data-testid="picks-progress" data-done={progress.done} data-total={progress.total} data-state={progress.state}>
           <p className="small" role="status">
-            {progress.dataName}: {int(progress.done)} of {int(progress.total)} questions picked by the {progress.modelSlot} model ({RULE_NAMES[progress.rule]})
+            {progress.dataName}: {int(progress.done)} of {int(progress.total)} questions picked {progress.modelSlot ? `by the ${progress.modelSlot} model` : 'without a model'} ({RULE_NAMES[progress.rule]})
             {progress.state === 'running' && progress.questionsPerSecond !== null && ` · ${sig(progress.questionsPerSecond, 3)} questions/s · about ${duration(progress.etaSeconds)} left`}
             {progress.state === 'paused' && ' · paused'}
             {progress.state === 'cancelled' && ' · cancelled'}

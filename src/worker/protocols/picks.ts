@@ -14,7 +14,8 @@ export interface PicksProgress {
   state: PicksState;
   set: PicksSource;
   dataName: string;
-  modelSlot: ModelSlot;
+  /** null: picked without a model. */
+  modelSlot: ModelSlot | null;
   rule: PickRule;
   done: number;
   total: number;
