@@ -62,7 +62,7 @@ def run(files):
     try:
         return normalize(read_files([os.path.join(DIR, f) for f in files]))
     except NoValidLinesError as e:
-        return {"noValidLines": True, "report": _report(e.report)}
+        return {"noValidLines": True, "message": str(e), "report": _report(e.report)}
 
 
 class GoldenFormats(unittest.TestCase):

@@ -67,6 +67,16 @@ def _load(f) -> Tuple[str, bytes]:
         return os.path.basename(f), fh.read()
 
 
+def _no_candidate_reason(report: IngestReport, kinds: List[Optional[str]]) -> Optional[str]:
+    """Why lines read without error gave no candidate (None when none was: the usual reason then holds)."""
+    if report.accepted == 0:
+        return None
+    if "chat-request" in kinds and "chat-output" not in kinds:
+        lines = " is a chat batch request" if report.accepted == 1 else "s are chat batch requests"
+        return f"its {report.accepted} non-blank line{lines}: questions without answers; add the batch's output file (drop both files together)"
+    return f"no line gives an answer to rank ({report.accepted} read without one, {report.rejected} rejected)"
+
+
 def read_files(files: Sequence[Union[str, Tuple[str, bytes]]], max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> FormatRead:
     """Reads paths (or (name, bytes) pairs) as one dataset. Raises NoValidLinesError when nothing valid is in them."""
     if not files:
@@ -141,7 +151,7 @@ def read_files(files: Sequence[Union[str, Tuple[str, bytes]]], max_line_bytes: i
     ctx.unanswered_requests = requests.unanswered()
     collector.finish()
     if collector.candidate_count == 0:
-        raise NoValidLinesError(report)
+        raise NoValidLinesError(report, _no_candidate_reason(report, kinds))
     fmt = joined_format(kinds) if multi else file_format(order[0][2], kinds[0])
     labels_from = "none" if not collector.labelled else "given" if collector.given_labels else "gold"
     mapping = describe_mapping(fmt, len(files), [len(g.candidates) for g in collector.groups], ctx, labels_from)

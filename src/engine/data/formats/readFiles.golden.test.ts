@@ -67,7 +67,7 @@ async function run(files: string[]): Promise<unknown> {
     return normalize(await readFiles(inputs));
   } catch (e) {
     if (!(e instanceof NoValidLinesError)) throw e;
-    return { noValidLines: true, report: reportOf(e.report) };
+    return { noValidLines: true, message: e.message, report: reportOf(e.report) };
   }
 }
 

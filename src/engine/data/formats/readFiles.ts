@@ -6,7 +6,7 @@
 import { NoValidLinesError, type IngestProgress } from '../ingest.ts';
 import { DEFAULT_MAX_LINE_BYTES, splitLines } from '../lines.ts';
 import { parseObject, readFields } from '../record.ts';
-import type { Candidate, CandidateText, Dataset, Group, PicksSet } from '../types.ts';
+import type { Candidate, CandidateText, Dataset, Group, IngestReport, PicksSet } from '../types.ts';
 import { candidatesReader } from './candidates.ts';
 import { ChatRequests, chatOutputReader } from './chatBatch.ts';
 import { Collector } from './collector.ts';
@@ -136,7 +136,7 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
   }
   ctx.unansweredRequests = requests.unanswered();
   const collected = collector.finish();
-  if (collected.candidateCount === 0) throw new NoValidLinesError(report);
+  if (collected.candidateCount === 0) throw new NoValidLinesError(report, noCandidateReason(report, kinds));
   const format = multi ? joinedFormat(kinds) : fileFormat(order[0].layout, kinds[0]);
   const labelsFrom = !collected.labelled ? 'none' : collected.givenLabels ? 'given' : 'gold';
   const mapping = describeMapping(format, files.length, collected.groups.map((g) => g.candidates.length), ctx, labelsFrom);
@@ -145,6 +145,15 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
     return { groups: collected.groups as Group<CandidateText>[], candidateCount: collected.candidateCount, report, format, files: names, labelsFrom, mapping };
   }
   return { groups: collected.groups as Group<Candidate>[], candidateCount: collected.candidateCount, report, format, files: names, labelsFrom, mapping };
+}
+
+/** Why lines read without error gave no candidate (undefined when none was: the usual reason then holds). */
+function noCandidateReason(report: IngestReport, kinds: ReadonlyArray<ObjectKind | null>): string | undefined {
+  if (report.accepted === 0) return undefined;
+  if (kinds.includes('chat-request') && !kinds.includes('chat-output')) {
+    return `its ${report.accepted} non-blank line${report.accepted === 1 ? ' is a chat batch request' : 's are chat batch requests'}: questions without answers; add the batch's output file (drop both files together)`;
+  }
+  return `no line gives an answer to rank (${report.accepted} read without one, ${report.rejected} rejected)`;
 }
 
 /** A loaded set without labels: what the picks slot holds. */
