@@ -99,8 +99,9 @@ export class Datasets {
     const ticket = ++this.loads[role];
     const newest = () => this.loads[role] === ticket;
     let loaded: LoadedData | LoadedPicks;
+    let keep: () => void;
     try {
-      loaded = await this.loadOrRecall(role, source, newest);
+      ({ loaded, keep } = await this.loadOrRecall(role, source, newest));
     } catch (e) {
       // A newer pick of this role is under way: its outcome is the one the panel waits for.
       if (!newest()) return;
@@ -121,33 +122,41 @@ export class Datasets {
     // Start may have run while the file loaded: the run keeps the data it started with.
     if (role === 'train' && this.training()) throw new Error(`${loaded.name} finished loading after training started; the run keeps its data. Stop it, then load the file again.`);
     const data = role === 'train' ? this.split(loaded, this.settings().seed, DEFAULT_TRAIN_FRACTION, settingsShape(this.settings())) : loaded;
+    // Summarized before it replaces anything or is stored: data the panel cannot show is neither kept nor brought back after a reload.
+    const summary = this.summary(data);
     this.replace(role, data);
-    this.emit({ type: 'dataset', summary: this.summary(data), reason: 'loaded' });
+    this.emit({ type: 'dataset', summary, reason: 'loaded' });
+    keep();
   }
 
-  /** A file tokenized before (same bytes, tokenizer, cap and rules) comes back from storage; a new one is loaded and stored. */
-  private async loadOrRecall(role: DataRole, source: DataSource, newest: () => boolean): Promise<LoadedData | LoadedPicks> {
+  /**
+   * A file tokenized before (same bytes, tokenizer, cap and rules) comes back from storage; a new one is
+   * loaded. `keep` stores it (or marks a recalled one as the last training file) once the caller installed it.
+   */
+  private async loadOrRecall(role: DataRole, source: DataSource, newest: () => boolean): Promise<{ loaded: LoadedData | LoadedPicks; keep: () => void }> {
     const progress = (e: IngestProgressEvent) => {
       if (newest()) this.emit(e);
     };
+    const nothing = () => undefined;
     const whole = (await this.persist.available()) ? await readWhole(source, this.storedMaxBytes) : null;
-    if (!whole) return loadAny(role, source, this.pool, this.settings().seed, progress);
+    if (!whole) return { loaded: await loadAny(role, source, this.pool, this.settings().seed, progress), keep: nothing };
     const contentHash = await hashBytes(whole.bytes);
     const key = datasetKey(contentHash, TOKEN_CAP);
     const stored = await this.persist.read('a stored dataset', (db) => db.getDataset(key));
     if (stored) {
-      if (role === 'train') this.persist.write('the last training file', (db) => db.markLastTrain(key));
-      return { ...stored, name: whole.file.name, role, key, contentHash, split: splitGroups(stored.view, { seed: this.settings().seed }), splitSeed: this.settings().seed };
+      const loaded = { ...stored, name: whole.file.name, role, key, contentHash, split: splitGroups(stored.view, { seed: this.settings().seed }), splitSeed: this.settings().seed };
+      return { loaded, keep: () => role === 'train' && this.persist.write('the last training file', (db) => db.markLastTrain(key)) };
     }
     const loaded = await loadAny(role, { kind: 'file', file: whole.file }, this.pool, this.settings().seed, progress, contentHash);
-    if ('picks' in loaded) return loaded;
+    if ('picks' in loaded) return { loaded, keep: nothing };
     const { split: _s, splitSeed: _k, role: _r, key: _key, ...data } = loaded;
-    this.persist.write(
-      `the tokenized ${loaded.name}`,
-      (db) => (role === 'train' ? db.putTrainDataset(key, data) : db.putDataset(key, data)),
-      () => this.stored(),
-    );
-    return loaded;
+    const keep = () =>
+      this.persist.write(
+        `the tokenized ${loaded.name}`,
+        (db) => (role === 'train' ? db.putTrainDataset(key, data) : db.putDataset(key, data)),
+        () => this.stored(),
+      );
+    return { loaded, keep };
   }
 
   /** Stored training data back in the train role (after a reload, or for a resumed run). */
