@@ -9,6 +9,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from eorm.formats import read_files
+from eorm.formats.sniff import NotJsonTextError
 from eorm.jsonl import NoValidLinesError
 
 from tests.util import HERE
@@ -61,6 +62,8 @@ def normalize(d):
 def run(files):
     try:
         return normalize(read_files([os.path.join(DIR, f) for f in files]))
+    except NotJsonTextError as e:
+        return {"notJsonText": str(e)}
     except NoValidLinesError as e:
         return {"noValidLines": True, "message": str(e), "report": _report(e.report)}
 

@@ -1,5 +1,6 @@
 import { NoValidLinesError } from '../engine/data/ingest.ts';
 import { type InputFile, isPicksSet, readFiles } from '../engine/data/formats/readFiles.ts';
+import { NotJsonTextError } from '../engine/data/formats/sniff.ts';
 import { sourceRows } from '../engine/data/sourceRows.ts';
 import { Sha256 } from '../engine/data/sha256.ts';
 import { countErrorsByKind, lineErrorMessage } from '../engine/data/lineErrors.ts';
@@ -88,6 +89,7 @@ export async function loadAny(
       const first = e.report.errors[0];
       throw new Error(`${name}: ${e.message}${first ? ` First problem: ${lineErrorMessage(first)}.` : ''} The previously loaded data is kept.`);
     }
+    if (e instanceof NotJsonTextError) throw new Error(`${e.message}. The previously loaded data is kept.`);
     throw e;
   }
   if (isPicksSet(read)) {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { NoValidLinesError } from '../ingest.ts';
 import type { CandidateText, Dataset, IngestReport, PicksSet } from '../types.ts';
 import { readFiles } from './readFiles.ts';
+import { NotJsonTextError } from './sniff.ts';
 
 const DIR = new URL('../../../../python/tests/golden/formats/', import.meta.url);
 const cases = JSON.parse(readFileSync(new URL('cases.json', DIR), 'utf8')) as Array<{ name: string; files: string[] }>;
@@ -66,6 +67,7 @@ async function run(files: string[]): Promise<unknown> {
   try {
     return normalize(await readFiles(inputs));
   } catch (e) {
+    if (e instanceof NotJsonTextError) return { notJsonText: e.message };
     if (!(e instanceof NoValidLinesError)) throw e;
     return { noValidLines: true, message: e.message, report: reportOf(e.report) };
   }

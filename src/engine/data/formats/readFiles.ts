@@ -17,6 +17,7 @@ import { groupedReader } from './grouped.ts';
 import { ArraySplitter } from './jsonArray.ts';
 import { lmEvalReader } from './lmEval.ts';
 import { peek } from './peek.ts';
+import { NotJsonTextError, notJsonLines, notJsonText } from './sniff.ts';
 
 export interface InputFile {
   name: string;
@@ -39,6 +40,7 @@ interface Opened {
   onBytes: ((bytes: Uint8Array) => void) | undefined;
   layout: Layout;
   kind: ObjectKind | null;
+  firstLine: string | null;
 }
 
 function firstKind(line: string | null): ObjectKind | null {
@@ -61,8 +63,13 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
   const opened: Opened[] = [];
   for (const f of files) {
     const p = await peek(f.stream);
+    const problem = notJsonText(p.head);
+    if (problem !== null) {
+      await Promise.all([p.rest, ...opened.map((o) => o.rest)].map((s) => s.cancel()));
+      throw new NotJsonTextError(f.name, problem);
+    }
     const layout = layoutOf(p.firstChar);
-    opened.push({ name: f.name, head: p.head, rest: p.rest, onBytes: f.onBytes, layout, kind: layout === 'array' ? null : firstKind(p.firstLine) });
+    opened.push({ name: f.name, head: p.head, rest: p.rest, onBytes: f.onBytes, layout, kind: layout === 'array' ? null : firstKind(p.firstLine), firstLine: p.firstLine });
   }
   // Questions come from the request files: read them before any output.
   const order = [...opened.filter((o) => o.kind === 'chat-request'), ...opened.filter((o) => o.kind !== 'chat-request')];
@@ -136,7 +143,7 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
   }
   ctx.unansweredRequests = requests.unanswered();
   const collected = collector.finish();
-  if (collected.candidateCount === 0) throw new NoValidLinesError(report, noCandidateReason(report, kinds));
+  if (collected.candidateCount === 0) throw new NoValidLinesError(report, noCandidateReason(report, kinds) ?? lookalike(order, multi));
   const format = multi ? joinedFormat(kinds) : fileFormat(order[0].layout, kinds[0]);
   const labelsFrom = !collected.labelled ? 'none' : collected.givenLabels ? 'given' : 'gold';
   const mapping = describeMapping(format, files.length, collected.groups.map((g) => g.candidates.length), ctx, labelsFrom);
@@ -154,6 +161,15 @@ function noCandidateReason(report: IngestReport, kinds: ReadonlyArray<ObjectKind
     return `its ${report.accepted} non-blank line${report.accepted === 1 ? ' is a chat batch request' : 's are chat batch requests'}: questions without answers; add the batch's output file (drop both files together)`;
   }
   return `no line gives an answer to rank (${report.accepted} read without one, ${report.rejected} rejected)`;
+}
+
+/** What the files look like instead of JSON Lines (CSV, pretty-printed JSON), each named when several were read. */
+function lookalike(files: readonly Opened[], multi: boolean): string | undefined {
+  const said = files.flatMap((f) => {
+    const what = f.layout === 'array' ? null : notJsonLines(f.firstLine);
+    return what === null ? [] : [multi ? `${f.name}: ${what}` : what];
+  });
+  return said.length === 0 ? undefined : said.join('; ');
 }
 
 /** A loaded set without labels: what the picks slot holds. */
