@@ -59,9 +59,10 @@ def normalize(d):
     }
 
 
-def run(files):
+def run(files, max_line_bytes=None):
+    limit = {} if max_line_bytes is None else {"max_line_bytes": max_line_bytes}
     try:
-        return normalize(read_files([os.path.join(DIR, f) for f in files]))
+        return normalize(read_files([os.path.join(DIR, f) for f in files], **limit))
     except NotJsonTextError as e:
         return {"notJsonText": str(e)}
     except NoValidLinesError as e:
@@ -76,7 +77,7 @@ class GoldenFormats(unittest.TestCase):
             with self.subTest(case["name"]):
                 with open(os.path.join(DIR, "expected", case["name"] + ".json"), encoding="utf-8") as f:
                     want = json.load(f)
-                self.assertEqual(run(case["files"]), want)
+                self.assertEqual(run(case["files"], case.get("maxLineBytes")), want)
 
 
 if __name__ == "__main__":

@@ -85,6 +85,40 @@ def _no_candidate_reason(report: IngestReport, kinds: List[Optional[str]]) -> Op
     return f"no line gives an answer to rank ({report.accepted} read without one, {report.rejected} rejected)"
 
 
+def _read_array(data: bytes, item, collector: Collector, max_element_bytes: int) -> None:
+    """A JSON array's elements to `item`; its counts are of its elements: each is one "line" read, accepted or rejected."""
+    report = collector.report
+
+    def element(text: str, line: int, bad: bool) -> None:
+        report.lines_read += 1
+        if bad:
+            report.invalid_utf8_lines += 1
+        item(text, line)
+
+    def error(e: LineError) -> None:
+        report.lines_read += 1
+        collector.reject(e)
+
+    ArraySplitter(element, error, max_element_bytes).split(data)
+
+
+def _read_lines(data: bytes, item, collector: Collector, max_line_bytes: int) -> None:
+    """A JSON Lines file's non-blank lines to `item`."""
+    report = collector.report
+    base = report.lines_read
+    for number, text, nbytes, bad in iter_lines(data, max_line_bytes):
+        report.lines_read = base + number
+        if text is None:
+            collector.reject(LineError(number, LINE, "line_too_long", f"line too long: {nbytes} bytes (limit {max_line_bytes})"))
+            continue
+        if bad:
+            report.invalid_utf8_lines += 1
+        if not has_non_ws(text):
+            report.blank += 1
+        else:
+            item(text, number)
+
+
 def _lookalike(files, multi: bool) -> Optional[str]:
     """What the files look like instead of JSON Lines (CSV, pretty-printed JSON), each named when several were read."""
     said = []
@@ -134,41 +168,11 @@ def read_files(files: Sequence[Union[str, Tuple[str, bytes]]], max_line_bytes: i
             else:
                 collector.line(record)
 
-        base_lines = report.lines_read
         report.bytes_read += len(data)
-        counter = {"items": 0}
-
-        def element(text: str, line: int) -> None:
-            counter["items"] += 1
-            item(text, line)
-
-        def array_error(e: LineError) -> None:
-            counter["items"] += 1
-            collector.reject(e)
-
-        array = ArraySplitter(element, array_error) if layout == "array" else None
-        last = 0
-        for number, text, nbytes, bad in iter_lines(data, max_line_bytes):
-            last = number
-            report.lines_read = base_lines + number
-            if text is None:
-                if array is not None:
-                    array.too_long(number, nbytes, max_line_bytes)
-                else:
-                    collector.reject(LineError(number, LINE, "line_too_long", f"line too long: {nbytes} bytes (limit {max_line_bytes})"))
-                continue
-            if bad:
-                report.invalid_utf8_lines += 1
-            if array is not None:
-                array.line(text, number)
-            elif not has_non_ws(text):
-                report.blank += 1
-            else:
-                item(text, number)
-        if array is not None:
-            array.end(last)
-            # An array's counts are of its elements: each is one "line" read, accepted or rejected.
-            report.lines_read = base_lines + counter["items"]
+        if layout == "array":
+            _read_array(data, item, collector, max_line_bytes)
+        else:
+            _read_lines(data, item, collector, max_line_bytes)
         kinds.append(state["kind"])
     ctx.unanswered_requests = requests.unanswered()
     collector.finish()

@@ -47,7 +47,8 @@ function asciiText(bytes: Uint8Array): string | null {
   return text;
 }
 
-function decodeLine(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
+/** A line's (or an array element's) bytes as text, and whether invalid UTF-8 was replaced. */
+export function decodeLine(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
   // ASCII lines (most) are made in the JS heap: a browser's TextDecoder returns strings held outside it,
   // which a collection frees late, so a large file's decoded lines would pile up as garbage while it streams.
   const ascii = asciiText(bytes);
@@ -63,7 +64,7 @@ function decodeLine(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
   }
 }
 
-function concat(pieces: Uint8Array[], total: number): Uint8Array {
+export function concat(pieces: Uint8Array[], total: number): Uint8Array {
   if (pieces.length === 1) return pieces[0];
   const out = new Uint8Array(total);
   let at = 0;

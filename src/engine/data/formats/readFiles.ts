@@ -6,7 +6,7 @@
 import { NoValidLinesError, type IngestProgress } from '../ingest.ts';
 import { DEFAULT_MAX_LINE_BYTES, splitLines } from '../lines.ts';
 import { parseObject, readFields } from '../record.ts';
-import type { Candidate, CandidateText, Dataset, Group, IngestReport, PicksSet } from '../types.ts';
+import type { Candidate, CandidateText, Dataset, Group, IngestReport, LineError, PicksSet } from '../types.ts';
 import { candidatesReader } from './candidates.ts';
 import { ChatRequests, chatOutputReader } from './chatBatch.ts';
 import { Collector } from './collector.ts';
@@ -14,7 +14,7 @@ import { type ObjectReader, type ReadContext, newContext } from './context.ts';
 import { describeMapping } from './describe.ts';
 import { type Layout, type ObjectKind, fileFormat, joinedFormat, layoutOf, objectKind } from './detect.ts';
 import { groupedReader } from './grouped.ts';
-import { ArraySplitter } from './jsonArray.ts';
+import { splitArray } from './jsonArray.ts';
 import { lmEvalReader } from './lmEval.ts';
 import { peek } from './peek.ts';
 import { NotJsonTextError, notJsonLines, notJsonText } from './sniff.ts';
@@ -96,48 +96,35 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
       else collector.line(r.record);
     };
     const base = { bytes: report.bytesRead, lines: report.linesRead };
-    let items = 0;
-    const array =
-      file.layout === 'array'
-        ? new ArraySplitter({
-            element: (t, l) => {
-              items++;
-              item(t, l);
-            },
-            error: (e) => {
-              items++;
-              collector.reject(e);
-            },
-          })
-        : null;
-    let lastLine = 0;
-    await splitLines(
-      file.rest,
-      {
-        line(text, line, invalidUtf8) {
-          lastLine = line;
-          if (invalidUtf8) report.invalidUtf8Lines++;
-          if (array !== null) return array.line(text, line);
-          if (!/\S/.test(text)) report.blank++;
-          else item(text, line);
-        },
-        tooLong(line, bytes) {
-          lastLine = line;
-          if (array !== null) return array.tooLong(line, bytes, maxLineBytes);
-          collector.reject({ line, field: '(line)', kind: 'line_too_long', reason: `line too long: ${bytes} bytes (limit ${maxLineBytes})` });
-        },
-        progress(bytesRead, lines) {
-          report.bytesRead = base.bytes + bytesRead;
-          report.linesRead = base.lines + lines;
-          options.onProgress?.({ bytesRead: report.bytesRead, totalBytes, lines: report.linesRead });
-        },
-      },
-      { maxLineBytes, signal: options.signal, head: file.head, onChunk: file.onBytes },
-    );
-    if (array !== null) {
-      array.end(lastLine);
+    const progress = (bytesRead: number, lines: number) => {
+      report.bytesRead = base.bytes + bytesRead;
+      report.linesRead = base.lines + lines;
+      options.onProgress?.({ bytesRead: report.bytesRead, totalBytes, lines: report.linesRead });
+    };
+    const streaming = { signal: options.signal, head: file.head, onChunk: file.onBytes };
+    if (file.layout === 'array') {
+      let items = 0;
+      const element = (text: string, line: number, invalidUtf8: boolean) => {
+        items++;
+        if (invalidUtf8) report.invalidUtf8Lines++;
+        item(text, line);
+      };
+      const error = (e: LineError) => {
+        items++;
+        collector.reject(e);
+      };
+      await splitArray(file.rest, { element, error, progress }, { maxElementBytes: maxLineBytes, ...streaming });
       // An array's counts are of its elements: each is one "line" read, accepted or rejected.
       report.linesRead = base.lines + items;
+    } else {
+      const tooLong = (line: number, bytes: number) =>
+        collector.reject({ line, field: '(line)', kind: 'line_too_long', reason: `line too long: ${bytes} bytes (limit ${maxLineBytes})` });
+      const line = (text: string, n: number, invalidUtf8: boolean) => {
+        if (invalidUtf8) report.invalidUtf8Lines++;
+        if (!/\S/.test(text)) report.blank++;
+        else item(text, n);
+      };
+      await splitLines(file.rest, { line, tooLong, progress }, { maxLineBytes, ...streaming });
     }
     kinds.push(kind);
   }
