@@ -28,6 +28,8 @@ export interface ErrorBanner {
   id: number;
   command: CommandType | null;
   message: string;
+  /** A failed load's role: a later successful load of that role takes the banner down. */
+  role?: DataRole;
 }
 
 export interface LogEntry {

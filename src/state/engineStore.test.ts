@@ -42,6 +42,17 @@ describe('engine store: data loading', () => {
     expect(store.getState().data.train.status).toBe('loading');
   });
 
+  it("a successful load takes down the banners of its role's earlier failed loads, not the others (issue 48, point 12)", () => {
+    const store = replay([
+      { type: 'error', command: 'loadData', message: 'first', role: 'train' },
+      { type: 'error', command: 'loadData', message: 'second', role: 'train' },
+      { type: 'error', command: 'loadData', message: 'test file', role: 'test' },
+      { type: 'error', command: 'rerank', message: 'other' },
+      { type: 'dataset', summary: summary('train', 8), reason: 'loaded' },
+    ]);
+    expect(store.getState().errors.map((e) => e.message)).toEqual(['test file', 'other']);
+  });
+
   it('a refreshed summary during a load updates the figures but keeps the load running', () => {
     const store = replay([{ type: 'dataset', summary: summary('train', 8), reason: 'loaded' }]);
     store.getState().commandSent({ type: 'loadData', role: 'train', source: { kind: 'url', url: 'x', name: 'x' } });

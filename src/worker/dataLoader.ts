@@ -57,7 +57,7 @@ export async function loadData(...args: Parameters<typeof loadAny>): Promise<Loa
 
 /**
  * Streams, detects, validates, groups and (when labelled) tokenizes one file or several read together.
- * Throws (and so keeps the caller's previous data) when nothing valid is in them.
+ * Throws (the caller keeps its previous data) when nothing valid is in them.
  * `contentHash`: the file's identity when the caller already hashed its bytes; else they are hashed as they stream.
  */
 export async function loadAny(
@@ -87,9 +87,9 @@ export async function loadAny(
   } catch (e) {
     if (e instanceof NoValidLinesError) {
       const first = e.report.errors[0];
-      throw new Error(`${name}: ${e.message}${first ? ` First problem: ${lineErrorMessage(first)}.` : ''} The previously loaded data is kept.`);
+      throw new Error(`${name}: ${e.message}${first ? ` First problem: ${lineErrorMessage(first)}.` : ''}`);
     }
-    if (e instanceof NotJsonTextError) throw new Error(`${e.message}. The previously loaded data is kept.`);
+    if (e instanceof NotJsonTextError) throw new Error(`${e.message}.`);
     throw e;
   }
   if (isPicksSet(read)) {

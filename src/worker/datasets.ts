@@ -105,6 +105,9 @@ export class Datasets {
     } catch (e) {
       // A newer pick of this role is under way: its outcome is the one the panel waits for.
       if (!newest()) return;
+      // Said once, here, and only when there is data to keep (the panel adds nothing).
+      const shown = this.picksShownIn === role ? this.picksData : this.data[role];
+      if (shown) throw new Error(`${e instanceof Error ? e.message : String(e)} The previously loaded data is kept (${shown.name}).`);
       throw e;
     }
     if (!newest()) {

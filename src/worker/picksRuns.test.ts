@@ -30,7 +30,8 @@ describe('Pick answers in the worker', () => {
     expect(end).toMatchObject({ state: 'done', done: 12, total: 12, labelled: 12, modelSlot: 'imported', rule: 'majority', dataName: 'sample.jsonl' });
     await h.run({ type: 'picksDownload' });
     const exported = h.last('exported')!;
-    expect(exported).toMatchObject({ fileName: 'picks-sample.jsonl', what: 'picks' });
+    // The documented name (docs/design.md, "Picks"), whatever files were read (issue 48, point 12; was picks-sample.jsonl).
+    expect(exported).toMatchObject({ fileName: 'picks.jsonl', what: 'picks' });
     const records = new TextDecoder()
       .decode(exported.bytes)
       .trim()

@@ -43,10 +43,12 @@ const NOTHING_LOADED: Record<PicksSource, string> = {
   test: 'Load a test file first.',
 };
 
+/** The download's name, as documented (docs/design.md, "Picks") and on the panel's button, whatever files were read. */
+const PICKS_FILE = 'picks.jsonl';
+
 export class PicksRuns {
   private control: RunControl | null = null;
   private parts: Uint8Array[] = [];
-  private fileName = 'picks.jsonl';
   /** The run's last progress, re-sent with the new state when it is paused or resumed. */
   private last: PicksProgress | null = null;
 
@@ -62,7 +64,6 @@ export class PicksRuns {
     try {
       const rule = resolveRule(choice, model.map);
       this.parts = [];
-      this.fileName = `picks-${source.name.replace(/\.[^.]*$/, '')}.jsonl`;
       const encoder = new TextEncoder();
       const t0 = performance.now();
       let tally: PicksTally = { questions: 0, labelled: 0, correct: 0 };
@@ -138,6 +139,6 @@ export class PicksRuns {
       bytes.set(p, at);
       at += p.length;
     }
-    this.deps.emit({ type: 'exported', fileName: this.fileName, bytes: bytes.buffer, what: 'picks' }, [bytes.buffer]);
+    this.deps.emit({ type: 'exported', fileName: PICKS_FILE, bytes: bytes.buffer, what: 'picks' }, [bytes.buffer]);
   }
 }

@@ -53,4 +53,14 @@ describe('Session: a broken file never breaks a load or a reload', () => {
     expect(b.last('dataset')!.summary.name).toBe('good.jsonl');
     expect(b.all('error')).toEqual([]);
   });
+
+  it('says the loaded data is kept once, naming it, and only when there is some (issue 48, point 12)', async () => {
+    const a = tab(await newDb('broken-files'));
+    const broken = () => file('{"question":"Q1","responses":[],"gold":"1"}\n', 'broken.jsonl');
+    await expect(a.run({ type: 'loadData', role: 'train', source: broken() })).rejects.toThrow(/^(?!.*kept).*First problem: line 1, field "responses"[^.]*\.$/);
+    await a.run({ type: 'loadData', role: 'train', source: file(GOOD, 'good.jsonl') });
+    const error = await a.run({ type: 'loadData', role: 'train', source: broken() }).then(() => '', (e: Error) => e.message);
+    expect(error.match(/kept/g)).toEqual(['kept']);
+    expect(error).toMatch(/The previously loaded data is kept \(good\.jsonl\)\.$/);
+  });
 });

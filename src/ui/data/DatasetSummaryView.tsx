@@ -29,9 +29,8 @@ export function DatasetSummaryView(props: { role: DataRole; slot: DataSlot; test
       data-label-disagreements={s ? s.stats.answers.labelGoldDisagreements : ''}
     >
       {slot.lastError && (
-        <p className="notice notice-error small">
+        <p className="notice notice-error small" data-testid="load-error">
           Loading failed: {slot.lastError}
-          {s ? ' The previous file is still loaded.' : ''}
         </p>
       )}
       {!s ? (
