@@ -1,6 +1,6 @@
 """Train a TransEBM with the app's recipe, on one process or many (torchrun + DistributedDataParallel).
 
-    torchrun --nproc_per_node N -m eorm.train --data FILE --preset tiny|small|paper \\
+    torchrun --nproc_per_node N -m eorm.train --data FILE [FILE ...] --preset tiny|small|paper \\
         [--d-model … --max-len … --epochs … --lr … --seed …] --out DIR
 
 The recipe is the app's (src/engine/train/loop.ts): the seeded 80/20 group split of every question
@@ -42,6 +42,7 @@ import torch
 from .best_metric import BEST_METRICS, DEFAULT_BEST_METRIC, is_better, metric_value
 from .checkpoint import RunState
 from .config import DEFAULT_TRAIN, PRESET_LR, PRESETS
+from .data_files import check_data_files
 from .distributed import Dist
 from .model import TransEBM, load_arrays, state_dict_arrays
 from .outputs import RunOutputs
@@ -59,7 +60,7 @@ NON_FINITE_PAUSE = 3
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m eorm.train", description=__doc__.split("\n\n")[0])
-    p.add_argument("--data", required=True, help="training data in any format the app reads, labelled or with gold answers (split 80/20 by group into train and val)")
+    p.add_argument("--data", required=True, nargs="+", metavar="FILE", help="training data in any format the app reads, labelled or with gold answers (split 80/20 by group into train and val); several files are read together as the app reads files dropped together (a chat batch's request and output files, one results file per model)")
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--preset", choices=sorted(PRESETS), default="tiny")
     m = p.add_argument_group("model (override the preset)")
@@ -114,6 +115,7 @@ def _run(args, dist_: Dist) -> Dict:
     started = time.time()
     if not 0 < args.train_fraction <= 1:
         raise SystemExit(f"--train-fraction must be in (0, 1] (got {args.train_fraction}).")
+    check_data_files(args.data)
     os.makedirs(args.out, exist_ok=True)
     log = (lambda *a: print(*a, file=sys.stderr, flush=True)) if dist_.main else (lambda *a: None)
     inputs = read_run_inputs(args, dist_, log)
