@@ -5,7 +5,7 @@
  * size limit is skipped (its bytes counted, never held). Every byte that matters here is ASCII, and no byte of
  * a multi-byte UTF-8 character is ASCII, so no character has to be decoded to find the elements.
  */
-import { chunkReader } from '../chunkReader.ts';
+import { type EachChunkOptions, eachChunk } from '../chunkReader.ts';
 import { concat, decodeLine } from '../lines.ts';
 import type { LineError } from '../types.ts';
 
@@ -121,36 +121,22 @@ export class ArraySplitter {
   }
 }
 
-export interface SplitArrayOptions {
+export interface SplitArrayOptions extends EachChunkOptions {
   maxElementBytes: number;
-  signal?: AbortSignal;
-  /** Chunks already taken from the stream's start (to detect its format): split first. */
-  head?: readonly Uint8Array[];
-  /** Each chunk before it is split (e.g. to hash the bytes); valid only during the call. */
-  onChunk?: (bytes: Uint8Array) => void;
 }
 
 /** Reads `stream` to the end, calling `sink` for every element; `progress` after each chunk with the bytes and lines read so far. */
 export async function splitArray(stream: ReadableStream<Uint8Array>, sink: ArraySink & { progress(bytes: number, lines: number): void }, options: SplitArrayOptions): Promise<void> {
-  const reader = chunkReader(stream, options.head);
   const splitter = new ArraySplitter(sink, options.maxElementBytes);
   let bytes = 0;
-  let finished = false;
-  try {
-    for (;;) {
-      options.signal?.throwIfAborted();
-      const value = await reader.read();
-      if (value === null) break;
-      options.onChunk?.(value);
-      splitter.chunk(value);
-      bytes += value.length;
+  await eachChunk(
+    stream,
+    (chunk) => {
+      splitter.chunk(chunk);
+      bytes += chunk.length;
       sink.progress(bytes, splitter.line);
-    }
-    splitter.end();
-    finished = true;
-  } finally {
-    // On abort or a failing sink, release the source; a cancel failure would only mask the real error.
-    if (!finished) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
-  }
+    },
+    options,
+  );
+  splitter.end();
 }
