@@ -16,6 +16,7 @@ import { RunControl } from '../engine/train/runControl.ts';
 import type { ScoringPeer } from '../engine/score/scoring.ts';
 import type { WorkerEvent } from './protocols/events.ts';
 import type { ModelSlot } from './protocols/models.ts';
+import type { PicksJournal } from './picksJournal.ts';
 import type { PicksProgress, PicksSource } from './protocols/picks.ts';
 
 /** The selected model as a picks run holds it: its weights stay valid until `release`. */
@@ -35,6 +36,8 @@ export interface PicksDeps {
   model(): Promise<PicksModel>;
   pool: () => TokenizePool;
   scoringPeers: () => ReadonlyArray<ScoringPeer>;
+  /** Where a run under way is recorded, so that a reload tells it as interrupted. */
+  journal: PicksJournal;
 }
 
 const NOTHING_LOADED: Record<PicksSource, string> = {
@@ -63,6 +66,7 @@ export class PicksRuns {
     this.control = control;
     try {
       const rule = resolveRule(choice, model.map);
+      await this.deps.journal.begin();
       this.parts = [];
       const encoder = new TextEncoder();
       const t0 = performance.now();
@@ -110,8 +114,14 @@ export class PicksRuns {
       this.send(progress(outcome.cancelled ? 'cancelled' : 'done'));
     } finally {
       this.control = null;
+      this.deps.journal.end();
       model.release();
     }
+  }
+
+  /** At start: a run a reload cut off is told as interrupted. */
+  listInterrupted(): Promise<void> {
+    return this.deps.journal.interrupted((p) => this.send(p));
   }
 
   /** Pause holds the run after the chunk under way; cancel ends it there, keeping what is written. */
@@ -126,6 +136,7 @@ export class PicksRuns {
 
   private send(p: PicksProgress): void {
     this.last = p;
+    if (p.state === 'running' || p.state === 'paused') this.deps.journal.note(p);
     this.deps.emit({ type: 'picksProgress', ...p });
   }
 

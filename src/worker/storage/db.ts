@@ -53,6 +53,8 @@ interface Schema extends DBSchema {
 const LAST_TRAIN = 'lastTrainDataset';
 /** The training file loaded last, stored or not (JSON of LastTrainLoad): a reload says when it is not the one brought back. */
 const LAST_TRAIN_LOAD = 'lastTrainLoad';
+/** A picks run under way (JSON of its progress) by run id: one still there after a reload was cut off. */
+const PICKS_RUN = 'picksRun:';
 const VERSION = 3;
 
 /** The training file the user loaded last: its name and storage key (null: it cannot be stored, e.g. a picks set). */
@@ -207,6 +209,22 @@ export class StudioDb {
   async lastTrainLoad(): Promise<LastTrainLoad | null> {
     const load = await (await this.connection()).get('meta', LAST_TRAIN_LOAD);
     return load === undefined ? null : (JSON.parse(load) as LastTrainLoad);
+  }
+
+  async putPicksRun(id: string, progress: unknown): Promise<void> {
+    await (await this.connection()).put('meta', JSON.stringify(progress), PICKS_RUN + id);
+  }
+
+  async deletePicksRun(id: string): Promise<void> {
+    await (await this.connection()).delete('meta', PICKS_RUN + id);
+  }
+
+  /** The picks runs recorded as under way, by id. */
+  async listPicksRuns(): Promise<Array<{ id: string; progress: unknown }>> {
+    const db = await this.connection();
+    const keys = await db.getAllKeys('meta', IDBKeyRange.bound(PICKS_RUN, `${PICKS_RUN}\uffff`));
+    const values = await Promise.all(keys.map((k) => db.get('meta', k)));
+    return keys.flatMap((k, i) => (values[i] === undefined ? [] : [{ id: k.slice(PICKS_RUN.length), progress: JSON.parse(values[i]!) as unknown }]));
   }
 
   async markLastTrain(key: string): Promise<void> {
