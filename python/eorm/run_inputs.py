@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from .best_metric import DEFAULT_BEST_METRIC, NEW_RUN_BEST_METRIC
 from .checkpoint import read_checkpoint
 from .config import GPT2_EOT, GPT2_VOCAB, PRESETS, ModelConfig, make_config
-from .data_files import data_identity, data_name, data_setting, paths_text
+from .data_files import check_data_files, data_identity, data_name, data_setting, paths_text
 from .dataset import TrainingData, load_training_data_or_exit
 from .distributed import Dist, check_ranks_agree
 from .model import TransEBM
@@ -133,6 +133,7 @@ def check_best_metric(asked: Optional[str], settings: Dict, ckpt_path: str) -> N
 def read_resume_checkpoint(args, dist_: Dist, log: Log) -> Tuple[Optional[Dict], Optional[str], str]:
     """checkpoint.pt's content (None to start a new run), its path (None with --resume never) and the data
     file's identity, once every rank is seen to have the same of both."""
+    check_data_files(args.data)
     ckpt_path = os.path.join(args.out, "checkpoint.pt") if args.resume == "auto" else (None if args.resume == "never" else args.resume)
     ckpt, ckpt_id = read_checkpoint(ckpt_path) if ckpt_path and os.path.exists(ckpt_path) else (None, None)
     data_id = data_identity(args.data)

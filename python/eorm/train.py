@@ -42,7 +42,6 @@ import torch
 from .best_metric import BEST_METRICS, DEFAULT_BEST_METRIC, is_better, metric_value
 from .checkpoint import RunState
 from .config import DEFAULT_TRAIN, PRESET_LR, PRESETS
-from .data_files import check_data_files
 from .distributed import Dist
 from .model import TransEBM, load_arrays, state_dict_arrays
 from .outputs import RunOutputs
@@ -115,7 +114,6 @@ def _run(args, dist_: Dist) -> Dict:
     started = time.time()
     if not 0 < args.train_fraction <= 1:
         raise SystemExit(f"--train-fraction must be in (0, 1] (got {args.train_fraction}).")
-    check_data_files(args.data)
     os.makedirs(args.out, exist_ok=True)
     log = (lambda *a: print(*a, file=sys.stderr, flush=True)) if dist_.main else (lambda *a: None)
     inputs = read_run_inputs(args, dist_, log)
