@@ -60,3 +60,29 @@ test('Pick answers on a labelled file reports accuracy', async ({ page }) => {
   await expect(page.getByTestId('picks-progress')).toContainText(`accuracy ${((right / 5) * 100).toFixed(1)}%`);
   expect(errors).toEqual([]);
 });
+
+test('a reload during Pick answers asks first, and the run is told as interrupted after it (issue 48, point 8)', async ({ page }) => {
+  const errors = collectConsoleErrors(page);
+  await withModel(page);
+  // Two chunks of questions (256 a chunk): paused after the first, the run is under way for as long as the test needs.
+  await dropFile(page, '[data-testid="dataset-summary"]', 'many.jsonl', sampleSlice(260));
+  await expect(page.getByTestId('dataset-summary')).toHaveAttribute('data-status', 'ready', { timeout: 120_000 });
+  await page.getByTestId('picks-run').click();
+  await page.getByTestId('picks-pause').click();
+  const progress = page.getByTestId('picks-progress');
+  await expect(progress).toHaveAttribute('data-state', 'paused', { timeout: 120_000 });
+  await expect(progress).toHaveAttribute('data-done', '256');
+  const asks = await page.evaluate(() => {
+    const e = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(e);
+    return e.defaultPrevented;
+  });
+  expect(asks).toBe(true);
+
+  page.on('dialog', (d) => void d.accept());
+  await page.reload();
+  await expect(page.getByTestId('picks-progress')).toHaveAttribute('data-state', 'interrupted', { timeout: 60_000 });
+  await expect(page.getByTestId('picks-interrupted')).toContainText('Pick answers on many.jsonl was cut off by a reload (or the tab closing) after 256 of 260 questions');
+  await expect(page.getByTestId('picks-download')).toBeDisabled();
+  expect(errors).toEqual([]);
+});

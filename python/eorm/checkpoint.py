@@ -3,13 +3,13 @@ whole or not at all; read back with its identity (the SHA-256 of its bytes), so 
 run can check that they all resume from the same file."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, fields
 from typing import Dict, Optional, Tuple
 
 import torch
 
-from .dataset import file_identity
+from .data_files import file_identity
+from .runlog import replaced_whole
 
 
 @dataclass
@@ -64,6 +64,5 @@ def read_checkpoint(path: str) -> Tuple[Dict, str]:
 
 
 def write_checkpoint(path: str, blob: Dict) -> None:
-    tmp = f"{path}.tmp{os.getpid()}"
-    torch.save(blob, tmp)
-    os.replace(tmp, path)
+    with replaced_whole(path) as f:
+        torch.save(blob, f)

@@ -3,13 +3,13 @@ their model inputs, labels and canonical answers; the app's TrainingView plus th
 be in any format eorm.formats reads (as the app's data panel), as long as it has labels or gold answers."""
 from __future__ import annotations
 
-import hashlib
 import sys
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence
 
-from .formats import read_files
-from .jsonl import Dataset, NoValidLinesError
+from .data_files import Paths, as_paths, paths_text, read_data_or_exit
+from .formats import FormatRead, read_files
+from .jsonl import Dataset
 from .metrics import ScoredGroup
 from .tokenize import tokenize_groups
 
@@ -52,31 +52,26 @@ class TrainingData:
         return out
 
 
-def file_identity(path: str, chunk: int = 1 << 20) -> str:
-    """The dataset identity both sides record: SHA-256 of the file's raw bytes, "sha256:<64 lowercase hex>"."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(chunk), b""):
-            h.update(block)
-    return "sha256:" + h.hexdigest()
-
-
 class UnlabeledDataError(ValueError):
     """A file with neither labels nor gold answers: it can be picked from (eorm.score --picks), not trained on."""
 
 
-def load_training_data(path: str, max_len: int, workers: Optional[int] = None, quiet: bool = False) -> TrainingData:
-    read = read_files([path])
+def load_training_data(data: Paths, max_len: int, workers: Optional[int] = None, quiet: bool = False) -> TrainingData:
+    """The file (or the files read together, as the app reads files dropped together) ready for the model."""
+    return training_data(read_files(as_paths(data)), paths_text(data), max_len, workers, quiet)
+
+
+def training_data(read: FormatRead, name: str, max_len: int, workers: Optional[int] = None, quiet: bool = False) -> TrainingData:
     if read.labels_from == "none":
         raise UnlabeledDataError(
-            f"{path}: read as {read.mapping['description']}. With neither a label per candidate nor a gold answer "
+            f"{name}: read as {read.mapping['description']}. With neither a label per candidate nor a gold answer "
             "per question there is nothing to train or evaluate against: add one of them, "
             "or pick its answers with a trained model: python3 -m eorm.score --weights MODEL --data FILE --picks picks.jsonl"
         )
     dataset = Dataset(read.groups, read.candidate_count, read.report)
     if dataset.report.errors and not quiet:
         r = dataset.report
-        print(f"{path}: {r.rejected} line(s) rejected, {r.accepted} accepted; first: {r.errors[0].message()}", file=sys.stderr)
+        print(f"{name}: {r.rejected} line(s) rejected, {r.accepted} accepted; first: {r.errors[0].message()}", file=sys.stderr)
     per_group = tokenize_groups(dataset.groups, max_len, workers=workers)
     ids: List[List[int]] = []
     labels: List[int] = []
@@ -97,13 +92,10 @@ def load_training_data(path: str, max_len: int, workers: Optional[int] = None, q
     return TrainingData(dataset, max_len, ids, labels, group_start, answers, lines, at_max_len, sources)
 
 
-def load_training_data_or_exit(path: str, max_len: int, workers: Optional[int] = None, quiet: bool = False) -> TrainingData:
-    """load_training_data for the command lines: a file with nothing to read or nothing to learn from ends the
-    command with what to do, not a traceback."""
+def load_training_data_or_exit(data: Paths, max_len: int, workers: Optional[int] = None, quiet: bool = False) -> TrainingData:
+    """load_training_data for the command lines: files that are missing, or with nothing to read or nothing to
+    learn from, end the command with one line that says what to do, not a traceback."""
     try:
-        return load_training_data(path, max_len, workers, quiet)
-    except NoValidLinesError as e:
-        first = f" First: {e.report.errors[0].message()}" if e.report.errors else ""
-        raise SystemExit(f"{path}: {e}{first}")
+        return training_data(read_data_or_exit(data), paths_text(data), max_len, workers, quiet)
     except UnlabeledDataError as e:
-        raise SystemExit(str(e))
+        raise SystemExit(str(e)) from None

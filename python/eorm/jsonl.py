@@ -92,8 +92,8 @@ class Dataset:
 
 
 class NoValidLinesError(ValueError):
-    def __init__(self, report: IngestReport) -> None:
-        why = f"all {len(report.errors)} non-blank lines were rejected" if report.errors else "the file has no non-blank line"
+    def __init__(self, report: IngestReport, why: Optional[str] = None) -> None:  # why: what lines read without error lack
+        why = why or (f"all {len(report.errors)} non-blank lines were rejected" if report.errors else "the file has no non-blank line")
         super().__init__(f"No valid line in the file: {why} ({report.lines_read} lines read).")
         self.report = report
 
@@ -180,8 +180,8 @@ def _read_record(obj: dict, require_label: bool = True) -> dict:
     if text_field not in obj:
         raise _Reject("gen_text", "missing_field", 'missing (expected "gen_text" or "generated_full_text")')
     gen_text = _required_string(obj, text_field)
-    # Without a label, a gold answer labels the line (ingest compares the answers); without both, nothing does.
-    has_label = "label" in obj
+    # Without a label (null is none, as elsewhere), a gold answer labels the line (ingest compares the answers); without both, nothing does.
+    has_label = obj.get("label") is not None
     gold = None if has_label else _optional_text(obj, "gold", True)
     if require_label and not has_label and gold is None:
         raise _Reject("label", "missing_field", "missing")

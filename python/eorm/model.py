@@ -86,13 +86,17 @@ EVAL_BATCH_MAX = 64
 EVAL_TOKENS_PER_BATCH = 64 * 512
 
 
-def distinct_inputs(candidates: Sequence[Sequence[int]]) -> Tuple[List[Sequence[int]], List[int]]:
-    """(each distinct token sequence once, in order of first appearance; per candidate, its index there)."""
-    index: Dict[Tuple[int, ...], int] = {}
+def distinct_inputs(candidates: Sequence[Sequence[int]], as_multisets: bool = False) -> Tuple[List[Sequence[int]], List[int]]:
+    """(each distinct input once, in order of first appearance; per candidate, its index there). `as_multisets`
+    (a model without positional encoding): inputs with the same first id and the same other ids in another
+    order are one input. Such a model's energy is a function of the multiset, equal in exact arithmetic but not
+    in floats, where the order of the attention sums moves the last bits: scored once, they tie exactly, and the
+    tie goes to the first candidate on both sides (distinctInputs.ts; issue 48, point 9)."""
+    index: Dict[Tuple, int] = {}
     unique: List[Sequence[int]] = []
     of = []
     for c in candidates:
-        key = tuple(c)
+        key = (tuple(c[:1]), tuple(sorted(c[1:]))) if as_multisets else tuple(c)
         if key not in index:
             index[key] = len(unique)
             unique.append(c)
@@ -102,11 +106,12 @@ def distinct_inputs(candidates: Sequence[Sequence[int]]) -> Tuple[List[Sequence[
 
 @torch.no_grad()
 def score_candidates(model: TransEBM, candidates: Sequence[Sequence[int]], device=None, batch_tokens: int = EVAL_TOKENS_PER_BATCH, autocast_dtype: Optional[torch.dtype] = None) -> List[float]:
-    """Eval-mode energies (no dropout), results in input order as Python floats. Each distinct input is scored
-    once and its energy reused (as the app does): ties are exact equality, and the same input padded in
+    """Eval-mode energies (no dropout), results in input order as Python floats. Each distinct input (as
+    distinct_inputs has it) is scored once and its energy reused (as the app does): ties are exact equality, and the same input padded in
     another batch can come back one float step apart. Longest first in batches of ≤ 64 candidates and
     ≤ `batch_tokens` padded tokens."""
-    unique, of = distinct_inputs(candidates)
+    # Without positional encoding an input's energy depends on its ids, not their order.
+    unique, of = distinct_inputs(candidates, model.cfg.positional == "none")
     energies = _score_each(model, unique, device, batch_tokens, autocast_dtype)
     return [energies[k] for k in of]
 

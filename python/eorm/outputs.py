@@ -9,6 +9,7 @@ import torch
 
 from . import __version__
 from .checkpoint import RunState, write_checkpoint
+from .data_files import data_name
 from .model import TransEBM, state_dict_arrays
 from .run_inputs import RunInputs
 from .runlog import MetricsLog, atomic_write
@@ -16,16 +17,16 @@ from .weights import write_model
 
 
 class RunOutputs:
-    def __init__(self, out_dir: str, data_path: str, inputs: RunInputs, main: bool) -> None:
+    def __init__(self, out_dir: str, data_paths, inputs: RunInputs, main: bool) -> None:
         self.out_dir = out_dir
-        self.data_path = data_path
+        self.data_name = data_name(data_paths)
         self.inputs = inputs
         self.main = main
 
     def training_summary(self, extra: Dict) -> Dict:
         i = self.inputs
         # `split` is the contract's record; splitSeed and settings.seed/train_fraction stay for older readers.
-        return {"source": "eorm python", "dataset": os.path.basename(self.data_path), "trainGroups": len(i.train_groups), "valGroups": len(i.val_groups), "split": i.split, "splitSeed": i.split["seed"], "settings": i.settings, **extra}
+        return {"source": "eorm python", "dataset": self.data_name, "trainGroups": len(i.train_groups), "valGroups": len(i.val_groups), "split": i.split, "splitSeed": i.split["seed"], "settings": i.settings, **extra}
 
     def save_model(self, name: str, model: TransEBM, extra: Dict) -> None:
         if self.main:

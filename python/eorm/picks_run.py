@@ -12,9 +12,10 @@ import time
 from typing import Dict, List, Optional, Tuple
 
 from .distributed import Dist
+from .data_files import read_data_or_exit
+from .formats import FormatRead
 from .generator_agreement import fit_agreement_generators
 from .generators import candidate_weights
-from .formats import FormatRead, read_files
 from .model import score_candidates
 from .picks import pick_question, picks_line, picks_record, resolve_rule
 from .recorded_map import probability_map
@@ -24,10 +25,10 @@ from .tokenize import tokenize_groups
 CHUNK_QUESTIONS = 256
 
 
-def read_groups(path: str) -> Tuple[FormatRead, bool]:
-    """The file's groups, whatever its format (eorm/formats), and whether its candidates carry labels (a picks
-    set's are None)."""
-    read = read_files([path])
+def read_groups(paths) -> Tuple[FormatRead, bool]:
+    """The groups of the file, or of the files read together, whatever their format (eorm/formats), and whether
+    their candidates carry labels (a picks set's are None); files that cannot be read end the command in one line."""
+    read = read_data_or_exit(paths)
     return read, read.labels_from != "none"
 
 
@@ -108,22 +109,35 @@ def run_picks(args, model, loaded) -> None:
     except ValueError as e:
         raise SystemExit(f"--rule {args.rule}: {e}") from None
     n = len(dataset.groups)
-    part_path = f"{args.picks}.part{dist.rank}" if dist.enabled else args.picks + ".tmp"
+    tmp = args.picks + ".tmp"
+    part_path = f"{args.picks}.part{dist.rank}" if dist.enabled else tmp
     say = (lambda m: print(m, file=sys.stderr)) if dist.main else None
-    with open(part_path, "w", encoding="utf-8", newline="\n") as out:
-        tally = write_picks(model, dataset.groups, share(n, dist.rank, dist.world), pmap, rule, out, dist.device, args.batch_tokens, generators, progress=say)
-    totals = [sum(col) for col in zip(*dist.all_gather(tally))]
-    dist.barrier()
-    if dist.main:
-        if dist.enabled:
-            with open(args.picks + ".tmp", "w", encoding="utf-8", newline="\n") as out:
-                for r in range(dist.world):
-                    with open(f"{args.picks}.part{r}", "r", encoding="utf-8") as f:
-                        for line in f:
-                            out.write(line)
-                    os.remove(f"{args.picks}.part{r}")
-        os.replace(args.picks + ".tmp", args.picks)
-        summary = {"picks": args.picks, "questions": totals[0], "rule": rule, "labelled": totals[1], "accuracy": totals[2] / totals[1] if totals[1] else None, "probabilityMap": pmap, "ranks": dist.world}
-        print(json.dumps(summary))
+    try:
+        with open(part_path, "w", encoding="utf-8", newline="\n") as out:
+            tally = write_picks(model, dataset.groups, share(n, dist.rank, dist.world), pmap, rule, out, dist.device, args.batch_tokens, generators, progress=say)
+        totals = [sum(col) for col in zip(*dist.all_gather(tally))]
+        dist.barrier()
+        if dist.main:
+            if dist.enabled:
+                join_parts(args.picks, dist.world, tmp)
+            os.replace(tmp, args.picks)
+            summary = {"picks": args.picks, "questions": totals[0], "rule": rule, "labelled": totals[1], "accuracy": totals[2] / totals[1] if totals[1] else None, "probabilityMap": pmap, "ranks": dist.world}
+            print(json.dumps(summary))
+    except BaseException:
+        # A run cut short leaves OUT as it was: no half-written part or .tmp beside it.
+        for path in (part_path, tmp) if dist.main else (part_path,):
+            if os.path.exists(path):
+                os.remove(path)
+        raise
     dist.barrier()
     dist.close()
+
+
+def join_parts(picks: str, world: int, tmp: str) -> None:
+    """The ranks' parts, in rank order (input order), into `tmp`; each part removed once copied."""
+    with open(tmp, "w", encoding="utf-8", newline="\n") as out:
+        for r in range(world):
+            with open(f"{picks}.part{r}", "r", encoding="utf-8") as f:
+                for line in f:
+                    out.write(line)
+            os.remove(f"{picks}.part{r}")

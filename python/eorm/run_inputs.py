@@ -11,7 +11,8 @@ from typing import Callable, Dict, List, Optional, Tuple
 from .best_metric import DEFAULT_BEST_METRIC, NEW_RUN_BEST_METRIC
 from .checkpoint import read_checkpoint
 from .config import GPT2_EOT, GPT2_VOCAB, PRESETS, ModelConfig, make_config
-from .dataset import TrainingData, file_identity, load_training_data_or_exit
+from .data_files import check_data_files, data_identity, data_name, data_setting, paths_text
+from .dataset import TrainingData, load_training_data_or_exit
 from .distributed import Dist, check_ranks_agree
 from .model import TransEBM
 from .schedule import warmup_steps
@@ -81,7 +82,7 @@ def flag_settings(args, world: int, custom_model: bool) -> Dict:
     """The run's settings as the command line gives them (what model files and checkpoint.pt record)."""
     k = max(1, args.groups_per_step)
     return {
-        "data": os.path.abspath(args.data),
+        "data": data_setting(args.data),
         "epochs": args.epochs,
         "lr": args.lr,
         "seed": args.seed,
@@ -132,9 +133,10 @@ def check_best_metric(asked: Optional[str], settings: Dict, ckpt_path: str) -> N
 def read_resume_checkpoint(args, dist_: Dist, log: Log) -> Tuple[Optional[Dict], Optional[str], str]:
     """checkpoint.pt's content (None to start a new run), its path (None with --resume never) and the data
     file's identity, once every rank is seen to have the same of both."""
+    check_data_files(args.data)
     ckpt_path = os.path.join(args.out, "checkpoint.pt") if args.resume == "auto" else (None if args.resume == "never" else args.resume)
     ckpt, ckpt_id = read_checkpoint(ckpt_path) if ckpt_path and os.path.exists(ckpt_path) else (None, None)
-    data_id = file_identity(args.data)
+    data_id = data_identity(args.data)
     # Before any rank acts on what it sees: one that sees another checkpoint (or data) than rank 0 stops them all.
     check_ranks_agree(dist_, ckpt_path, (ckpt_id, ckpt["state"]["step"]) if ckpt is not None else None, data_id)
     if ckpt is None and args.resume not in ("auto", "never"):
@@ -169,12 +171,12 @@ def choose_split(args, ckpt: Optional[Dict], ckpt_path: Optional[str], init, set
     kind = args.split or DEFAULT_SPLIT_KIND
     holdout = holdout_sources_flag(args.holdout_sources)
     if ckpt is not None:
-        resumed = resumed_settings(ckpt, ckpt_path, settings, data_id, args.data, log)
+        resumed = resumed_settings(ckpt, ckpt_path, settings, data_id, paths_text(args.data), log)
         _check_split_flags(args, resumed[1], ckpt_path)
         check_best_metric(args.best_metric, resumed[0], ckpt_path)
         return resumed
     if init is not None:
-        split, notes = split_for_init(init[1].training, os.path.basename(args.init), os.path.basename(args.data), data_id, args.seed, args.train_fraction, kind, holdout)
+        split, notes = split_for_init(init[1].training, os.path.basename(args.init), data_name(args.data), data_id, args.seed, args.train_fraction, kind, holdout)
         for note in notes:
             log(note)
         return settings, split, {}
@@ -200,7 +202,7 @@ def read_run_inputs(args, dist_: Dist, log: Log) -> RunInputs:
     holdout = split.get("holdoutSources", [])
     missing = sorted(set(holdout) - set(s for s in data.sources if s is not None))
     if missing:
-        raise SystemExit(f"--holdout-sources: {args.data} has no candidates from {', '.join(missing)} (its sources: {', '.join(sorted(set(s for s in data.sources if s is not None))) or 'none'}).")
+        raise SystemExit(f"--holdout-sources: {paths_text(args.data)} has no candidates from {', '.join(missing)} (its sources: {', '.join(sorted(set(s for s in data.sources if s is not None))) or 'none'}).")
     train_groups, val_groups, keep = holdout_split(data.labels, data.group_start, data.sources, split["seed"], split["trainFraction"], split["kind"], holdout)
     if keep is not None:
         # Training reads only the other sources' candidates, validation only the held-out ones' (same group indices).

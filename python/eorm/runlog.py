@@ -6,6 +6,7 @@ import json
 import math
 import os
 import time
+from contextlib import contextmanager
 from typing import Dict, Optional
 
 
@@ -117,8 +118,21 @@ def finite(v):
     return v
 
 
-def atomic_write(path: str, data: bytes) -> None:
+@contextmanager
+def replaced_whole(path: str):
+    """A binary file to write that takes `path`'s place only once written whole; a write that fails (disk
+    full, interrupted) leaves `path` as it was and no temporary file beside it."""
     tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "wb") as f:
+    try:
+        with open(tmp, "wb") as f:
+            yield f
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    with replaced_whole(path) as f:
         f.write(data)
-    os.replace(tmp, path)

@@ -1,6 +1,6 @@
 """Score a JSONL file with a weights file (from the app or from eorm.train).
 
-    python3 -m eorm.score --weights FILE.safetensors --data FILE.jsonl [--groups val]
+    python3 -m eorm.score --weights FILE.safetensors --data FILE.jsonl [FILE ...] [--groups val]
 
 Prints one JSON object per accepted input line, in file order:
 `{"line", "energy", "group", "index", "label", "answer", "rank"}` (`line` 1-based, `group` the group's
@@ -42,7 +42,8 @@ from typing import List, Optional
 
 import torch
 
-from .dataset import TrainingData, file_identity, load_training_data_or_exit
+from .data_files import check_data_files, data_identity, data_name
+from .dataset import TrainingData, load_training_data_or_exit
 from .generator_table import with_generators
 from .held_out import evaluation_figures
 from .held_out_note import OPTIMISTIC, chosen_on_validation
@@ -73,7 +74,7 @@ def _finite(v):
 def main(argv: Optional[List[str]] = None) -> None:
     p = argparse.ArgumentParser(prog="python -m eorm.score", description="Energies (lower = better) of every candidate of a JSONL file, then the metrics.")
     p.add_argument("--weights", required=True, help=".safetensors model file (app export or eorm.train output)")
-    p.add_argument("--data", required=True, help="data file in any format the app reads (eorm.formats); without --picks it needs labels or gold answers")
+    p.add_argument("--data", required=True, nargs="+", metavar="FILE", help="data file(s) in any format the app reads (eorm.formats), several read together as the app reads files dropped together (a chat batch's request and output files, one results file per model); without --picks they need labels or gold answers")
     p.add_argument("--groups", choices=["all", "train", "val"], default="all", help="score every group (a test file), or one part of the seeded split (the app's validation set: val)")
     p.add_argument("--seed", type=int, default=42, help="split seed for --groups train|val when the weights record no split of --data; the bootstrap, the curve and the calibration's folds take the seed the weights record (their run's, else their split's), this one only when they record none")
     p.add_argument("--train-fraction", type=float, default=DEFAULT_TRAIN_FRACTION, help="split fraction when the weights record no split of --data")
@@ -88,6 +89,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     if args.threads > 0:
         torch.set_num_threads(args.threads)
 
+    check_data_files(args.data)
     model, loaded = load_model_file_or_exit(args.weights, "--weights")
     for w in loaded.warnings:
         print(f"{args.weights}: {w}", file=sys.stderr)
@@ -153,11 +155,11 @@ def main(argv: Optional[List[str]] = None) -> None:
     out.write(json.dumps(_finite(final)) + "\n")
 
 
-def recorded_or_own_split(args, training, path: str, data: TrainingData):
-    """(train, val, data, split): the split the weights record for the file at `path` (as eorm.train's --init),
+def recorded_or_own_split(args, training, paths, data: TrainingData):
+    """(train, val, data, split): the split the weights record for the files at `paths` (as eorm.train's --init),
     else --seed, --train-fraction and --split's; with held-out sources, `data` narrowed to the candidates the
     split keeps (validation: the held-out sources' ones), as the app validates."""
-    split, notes = split_for_init(training, os.path.basename(args.weights), os.path.basename(path), file_identity(path), args.seed, args.train_fraction, args.split)
+    split, notes = split_for_init(training, os.path.basename(args.weights), data_name(paths), data_identity(paths), args.seed, args.train_fraction, args.split)
     for note in notes:
         print(note, file=sys.stderr)
     train, val, keep = holdout_split(data.labels, data.group_start, data.sources, split["seed"], split["trainFraction"], split["kind"], split.get("holdoutSources", []))

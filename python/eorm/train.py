@@ -1,6 +1,6 @@
 """Train a TransEBM with the app's recipe, on one process or many (torchrun + DistributedDataParallel).
 
-    torchrun --nproc_per_node N -m eorm.train --data FILE --preset tiny|small|paper \\
+    torchrun --nproc_per_node N -m eorm.train --data FILE [FILE ...] --preset tiny|small|paper \\
         [--d-model … --max-len … --epochs … --lr … --seed …] --out DIR
 
 The recipe is the app's (src/engine/train/loop.ts): the seeded 80/20 group split of every question
@@ -59,7 +59,7 @@ NON_FINITE_PAUSE = 3
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m eorm.train", description=__doc__.split("\n\n")[0])
-    p.add_argument("--data", required=True, help="training data in any format the app reads, labelled or with gold answers (split 80/20 by group into train and val)")
+    p.add_argument("--data", required=True, nargs="+", metavar="FILE", help="training data in any format the app reads, labelled or with gold answers (split 80/20 by group into train and val); several files are read together as the app reads files dropped together (a chat batch's request and output files, one results file per model)")
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--preset", choices=sorted(PRESETS), default="tiny")
     m = p.add_argument_group("model (override the preset)")

@@ -9,6 +9,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from eorm.formats import read_files
+from eorm.formats.sniff import NotJsonTextError
 from eorm.jsonl import NoValidLinesError
 
 from tests.util import HERE
@@ -58,11 +59,14 @@ def normalize(d):
     }
 
 
-def run(files):
+def run(files, max_line_bytes=None):
+    limit = {} if max_line_bytes is None else {"max_line_bytes": max_line_bytes}
     try:
-        return normalize(read_files([os.path.join(DIR, f) for f in files]))
+        return normalize(read_files([os.path.join(DIR, f) for f in files], **limit))
+    except NotJsonTextError as e:
+        return {"notJsonText": str(e)}
     except NoValidLinesError as e:
-        return {"noValidLines": True, "report": _report(e.report)}
+        return {"noValidLines": True, "message": str(e), "report": _report(e.report)}
 
 
 class GoldenFormats(unittest.TestCase):
@@ -73,7 +77,7 @@ class GoldenFormats(unittest.TestCase):
             with self.subTest(case["name"]):
                 with open(os.path.join(DIR, "expected", case["name"] + ".json"), encoding="utf-8") as f:
                     want = json.load(f)
-                self.assertEqual(run(case["files"]), want)
+                self.assertEqual(run(case["files"], case.get("maxLineBytes")), want)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ import unittest
 import torch
 
 from eorm.config import make_config
-from eorm.dataset import file_identity, load_training_data
+from eorm.data_files import file_identity
+from eorm.dataset import load_training_data
 from eorm.held_out_note import OPTIMISTIC
 from eorm.model import TransEBM, state_dict_arrays
 from eorm.split import holdout_split, split_record

@@ -22,12 +22,16 @@ export interface DataSlot {
   progress: IngestProgressEvent | null;
   /** Message of the last failed load of this role, cleared by the next successful one. */
   lastError: string | null;
+  /** What the worker said about the data outside a load (after a reload: the file loaded last is not the one back), cleared by the next load. */
+  note: string | null;
 }
 
 export interface ErrorBanner {
   id: number;
   command: CommandType | null;
   message: string;
+  /** A failed load's role: a later successful load of that role takes the banner down. */
+  role?: DataRole;
 }
 
 export interface LogEntry {
@@ -189,7 +193,7 @@ export interface EngineState {
 
 export type RunHistory = Omit<Extract<WorkerEvent, { type: 'runHistory' }>, 'type' | 'runId'>;
 
-const emptySlot = (): DataSlot => ({ status: 'empty', summary: null, progress: null, lastError: null });
+const emptySlot = (): DataSlot => ({ status: 'empty', summary: null, progress: null, lastError: null, note: null });
 
 /** A run before any of its events; a new run starts from this, with its first status. */
 export function emptyRun(status?: Partial<TrainStatus>): RunView {

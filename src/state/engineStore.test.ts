@@ -42,6 +42,28 @@ describe('engine store: data loading', () => {
     expect(store.getState().data.train.status).toBe('loading');
   });
 
+  it("a successful load takes down the banners of its role's earlier failed loads, not the others (issue 48, point 12)", () => {
+    const store = replay([
+      { type: 'error', command: 'loadData', message: 'first', role: 'train' },
+      { type: 'error', command: 'loadData', message: 'second', role: 'train' },
+      { type: 'error', command: 'loadData', message: 'test file', role: 'test' },
+      { type: 'error', command: 'rerank', message: 'other' },
+      { type: 'dataset', summary: summary('train', 8), reason: 'loaded' },
+    ]);
+    expect(store.getState().errors.map((e) => e.message)).toEqual(['test file', 'other']);
+  });
+
+  it("shows the worker's note about a role's data until the next load of that role (issue 48, point 7)", () => {
+    const store = replay([
+      { type: 'dataset', summary: summary('train', 8), reason: 'loaded' },
+      { type: 'dataNote', role: 'train', message: 'b.jsonl was the training file loaded last, but ...' },
+      { type: 'dataset', summary: summary('train', 8), reason: 'refreshed' },
+    ]);
+    expect([store.getState().data.train.note, store.getState().data.test.note]).toEqual(['b.jsonl was the training file loaded last, but ...', null]);
+    store.getState().eventReceived({ type: 'dataset', summary: summary('train', 9), reason: 'loaded' });
+    expect(store.getState().data.train.note).toBeNull();
+  });
+
   it('a refreshed summary during a load updates the figures but keeps the load running', () => {
     const store = replay([{ type: 'dataset', summary: summary('train', 8), reason: 'loaded' }]);
     store.getState().commandSent({ type: 'loadData', role: 'train', source: { kind: 'url', url: 'x', name: 'x' } });

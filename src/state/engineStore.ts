@@ -79,9 +79,12 @@ export function reduceCommand(s: EngineState, cmd: Command): Partial<EngineState
   return AWAITED.has(cmd.type) ? { pending: withPending(s, cmd.type, true) } : {};
 }
 
-function pushBanner(s: EngineState, command: CommandType | null, message: string): ErrorBanner[] {
-  return [...s.errors, { id: nextId++, command, message }].slice(-BANNER_LIMIT);
+function pushBanner(s: EngineState, command: CommandType | null, message: string, role?: DataRole): ErrorBanner[] {
+  return [...s.errors, { id: nextId++, command, message, ...(role ? { role } : {}) }].slice(-BANNER_LIMIT);
 }
+
+/** A load of `role` succeeded: the banners of its earlier failed loads are out of date. */
+const withoutLoadBanners = (s: EngineState, role: DataRole): ErrorBanner[] => s.errors.filter((e) => !(e.command === 'loadData' && e.role === role));
 
 /** A load that failed: back to the previous summary if there is one, else an error state. */
 function failedLoad(s: EngineState, message: string, role: DataRole): Partial<EngineState> {
@@ -143,8 +146,9 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
     case 'log':
       return { log: [...s.log, { id: nextId++, level: ev.level, message: ev.message }].slice(-LOG_LIMIT) };
     case 'error': {
-      const out: Partial<EngineState> = { errors: pushBanner(s, ev.command, ev.message) };
-      if (ev.command === 'loadData') Object.assign(out, failedLoad(s, ev.message, ev.role ?? s.lastLoadRole ?? 'train'));
+      const role = ev.command === 'loadData' ? (ev.role ?? s.lastLoadRole ?? 'train') : undefined;
+      const out: Partial<EngineState> = { errors: pushBanner(s, ev.command, ev.message, role) };
+      if (role) Object.assign(out, failedLoad(s, ev.message, role));
       if (ev.command) out.pending = withPending(s, ev.command, false);
       return out;
     }
@@ -156,8 +160,11 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
       // A refresh (new maxLen or split) of the loaded data must not end a load that is still running.
       if (ev.reason === 'refreshed' && s.data[ev.summary.role].status === 'loading') return { data: withSlot(s, ev.summary.role, { summary: ev.summary }) };
       return {
-        data: withSlot(s, ev.summary.role, { status: 'ready', summary: ev.summary, progress: null, lastError: null }),
+        data: withSlot(s, ev.summary.role, { status: 'ready', summary: ev.summary, progress: null, lastError: null, ...(ev.reason === 'loaded' ? { note: null } : {}) }),
+        errors: ev.reason === 'loaded' ? withoutLoadBanners(s, ev.summary.role) : s.errors,
       };
+    case 'dataNote':
+      return { data: withSlot(s, ev.role, { note: ev.message }) };
     case 'errorList':
       return { pending: withPending(s, 'downloadErrors', false) };
     case 'estimate':

@@ -1,5 +1,6 @@
 import { NoValidLinesError } from '../engine/data/ingest.ts';
 import { type InputFile, isPicksSet, readFiles } from '../engine/data/formats/readFiles.ts';
+import { NotJsonTextError } from '../engine/data/formats/sniff.ts';
 import { sourceRows } from '../engine/data/sourceRows.ts';
 import { Sha256 } from '../engine/data/sha256.ts';
 import { countErrorsByKind, lineErrorMessage } from '../engine/data/lineErrors.ts';
@@ -56,7 +57,7 @@ export async function loadData(...args: Parameters<typeof loadAny>): Promise<Loa
 
 /**
  * Streams, detects, validates, groups and (when labelled) tokenizes one file or several read together.
- * Throws (and so keeps the caller's previous data) when nothing valid is in them.
+ * Throws (the caller keeps its previous data) when nothing valid is in them.
  * `contentHash`: the file's identity when the caller already hashed its bytes; else they are hashed as they stream.
  */
 export async function loadAny(
@@ -86,8 +87,9 @@ export async function loadAny(
   } catch (e) {
     if (e instanceof NoValidLinesError) {
       const first = e.report.errors[0];
-      throw new Error(`${name}: ${e.message}${first ? ` First problem: ${lineErrorMessage(first)}.` : ''} The previously loaded data is kept.`);
+      throw new Error(`${name}: ${e.message}${first ? ` First problem: ${lineErrorMessage(first)}.` : ''}`);
     }
+    if (e instanceof NotJsonTextError) throw new Error(`${e.message}.`);
     throw e;
   }
   if (isPicksSet(read)) {

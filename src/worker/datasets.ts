@@ -5,11 +5,12 @@ import { DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, type SplitKind, sp
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
 import { settingsSplitShape, storedDataHash } from '../engine/data/olderRecords.ts';
 import type { TrainSettings } from '../engine/train/settings.ts';
-import { type LoadedData, type LoadedPicks, STORED_MAX_BYTES, TOKEN_CAP, loadAny, readWhole, summarize, summarizePicks } from './dataLoader.ts';
-import type { DataRole, DatasetSummary, DataSource, IngestProgressEvent } from './protocols/data.ts';
+import { type LoadedData, type LoadedPicks, STORED_MAX_BYTES, summarize, summarizePicks } from './dataLoader.ts';
+import { DatasetStorage } from './datasetStorage.ts';
+import type { DataRole, DatasetSummary, DataSource } from './protocols/data.ts';
 import type { WorkerEvent } from './protocols/events.ts';
 import type { StoredData } from './storage/db.ts';
-import { contentHashOfKey, datasetKey, hashBytes, isCurrentDatasetKey } from './storage/datasetKey.ts';
+import { contentHashOfKey } from './storage/datasetKey.ts';
 import type { Persister } from './storage/persister.ts';
 
 /** How a run splits besides seed and fraction: which groups are held out, and which sources. */
@@ -43,6 +44,7 @@ export class Datasets {
   private readonly whole = new WeakMap<LoadedData, LoadedData>();
   /** Files up to this many bytes are kept in storage (tests lower it); larger ones are hashed as they stream, and not kept. */
   storedMaxBytes = STORED_MAX_BYTES;
+  private readonly storage: DatasetStorage;
   /** The last file loaded without any label or gold answer (the 'picks' slot): Pick answers reads it. */
   private picksData: LoadedPicks | undefined;
   /** The role whose panel shows the picks set (its own labelled data, if any, is kept but not shown). */
@@ -50,17 +52,19 @@ export class Datasets {
 
   constructor(
     private readonly emit: (event: WorkerEvent) => void,
-    private readonly pool: () => TokenizePool,
-    private readonly persist: Persister,
+    pool: () => TokenizePool,
+    persist: Persister,
     /** A run is in progress: the training data may not be replaced by a load. */
     private readonly training: () => boolean,
     /** Told right after a role's data was replaced, before anyone hears of it. */
     private readonly replaced: (role: DataRole) => void,
     /** Told once a newly tokenized file is stored. */
-    private readonly stored: () => void,
+    stored: () => void,
     /** The settings in force (the form's as last sent, or a resumed run's): loads split with their seed, summaries judge lengths by their maxLen. */
     private readonly settings: () => TrainSettings,
-  ) {}
+  ) {
+    this.storage = new DatasetStorage(persist, { emit, pool, seed: () => settings().seed, maxBytes: () => this.storedMaxBytes, stored });
+  }
 
   get(role: DataRole): LoadedData | undefined {
     return this.data[role];
@@ -87,11 +91,12 @@ export class Datasets {
     return () => this.loads.train === ticket && !this.data.train;
   }
 
-  /** Brings back the last training file, if `untouched` still holds once it is read. */
+  /** Brings back the last training file, if `untouched` still holds once it is read, and says so when another was loaded after it. */
   async recallLastTrain(untouched: () => boolean): Promise<void> {
-    const last = await this.persist.read('the last training file', (db) => db.lastTrainDataset());
-    // One stored by an older app (other reading rules) is not brought back: loading the file reads it anew.
-    if (last && isCurrentDatasetKey(last.key, TOKEN_CAP) && untouched()) this.installTrain(last.key, last.data, this.settings().seed);
+    const { last, note } = await this.storage.lastTrain();
+    if (!untouched()) return;
+    if (last) this.installTrain(last.key, last.data, this.settings().seed);
+    if (note) this.emit({ type: 'dataNote', role: 'train', message: note });
   }
 
   async load(role: DataRole, source: DataSource): Promise<void> {
@@ -99,11 +104,15 @@ export class Datasets {
     const ticket = ++this.loads[role];
     const newest = () => this.loads[role] === ticket;
     let loaded: LoadedData | LoadedPicks;
+    let keep: () => void;
     try {
-      loaded = await this.loadOrRecall(role, source, newest);
+      ({ loaded, keep } = await this.storage.loadOrRecall(role, source, newest));
     } catch (e) {
       // A newer pick of this role is under way: its outcome is the one the panel waits for.
       if (!newest()) return;
+      // Said once, here, and only when there is data to keep (the panel adds nothing).
+      const shown = this.picksShownIn === role ? this.picksData : this.data[role];
+      if (shown) throw new Error(`${e instanceof Error ? e.message : String(e)} The previously loaded data is kept (${shown.name}).`);
       throw e;
     }
     if (!newest()) {
@@ -115,39 +124,18 @@ export class Datasets {
       this.picksData = loaded;
       this.picksShownIn = role;
       this.emit({ type: 'dataset', summary: summarizePicks(loaded), reason: 'loaded' });
+      keep();
       return;
     }
     if (this.picksShownIn === role) this.picksShownIn = null;
     // Start may have run while the file loaded: the run keeps the data it started with.
     if (role === 'train' && this.training()) throw new Error(`${loaded.name} finished loading after training started; the run keeps its data. Stop it, then load the file again.`);
     const data = role === 'train' ? this.split(loaded, this.settings().seed, DEFAULT_TRAIN_FRACTION, settingsShape(this.settings())) : loaded;
+    // Summarized before it replaces anything or is stored: data the panel cannot show is neither kept nor brought back after a reload.
+    const summary = this.summary(data);
     this.replace(role, data);
-    this.emit({ type: 'dataset', summary: this.summary(data), reason: 'loaded' });
-  }
-
-  /** A file tokenized before (same bytes, tokenizer, cap and rules) comes back from storage; a new one is loaded and stored. */
-  private async loadOrRecall(role: DataRole, source: DataSource, newest: () => boolean): Promise<LoadedData | LoadedPicks> {
-    const progress = (e: IngestProgressEvent) => {
-      if (newest()) this.emit(e);
-    };
-    const whole = (await this.persist.available()) ? await readWhole(source, this.storedMaxBytes) : null;
-    if (!whole) return loadAny(role, source, this.pool, this.settings().seed, progress);
-    const contentHash = await hashBytes(whole.bytes);
-    const key = datasetKey(contentHash, TOKEN_CAP);
-    const stored = await this.persist.read('a stored dataset', (db) => db.getDataset(key));
-    if (stored) {
-      if (role === 'train') this.persist.write('the last training file', (db) => db.markLastTrain(key));
-      return { ...stored, name: whole.file.name, role, key, contentHash, split: splitGroups(stored.view, { seed: this.settings().seed }), splitSeed: this.settings().seed };
-    }
-    const loaded = await loadAny(role, { kind: 'file', file: whole.file }, this.pool, this.settings().seed, progress, contentHash);
-    if ('picks' in loaded) return loaded;
-    const { split: _s, splitSeed: _k, role: _r, key: _key, ...data } = loaded;
-    this.persist.write(
-      `the tokenized ${loaded.name}`,
-      (db) => (role === 'train' ? db.putTrainDataset(key, data) : db.putDataset(key, data)),
-      () => this.stored(),
-    );
-    return loaded;
+    this.emit({ type: 'dataset', summary, reason: 'loaded' });
+    keep();
   }
 
   /** Stored training data back in the train role (after a reload, or for a resumed run). */

@@ -218,10 +218,7 @@ export class ModelQueries {
 
   /** The selected model for Pick answers (null when there is none), held until released, with the probability map Rerank uses. */
   async leaseIfAny(): Promise<PicksModel | null> {
-    return this.deps.models.get() ? this.lease() : null;
-  }
-
-  private async lease(): Promise<PicksModel> {
+    if (!this.deps.models.get()) return null;
     const m = await this.read();
     return { slot: m.slot, cfg: m.model.cfg, params: m.params, map: this.probabilityMapOf(m).map, release: m.release };
   }

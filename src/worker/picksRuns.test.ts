@@ -8,15 +8,23 @@ beforeAll(async () => {
 });
 
 describe('Pick answers in the worker', () => {
-  it('plain errors without a model, without data, and with no run to control or download', async () => {
+  it('plain errors without data, for a rule that needs a model it lacks, and with no run to control or download', async () => {
     const h = harness();
     await expect(h.run({ type: 'picks', set: 'train', rule: 'recommended' })).rejects.toThrow(/Load a dataset first/);
     await h.run({ type: 'loadData', role: 'train', source: file(sampleLines(0, 12)) });
-    await expect(h.run({ type: 'picks', set: 'train', rule: 'recommended' })).rejects.toThrow(/model/i);
+    await expect(h.run({ type: 'picks', set: 'train', rule: 'bestOfN' })).rejects.toThrow(/needs a model/);
     await expect(h.run({ type: 'picksControl', action: 'pause' })).rejects.toThrow(/No picks run/);
     await expect(h.run({ type: 'picksDownload' })).rejects.toThrow(/No picks yet/);
     await h.run({ type: 'import', bytes: await modelFile(3), fileName: 'tiny.safetensors' });
     await expect(h.run({ type: 'picks', set: 'train', rule: 'selector' })).rejects.toThrow(/selector was not fitted/);
+  });
+
+  it('without a model the recommended rule is the generator vote learnt without labels (the sample names four generators)', async () => {
+    const h = harness();
+    await h.run({ type: 'loadData', role: 'train', source: file(sampleLines(0, 48), 'sample.jsonl') });
+    await h.run({ type: 'picks', set: 'train', rule: 'recommended' });
+    const end = h.all('picksProgress').at(-1);
+    expect(end).toMatchObject({ state: 'done', done: 12, total: 12, modelSlot: null, rule: 'generatorVoteFree' });
   });
 
   it('picks every question of a labelled file with the imported model: progress to done, accuracy, picks.jsonl', async () => {
@@ -30,7 +38,8 @@ describe('Pick answers in the worker', () => {
     expect(end).toMatchObject({ state: 'done', done: 12, total: 12, labelled: 12, modelSlot: 'imported', rule: 'majority', dataName: 'sample.jsonl' });
     await h.run({ type: 'picksDownload' });
     const exported = h.last('exported')!;
-    expect(exported).toMatchObject({ fileName: 'picks-sample.jsonl', what: 'picks' });
+    // The documented name (docs/design.md, "Picks"), whatever files were read (issue 48, point 12; was picks-sample.jsonl).
+    expect(exported).toMatchObject({ fileName: 'picks.jsonl', what: 'picks' });
     const records = new TextDecoder()
       .decode(exported.bytes)
       .trim()

@@ -16,6 +16,7 @@ import { RunControl } from '../engine/train/runControl.ts';
 import type { ScoringPeer } from '../engine/score/scoring.ts';
 import type { WorkerEvent } from './protocols/events.ts';
 import type { ModelSlot } from './protocols/models.ts';
+import type { PicksJournal } from './picksJournal.ts';
 import type { PicksProgress, PicksSource } from './protocols/picks.ts';
 
 /** The selected model as a picks run holds it: its weights stay valid until `release`. */
@@ -35,6 +36,8 @@ export interface PicksDeps {
   model(): Promise<PicksModel | null>;
   pool: () => TokenizePool;
   scoringPeers: () => ReadonlyArray<ScoringPeer>;
+  /** Where a run under way is recorded, so that a reload tells it as interrupted. */
+  journal: PicksJournal;
 }
 
 const NOTHING_LOADED: Record<PicksSource, string> = {
@@ -43,10 +46,12 @@ const NOTHING_LOADED: Record<PicksSource, string> = {
   test: 'Load a test file first.',
 };
 
+/** The download's name, as documented (docs/design.md, "Picks") and on the panel's button, whatever files were read. */
+const PICKS_FILE = 'picks.jsonl';
+
 export class PicksRuns {
   private control: RunControl | null = null;
   private parts: Uint8Array[] = [];
-  private fileName = 'picks.jsonl';
   /** The run's last progress, re-sent with the new state when it is paused or resumed. */
   private last: PicksProgress | null = null;
 
@@ -62,8 +67,8 @@ export class PicksRuns {
     try {
       const namesGenerators = new Set(source.groups.flatMap((g) => g.candidates.map((c) => c.source)).filter((x) => x !== null)).size >= 2;
       const rule = resolveRule(choice, model?.map ?? null, namesGenerators);
+      await this.deps.journal.begin();
       this.parts = [];
-      this.fileName = `picks-${source.name.replace(/\.[^.]*$/, '')}.jsonl`;
       const encoder = new TextEncoder();
       const t0 = performance.now();
       let tally: PicksTally = { questions: 0, labelled: 0, correct: 0 };
@@ -108,8 +113,14 @@ export class PicksRuns {
       this.send(progress(outcome.cancelled ? 'cancelled' : 'done'));
     } finally {
       this.control = null;
+      this.deps.journal.end();
       model?.release();
     }
+  }
+
+  /** At start: a run a reload cut off is told as interrupted. */
+  listInterrupted(): Promise<void> {
+    return this.deps.journal.interrupted((p) => this.send(p));
   }
 
   /** Pause holds the run after the chunk under way; cancel ends it there, keeping what is written. */
@@ -124,6 +135,7 @@ export class PicksRuns {
 
   private send(p: PicksProgress): void {
     this.last = p;
+    if (p.state === 'running' || p.state === 'paused') this.deps.journal.note(p);
     this.deps.emit({ type: 'picksProgress', ...p });
   }
 
@@ -137,6 +149,6 @@ export class PicksRuns {
       bytes.set(p, at);
       at += p.length;
     }
-    this.deps.emit({ type: 'exported', fileName: this.fileName, bytes: bytes.buffer, what: 'picks' }, [bytes.buffer]);
+    this.deps.emit({ type: 'exported', fileName: PICKS_FILE, bytes: bytes.buffer, what: 'picks' }, [bytes.buffer]);
   }
 }

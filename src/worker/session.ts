@@ -10,6 +10,7 @@ import type { WorkerEvent } from './protocols/events.ts';
 import { SavedRuns } from './savedRuns.ts';
 import { Persister } from './storage/persister.ts';
 import { TrainingRuns } from './trainingRuns.ts';
+import { PicksJournal } from './picksJournal.ts';
 import { PicksRuns } from './picksRuns.ts';
 
 type Emit = (event: WorkerEvent, transfer?: Transferable[]) => void;
@@ -59,6 +60,7 @@ export class Session {
       model: () => this.queries.leaseIfAny(),
       pool,
       scoringPeers,
+      journal: new PicksJournal(persist),
     });
   }
 
@@ -72,13 +74,14 @@ export class Session {
   }
 
   /**
-   * At start: lists the saved runs (one still marked running or paused was cut off with its page) and
-   * brings back the last training file, unless one was loaded meanwhile.
+   * At start: lists the saved runs (one still marked running or paused was cut off with its page), brings
+   * back the last training file, unless one was loaded meanwhile, and tells a picks run cut off as interrupted.
    */
   async restore(): Promise<void> {
     const untouched = this.datasets.trainUntouched();
     await this.saved.load();
     await this.datasets.recallLastTrain(untouched);
+    await this.picks.listInterrupted();
     await this.saved.emitDatasets();
     // Last: the runs list arriving tells the UI that the restore is over.
     this.saved.emitRuns();

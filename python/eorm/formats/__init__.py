@@ -21,6 +21,7 @@ from .detect import file_format, joined_format, object_kind
 from .grouped import grouped_reader
 from .json_array import ArraySplitter
 from .lm_eval import lm_eval_reader
+from .sniff import NotJsonTextError, not_json_lines, not_json_text
 
 
 @dataclass
@@ -46,18 +47,25 @@ def _reader(kind: str, ctx: ReadContext, requests: ChatRequests):
     return candidates_reader(ctx)
 
 
-def _layout_and_kind(data: bytes) -> Tuple[str, Optional[str]]:
-    text = data[: 1 << 20].decode("utf-8", "replace").lstrip("\ufeff")
+_PEEK_LIMIT = 1 << 20
+
+
+def _layout_and_kind(data: bytes) -> Tuple[str, Optional[str], Optional[str]]:
+    """(layout, the first object's kind, the first non-blank line when it ends within the first MiB), as peek.ts sees them."""
+    text = data[:_PEEK_LIMIT].decode("utf-8", "replace").lstrip("\ufeff")
     stripped = text.lstrip(" \t\r\n")
     if stripped.startswith("["):
-        return "array", None
-    for number, line, _, _ in iter_lines(data):
+        return "array", None, None
+    start = 0
+    for number, line, nbytes, _ in iter_lines(data):
         if line is None:
-            return "jsonl", None
+            return "jsonl", None, None
         if has_non_ws(line):
             parsed = parse_object(line, number)
-            return "jsonl", None if isinstance(parsed, LineError) else object_kind(parsed)
-    return "jsonl", None
+            first = line if start + nbytes < _PEEK_LIMIT else None
+            return "jsonl", None if isinstance(parsed, LineError) else object_kind(parsed), first
+        start += nbytes + 1
+    return "jsonl", None, None
 
 
 def _load(f) -> Tuple[str, bytes]:
@@ -67,11 +75,69 @@ def _load(f) -> Tuple[str, bytes]:
         return os.path.basename(f), fh.read()
 
 
+def _no_candidate_reason(report: IngestReport, kinds: List[Optional[str]]) -> Optional[str]:
+    """Why lines read without error gave no candidate (None when none was: the usual reason then holds)."""
+    if report.accepted == 0:
+        return None
+    if "chat-request" in kinds and "chat-output" not in kinds:
+        lines = " is a chat batch request" if report.accepted == 1 else "s are chat batch requests"
+        return f"its {report.accepted} non-blank line{lines}: questions without answers; add the batch's output file (drop both files together)"
+    return f"no line gives an answer to rank ({report.accepted} read without one, {report.rejected} rejected)"
+
+
+def _read_array(data: bytes, item, collector: Collector, max_element_bytes: int) -> None:
+    """A JSON array's elements to `item`; its counts are of its elements: each is one "line" read, accepted or rejected."""
+    report = collector.report
+
+    def element(text: str, line: int, bad: bool) -> None:
+        report.lines_read += 1
+        if bad:
+            report.invalid_utf8_lines += 1
+        item(text, line)
+
+    def error(e: LineError) -> None:
+        report.lines_read += 1
+        collector.reject(e)
+
+    ArraySplitter(element, error, max_element_bytes).split(data)
+
+
+def _read_lines(data: bytes, item, collector: Collector, max_line_bytes: int) -> None:
+    """A JSON Lines file's non-blank lines to `item`."""
+    report = collector.report
+    base = report.lines_read
+    for number, text, nbytes, bad in iter_lines(data, max_line_bytes):
+        report.lines_read = base + number
+        if text is None:
+            collector.reject(LineError(number, LINE, "line_too_long", f"line too long: {nbytes} bytes (limit {max_line_bytes})"))
+            continue
+        if bad:
+            report.invalid_utf8_lines += 1
+        if not has_non_ws(text):
+            report.blank += 1
+        else:
+            item(text, number)
+
+
+def _lookalike(files, multi: bool) -> Optional[str]:
+    """What the files look like instead of JSON Lines (CSV, pretty-printed JSON), each named when several were read."""
+    said = []
+    for name, _, layout, _, first_line in files:
+        what = None if layout == "array" else not_json_lines(first_line)
+        if what is not None:
+            said.append(f"{name}: {what}" if multi else what)
+    return "; ".join(said) if said else None
+
+
 def read_files(files: Sequence[Union[str, Tuple[str, bytes]]], max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> FormatRead:
     """Reads paths (or (name, bytes) pairs) as one dataset. Raises NoValidLinesError when nothing valid is in them."""
     if not files:
         raise ValueError("No file given.")
     loaded = [_load(f) for f in files]
+    for name, data in loaded:
+        problem = not_json_text(data[:4])
+        if problem is not None:
+            raise NotJsonTextError(name, problem)
     opened = [(name, data) + _layout_and_kind(data) for name, data in loaded]
     # Questions come from the request files: read them before any output.
     order = [o for o in opened if o[3] == "chat-request"] + [o for o in opened if o[3] != "chat-request"]
@@ -81,7 +147,7 @@ def read_files(files: Sequence[Union[str, Tuple[str, bytes]]], max_line_bytes: i
     requests = ChatRequests()
     report = collector.report
     kinds: List[Optional[str]] = []
-    for name, data, layout, first_kind in order:
+    for name, data, layout, first_kind, _ in order:
         collector.set_file(name if multi else None, name if multi else None)
         state = {"kind": first_kind, "reader": None}
 
@@ -102,46 +168,16 @@ def read_files(files: Sequence[Union[str, Tuple[str, bytes]]], max_line_bytes: i
             else:
                 collector.line(record)
 
-        base_lines = report.lines_read
         report.bytes_read += len(data)
-        counter = {"items": 0}
-
-        def element(text: str, line: int) -> None:
-            counter["items"] += 1
-            item(text, line)
-
-        def array_error(e: LineError) -> None:
-            counter["items"] += 1
-            collector.reject(e)
-
-        array = ArraySplitter(element, array_error) if layout == "array" else None
-        last = 0
-        for number, text, nbytes, bad in iter_lines(data, max_line_bytes):
-            last = number
-            report.lines_read = base_lines + number
-            if text is None:
-                if array is not None:
-                    array.too_long(number, nbytes, max_line_bytes)
-                else:
-                    collector.reject(LineError(number, LINE, "line_too_long", f"line too long: {nbytes} bytes (limit {max_line_bytes})"))
-                continue
-            if bad:
-                report.invalid_utf8_lines += 1
-            if array is not None:
-                array.line(text, number)
-            elif not has_non_ws(text):
-                report.blank += 1
-            else:
-                item(text, number)
-        if array is not None:
-            array.end(last)
-            # An array's counts are of its elements: each is one "line" read, accepted or rejected.
-            report.lines_read = base_lines + counter["items"]
+        if layout == "array":
+            _read_array(data, item, collector, max_line_bytes)
+        else:
+            _read_lines(data, item, collector, max_line_bytes)
         kinds.append(state["kind"])
     ctx.unanswered_requests = requests.unanswered()
     collector.finish()
     if collector.candidate_count == 0:
-        raise NoValidLinesError(report)
+        raise NoValidLinesError(report, _no_candidate_reason(report, kinds) or _lookalike(order, multi))
     fmt = joined_format(kinds) if multi else file_format(order[0][2], kinds[0])
     labels_from = "none" if not collector.labelled else "given" if collector.given_labels else "gold"
     mapping = describe_mapping(fmt, len(files), [len(g.candidates) for g in collector.groups], ctx, labels_from)

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from typing import List
 
+# The words _count puts a plural 's' on: "1 question × 2 samples".
 TITLES = {
-    "candidates": ("one candidate per line", "questions", "candidates"),
-    "grouped": ("one question per line", "questions", "samples"),
-    "json-array": ("JSON array of questions", "questions", "samples"),
-    "lm-eval": ("lm-evaluation-harness samples", "docs", "repeats"),
-    "chat-batch": ("chat completion batch", "requests", "choices"),
-    "multi-file": ("files joined", "questions", "candidates"),
+    "candidates": ("one candidate per line", "question", "candidate"),
+    "grouped": ("one question per line", "question", "sample"),
+    "json-array": ("JSON array of questions", "question", "sample"),
+    "lm-eval": ("lm-evaluation-harness samples", "doc", "repeat"),
+    "chat-batch": ("chat completion batch", "request", "choice"),
+    "multi-file": ("files joined", "question", "candidate"),
 }
 
 
@@ -29,7 +30,7 @@ def describe_mapping(fmt: str, files: int, sizes: List[int], ctx, labels_from: s
     title, group_word, sample_word = TITLES[fmt]
     total = sum(sizes)
     uniform = bool(sizes) and all(n == sizes[0] for n in sizes)
-    shape = f"{_int(len(sizes))} {group_word} × {_int(sizes[0])} {sample_word}" if uniform else f"{_int(len(sizes))} {group_word}, {_int(total)} {sample_word}"
+    shape = _count(len(sizes), group_word) + (f" × {_count(sizes[0], sample_word)}" if uniform else f", {_count(total, sample_word)}")
     head = f"{files} {title}" if fmt == "multi-file" else title
     frm = []
     if ctx.mapped["question"] and fmt != "candidates":
@@ -43,8 +44,12 @@ def describe_mapping(fmt: str, files: int, sizes: List[int], ctx, labels_from: s
     else:
         labels = f"labels from {_names(ctx.mapped['labels'])}" + (f" (gold in {_names(ctx.mapped['gold'])})" if ctx.mapped["gold"] else "")
     notes = []
-    if ctx.invalid_markers:
-        notes.append(f'{_count(ctx.invalid_markers, "correctness marker")} such as "[invalid]" counted as incorrect')
+    markers = ctx.invalid_markers - ctx.text_labels
+    if markers:
+        notes.append(f'{_count(markers, "correctness marker")} such as "[invalid]" counted as incorrect')
+    # A label written as text ("1", "True") is a marker too: easy to mistake for a label, so said apart.
+    if ctx.text_labels:
+        notes.append(f'{_count(ctx.text_labels, "label")} written as text (such as "1" or "True") counted as incorrect: write labels as true/false or 0/1')
     if ctx.duplicate_lines:
         notes.append(f"{_count(ctx.duplicate_lines, 'repeated doc_id line')} (other filters) skipped")
     if ctx.unanswered_requests:

@@ -46,8 +46,8 @@ def read_id(obj: dict, name: Optional[str]) -> Optional[str]:
     return None if v is None or trim(v) == "" else v
 
 
-def read_sample_label(v, name: str, on_marker: Callable[[], None]) -> Optional[int]:
-    """true/false or exactly 0/1; any string (e.g. "[invalid]") is a marker counted as incorrect."""
+def read_sample_label(v, name: str, on_marker: Callable[[str], None]) -> Optional[int]:
+    """true/false or exactly 0/1; any string (e.g. "[invalid]", even "1") is a marker counted as incorrect."""
     if v is None:
         return None
     if isinstance(v, bool):
@@ -55,9 +55,16 @@ def read_sample_label(v, name: str, on_marker: Callable[[], None]) -> Optional[i
     if isinstance(v, (int, float)) and float(v) in (0.0, 1.0):
         return int(float(v))
     if isinstance(v, str):
-        on_marker()
+        on_marker(v)
         return 0
     raise _Reject(name, "bad_label", f'expected true, false, 0 or 1 (or a marker such as "[invalid]"), got {describe_value(v)}')
+
+
+def non_empty(samples: list, name: str, what: str = "samples") -> list:
+    """A line's list of samples must hold one: a question without any adds no candidate to rank."""
+    if not samples:
+        raise _Reject(name, "missing_field", f"no {what}: the list is empty; give at least one, or leave the line out")
+    return samples
 
 
 def message_text(content) -> Optional[str]:

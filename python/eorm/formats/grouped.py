@@ -6,7 +6,7 @@ from ..jsonl import _optional_text, _Reject, _required_string, describe_value
 from .collector import RawLine, RawSample
 from .fields import (
     GENERATOR_FIELDS, GOLD_FIELDS, ID_FIELDS, LABELS_FIELDS, QUESTION_FIELDS, SAMPLE_LABEL_FIELDS, SAMPLE_TEXT_FIELDS, SAMPLES_FIELDS,
-    first_field, gold_text, read_id, read_sample_label,
+    first_field, gold_text, non_empty, read_id, read_sample_label,
 )
 
 
@@ -28,8 +28,7 @@ def _sample_text(s: dict, name: str) -> str:
 
 
 def grouped_reader(ctx):
-    def marker():
-        ctx.invalid_markers += 1
+    marker = ctx.marker_seen
 
     def read(obj: dict, line: int):
         q_field = first_field(obj, QUESTION_FIELDS) or "question"
@@ -37,7 +36,7 @@ def grouped_reader(ctx):
         if trim(question) == "":
             raise _Reject(q_field, "empty_question", "empty question")
         s_field = first_field(obj, SAMPLES_FIELDS)
-        raw_samples = [obj[s_field]] if isinstance(obj[s_field], str) else obj[s_field]
+        raw_samples = [obj[s_field]] if isinstance(obj[s_field], str) else non_empty(obj[s_field], s_field)
         l_field = first_field(obj, LABELS_FIELDS)
         labels = None
         if l_field is not None:

@@ -5,11 +5,23 @@ from __future__ import annotations
 from ..js import trim
 from ..jsonl import _optional_text, _Reject, _required_string, describe_value
 from .collector import RawLine, RawSample
-from .fields import QUESTION_FIELDS, first_field, gold_text, read_id
+from .fields import QUESTION_FIELDS, first_field, gold_text, non_empty, read_id
 
 
 def is_lm_eval(obj: dict) -> bool:
     return "doc_id" in obj and "resps" in obj
+
+
+def _responses(resps):
+    """(repeats, field): the harness writes `resps` as a list holding the list of repeats ([["…", "…"]]); a flat
+    list of strings (["…", "…"], as scripts that rewrite the file do) is the repeats themselves."""
+    if not isinstance(resps, list):
+        raise _Reject("resps", "wrong_type", f'expected a list of responses (the harness writes [["…", "…"]]), got {describe_value(resps)}')
+    if isinstance(non_empty(resps, "resps", "responses")[0], str):
+        return resps, "resps"
+    if not isinstance(resps[0], list):
+        raise _Reject("resps[0]", "wrong_type", f"expected a list of response strings, got {describe_value(resps[0])}")
+    return non_empty(resps[0], "resps[0]", "responses"), "resps[0]"
 
 
 def lm_eval_reader(ctx):
@@ -31,19 +43,16 @@ def lm_eval_reader(ctx):
         question = _required_string(doc, q_field)
         if trim(question) == "":
             raise _Reject(f"doc.{q_field}", "empty_question", "empty question")
-        resps = obj.get("resps")
-        repeats = resps[0] if isinstance(resps, list) and resps else None
-        if not isinstance(repeats, list):
-            raise _Reject("resps", "wrong_type", f"expected a list holding the list of responses, got {describe_value(resps)}")
+        repeats, where = _responses(obj.get("resps"))
         samples = []
         for i, r in enumerate(repeats):
             if not isinstance(r, str):
-                raise _Reject(f"resps[0][{i}]", "wrong_type", f"expected a string, got {describe_value(r)}")
+                raise _Reject(f"{where}[{i}]", "wrong_type", f"expected a string, got {describe_value(r)}")
             samples.append(RawSample(r, None, None, None))
         gold = gold_text(_optional_text(obj, "target", True))
         seen.add(doc_id)
         ctx.use("question", f"doc.{q_field}")
-        ctx.use("samples", "resps[0]")
+        ctx.use("samples", where)
         if gold is not None:
             ctx.use("gold", "target")
         return RawLine(line, doc_id, question, gold, samples)

@@ -42,3 +42,31 @@ export function chunkReader(stream: ReadableStream<Uint8Array>, head: readonly U
     releaseLock: () => reader.releaseLock(),
   };
 }
+
+export interface EachChunkOptions {
+  /** Chunks already taken from the stream's start (e.g. to detect its format): handed over first. */
+  head?: readonly Uint8Array[];
+  signal?: AbortSignal;
+  /** Each chunk before `take` has it (e.g. to hash the bytes); valid only during the call. */
+  onChunk?: (bytes: Uint8Array) => void;
+}
+
+/** Reads `stream` to the end, handing each chunk to `take` (valid only during the call); on abort or a failing `take`, cancels the source. */
+export async function eachChunk(stream: ReadableStream<Uint8Array>, take: (chunk: Uint8Array) => void, options: EachChunkOptions = {}): Promise<void> {
+  const reader = chunkReader(stream, options.head);
+  let finished = false;
+  try {
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const value = await reader.read();
+      if (value === null) break;
+      options.onChunk?.(value);
+      take(value);
+    }
+    finished = true;
+  } finally {
+    // Release the source (e.g. a file handle); a cancel failure would only mask the real error.
+    if (!finished) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}

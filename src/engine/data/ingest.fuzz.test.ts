@@ -108,13 +108,13 @@ function edited(rng: Rng, field: string, value: string | undefined): string {
   }
   if (value === undefined) fields.delete(field);
   else fields.set(field, value);
-  // A line without a label but with a gold answer is labelled from it: a missing label needs no gold too.
-  if (field === 'label' && value === undefined) fields.delete('gold');
+  // A line without a label (null is none) but with a gold answer is labelled from it: a missing label needs no gold too.
+  if (field === 'label' && (value === undefined || value === 'null')) fields.delete('gold');
   return render(rng, fields);
 }
 
 const WRONG_TYPES = ['5', '1e400', '[]', '{}', 'true', 'null', '[[[["x"]]]]'];
-const BAD_LABELS = ['"yes"', '"1"', '2', '-1', '0.5', 'null', '[1]', '{}', '1e400', '-1e400', '1e-400', '0.99999999999999999', '1.0000000000000001', `0.${'0'.repeat(400)}1`];
+const BAD_LABELS = ['"yes"', '"1"', '2', '-1', '0.5', '[1]', '{}', '1e400', '-1e400', '1e-400', '0.99999999999999999', '1.0000000000000001', `0.${'0'.repeat(400)}1`];
 
 type Bad = Omit<Extract<Spec, { type: 'bad' }>, 'type'>;
 
@@ -152,7 +152,9 @@ const BAD: ReadonlyArray<(rng: Rng, usedIds: Array<(typeof QUESTIONS)[number]>) 
   (rng) => ({ what: 'empty question', text: enc.encode(edited(rng, 'question', pick(rng, ['""', '"  "', '"\\n\\t"']))), kinds: ['empty_question'] }),
   (rng) => {
     const field = pick(rng, ['question', 'gen_text', 'label']);
-    return { what: `missing ${field}`, text: enc.encode(edited(rng, field, undefined)), kinds: ['missing_field'] };
+    // "label": null is no label (issue 48, point 12).
+    const value = field === 'label' && rng.int(2) === 0 ? 'null' : undefined;
+    return { what: `missing ${field}`, text: enc.encode(edited(rng, field, value)), kinds: ['missing_field'] };
   },
   (rng) => ({ what: 'empty object', text: enc.encode(`{${space(rng)}}`), kinds: ['missing_field'] }),
   (rng) => ({ what: 'not an object', text: enc.encode(pick(rng, ['[1, 2]', '"text"', '42', 'null', 'true', '1e400', '[]'])), kinds: ['not_object'] }),

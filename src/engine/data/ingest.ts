@@ -34,8 +34,9 @@ export interface IngestOptions {
 /** Thrown when a file has no valid line; carries the report so the UI can show why. The caller keeps its previous dataset. */
 export class NoValidLinesError extends Error {
   readonly report: IngestReport;
-  constructor(report: IngestReport) {
-    const why = report.errors.length > 0 ? `all ${report.errors.length} non-blank lines were rejected` : 'the file has no non-blank line';
+  /** `why`: what the lines lack when some were read without error but none gave a candidate (e.g. chat requests without their output). */
+  constructor(report: IngestReport, why?: string) {
+    why ??= report.errors.length > 0 ? `all ${report.errors.length} non-blank lines were rejected` : 'the file has no non-blank line';
     super(`No valid line in the file: ${why} (${report.linesRead} lines read).`);
     this.name = 'NoValidLinesError';
     this.report = report;

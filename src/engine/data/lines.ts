@@ -3,7 +3,7 @@
  * Lines are cut on bytes (0x0A) before decoding, so a line's size is known in bytes and an
  * over-long line can be skipped without being buffered.
  */
-import { chunkReader } from './chunkReader.ts';
+import { type EachChunkOptions, eachChunk } from './chunkReader.ts';
 
 export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 
@@ -16,14 +16,9 @@ export interface LineSink {
   progress(bytesRead: number, lines: number): void;
 }
 
-export interface SplitLinesOptions {
+export interface SplitLinesOptions extends EachChunkOptions {
   /** Largest line, in bytes before the LF (a CR included). */
   maxLineBytes?: number;
-  signal?: AbortSignal;
-  /** Chunks already taken from the stream's start (e.g. to detect its format): split first. */
-  head?: readonly Uint8Array[];
-  /** Each chunk before it is split (e.g. to hash the bytes); valid only during the call. */
-  onChunk?: (bytes: Uint8Array) => void;
 }
 
 const PROGRESS_BYTES = 1 << 20;
@@ -47,7 +42,8 @@ function asciiText(bytes: Uint8Array): string | null {
   return text;
 }
 
-function decodeLine(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
+/** A line's (or an array element's) bytes as text, and whether invalid UTF-8 was replaced. */
+export function decodeLine(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
   // ASCII lines (most) are made in the JS heap: a browser's TextDecoder returns strings held outside it,
   // which a collection frees late, so a large file's decoded lines would pile up as garbage while it streams.
   const ascii = asciiText(bytes);
@@ -63,7 +59,7 @@ function decodeLine(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
   }
 }
 
-function concat(pieces: Uint8Array[], total: number): Uint8Array {
+export function concat(pieces: Uint8Array[], total: number): Uint8Array {
   if (pieces.length === 1) return pieces[0];
   const out = new Uint8Array(total);
   let at = 0;
@@ -77,7 +73,6 @@ function concat(pieces: Uint8Array[], total: number): Uint8Array {
 /** Reads `stream` to the end, calling `sink` for every line (LF or CRLF endings; a last line without a newline counts). */
 export async function splitLines(stream: ReadableStream<Uint8Array>, sink: LineSink, options: SplitLinesOptions = {}): Promise<void> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const reader = chunkReader(stream, options.head);
   let pieces: Uint8Array[] = [];
   let pending = 0; // bytes of the current line held in `pieces`
   let skipped = -1; // ≥ 0 while skipping an over-long line: its byte count so far
@@ -113,13 +108,9 @@ export async function splitLines(stream: ReadableStream<Uint8Array>, sink: LineS
     }
   };
 
-  let finished = false;
-  try {
-    for (;;) {
-      options.signal?.throwIfAborted();
-      const value = await reader.read();
-      if (value === null) break;
-      options.onChunk?.(value);
+  await eachChunk(
+    stream,
+    (value) => {
       let pos = 0;
       let reported = 0;
       for (;;) {
@@ -140,15 +131,11 @@ export async function splitLines(stream: ReadableStream<Uint8Array>, sink: LineS
       }
       bytesRead += value.length;
       sink.progress(bytesRead, lineNumber);
-    }
-    if (pending > 0 || skipped >= 0) {
-      endLine();
-      sink.progress(bytesRead, lineNumber);
-    }
-    finished = true;
-  } finally {
-    // On abort or a failing sink, release the source (e.g. a file handle); a cancel failure would only mask the real error.
-    if (!finished) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
+    },
+    options,
+  );
+  if (pending > 0 || skipped >= 0) {
+    endLine();
+    sink.progress(bytesRead, lineNumber);
   }
 }

@@ -31,6 +31,11 @@ describe('parseCandidateLine', () => {
     expect(t.ok && t.record.label).toBe(1);
   });
 
+  it('"label": null beside a gold answer is no label: the gold answer labels the line (issue 48, point 12)', () => {
+    const r = parseCandidateLine(JSON.stringify({ question: 'Q', gen_text: 'so 18', label: null, gold: '18' }), 1);
+    expect(r.ok && [r.record.label, r.record.gold]).toEqual([null, '18']);
+  });
+
   it('groups an empty question_id by text (null id)', () => {
     const r = parseCandidateLine(JSON.stringify({ ...base, question_id: ' ' }), 1);
     expect(r.ok && r.record.questionId).toBeNull();
@@ -49,7 +54,8 @@ describe('parseCandidateLine', () => {
     [{ question: 'Q', gen_text: 'x' }, 'label', 'missing_field', 'missing'],
     [{ ...base, label: 'yes' }, 'label', 'bad_label', 'expected 0, 1, true or false, got "yes"'],
     [{ ...base, label: 2 }, 'label', 'bad_label', 'expected 0, 1, true or false, got 2'],
-    [{ ...base, label: null }, 'label', 'bad_label', 'expected 0, 1, true or false, got null'],
+    // Issue 48, point 12: "label": null is no label (as in the other formats), so without gold it is missing.
+    [{ question: 'Q', gen_text: 'x', label: null }, 'label', 'missing_field', 'missing'],
     [{ ...base, question_id: { a: 1 } }, 'question_id', 'wrong_type', 'expected a string or a number, got an object'],
     [{ ...base, answer: true }, 'answer', 'wrong_type', 'expected a string or a number, got true'],
     [{ ...base, source: 3 }, 'source', 'wrong_type', 'expected a string, got 3'],

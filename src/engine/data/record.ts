@@ -85,7 +85,8 @@ export function readRecord(obj: Record<string, unknown>, source: Sources, requir
   const genText = requiredString(obj, textField);
 
   // Without a label, a gold answer labels the line (ingest compares the answers); without both, nothing does.
-  const hasLabel = Object.hasOwn(obj, 'label');
+  // "label": null is no label, as null is "not given" in every optional field and in the other formats' labels.
+  const hasLabel = obj.label !== undefined && obj.label !== null;
   const gold = hasLabel ? null : optionalText(obj, 'gold', true, source);
   if (requireLabel && !hasLabel && gold === null) throw new Reject('label', 'missing_field', 'missing');
   const label = hasLabel ? readLabel(obj.label, source) : null;

@@ -41,4 +41,11 @@ describe('distinct inputs', () => {
     disposeParams(params);
     expect(differ).toBe(0);
   });
+
+  it('takes inputs with the same ids in another order as one input when the model has no positional encoding', () => {
+    const inputs = [[0, 5, 6, 7], [0, 7, 5, 6], [5, 0, 6, 7], [0, 5, 6, 6], [0, 6, 7, 5]];
+    expect(Array.from(distinctInputs(inputs, true).of)).toEqual([0, 0, 1, 2, 0]);
+    expect(Array.from(distinctInputs(inputs).of)).toEqual([0, 1, 2, 3, 4]);
+  });
+
 });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPicksSet, readFiles } from '../data/formats/readFiles.ts';
 import { ingestJsonl } from '../data/ingest.ts';
+import { createRng } from '../data/rng.ts';
 import { bytesStream, repoSamplePath } from '../data/testing/node.ts';
 import { inProcessPool } from '../data/tokenizePool.ts';
 import type { CandidateText, Dataset, Group } from '../data/types.ts';
@@ -104,6 +105,29 @@ describe('the app and eorm.score --picks write the same picks', () => {
       expect(py.summary.accuracy).toBeCloseTo(app.filter((r) => r.correct === 1).length / app.length, 12);
     });
   }
+
+  it('candidates with the same tokens in another order: both sides tie them and pick the first (issue 48, point 9)', async () => {
+    if (!python) throw new Error(`No Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`);
+    // Words each with their leading space are tokens of their own, so a reordering keeps the token multiset.
+    const rng = createRng(9);
+    const words = ' the answer is so we add then take away half of it and get'.split(' ').slice(1).map((w) => ` ${w}`);
+    const text = () => Array.from({ length: 6 + rng.int(10) }, () => (rng.int(3) === 0 ? ` ${rng.int(100)}` : words[rng.int(words.length)])).join('');
+    // Short questions: the inputs stay under maxLen (40), as a cut would keep other tokens of each order.
+    const lines = Array.from({ length: 24 }, (_, q) => {
+      const a = text();
+      const shuffled = a.split(/(?= )/).sort(() => rng.next() - 0.5).join('');
+      return [text(), a, shuffled].map((t) => JSON.stringify({ question: `What is ${q} + ${q}?`, question_id: `q${q}`, gen_text: t }));
+    }).flat();
+    const file = join(dir, 'reordered.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const read = await readFiles([{ name: 'reordered.jsonl', stream: bytesStream(readFileSync(file)), size: null }]);
+    const app = await appPicks(read.groups, 'bestOfN');
+    const py = pythonPicks(file, 'bestOfN').records;
+    expect(py.filter((r) => r.energies[1] !== r.energies[2]).map((r) => r.group)).toEqual([]);
+    expect(app.filter((r) => r.energies[1] !== r.energies[2]).map((r) => r.group)).toEqual([]);
+    expectSame(app, py);
+    expect(app.filter((r) => r.index === 2)).toEqual([]);
+  });
 
   it('the same file without labels or gold', async () => {
     if (!python) throw new Error(`No Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`);

@@ -28,10 +28,14 @@ export function DatasetSummaryView(props: { role: DataRole; slot: DataSlot; test
       data-labels-from={s?.labelsFrom ?? ''}
       data-label-disagreements={s ? s.stats.answers.labelGoldDisagreements : ''}
     >
+      {slot.note && (
+        <p className="notice notice-warn small" data-testid="data-note">
+          {slot.note}
+        </p>
+      )}
       {slot.lastError && (
-        <p className="notice notice-error small">
+        <p className="notice notice-error small" data-testid="load-error">
           Loading failed: {slot.lastError}
-          {s ? ' The previous file is still loaded.' : ''}
         </p>
       )}
       {!s ? (

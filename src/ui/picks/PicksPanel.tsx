@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { controlPicks, downloadPicks, pickAnswers } from '../../client/commands.ts';
 import type { DataSlot } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
@@ -41,6 +41,7 @@ export function PicksPanel() {
   const available = loaded === '' ? [] : (loaded.split(',') as PicksSource[]);
   const set = chosen && available.includes(chosen) ? chosen : (available[0] ?? null);
   const active = progress?.state === 'running' || progress?.state === 'paused';
+  useLeaveWarning(active);
   const reason = set === null ? 'Load a file first: one without labels, or a labelled one.' : null;
   const rules = choices(hasModel);
   const ruleShown = rules.some((r) => r.rule === rule) ? rule : 'recommended';
@@ -77,9 +78,14 @@ export function PicksPanel() {
             {progress.state === 'paused' && ' · paused'}
             {progress.state === 'cancelled' && ' · cancelled'}
             {progress.state === 'done' && ' · done'}
+            {progress.state === 'interrupted' && ' · interrupted'}
             {progress.accuracy !== null && ` · accuracy ${pct(progress.accuracy)} of ${int(progress.labelled)} labelled`}
           </p>
-          {progress.state === 'error' && <p className="notice notice-warn small">{progress.message}</p>}
+          {(progress.state === 'error' || progress.state === 'interrupted') && (
+            <p className="notice notice-warn small" data-testid={progress.state === 'interrupted' ? 'picks-interrupted' : undefined}>
+              {progress.message}
+            </p>
+          )}
           <div className="row">
             {active && (
               <>
@@ -91,7 +97,7 @@ export function PicksPanel() {
                 </button>
               </>
             )}
-            <button type="button" data-testid="picks-download" disabled={progress.done === 0} onClick={downloadPicks}>
+            <button type="button" data-testid="picks-download" disabled={progress.done === 0 || progress.state === 'interrupted'} onClick={downloadPicks}>
               Download picks.jsonl{active ? ' (so far)' : ''}
             </button>
           </div>
@@ -99,4 +105,18 @@ export function PicksPanel() {
       )}
     </Panel>
   );
+}
+
+/** While a picks run is under way, leaving or reloading the page asks first: its picks live only in this tab. */
+function useLeaveWarning(active: boolean): void {
+  useEffect(() => {
+    if (!active) return;
+    const ask = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      // Older Chromium asks only when returnValue is set.
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [active]);
 }

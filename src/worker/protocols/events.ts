@@ -23,6 +23,8 @@ export type WorkerEvent =
   | IngestProgressEvent
   /** 'loaded': a load finished; 'refreshed': the same data re-summarised (new maxLen or split seed). */
   | { type: 'dataset'; summary: DatasetSummary; reason: 'loaded' | 'refreshed' }
+  /** Said about a role's data outside a load: after a reload, that the file loaded last is not the one brought back. */
+  | { type: 'dataNote'; role: DataRole; message: string }
   | { type: 'errorList'; fileName: string; mime: string; text: string }
   | { type: 'estimate'; estimate: Estimate }
   | { type: 'trainState'; state: TrainState; step: number; epoch: number; totalSteps: number; totalEpochs: number; message?: string }

@@ -6,7 +6,8 @@ import type { ModelSlot } from './models.ts';
 
 /** What Pick answers reads: the unlabelled file's picks set, or a labelled file (its accuracy reported too). */
 export type PicksSource = 'picks' | 'train' | 'test';
-export type PicksState = 'running' | 'paused' | 'done' | 'cancelled' | 'error';
+/** 'interrupted': a run a reload (or the tab closing) cut off, told after it; its picks were not kept. */
+export type PicksState = 'running' | 'paused' | 'done' | 'cancelled' | 'error' | 'interrupted';
 export type { PickRuleChoice };
 
 /** Where a picks run stands: questions done of total, speed and time left (null until measurable). */

@@ -51,7 +51,17 @@ interface Schema extends DBSchema {
 }
 
 const LAST_TRAIN = 'lastTrainDataset';
+/** The training file loaded last, stored or not (JSON of LastTrainLoad): a reload says when it is not the one brought back. */
+const LAST_TRAIN_LOAD = 'lastTrainLoad';
+/** A picks run under way (JSON of its progress) by run id: one still there after a reload was cut off. */
+const PICKS_RUN = 'picksRun:';
 const VERSION = 3;
+
+/** The training file the user loaded last: its name and storage key (null: it cannot be stored, e.g. a picks set). */
+export interface LastTrainLoad {
+  name: string;
+  key: string | null;
+}
 
 /** What the user is told about other tabs holding the database (each in plain words). */
 export interface StorageNotices {
@@ -180,13 +190,41 @@ export class StudioDb {
   async deleteDataset(key: string): Promise<void> {
     const tx = (await this.connection()).transaction(['datasets', 'datasetInfo', 'meta'], 'readwrite');
     const meta = tx.objectStore('meta');
-    const last = await meta.get(LAST_TRAIN);
+    const [last, load] = await Promise.all([meta.get(LAST_TRAIN), meta.get(LAST_TRAIN_LOAD)]);
     await Promise.all([
       tx.objectStore('datasets').delete(key),
       tx.objectStore('datasetInfo').delete(key),
       last === key ? meta.delete(LAST_TRAIN) : Promise.resolve(),
+      // Deleted on purpose: a reload has nothing to say about it.
+      load !== undefined && (JSON.parse(load) as LastTrainLoad).key === key ? meta.delete(LAST_TRAIN_LOAD) : Promise.resolve(),
       tx.done,
     ]);
+  }
+
+  /** Written before the file itself is stored: a reload while that write is open still knows which file it was. */
+  async markLastTrainLoad(load: LastTrainLoad): Promise<void> {
+    await (await this.connection()).put('meta', JSON.stringify(load), LAST_TRAIN_LOAD);
+  }
+
+  async lastTrainLoad(): Promise<LastTrainLoad | null> {
+    const load = await (await this.connection()).get('meta', LAST_TRAIN_LOAD);
+    return load === undefined ? null : (JSON.parse(load) as LastTrainLoad);
+  }
+
+  async putPicksRun(id: string, progress: unknown): Promise<void> {
+    await (await this.connection()).put('meta', JSON.stringify(progress), PICKS_RUN + id);
+  }
+
+  async deletePicksRun(id: string): Promise<void> {
+    await (await this.connection()).delete('meta', PICKS_RUN + id);
+  }
+
+  /** The picks runs recorded as under way, by id. */
+  async listPicksRuns(): Promise<Array<{ id: string; progress: unknown }>> {
+    const db = await this.connection();
+    const keys = await db.getAllKeys('meta', IDBKeyRange.bound(PICKS_RUN, `${PICKS_RUN}\uffff`));
+    const values = await Promise.all(keys.map((k) => db.get('meta', k)));
+    return keys.flatMap((k, i) => (values[i] === undefined ? [] : [{ id: k.slice(PICKS_RUN.length), progress: JSON.parse(values[i]!) as unknown }]));
   }
 
   async markLastTrain(key: string): Promise<void> {

@@ -6,13 +6,14 @@ const int = (n: number) => n.toLocaleString('en-US');
 const count = (n: number, what: string) => `${int(n)} ${what}${n === 1 ? '' : 's'}`;
 const names = (s: Set<string>) => [...s].map((f) => `\`${f}\``).join(', ');
 
+// The words count() puts a plural 's' on: "1 question × 2 samples".
 const TITLES: Record<DataFormat, [string, string, string]> = {
-  candidates: ['one candidate per line', 'questions', 'candidates'],
-  grouped: ['one question per line', 'questions', 'samples'],
-  'json-array': ['JSON array of questions', 'questions', 'samples'],
-  'lm-eval': ['lm-evaluation-harness samples', 'docs', 'repeats'],
-  'chat-batch': ['chat completion batch', 'requests', 'choices'],
-  'multi-file': ['files joined', 'questions', 'candidates'],
+  candidates: ['one candidate per line', 'question', 'candidate'],
+  grouped: ['one question per line', 'question', 'sample'],
+  'json-array': ['JSON array of questions', 'question', 'sample'],
+  'lm-eval': ['lm-evaluation-harness samples', 'doc', 'repeat'],
+  'chat-batch': ['chat completion batch', 'request', 'choice'],
+  'multi-file': ['files joined', 'question', 'candidate'],
 };
 
 export function describeMapping(
@@ -25,7 +26,7 @@ export function describeMapping(
   const [title, groupWord, sampleWord] = TITLES[format];
   const total = groupSizes.reduce((a, b) => a + b, 0);
   const uniform = groupSizes.length > 0 && groupSizes.every((n) => n === groupSizes[0]);
-  const shape = uniform ? `${int(groupSizes.length)} ${groupWord} × ${int(groupSizes[0])} ${sampleWord}` : `${int(groupSizes.length)} ${groupWord}, ${int(total)} ${sampleWord}`;
+  const shape = `${count(groupSizes.length, groupWord)}${uniform ? ` × ${count(groupSizes[0], sampleWord)}` : `, ${count(total, sampleWord)}`}`;
   const head = format === 'multi-file' ? `${files} ${title}` : title;
   const from: string[] = [];
   if (ctx.mapped.question.size > 0 && format !== 'candidates') from.push(`questions from ${names(ctx.mapped.question)}`);
@@ -37,7 +38,10 @@ export function describeMapping(
         ? `labels from ${names(ctx.mapped.gold)}`
         : `labels from ${names(ctx.mapped.labels)}${ctx.mapped.gold.size > 0 ? ` (gold in ${names(ctx.mapped.gold)})` : ''}`;
   const notes: string[] = [];
-  if (ctx.invalidMarkers > 0) notes.push(`${count(ctx.invalidMarkers, 'correctness marker')} such as "[invalid]" counted as incorrect`);
+  const markers = ctx.invalidMarkers - ctx.textLabels;
+  if (markers > 0) notes.push(`${count(markers, 'correctness marker')} such as "[invalid]" counted as incorrect`);
+  // A label written as text ("1", "True") is a marker too: easy to mistake for a label, so said apart.
+  if (ctx.textLabels > 0) notes.push(`${count(ctx.textLabels, 'label')} written as text (such as "1" or "True") counted as incorrect: write labels as true/false or 0/1`);
   if (ctx.duplicateLines > 0) notes.push(`${count(ctx.duplicateLines, 'repeated doc_id line')} (other filters) skipped`);
   if (ctx.unansweredRequests > 0) notes.push(`${count(ctx.unansweredRequests, 'request')} without an output line`);
   const description = `${head}: ${shape}${from.length > 0 ? ` (${from.join('; ')})` : ''}; ${[labels, ...notes].join('; ')}`;

@@ -38,13 +38,13 @@ export function readId(obj: Record<string, unknown>, field: string | null, sourc
   return id === null || id.trim() === '' ? null : id;
 }
 
-/** A correctness value: true/false or exactly 0/1; any string (e.g. "[invalid]") is a marker counted as incorrect. */
-export function readSampleLabel(v: unknown, field: string, onMarker: () => void): 0 | 1 | null {
+/** A correctness value: true/false or exactly 0/1; any string (e.g. "[invalid]", even "1") is a marker counted as incorrect. */
+export function readSampleLabel(v: unknown, field: string, onMarker: (text: string) => void): 0 | 1 | null {
   if (v === undefined || v === null) return null;
   if (v === true || v === 1) return 1;
   if (v === false || v === 0) return 0;
   if (typeof v === 'string') {
-    onMarker();
+    onMarker(v);
     return 0;
   }
   throw new Reject(field, 'bad_label', `expected true, false, 0 or 1 (or a marker such as "[invalid]"), got ${describeValue(v)}`);
@@ -56,6 +56,12 @@ export function messageText(content: unknown): string | null {
   if (!Array.isArray(content)) return null;
   const parts = content.filter((p): p is { text: string } => p !== null && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string');
   return parts.length === 0 ? null : parts.map((p) => p.text).join('\n');
+}
+
+/** A line's list of samples must hold one: a question without any adds no candidate to rank. */
+export function nonEmpty<T>(samples: T[], field: string, what = 'samples'): T[] {
+  if (samples.length === 0) throw new Reject(field, 'missing_field', `no ${what}: the list is empty; give at least one, or leave the line out`);
+  return samples;
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {

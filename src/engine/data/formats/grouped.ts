@@ -4,10 +4,10 @@
  */
 import { Reject, describeValue, optionalText, requiredString } from '../record.ts';
 import type { RawSample } from './collector.ts';
-import type { ObjectReader, ReadContext } from './context.ts';
+import { type ObjectReader, type ReadContext, markerSeen } from './context.ts';
 import {
   GENERATOR_FIELDS, GOLD_FIELDS, ID_FIELDS, LABELS_FIELDS, QUESTION_FIELDS, SAMPLES_FIELDS, SAMPLE_LABEL_FIELDS, SAMPLE_TEXT_FIELDS,
-  firstField, goldText, isObject, readId, readSampleLabel,
+  firstField, goldText, isObject, nonEmpty, readId, readSampleLabel,
 } from './fields.ts';
 
 /** Whether an object looks like one question with its samples. */
@@ -28,13 +28,13 @@ function sampleText(s: Record<string, unknown>, field: string): string {
 }
 
 export function groupedReader(ctx: ReadContext): ObjectReader {
-  const marker = () => ctx.invalidMarkers++;
+  const marker = (text: string) => markerSeen(ctx, text);
   return (obj, source, line) => {
     const qField = firstField(obj, QUESTION_FIELDS) ?? 'question';
     const question = requiredString(obj, qField);
     if (question.trim() === '') throw new Reject(qField, 'empty_question', 'empty question');
     const sField = firstField(obj, SAMPLES_FIELDS)!;
-    const rawSamples = typeof obj[sField] === 'string' ? [obj[sField]] : (obj[sField] as unknown[]);
+    const rawSamples = typeof obj[sField] === 'string' ? [obj[sField]] : nonEmpty(obj[sField] as unknown[], sField);
     const lField = firstField(obj, LABELS_FIELDS);
     let labels: unknown[] | null = null;
     if (lField !== null) {

@@ -5,10 +5,22 @@
  */
 import { Reject, describeValue, optionalText, requiredString } from '../record.ts';
 import type { ObjectReader, ReadContext } from './context.ts';
-import { QUESTION_FIELDS, firstField, goldText, isObject, readId } from './fields.ts';
+import { QUESTION_FIELDS, firstField, goldText, isObject, nonEmpty, readId } from './fields.ts';
 
 export function isLmEval(obj: Record<string, unknown>): boolean {
   return Object.hasOwn(obj, 'doc_id') && Object.hasOwn(obj, 'resps');
+}
+
+/**
+ * The harness writes `resps` as a list holding the task's list of repeats (`[["…", "…"]]`); a flat list of
+ * strings (`["…", "…"]`, as scripts that rewrite the file do) is the repeats themselves.
+ */
+function responses(resps: unknown): { repeats: unknown[]; field: string } {
+  if (!Array.isArray(resps)) throw new Reject('resps', 'wrong_type', `expected a list of responses (the harness writes [["…", "…"]]), got ${describeValue(resps)}`);
+  const flat = typeof nonEmpty(resps, 'resps', 'responses')[0] === 'string';
+  if (flat) return { repeats: resps, field: 'resps' };
+  if (!Array.isArray(resps[0])) throw new Reject('resps[0]', 'wrong_type', `expected a list of response strings, got ${describeValue(resps[0])}`);
+  return { repeats: nonEmpty(resps[0], 'resps[0]', 'responses'), field: 'resps[0]' };
 }
 
 export function lmEvalReader(ctx: ReadContext): ObjectReader {
@@ -26,17 +38,15 @@ export function lmEvalReader(ctx: ReadContext): ObjectReader {
     if (qField === null) throw new Reject('doc', 'missing_field', 'no question: expected "question", "problem", "prompt" or "input" in "doc"');
     const question = requiredString(doc, qField);
     if (question.trim() === '') throw new Reject(`doc.${qField}`, 'empty_question', 'empty question');
-    const resps = obj.resps;
-    const repeats = Array.isArray(resps) ? resps[0] : undefined;
-    if (!Array.isArray(repeats)) throw new Reject('resps', 'wrong_type', `expected a list holding the list of responses, got ${describeValue(resps)}`);
+    const { repeats, field } = responses(obj.resps);
     const samples = repeats.map((r, i) => {
-      if (typeof r !== 'string') throw new Reject(`resps[0][${i}]`, 'wrong_type', `expected a string, got ${describeValue(r)}`);
+      if (typeof r !== 'string') throw new Reject(`${field}[${i}]`, 'wrong_type', `expected a string, got ${describeValue(r)}`);
       return { genText: r, label: null, answer: null, source: null };
     });
     const gold = goldText(optionalText(obj, 'target', true, source));
     seen.add(docId);
     ctx.mapped.question.add(`doc.${qField}`);
-    ctx.mapped.samples.add('resps[0]');
+    ctx.mapped.samples.add(field);
     if (gold !== null) ctx.mapped.gold.add('target');
     return { line, questionId: docId, question, gold, samples };
   };

@@ -8,9 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { NoValidLinesError } from '../ingest.ts';
 import type { CandidateText, Dataset, IngestReport, PicksSet } from '../types.ts';
 import { readFiles } from './readFiles.ts';
+import { NotJsonTextError } from './sniff.ts';
 
 const DIR = new URL('../../../../python/tests/golden/formats/', import.meta.url);
-const cases = JSON.parse(readFileSync(new URL('cases.json', DIR), 'utf8')) as Array<{ name: string; files: string[] }>;
+const cases = JSON.parse(readFileSync(new URL('cases.json', DIR), 'utf8')) as Array<{ name: string; files: string[]; maxLineBytes?: number }>;
 
 function streamOf(bytes: Uint8Array, chunk = 97): ReadableStream<Uint8Array> {
   let at = 0;
@@ -58,23 +59,24 @@ export function normalize(d: Dataset | PicksSet) {
   };
 }
 
-async function run(files: string[]): Promise<unknown> {
+async function run(files: string[], maxLineBytes?: number): Promise<unknown> {
   const inputs = files.map((f) => {
     const bytes = readFileSync(new URL(f, DIR));
     return { name: f.slice(f.lastIndexOf('/') + 1), stream: streamOf(new Uint8Array(bytes)), size: bytes.length };
   });
   try {
-    return normalize(await readFiles(inputs));
+    return normalize(await readFiles(inputs, { maxLineBytes }));
   } catch (e) {
+    if (e instanceof NotJsonTextError) return { notJsonText: e.message };
     if (!(e instanceof NoValidLinesError)) throw e;
-    return { noValidLines: true, report: reportOf(e.report) };
+    return { noValidLines: true, message: e.message, report: reportOf(e.report) };
   }
 }
 
 describe('format readers against the shared golden files', () => {
   for (const c of cases) {
     it(c.name, async () => {
-      const got = await run(c.files);
+      const got = await run(c.files, c.maxLineBytes);
       const path = new URL(`expected/${c.name}.json`, DIR);
       if (process.env.UPDATE_FORMAT_GOLDEN) writeFileSync(path, `${JSON.stringify(got, null, 1)}\n`);
       expect(got).toEqual(JSON.parse(readFileSync(path, 'utf8')));

@@ -6,7 +6,7 @@
 import { NoValidLinesError, type IngestProgress } from '../ingest.ts';
 import { DEFAULT_MAX_LINE_BYTES, splitLines } from '../lines.ts';
 import { parseObject, readFields } from '../record.ts';
-import type { Candidate, CandidateText, Dataset, Group, PicksSet } from '../types.ts';
+import type { Candidate, CandidateText, Dataset, Group, IngestReport, LineError, PicksSet } from '../types.ts';
 import { candidatesReader } from './candidates.ts';
 import { ChatRequests, chatOutputReader } from './chatBatch.ts';
 import { Collector } from './collector.ts';
@@ -14,9 +14,10 @@ import { type ObjectReader, type ReadContext, newContext } from './context.ts';
 import { describeMapping } from './describe.ts';
 import { type Layout, type ObjectKind, fileFormat, joinedFormat, layoutOf, objectKind } from './detect.ts';
 import { groupedReader } from './grouped.ts';
-import { ArraySplitter } from './jsonArray.ts';
+import { splitArray } from './jsonArray.ts';
 import { lmEvalReader } from './lmEval.ts';
 import { peek } from './peek.ts';
+import { NotJsonTextError, notJsonLines, notJsonText } from './sniff.ts';
 
 export interface InputFile {
   name: string;
@@ -39,6 +40,7 @@ interface Opened {
   onBytes: ((bytes: Uint8Array) => void) | undefined;
   layout: Layout;
   kind: ObjectKind | null;
+  firstLine: string | null;
 }
 
 function firstKind(line: string | null): ObjectKind | null {
@@ -61,8 +63,13 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
   const opened: Opened[] = [];
   for (const f of files) {
     const p = await peek(f.stream);
+    const problem = notJsonText(p.head);
+    if (problem !== null) {
+      await Promise.all([p.rest, ...opened.map((o) => o.rest)].map((s) => s.cancel()));
+      throw new NotJsonTextError(f.name, problem);
+    }
     const layout = layoutOf(p.firstChar);
-    opened.push({ name: f.name, head: p.head, rest: p.rest, onBytes: f.onBytes, layout, kind: layout === 'array' ? null : firstKind(p.firstLine) });
+    opened.push({ name: f.name, head: p.head, rest: p.rest, onBytes: f.onBytes, layout, kind: layout === 'array' ? null : firstKind(p.firstLine), firstLine: p.firstLine });
   }
   // Questions come from the request files: read them before any output.
   const order = [...opened.filter((o) => o.kind === 'chat-request'), ...opened.filter((o) => o.kind !== 'chat-request')];
@@ -89,54 +96,41 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
       else collector.line(r.record);
     };
     const base = { bytes: report.bytesRead, lines: report.linesRead };
-    let items = 0;
-    const array =
-      file.layout === 'array'
-        ? new ArraySplitter({
-            element: (t, l) => {
-              items++;
-              item(t, l);
-            },
-            error: (e) => {
-              items++;
-              collector.reject(e);
-            },
-          })
-        : null;
-    let lastLine = 0;
-    await splitLines(
-      file.rest,
-      {
-        line(text, line, invalidUtf8) {
-          lastLine = line;
-          if (invalidUtf8) report.invalidUtf8Lines++;
-          if (array !== null) return array.line(text, line);
-          if (!/\S/.test(text)) report.blank++;
-          else item(text, line);
-        },
-        tooLong(line, bytes) {
-          lastLine = line;
-          if (array !== null) return array.tooLong(line, bytes, maxLineBytes);
-          collector.reject({ line, field: '(line)', kind: 'line_too_long', reason: `line too long: ${bytes} bytes (limit ${maxLineBytes})` });
-        },
-        progress(bytesRead, lines) {
-          report.bytesRead = base.bytes + bytesRead;
-          report.linesRead = base.lines + lines;
-          options.onProgress?.({ bytesRead: report.bytesRead, totalBytes, lines: report.linesRead });
-        },
-      },
-      { maxLineBytes, signal: options.signal, head: file.head, onChunk: file.onBytes },
-    );
-    if (array !== null) {
-      array.end(lastLine);
+    const progress = (bytesRead: number, lines: number) => {
+      report.bytesRead = base.bytes + bytesRead;
+      report.linesRead = base.lines + lines;
+      options.onProgress?.({ bytesRead: report.bytesRead, totalBytes, lines: report.linesRead });
+    };
+    const streaming = { signal: options.signal, head: file.head, onChunk: file.onBytes };
+    if (file.layout === 'array') {
+      let items = 0;
+      const element = (text: string, line: number, invalidUtf8: boolean) => {
+        items++;
+        if (invalidUtf8) report.invalidUtf8Lines++;
+        item(text, line);
+      };
+      const error = (e: LineError) => {
+        items++;
+        collector.reject(e);
+      };
+      await splitArray(file.rest, { element, error, progress }, { maxElementBytes: maxLineBytes, ...streaming });
       // An array's counts are of its elements: each is one "line" read, accepted or rejected.
       report.linesRead = base.lines + items;
+    } else {
+      const tooLong = (line: number, bytes: number) =>
+        collector.reject({ line, field: '(line)', kind: 'line_too_long', reason: `line too long: ${bytes} bytes (limit ${maxLineBytes})` });
+      const line = (text: string, n: number, invalidUtf8: boolean) => {
+        if (invalidUtf8) report.invalidUtf8Lines++;
+        if (!/\S/.test(text)) report.blank++;
+        else item(text, n);
+      };
+      await splitLines(file.rest, { line, tooLong, progress }, { maxLineBytes, ...streaming });
     }
     kinds.push(kind);
   }
   ctx.unansweredRequests = requests.unanswered();
   const collected = collector.finish();
-  if (collected.candidateCount === 0) throw new NoValidLinesError(report);
+  if (collected.candidateCount === 0) throw new NoValidLinesError(report, noCandidateReason(report, kinds) ?? lookalike(order, multi));
   const format = multi ? joinedFormat(kinds) : fileFormat(order[0].layout, kinds[0]);
   const labelsFrom = !collected.labelled ? 'none' : collected.givenLabels ? 'given' : 'gold';
   const mapping = describeMapping(format, files.length, collected.groups.map((g) => g.candidates.length), ctx, labelsFrom);
@@ -145,6 +139,24 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
     return { groups: collected.groups as Group<CandidateText>[], candidateCount: collected.candidateCount, report, format, files: names, labelsFrom, mapping };
   }
   return { groups: collected.groups as Group<Candidate>[], candidateCount: collected.candidateCount, report, format, files: names, labelsFrom, mapping };
+}
+
+/** Why lines read without error gave no candidate (undefined when none was: the usual reason then holds). */
+function noCandidateReason(report: IngestReport, kinds: ReadonlyArray<ObjectKind | null>): string | undefined {
+  if (report.accepted === 0) return undefined;
+  if (kinds.includes('chat-request') && !kinds.includes('chat-output')) {
+    return `its ${report.accepted} non-blank line${report.accepted === 1 ? ' is a chat batch request' : 's are chat batch requests'}: questions without answers; add the batch's output file (drop both files together)`;
+  }
+  return `no line gives an answer to rank (${report.accepted} read without one, ${report.rejected} rejected)`;
+}
+
+/** What the files look like instead of JSON Lines (CSV, pretty-printed JSON), each named when several were read. */
+function lookalike(files: readonly Opened[], multi: boolean): string | undefined {
+  const said = files.flatMap((f) => {
+    const what = f.layout === 'array' ? null : notJsonLines(f.firstLine);
+    return what === null ? [] : [multi ? `${f.name}: ${what}` : what];
+  });
+  return said.length === 0 ? undefined : said.join('; ');
 }
 
 /** A loaded set without labels: what the picks slot holds. */
