@@ -108,3 +108,14 @@ def well_formed(s: str) -> str:
 def js_round(x: float) -> int:
     """Math.round: halves go up (towards +∞), unlike Python's round-half-even."""
     return math.floor(x + 0.5)
+
+
+def finite_or_null(v):
+    """A JSON value with every non-finite number turned into None, as JSON.stringify writes NaN and ±Infinity."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, dict):
+        return {k: finite_or_null(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [finite_or_null(x) for x in v]
+    return v

@@ -54,26 +54,18 @@ from .model import score_candidates
 from .picks import PICK_RULES
 from .recorded_map import probability_map
 from .training_generators import training_generators
+from .js import finite_or_null
 from .picks_run import run_picks
+from .score_field import DEFAULT_SCORE_FIELD, run_score_field
 from .single_label import single_label_note
 from .sources import source_audit, source_index
 from .split import DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, holdout_split, recorded_figure_seed, split_for_init
 from .weights import load_model_file_or_exit
 
 
-def _finite(v):
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    if isinstance(v, dict):
-        return {k: _finite(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_finite(x) for x in v]
-    return v
-
-
 def main(argv: Optional[List[str]] = None) -> None:
     p = argparse.ArgumentParser(prog="python -m eorm.score", description="Energies (lower = better) of every candidate of a JSONL file, then the metrics.")
-    p.add_argument("--weights", required=True, help=".safetensors model file (app export or eorm.train output)")
+    p.add_argument("--weights", help=".safetensors model file (app export or eorm.train output); not needed with --score-field, nor for --picks by majority vote or the generator vote learnt without labels")
     p.add_argument("--data", required=True, nargs="+", metavar="FILE", help="data file(s) in any format the app reads (eorm.formats), several read together as the app reads files dropped together (a chat batch's request and output files, one results file per model); without --picks they need labels or gold answers")
     p.add_argument("--groups", choices=["all", "train", "val"], default="all", help="score every group (a test file), or one part of the seeded split (the app's validation set: val)")
     p.add_argument("--seed", type=int, default=42, help="split seed for --groups train|val when the weights record no split of --data; the bootstrap, the curve and the calibration's folds take the seed the weights record (their run's, else their split's), this one only when they record none")
@@ -85,11 +77,20 @@ def main(argv: Optional[List[str]] = None) -> None:
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch's default)")
     p.add_argument("--picks", metavar="OUT", help="write the pick of every question of --data to OUT (picks.jsonl, as the app's Pick answers) instead of the energies; runs under torchrun")
     p.add_argument("--rule", choices=PICK_RULES, default="recommended", help="--picks: the selection rule (default: the one the weights' last evaluation recommended)")
+    p.add_argument("--score-field", metavar="NAME", nargs="?", const=DEFAULT_SCORE_FIELD, help=f"evaluate the scores each candidate line carries in NAME (default {DEFAULT_SCORE_FIELD}) instead of a model's: each --data file on its own, one JSON object per file (--json)")
+    p.add_argument("--higher-is-better", action="store_true", help="--score-field: higher scores are better (an energy's are lower)")
+    p.add_argument("--json", action="store_true", help="--score-field: one JSON object per file on its own line (the only output it has)")
     args = p.parse_args(argv)
     if args.threads > 0:
         torch.set_num_threads(args.threads)
 
     check_data_files(args.data)
+    if args.score_field:
+        return run_score_field(args)
+    if args.weights is None:
+        if args.picks:
+            return run_picks(args, None, None)
+        p.error("--weights is required (or --score-field NAME to evaluate scores the file carries)")
     model, loaded = load_model_file_or_exit(args.weights, "--weights")
     for w in loaded.warnings:
         print(f"{args.weights}: {w}", file=sys.stderr)
@@ -128,7 +129,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     rows.sort(key=lambda r: r["line"])
     out = sys.stdout
     for r in rows:
-        out.write(json.dumps(_finite(r)) + "\n")
+        out.write(json.dumps(finite_or_null(r)) + "\n")
     names, src = source_index(data.sources)
     # The generator weights the model learnt from its training questions' labels (recorded, else refitted on
     # the split's training questions for its own validation), and those learnt from agreement on these questions.
@@ -152,7 +153,7 @@ def main(argv: Optional[List[str]] = None) -> None:
         final["split"] = split
         final["chosenOnValidation"] = args.groups == "val" and chosen_on_validation(loaded.training, split["dataset"])
     final.update({"weights": args.weights, "config": model.cfg.to_dict()})
-    out.write(json.dumps(_finite(final)) + "\n")
+    out.write(json.dumps(finite_or_null(final)) + "\n")
 
 
 def recorded_or_own_split(args, training, paths, data: TrainingData):

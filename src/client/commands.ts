@@ -66,3 +66,6 @@ export async function importWeights(file: File): Promise<void> {
   const bytes = await file.arrayBuffer();
   send({ type: 'import', bytes, fileName: file.name }, [bytes]);
 }
+
+/** The selection report of the scores a loaded file brings (a numeric field per candidate line), without a model. */
+export const evaluateScores = (role: DataRole, field: string, higherIsBetter: boolean): void => send({ type: 'evaluateScores', role, field, higherIsBetter });

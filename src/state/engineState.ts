@@ -87,6 +87,9 @@ export function firstGroupToShow(s: EngineState, set: EvalSet): EvalReport | nul
  * The latest evaluation of the selected model (the eval-summary's): of the set evaluated last when it is
  * that model's, else of the other set; null when neither describes the selected model.
  */
+/** What `scoresEvaluated` brings: the file, its field, and its report. */
+export type ScoresEvaluation = Omit<Extract<WorkerEvent, { type: 'scoresEvaluated' }>, 'type'>;
+
 export function selectedModelEval(s: Pick<EngineState, 'latestEval' | 'lastEvalSet' | 'models'>): LatestEval | null {
   const active = s.models.active;
   if (active === null) return null;
@@ -169,6 +172,8 @@ export interface EngineState {
   run: RunView;
   /** Latest report per set, for the headline numbers and the N-curve / histogram charts. */
   latestEval: Record<EvalSet, LatestEval | null>;
+  /** The last evaluation of scores a file brings (no model); null before one. */
+  scores: ScoresEvaluation | null;
   /** Set of the most recent report of any set: the N-curve and histogram charts show that one. */
   lastEvalSet: EvalSet | null;
   models: { active: ModelSlot | null; available: ModelInfo[] };
@@ -224,6 +229,7 @@ export function initialEngineState(): EngineState {
     estimate: null,
     run: emptyRun(),
     latestEval: { val: null, test: null },
+    scores: null,
     lastEvalSet: null,
     models: { active: null, available: [] },
     inspect: null,

@@ -185,6 +185,10 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
     }
     case 'evaluation':
       return reduceEvaluation(s, ev.report);
+    case 'scoresEvaluated': {
+      const { type: _t, ...scores } = ev;
+      return { scores, pending: withPending(s, 'evaluateScores', false) };
+    }
     case 'checkpoint':
       return {
         run: {

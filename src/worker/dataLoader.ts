@@ -1,3 +1,4 @@
+import { scoreFields } from '../engine/score/scoreField.ts';
 import { NoValidLinesError } from '../engine/data/ingest.ts';
 import { type InputFile, isPicksSet, readFiles } from '../engine/data/formats/readFiles.ts';
 import { NotJsonTextError } from '../engine/data/formats/sniff.ts';
@@ -139,6 +140,7 @@ export function summarize(data: LoadedData, maxLen: number): DatasetSummary {
     trainableGroups: trainableGroups(data.view).length,
     split: data.role === 'train' ? { seed: data.splitSeed, train: data.split.train.length, val: data.split.val.length } : null,
     timing: data.timing,
+    scoreFields: scoreFields(data.dataset.groups),
     ...formatFields(data.dataset, data.name),
   };
 }

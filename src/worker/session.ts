@@ -1,3 +1,4 @@
+import { evaluateScores } from './scoreQueries.ts';
 import type { TokenizePool } from '../engine/data/tokenizePool.ts';
 import type { StepPeer } from '../engine/train/stepPeer.ts';
 import type { BackendInfo } from './backend.ts';
@@ -27,6 +28,7 @@ export class Session {
   private readonly runs: TrainingRuns;
   private readonly queries: ModelQueries;
   private readonly picks: PicksRuns;
+  private readonly emit: Emit;
 
   constructor(
     emit: Emit,
@@ -36,6 +38,7 @@ export class Session {
     /** Other threads that score batches too (the WASM backend's idle cores); none in tests. */
     scoringPeers: () => ReadonlyArray<StepPeer> = () => [],
   ) {
+    this.emit = emit;
     const models = new ModelSlots();
     const emitModels = () => emit({ type: 'models', active: models.active, available: models.info() });
     this.saved = new SavedRuns(persist, emit);
@@ -118,6 +121,8 @@ export class Session {
         return this.runs.control().stop();
       case 'evaluate':
         return this.queries.evaluate(cmd.set);
+      case 'evaluateScores':
+        return evaluateScores(this.datasets, this.emit, this.runs.settings.seed, cmd);
       case 'inspect':
         return this.queries.inspect(cmd.set, cmd.filter, cmd.position);
       case 'rerank':

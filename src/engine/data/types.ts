@@ -51,6 +51,8 @@ export interface CandidateText {
   file?: string;
   /** A chat completion's `reasoning_content`, kept beside the answer it led to (not scored). */
   reasoning?: string;
+  /** One candidate per line: the line's numeric fields besides its label (an `energy`, another reward model's `score`…); absent where there are none. */
+  scores?: Record<string, number>;
 }
 
 /** One accepted candidate with its label. */

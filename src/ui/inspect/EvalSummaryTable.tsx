@@ -2,6 +2,7 @@ import { type LatestEval, isStale } from '../../state/engineState.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { pct, sig } from '../format.ts';
 import { evalWhen } from '../evalWhen.ts';
+import { ScoresPanel } from './ScoresPanel.tsx';
 import { SelectionSummary } from './SelectionSummary.tsx';
 
 /** A run's report says when it was taken; a requested one names the model it describes, and whether that model was replaced since. */
@@ -42,7 +43,14 @@ function Row({ latest }: { latest: LatestEval }) {
 export function EvalSummaryTable() {
   const val = useEngine((s) => s.latestEval.val);
   const test = useEngine((s) => s.latestEval.test);
-  if (!val && !test) return <p className="muted small">No evaluation yet.</p>;
+  if (!val && !test) {
+    return (
+      <>
+        <p className="muted small">No evaluation yet.</p>
+        <ScoresPanel />
+      </>
+    );
+  }
   return (
     <>
       <div className="table-scroll">
@@ -69,6 +77,7 @@ export function EvalSummaryTable() {
         </table>
       </div>
       <SelectionSummary />
+      <ScoresPanel />
     </>
   );
 }

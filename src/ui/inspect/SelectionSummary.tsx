@@ -2,6 +2,7 @@ import type { Calibration, Interval, SelectionReport, SelectionRule } from '../.
 import { RULE_NAMES, SELECTION_RULES } from '../../engine/metrics/rules.ts';
 import { LENGTH_RULES, LENGTH_RULE_NAMES } from '../../engine/metrics/lengthBiasTypes.ts';
 import { type LatestEval, selectedModelEval } from '../../state/engineState.ts';
+import type { EvalReport } from '../../worker/protocols/models.ts';
 import { useEngine } from '../../state/hooks.ts';
 import { ReliabilityDiagram } from '../charts/ReliabilityDiagram.tsx';
 import { GeneratorTable } from './GeneratorTable.tsx';
@@ -141,17 +142,27 @@ function SelectionDetails({ selection }: { selection: SelectionReport }) {
   );
 }
 
+/** What a selection report view reads: a model's evaluation, or the scores a file brings (ScoresPanel.tsx). */
+export type ReportFigures = Pick<EvalReport, 'summary' | 'selection' | 'allQuestionsAccuracy'>;
+
 /** Which rule to trust on this data: the selected model's latest evaluation, each rule with its interval, and calibration. */
 function Summary({ latest }: { latest: LatestEval }) {
   const { report } = latest;
+  return (
+    <SelectionReportView report={report} testId="eval-summary" set={report.set} title={`Which answer to trust: ${report.set === 'val' ? 'validation' : 'test'}, ${latest.model.slot} model`} />
+  );
+}
+
+/** One evaluation's selection report: the sentence, the length check, every rule with its interval, calibration, the generators. */
+export function SelectionReportView({ report, testId, set, title }: { report: ReportFigures; testId: string; set: string; title: string }) {
   const sel = report.selection ?? null;
   const b = report.summary.baselines;
   return (
     <section
       className="eval-summary"
       style={{ marginTop: 8 }}
-      data-testid="eval-summary"
-      data-set={report.set}
+      data-testid={testId}
+      data-set={set}
       data-best-of-n={attr(sel?.rules.bestOfN.accuracy ?? report.summary.bestOfN)}
       data-majority={attr(sel?.rules.majority.accuracy ?? b.majorityVote)}
       data-weighted-vote={attr(sel?.rules.weightedVote.accuracy)}
@@ -176,9 +187,7 @@ function Summary({ latest }: { latest: LatestEval }) {
       data-energy-gain-ci={ci(sel?.energyGain?.ci)}
       data-energy-gain-real={sel?.energyGain ? String(sel.energyGain.real) : ''}
     >
-      <h3 className="small">
-        Which answer to trust: {report.set === 'val' ? 'validation' : 'test'}, {latest.model.slot} model
-      </h3>
+      <h3 className="small">{title}</h3>
       {sel ? (
         <>
           <p className="recommendation" data-testid="recommendation">

@@ -43,6 +43,8 @@ export interface DatasetSummary {
   mapping?: string;
   /** Candidates per source (a generator, else the file), with the share labelled correct (null without labels). */
   sourceRows?: DataSourceRow[];
+  /** Numeric fields every candidate line carries (an `energy`, another reward model's `score`): scores that can be evaluated without a model. */
+  scoreFields?: string[];
   /** Seconds spent reading + parsing, and tokenizing, and with how many tokenizer workers. */
   timing: { parseSeconds: number; tokenizeSeconds: number; workers: number };
 }

@@ -9,7 +9,7 @@ import type { BackendInfo } from '../backendInfo.ts';
 import type { EngineCounters } from '../counters.ts';
 import type { CommandType } from './commands.ts';
 import type { DataRole, DatasetSummary, IngestProgressEvent, StoredDatasetInfo } from './data.ts';
-import type { EvalReport, EvalSet, InspectFilter, ModelInfo, ModelSlot, RankedCandidate, RerankAnswer, SaliencyTarget } from './models.ts';
+import type { EvalReport, EvalSet, InspectFilter, ModelInfo, ModelSlot, RankedCandidate, RerankAnswer, SaliencyTarget, ScoresReport } from './models.ts';
 import type { PicksProgress } from './picks.ts';
 import type { Estimate, SavedRunInfo, TrainState } from './training.ts';
 
@@ -31,6 +31,8 @@ export type WorkerEvent =
   | ({ type: 'progress' } & RunProgress)
   | { type: 'metrics'; points: TrainPoint[] }
   | { type: 'evaluation'; report: EvalReport }
+  /** The evaluation of a file's own scores (evaluateScores): `report` as a model's test evaluation, no model behind it. */
+  | { type: 'scoresEvaluated'; role: DataRole; dataName: string; field: string; higherIsBetter: boolean; report: ScoresReport }
   /** Candidates scored so far by an evaluation under way (the run's validation, or one asked for). */
   | { type: 'evalProgress'; set: EvalSet; done: number; total: number }
   | { type: 'checkpoint'; slot: 'best'; epoch: number; step: number; valBestOfN: number }

@@ -48,6 +48,9 @@ export interface EvalReport {
   heldOut?: HeldOutNote | null;
 }
 
+/** The evaluation of scores a file brings (no model behind them), over every question as a test file's. */
+export type ScoresReport = Pick<EvalReport, 'summary' | 'curve' | 'histogram' | 'sources' | 'selection' | 'allQuestionsAccuracy'>;
+
 export interface ModelInfo {
   slot: ModelSlot;
   source: 'trained' | 'imported';

@@ -17,6 +17,8 @@ export interface RawSample {
   answer: string | null;
   source: string | null;
   reasoning?: string;
+  /** The line's other numeric fields (another reward model's score, a log-probability…), for evaluating scores a file brings. */
+  scores?: Record<string, number>;
 }
 
 /** One accepted line (or array element) of any format: a question and its samples. */
@@ -163,6 +165,7 @@ export class Collector {
       const c: CandidateText = { line: raw.line, genText: s.genText, answer: this.shared(s.answer), answerKey: this.shared(voteKey), textAnswerKey: this.shared(textAnswerKey), gold: raw.gold, source: this.shared(s.source ?? fileDefault) };
       if (this.file !== undefined) c.file = this.file;
       if (s.reasoning !== undefined) c.reasoning = s.reasoning;
+      if (s.scores !== undefined) c.scores = s.scores;
       if (labelled) {
         const goldMatch = matchesGold(answerKey, raw.gold);
         if (s.label !== null) this.givenLabels = true;

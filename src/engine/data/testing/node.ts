@@ -4,7 +4,7 @@
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { GPT2_EOT } from '../../model/config.ts';
-import { ingestJsonl } from '../ingest.ts';
+import { isPicksSet, readFiles } from '../formats/readFiles.ts';
 import { SAMPLE_DATASET_PATH } from '../sample.ts';
 import { tokenizeDataset, trainingView } from '../tokenizeDataset.ts';
 import { inProcessPool } from '../tokenizePool.ts';
@@ -53,9 +53,11 @@ export function bytesStream(data: Uint8Array | string, chunkBytes = 64 * 1024): 
   });
 }
 
-/** A JSONL text read as the app reads it (ingest, r50k tokens up to the 4096 cap, the training view, answers). */
+/** A labelled JSONL text read as the app reads a dropped file (readFiles, r50k tokens up to the 4096 cap, the training view, answers). */
 export async function readTrainingData(text: Uint8Array | string) {
-  const dataset = await ingestJsonl(bytesStream(text));
+  const read = await readFiles([{ name: 'data.jsonl', stream: bytesStream(text), size: null }]);
+  if (isPicksSet(read)) throw new Error('readTrainingData: the text has no labels or gold answers');
+  const dataset = read;
   const tokens = await tokenizeDataset(dataset, { maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT }, inProcessPool());
   const view = trainingView(dataset, tokens);
   const answers = dataset.groups.flatMap((g) => g.candidates.map((c) => c.answerKey));
