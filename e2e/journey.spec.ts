@@ -112,7 +112,22 @@ test('load a slice of the sample, train the tiny preset on the probed backend, i
     const [lo, hi] = ((await evalSummary.getAttribute(attr)) ?? '').split(',').map((x) => numberAttr(x, attr));
     expect(lo, attr).toBeLessThanOrEqual(hi);
   }
-  await expect(evalSummary).toHaveAttribute('data-recommended-rule', /^(bestOfN|majority|weightedVote|weightedVoteRaw|selector|first|random|oracle)$/);
+  await expect(evalSummary).toHaveAttribute('data-recommended-rule', /^(bestOfN|majority|weightedVote|weightedVoteRaw|selector|generatorVote|generatorVoteFree)$/);
+  // Each rule against majority vote: its difference and interval (accuracy units), the exact test's verdict.
+  const versus = page.getByTestId('versus-majority');
+  expect(await versus.count()).toBeGreaterThanOrEqual(5);
+  for (const row of await versus.all()) {
+    const diff = numberAttr(await row.getAttribute('data-difference'), 'data-difference');
+    const [lo, hi] = ((await row.getAttribute('data-ci')) ?? '').split(',').map((x) => numberAttr(x, 'data-ci'));
+    expect(lo).toBeLessThanOrEqual(diff + 1e-12);
+    expect(hi).toBeGreaterThanOrEqual(diff - 1e-12);
+    await expect(row).toHaveAttribute('data-real', /^(true|false)$/);
+  }
+  // What the energy adds over the best rule without it, in one sentence.
+  expect(Math.abs(numberAttr(await evalSummary.getAttribute('data-energy-gain'), 'data-energy-gain'))).toBeLessThanOrEqual(1);
+  await expect(page.getByTestId('energy-gain')).toContainText(/^The (trained verifier was worth it|trained verifier made the picks worse|energy adds nothing distinguishable)/);
+  // The sample names four generators: their table.
+  await expect(page.getByTestId('generator-row')).toHaveCount(4);
   const allQuestions = numberAttr(await evalSummary.getAttribute('data-all-questions-accuracy'), 'data-all-questions-accuracy');
   expect(allQuestions).toBeGreaterThanOrEqual(0);
   expect(allQuestions).toBeLessThanOrEqual(1);

@@ -26,6 +26,31 @@ async function pickAll(page: Page, questions: number): Promise<Array<Record<stri
   return text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
+test('Pick answers with no model: the generator-weighted vote learnt without labels picks, no energies', async ({ page }) => {
+  const errors = collectConsoleErrors(page);
+  await page.goto('/?backend=wasm');
+  await expect(page.getByTestId('backend')).toHaveAttribute('data-backend', /^(webgpu|wasm|cpu)$/, { timeout: 60_000 });
+  const bare = sampleSlice(8)
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const { label: _l, gold: _g, ...rest } = JSON.parse(l) as Record<string, unknown>;
+      return JSON.stringify(rest);
+    })
+    .join('\n');
+  await dropFile(page, '[data-testid="dataset-summary"]', 'bare.jsonl', bare);
+  await expect(page.getByTestId('picks-set')).toHaveValue('picks', { timeout: 60_000 });
+  await expect(page.getByTestId('picks-rule').locator('option')).toHaveCount(3); // recommended, generatorVoteFree, majority
+  const records = await pickAll(page, 8);
+  expect(new Set(records.map((r) => r.rule))).toEqual(new Set(['generatorVoteFree']));
+  for (const r of records) {
+    expect(r.energies).toEqual([]);
+    expect(typeof r.probability).toBe('number');
+  }
+  await expect(page.getByTestId('picks-progress')).toContainText('picked without a model');
+  expect(errors).toEqual([]);
+});
+
 test('Pick answers on an unlabelled file: progress to done, one picks.jsonl line per question', async ({ page }) => {
   const errors = collectConsoleErrors(page);
   await withModel(page);

@@ -16,7 +16,8 @@
  *   npm run bench -- selection                      # built-in sample, tiny, 3 epochs, seed 42, the app's default split
  *   npm run bench -- selection --data /work/shared/data/gsm8k_zeroeval_multimodel_16cand.jsonl --slice 300
  * Options: --epochs N, --data FILE, --slice K (first K questions), --seed N, --preset tiny|small,
- * --split all|mixed (default: the app's, DEFAULT_TRAIN_SETTINGS.splitKind), --keep (print the weights' path).
+ * --split all|mixed (default: the app's, DEFAULT_TRAIN_SETTINGS.splitKind), --weaker-than P (only the candidates of
+ * generators right less often than P over the file), --keep (print the weights' path).
  */
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
@@ -25,7 +26,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
-import { firstQuestions } from './firstQuestions.ts';
+import { firstQuestions, weakerGenerators } from './firstQuestions.ts';
 import { type SplitKind, DEFAULT_TRAIN_FRACTION, splitGroups } from '../engine/data/split.ts';
 import { splitRecord } from '../engine/data/splitRecord.ts';
 import { readTrainingData } from '../engine/data/testing/node.ts';
@@ -37,6 +38,7 @@ import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
 import { initParams, paramsToArrays } from '../engine/model/params.ts';
 import { INSTALL_TORCH, findPython, runPython } from '../engine/testing/pythonNode.ts';
 import { evaluateModel, evaluationOf } from '../engine/score/evaluation.ts';
+import { trainingGenerators } from '../engine/score/trainingGenerators.ts';
 import { runTraining } from '../engine/train/loop.ts';
 import { RunControl } from '../engine/train/runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings } from '../engine/train/settings.ts';
@@ -56,11 +58,14 @@ const seed = Number(opt('seed', '42'));
 const preset = opt('preset', 'tiny') as keyof typeof PRESETS;
 const kind = opt('split', DEFAULT_TRAIN_SETTINGS.splitKind ?? 'all') as SplitKind;
 const slice = Number(opt('slice', '0'));
+/** Keep only the candidates of generators right less often than this over the file (a held-out slice where generators differ more). */
+const weakerThan = Number(opt('weaker-than', '1'));
 const source = resolve(root, opt('data', join('public', SAMPLE_DATASET_PATH)));
 
 
 let text = readFileSync(source, 'utf8');
 if (slice > 0) text = firstQuestions(text, slice);
+if (weakerThan < 1) text = weakerGenerators(text, weakerThan);
 const work = mkdtempSync(join(tmpdir(), 'eorm-selection-'));
 const dataPath = join(work, 'data.jsonl');
 const weightsPath = join(work, 'weights.safetensors');
@@ -81,7 +86,9 @@ await runTraining({ cfg, params, view, answers, split, settings, profile: active
   state: ignore, points: ignore, progress: ignore, evalProgress: ignore,
   evaluation: (e) => console.log(`  epoch ${e.epoch}: val Best-of-N ${e.evaluation.summary.bestOfN.toFixed(4)}, weighted vote ${e.evaluation.selection.rules.weightedVote.accuracy.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`),
 }, new RunControl());
-const app = await evaluateModel(cfg, params, view, answers, split.val, seed, { profile: activeProfile() });
+// The generator weights the run learnt from its training questions' labels, as the app's validation reads them.
+const generators = trainingGenerators(view, answers, split.train, seed);
+const app = await evaluateModel(cfg, params, view, answers, split.val, seed, { profile: activeProfile() }, 'bothLabels', generators);
 const contentHash = `sha256:${createHash('sha256').update(text).digest('hex')}`;
 const training = { split: splitRecord(seed, DEFAULT_TRAIN_FRACTION, contentHash, kind), epochs, preset };
 writeFileSync(weightsPath, writeModel({ cfg, tensors: await paramsToArrays(params, activeProfile()), metadata: { tokenizer: 'r50k_base', training } }));
@@ -135,7 +142,7 @@ const dE = Math.max(...appEnergies.map((e, j) => diffOf(e, onPython[j])));
 if (!(dE <= ENERGY_TOLERANCE)) failures.push(`energies: |Δ| ${dE.toExponential(2)}`);
 console.log(`energies: largest |app − python| ${dE.toExponential(2)} over ${onPython.length} candidates (float32 on two engines; tolerance ${ENERGY_TOLERANCE})${dE <= ENERGY_TOLERANCE ? '' : ' !'}`);
 // Every figure below: the app's metrics on Python's energies ("app") against Python's report.
-const same = evaluationOf(view, answers, split.val, onPython, cfg.sepId, seed);
+const same = evaluationOf(view, answers, split.val, onPython, cfg.sepId, seed, 'bothLabels', generators);
 const s = same.selection;
 const ps = pyFinal.selection;
 const ownLogT = Math.abs(Math.log(app.selection.temperature) - Math.log(num(ps.temperature)));
@@ -201,17 +208,35 @@ const binRows = (label: string, a: ReliabilityBin[], p: ReliabilityBin[]) => {
 binRows('calibrated, out of fold', c.bins, pc.bins);
 binRows('T = 1', c.binsRaw, pc.binsRaw);
 
-console.log('\nversus majority vote (paired bootstrap): rule | diff 95% interval real | python | max |Δ|');
+console.log('\nversus majority vote: rule | diff, 95% interval (fitted rules refitted), differing, p, Holm-adjusted p, real | python | max |Δ|');
 s.versusMajority.forEach((v, k) => {
   const p = ps.versusMajority[k];
-  const d = compare(`versus ${v.rule}`, [[v.diff, p?.diff], [v.ci.lo, p?.ci.lo], [v.ci.hi, p?.ci.hi]]);
+  const d = compare(`versus ${v.rule}`, [[v.diff, p?.diff], [v.ci.lo, p?.ci.lo], [v.ci.hi, p?.ci.hi], [v.differing, p?.differing], [v.p, p?.p], [v.pAdjusted, p?.pAdjusted]]);
   if (v.real !== p?.real) failures.push(`versus ${v.rule}: real differs`);
-  console.log(`  ${v.rule.padEnd(12)} | ${f4(v.diff)} ${ci(v.ci)} ${v.real ? 'real' : 'not real'} | ${f4(p?.diff)} ${ci(p?.ci ?? { lo: null, hi: null })} ${p?.real ? 'real' : 'not real'} | ${d}`);
+  console.log(`  ${v.rule.padEnd(17)} | ${f4(v.diff)} ${ci(v.ci)} ${String(v.differing).padStart(4)} p ${f4(v.p)} adj ${f4(v.pAdjusted)} ${v.real ? 'real' : 'not real'} | ${f4(p?.diff)} ${ci(p?.ci ?? { lo: null, hi: null })} ${p?.real ? 'real' : 'not real'} | ${d}`);
 });
+const eg = s.energyGain;
+const peg = ps.energyGain;
+console.log(`energy gain (${eg?.rule} vs ${eg?.versus}): ${f4(eg?.diff)} ${ci(eg?.ci ?? { lo: NaN, hi: NaN })} p ${f4(eg?.p)} | python ${f4(peg?.diff)} | ${compare('energy gain', [[eg?.diff ?? NaN, peg?.diff], [eg?.ci.lo ?? NaN, peg?.ci.lo], [eg?.ci.hi ?? NaN, peg?.ci.hi], [eg?.p ?? NaN, peg?.p]])}`);
+console.log(`  ${eg?.sentence} — ${sameText('energy gain sentence', eg?.sentence ?? '', peg?.sentence)}`);
+const gt = s.generators;
+const pgt = ps.generators;
+if (gt || pgt) {
+  console.log(`generators (K ${gt?.alternatives} from labels, ${gt?.alternativesFree} without): source | candidates | observed | reliability | no labels | weight | weight no labels | python max |Δ|`);
+  const pyRowsBy = new Map((pgt?.rows ?? []).map((r) => [r.source, r]));
+  for (const r of gt?.rows ?? []) {
+    const p = pyRowsBy.get(r.source);
+    const fields = ['candidates', 'observedCorrect', 'reliability', 'reliabilityFree', 'weight', 'weightFree'] as const;
+    const d = p ? compare(`generator ${r.source}`, fields.map((k) => [r[k], p[k]])) : 'missing in python';
+    if (!p) failures.push(`generator ${r.source} missing in python`);
+    console.log(`  ${r.source.padEnd(24)} | ${String(r.candidates).padStart(5)} | ${f4(r.observedCorrect)} | ${f4(r.reliability)} | ${f4(r.reliabilityFree)} | ${f4(r.weight)} | ${f4(r.weightFree)} | ${d}`);
+  }
+}
 const bv = s.bestVerifier;
 const pbv = ps.bestVerifier;
 console.log(`best verifier rule: app ${bv?.rule ?? 'none'} ${f4(bv?.diff)} ${ci(bv?.ci ?? { lo: NaN, hi: NaN })} | python ${pbv?.rule ?? 'none'} | ${compare('best verifier gain', [[bv?.diff ?? NaN, pbv?.diff], [bv?.ci.lo ?? NaN, pbv?.ci.lo], [bv?.ci.hi ?? NaN, pbv?.ci.hi]])}`);
 if (bv?.rule !== pbv?.rule) failures.push('best verifier rule differs');
+console.log(`  (${bv?.chosen}; interval at ${f4(bv?.level)})`);
 console.log(`\nrecommendation (${s.recommended.rule}): ${s.recommended.sentence}`);
 console.log(`  python: ${sameText('recommendation', `${s.recommended.rule}: ${s.recommended.sentence}`, `${ps.recommended?.rule}: ${ps.recommended?.sentence}`)}`);
 

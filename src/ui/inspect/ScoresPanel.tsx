@@ -1,7 +1,6 @@
 import { useId, useState } from 'react';
 import { evaluateScores } from '../../client/commands.ts';
 import { useEngine } from '../../state/hooks.ts';
-import type { DataRole } from '../../worker/protocols/data.ts';
 import { SelectionReportView } from './SelectionSummary.tsx';
 
 const DEFAULT_FIELD = 'energy';
@@ -11,17 +10,17 @@ const DEFAULT_FIELD = 'energy';
  * reward model's `score`) gets the whole selection report, as a model's energies on a test file would.
  */
 export function ScoresPanel() {
-  const roles = useEngine((s) => (['test', 'train'] as const).filter((r) => (s.data[r].summary?.scoreFields?.length ?? 0) > 0 && s.data[r].summary?.labelsFrom !== 'none'));
-  const fieldsOf = useEngine((s) => (role: DataRole) => s.data[role].summary?.scoreFields ?? []);
+  // Strings, not new arrays: a selector must return the same value for the same state.
+  const role = useEngine((s) => (['test', 'train'] as const).find((r) => (s.data[r].summary?.scoreFields?.length ?? 0) > 0 && s.data[r].summary?.labelsFrom !== 'none') ?? null);
+  const fieldList = useEngine((s) => (role ? (s.data[role].summary?.scoreFields ?? []).join('\n') : ''));
   const scores = useEngine((s) => s.scores);
   const busy = useEngine((s) => s.pending.evaluateScores === true);
   const [field, setField] = useState('');
   const [higher, setHigher] = useState(false);
   const fieldId = useId();
   const listId = useId();
-  if (roles.length === 0 && !scores) return null;
-  const role = roles[0] ?? null;
-  const fields = role ? fieldsOf(role) : [];
+  if (role === null && !scores) return null;
+  const fields = fieldList === '' ? [] : fieldList.split('\n');
   const chosen = field || (fields.includes(DEFAULT_FIELD) ? DEFAULT_FIELD : (fields[0] ?? DEFAULT_FIELD));
   return (
     <div className="scores-panel" data-testid="scores-panel">

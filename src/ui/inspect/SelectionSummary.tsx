@@ -166,6 +166,7 @@ export function SelectionReportView({ report, testId, set, title }: { report: Re
       data-best-of-n={attr(sel?.rules.bestOfN.accuracy ?? report.summary.bestOfN)}
       data-majority={attr(sel?.rules.majority.accuracy ?? b.majorityVote)}
       data-weighted-vote={attr(sel?.rules.weightedVote.accuracy)}
+      data-oracle-accuracy={attr(sel?.rules.oracle.accuracy)}
       data-temperature={attr(sel?.temperature)}
       data-ece={attr(sel?.calibration.ece)}
       data-ece-raw={attr(sel?.calibration.eceRaw)}
