@@ -129,6 +129,19 @@ describe('the app and eorm.score --picks write the same picks', () => {
     expect(app.filter((r) => r.index === 2)).toEqual([]);
   });
 
+  it('no model: majority vote and the generator vote learnt without labels, app and Python alike', async () => {
+    if (!python) throw new Error(`No Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`);
+    for (const rule of ['majority', 'generatorVoteFree'] as const) {
+      const app: PicksRecord[] = [];
+      await runPicks(dataset.groups, { model: null, rule, pool: inProcessPool(), chunkQuestions: 7, onChunk: (r) => void app.push(...r), profile: activeProfile() });
+      const out = join(dir, `free-${rule}.jsonl`);
+      runPython(python, ['-m', 'eorm.score', '--data', labelled, '--picks', out, '--rule', rule], { OMP_NUM_THREADS: '1' });
+      const py = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as PicksRecord);
+      expectSame(app, py);
+      expect(app.every((r) => r.rule === rule && r.energies.length === 0)).toBe(true);
+    }
+  });
+
   it('the same file without labels or gold', async () => {
     if (!python) throw new Error(`No Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`);
     const read = await readFiles([{ name: 'bare.jsonl', stream: bytesStream(readFileSync(bare)), size: null }]);
