@@ -53,3 +53,4 @@ export function withConfigField(file: Buffer, key: string, value: unknown): Buff
   size.writeBigUInt64LE(BigInt(padded.length));
   return Buffer.concat([size, padded, file.subarray(8 + length)]);
 }
+

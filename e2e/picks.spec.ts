@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
 import { fixtureDir } from '../src/engine/testing/fixtureDir.ts';
+import { withoutLabels } from '../src/engine/data/testing/withoutLabels.ts';
 import { collectConsoleErrors, dropFile, sampleSlice } from './helpers.ts';
 
 /** The app with the fixture model imported (the selected model). */
@@ -30,14 +31,7 @@ test('Pick answers with no model: the generator-weighted vote learnt without lab
   const errors = collectConsoleErrors(page);
   await page.goto('/?backend=wasm');
   await expect(page.getByTestId('backend')).toHaveAttribute('data-backend', /^(webgpu|wasm|cpu)$/, { timeout: 60_000 });
-  const bare = sampleSlice(8)
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const { label: _l, gold: _g, ...rest } = JSON.parse(l) as Record<string, unknown>;
-      return JSON.stringify(rest);
-    })
-    .join('\n');
+  const bare = withoutLabels(sampleSlice(8));
   await dropFile(page, '[data-testid="dataset-summary"]', 'bare.jsonl', bare);
   await expect(page.getByTestId('picks-set')).toHaveValue('picks', { timeout: 60_000 });
   await expect(page.getByTestId('picks-rule').locator('option')).toHaveCount(3); // recommended, generatorVoteFree, majority
@@ -54,14 +48,7 @@ test('Pick answers with no model: the generator-weighted vote learnt without lab
 test('Pick answers on an unlabelled file: progress to done, one picks.jsonl line per question', async ({ page }) => {
   const errors = collectConsoleErrors(page);
   await withModel(page);
-  const bare = sampleSlice(5)
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const { label: _l, gold: _g, ...rest } = JSON.parse(l) as Record<string, unknown>;
-      return JSON.stringify(rest);
-    })
-    .join('\n');
+  const bare = withoutLabels(sampleSlice(5));
   await dropFile(page, '[data-testid="dataset-summary"]', 'bare.jsonl', bare);
   await expect(page.getByTestId('picks-set')).toHaveValue('picks', { timeout: 60_000 });
   const records = await pickAll(page, 5);

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { withoutLabels } from '../engine/data/testing/withoutLabels.ts';
 import type { PicksRecord } from '../engine/score/picksRecord.ts';
 import { file, harness, modelFile, sampleLines } from './testing/sessionHarness.ts';
 
@@ -52,14 +53,7 @@ describe('Pick answers in the worker', () => {
 
   it("picks the picks slot: a file without labels or gold, every record's correct null and no accuracy", async () => {
     const h = harness();
-    const bare = sampleLines(0, 20)
-      .trim()
-      .split('\n')
-      .map((l) => {
-        const { label: _l, gold: _g, ...rest } = JSON.parse(l) as Record<string, unknown>;
-        return JSON.stringify(rest);
-      })
-      .join('\n');
+    const bare = withoutLabels(sampleLines(0, 20));
     await h.run({ type: 'loadData', role: 'train', source: file(bare, 'bare.jsonl') });
     expect(h.last('dataset')!.summary.labelsFrom).toBe('none');
     await h.run({ type: 'import', bytes: await modelFile(3), fileName: 'tiny.safetensors' });
