@@ -1,4 +1,4 @@
-import { HALF_MAT_MUL_WEBGPU } from '../kernels/halfMatMul/webgpu.ts';
+import { halfMatMulFamily } from '../kernels/halfMatMul/webgpu.ts';
 import { LOSS_SCALE_WEBGPU } from '../kernels/lossScale/webgpu.ts';
 import { registerKernels } from '../kernels/register.ts';
 import { type PrecisionChoice, halfPrecisionChoice, webgpuDeviceFeatures } from './choice.ts';
@@ -9,6 +9,6 @@ import { type PrecisionChoice, halfPrecisionChoice, webgpuDeviceFeatures } from 
  */
 export function registerHalfPrecision(): PrecisionChoice {
   const choice = halfPrecisionChoice('webgpu', webgpuDeviceFeatures());
-  if (choice.half) for (const family of [HALF_MAT_MUL_WEBGPU, LOSS_SCALE_WEBGPU]) registerKernels(['webgpu'], family);
+  if (choice.half) for (const family of [halfMatMulFamily(true), LOSS_SCALE_WEBGPU]) registerKernels(['webgpu'], family);
   return choice;
 }

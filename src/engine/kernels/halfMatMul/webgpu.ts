@@ -32,13 +32,19 @@ export function runHalfMatMul(backend: unknown, inputs: { a: tf.TensorInfo; b: t
   return out;
 }
 
-/** The product's kernel in f16 and its gradient: registered where the device has shader-f16 (registerHalf.ts). */
-export const HALF_MAT_MUL_WEBGPU: KernelFamily = {
-  kernels: [
-    {
-      kernelName: HALF_MAT_MUL,
-      kernelFunc: ({ inputs, backend, attrs }) => runHalfMatMul(backend, inputs as { a: tf.TensorInfo; b: tf.TensorInfo; bias?: tf.TensorInfo }, attrs as unknown as HalfMatMulAttrs, true),
-    },
-  ],
-  gradients: [HALF_MAT_MUL_GRADIENT],
-};
+/**
+ * The product's kernel and its gradient: in f16 (`half`) where the device has shader-f16, registered then
+ * (precision/registerHalf.ts); in f32 only by the checks that run the half-precision step where it has
+ * none (testing/halfStepParity.ts).
+ */
+export function halfMatMulFamily(half: boolean): KernelFamily {
+  return {
+    kernels: [
+      {
+        kernelName: HALF_MAT_MUL,
+        kernelFunc: ({ inputs, backend, attrs }) => runHalfMatMul(backend, inputs as { a: tf.TensorInfo; b: tf.TensorInfo; bias?: tf.TensorInfo }, attrs as unknown as HalfMatMulAttrs, half),
+      },
+    ],
+    gradients: [HALF_MAT_MUL_GRADIENT],
+  };
+}

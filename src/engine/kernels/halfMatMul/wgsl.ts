@@ -107,13 +107,14 @@ export function halfMatMulCode(v: HalfMatMulVariant): { enables: string; code: s
       workgroupBarrier();
     }
     let bad = atomicLoad(&poisoned) != 0u;
+    var nanBits = 0x7fc00000u; // a var: a constant NaN is a shader-creation error
     for (var i = 0; i < 4; i = i + 1) {
       for (var j = 0; j < 4; j = j + 1) {
         let m = m0 + tr * 4 + i;
         let n = n0 + tc * 4 + j;
         if (m < uniforms.M && n < uniforms.N) {
           var y = acc[i][j]${v.bias ? ' + BIAS[n]' : ''};
-          if (bad) { y = bitcast<f32>(0x7fc00000u); }
+          if (bad) { y = bitcast<f32>(nanBits); }
           C[(b * uniforms.M + m) * uniforms.N + n] = y;
         }
       }
