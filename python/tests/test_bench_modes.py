@@ -1,8 +1,6 @@
 """The bench's PyTorch modes (eorm/bench_modes.py): which run where and why not, AMP really on, the padding to
 the app's replayed shapes leaving energies alone, and `python -m eorm.bench` running them in one run on CPU."""
 import json
-import os
-import shutil
 import unittest
 
 import torch
@@ -12,7 +10,7 @@ from eorm.config import make_config
 from eorm.model import TransEBM, pad_batch
 from eorm.shape_buckets import bucket_up, padded_length
 
-from .util import run_module, sample_in_temp_dir
+from .util import TrainRuns, run_module
 
 CPU = torch.device("cpu")
 
@@ -102,14 +100,10 @@ class Buckets(unittest.TestCase):
         self.assertEqual(picked, [0, 2, 3, 4, 5])
 
 
-class BenchCommand(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp, cls.data = sample_in_temp_dir("eorm-bench-modes-", "d.jsonl", 60)
+class BenchCommand(TrainRuns):
+    """On the sample's first 60 lines, in a folder the class shares (TrainRuns makes and removes it)."""
 
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+    LINES = 60
 
     def test_every_mode_in_one_run_on_cpu(self):
         r = run_module(["-m", "eorm.bench", "--data", self.data, "--preset", "tiny", "--steps", "2", "--warmup", "1", "--seconds", "5", "--threads", "1", "--modes", "eager,amp,graphs"])
