@@ -48,5 +48,6 @@ describe('the GPU targets table', () => {
     ]);
     const table = targetTable([{ preset: 'small', f32: { tokensPerSec: 200_000, peakBytes: 5 * MiB, epoch1: null }, f16: null, torch: 'torch sees no CUDA device' }]);
     expect(table[2]).toBe('| small | 200,000 | – (no shader-f16) | torch sees no CUDA device | torch sees no CUDA device | torch sees no CUDA device | 5 MiB | – |');
+    expect(table.at(-1)).toBe('| small | every target | no f16 run to set against float32, no PyTorch figure it needs | not measured |');
   });
 });
