@@ -57,6 +57,10 @@ export interface AppRun {
   counters: RunCounters;
   /** With `profile`: GPU ms of the largest replayed training step and of each kind of kernel in it. */
   replayProfile?: ReplayProfile | null;
+  /** The products ran in half precision (the profile's halfPrecision: WebGPU with shader-f16, unless `precision: 'f32'`). */
+  halfPrecision: boolean;
+  /** The validation at the end of epoch 1 (the same step in every run of a preset): what f16 and float32 runs compare. */
+  epoch1: { bestOfN: number; pairwise: number; btLoss: number; trainLoss: number | null } | null;
 }
 
 export interface RunSpec {
@@ -79,6 +83,8 @@ export interface RunSpec {
   replay?: boolean;
   /** WebGPU with replay: where a replayed step's GPU time goes, measured at the end of the window. */
   profile?: boolean;
+  /** 'f32': half precision off where the GPU has it (float32's figures beside f16's). */
+  precision?: 'f32';
 }
 
 /** The first n questions of the sample (4 lines each, grouped by question_id). */
@@ -119,8 +125,8 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     const ready = await waitFor('ready');
     const info = ready.backend;
     // Counters from here on, so pipelines compiled by the validation and the first steps are counted too.
-    await send({ type: 'counters', replay: spec.replay });
-    await waitFor('counters', ready.index);
+    await send({ type: 'counters', replay: spec.replay, precision: spec.precision });
+    const precision = await waitFor('counters', ready.index);
     const software = info.backend === 'cpu' || (info.backend === 'webgpu' && !!info.adapter?.software);
     const sliced = software || !!spec.sliced;
     await send({ type: 'loadData', role: 'train', source: host.source(sliced ? 'slice' : 'sample') });
@@ -194,6 +200,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     await send({ type: 'evaluate', set: 'val' });
     const scored = await waitFor('evaluation', complete.index, "e.report.origin === 'request'");
     const epoch1 = spec.pastFirstEpoch ? await firstEpochCounters(host, first.index) : null;
+    const validated = spec.pastFirstEpoch ? (await waitFor('evaluation', first.index, "e.report.epoch === 1 && e.report.origin === 'run'")).report : null;
     const scoreSeconds = (scored.at - asked) / 1000;
     const { candidates, tokens } = await scoredWork(sliced ? spec.slice.bytes : sampleText, spec.model.maxLen);
     return {
@@ -214,6 +221,8 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
         train: { steps: steady.step, stepsPerSec: steady.stepsPerSec, tokensPerSec: steady.tokensPerSec, window: windowRate(c0, c1, resumed.at, validation) },
         counters: windowCounters(c0.c, c1.c, c1.step - c0.step, epoch1, spec.replay !== false),
         replayProfile: profiled?.replayProfile,
+        halfPrecision: precision.halfPrecision === true,
+        epoch1: validated && { bestOfN: validated.summary.bestOfN, pairwise: validated.summary.pairwise, btLoss: validated.summary.btLoss, trainLoss: validated.epochTrainLoss },
       },
     };
   } finally {

@@ -24,9 +24,14 @@
  *   … --replay both                       (each preset without step replay, then with it: before and after in one run; on|off)
  *   … --window-epoch 3                    (the window in epoch 3: past the second recordings of shapes seen once an epoch)
  *   … --profile                           (where a replayed step's GPU time goes, kernel by kernel, at the end of each window)
+ *   … --precision both                    (f16 where the GPU has shader-f16, then float32; issue 46's targets table; auto|f32|both)
+ *   … --table A.json,B.json               (only the targets table, from reports written by --precision both runs)
+ *
+ * PyTorch runs its three modes (eager float32, AMP, AMP + CUDA graphs: python/eorm/bench_modes.py), each
+ * app run's ratio to each printed.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { GPT2_VOCAB } from '../engine/model/config.ts';
@@ -36,6 +41,7 @@ import type { AdapterSummary } from '../worker/backendInfo.ts';
 import { type AppRun, SAMPLE_PATH, appRun, sampleSlice } from './appRun.ts';
 import type { EngineRuntime } from './engineHost.ts';
 import { formatCounters } from './formatCounters.ts';
+import { type AppRunLike, type TorchRun, presetsFromRuns, targetTable } from './gpuTargets.ts';
 import { type NodeParity, installDawn, nodeParity, nodeRuntime } from './nodeEngine.ts';
 
 const argv = process.argv.slice(2);
@@ -65,6 +71,8 @@ const REPLAY = opt('replay', 'on');
 const REPLAY_MODES: boolean[] = REPLAY === 'both' ? [false, true] : [REPLAY !== 'off'];
 const PROFILE = argv.includes('--profile');
 const WINDOW_EPOCH = Number(opt('window-epoch', '2'));
+/** 'auto': the app's own choice (f16 where the GPU has shader-f16); 'f32': half precision off; 'both': auto, then float32 where auto ran f16. */
+const PRECISION = opt('precision', 'auto');
 const FIXTURES = process.env.EORM_FIXTURES ?? resolve('src/engine/testdata/transebm');
 
 /** "paper@512" → the paper architecture at maxLen 512; "tiny" → the preset as it is. */
@@ -82,10 +90,8 @@ function fits(model: ModelSettings, a: AdapterSummary): string | null {
   return bytes <= limit ? null : `the ${(bytes / 2 ** 20).toFixed(0)} MiB embedding exceeds the adapter's ${(limit / 2 ** 20).toFixed(0)} MiB buffer limit`;
 }
 
-interface TorchCuda {
+interface TorchCuda extends TorchRun {
   device: string;
-  deviceName: string;
-  torch: string;
   train: { steps: number; stepsPerSec: number; tokensPerSec: number };
 }
 
@@ -97,7 +103,7 @@ function pytorchCuda(name: string, model: ModelSettings, data: string): TorchCud
   if (probe.status !== 0) return 'torch sees no CUDA device';
   const preset = name.split('@')[0];
   try {
-    const out = runPython(python, ['-m', 'eorm.bench', '--data', data, '--preset', preset, '--max-len', String(model.maxLen), '--device', 'cuda', '--steps', '1000000', '--seconds', String(SECONDS)]);
+    const out = runPython(python, ['-m', 'eorm.bench', '--data', data, '--preset', preset, '--max-len', String(model.maxLen), '--device', 'cuda', '--modes', 'eager,amp,graphs', '--steps', '1000000', '--seconds', String(SECONDS)]);
     return JSON.parse(out.trim().split('\n').pop()!) as TorchCuda;
   } catch (e) {
     // The app's figures are already in hand: PyTorch failing is reported beside them, not in their place.
@@ -117,6 +123,14 @@ async function checkNumerics(): Promise<NodeParity> {
 const f0 = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
 
 async function main() {
+  // --table A.json,B.json: issue 46's targets table from reports this bench wrote (measure.sh's runs, one per preset).
+  const tables = opt('table', '');
+  if (tables) {
+    const reports = tables.split(',').map((f) => JSON.parse(readFileSync(f, 'utf8')) as { app: AppRunLike[]; pytorchCuda: Record<string, TorchRun | string>; software: boolean });
+    const presets = presetsFromRuns(reports.flatMap((r) => r.app), Object.assign({}, ...reports.map((r) => r.pytorchCuda)));
+    console.log(`Issue 46's targets (${reports.some((r) => r.software) ? 'SOFTWARE adapter: not GPU speed' : 'same GPU, data and session'}):\n${targetTable(presets).join('\n')}`);
+    return;
+  }
   const slice = sampleSlice(SLICE_QUESTIONS);
   let runtime: EngineRuntime;
   let host: string;
@@ -154,13 +168,17 @@ async function main() {
       }
       let software = false;
       for (const replay of REPLAY_MODES) {
-        process.stdout.write(`app: webgpu ${name}, replay ${replay ? 'on' : 'off'}… `);
-        const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, sliced: SLICE_ALWAYS, pastFirstEpoch: WINDOW_EPOCH, replay, profile: PROFILE, ...(CHECKPOINT_EVERY ? { checkpointEverySteps: Number(CHECKPOINT_EVERY) } : {}) });
-        if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see docs/performance.md (gpu) for what a real GPU needs`);
-        adapter = info.adapter;
-        console.log(`${f0(run.train.window.tokensPerSec)} tok/s training${run.software ? ' (software adapter)' : ''}`);
-        runs.push(run);
-        software = run.software;
+        for (const f32 of PRECISION === 'f32' ? [true] : PRECISION === 'both' ? [false, true] : [false]) {
+          // 'both': float32 after f16 only where the first run was f16 (without shader-f16 it was float32 already).
+          if (f32 && PRECISION === 'both' && !runs[runs.length - 1]?.halfPrecision) continue;
+          process.stdout.write(`app: webgpu ${name}, replay ${replay ? 'on' : 'off'}${f32 ? ', float32' : ''}… `);
+          const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, sliced: SLICE_ALWAYS, pastFirstEpoch: WINDOW_EPOCH, replay, profile: PROFILE, ...(f32 ? { precision: 'f32' as const } : {}), ...(CHECKPOINT_EVERY ? { checkpointEverySteps: Number(CHECKPOINT_EVERY) } : {}) });
+          if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see docs/performance.md (gpu) for what a real GPU needs`);
+          adapter = info.adapter;
+          console.log(`${f0(run.train.window.tokensPerSec)} tok/s training, ${run.halfPrecision ? 'f16 products' : 'float32'}${run.software ? ' (software adapter)' : ''}`);
+          runs.push(run);
+          software = run.software;
+        }
       }
       if (software && !ALL_PRESETS) break; // a software adapter: the tiny preset only
     }
@@ -180,9 +198,9 @@ async function main() {
   for (const r of runs) {
     const t = torch[r.preset];
     const w = r.train.window;
-    const vs = typeof t === 'object' ? `; PyTorch CUDA (${t.deviceName}) ${f0(t.train.tokensPerSec)} tok/s, app ${(w.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×` : t ? `; PyTorch CUDA: ${t}` : '';
+    const vs = typeof t === 'object' ? `; PyTorch CUDA (${t.deviceName}): ${Object.entries(t.modes ?? {}).map(([m, x]) => ('train' in x ? `${m} ${f0(x.train.tokensPerSec)} tok/s (app ${(w.tokensPerSec / x.train.tokensPerSec).toFixed(2)}×)` : `${m} not run: ${x.skipped}`)).join(', ')}` : t ? `; PyTorch CUDA: ${t}` : '';
     const validated = w.validations > 0 ? ` (a validation fell in it: ${w.validations})` : '';
-    console.log(`  ${r.preset}, replay ${r.counters.replay ? 'on' : 'off'} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps (${w.seconds.toFixed(1)} s) ${WINDOW_EPOCH > 2 ? `in epoch ${WINDOW_EPOCH}` : 'after the first epoch'}, ${r.checkpointEverySteps ? `a checkpoint every ${r.checkpointEverySteps} steps` : 'no checkpoints'}${validated}${vs}`);
+    console.log(`  ${r.preset}, replay ${r.counters.replay ? 'on' : 'off'}, ${r.halfPrecision ? 'f16' : 'float32'} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps (${w.seconds.toFixed(1)} s) ${WINDOW_EPOCH > 2 ? `in epoch ${WINDOW_EPOCH}` : 'after the first epoch'}, ${r.checkpointEverySteps ? `a checkpoint every ${r.checkpointEverySteps} steps` : 'no checkpoints'}${validated}${vs}`);
     console.log(`    ${formatCounters(r)}`);
     const p = r.replayProfile;
     if (p) {
@@ -191,6 +209,8 @@ async function main() {
     }
   }
   for (const [name, why] of Object.entries(skipped)) console.log(`  ${name}: not run, ${why}`);
+  // Issue 46's targets, from the replayed runs (the app's default): f16 and float32 per preset against PyTorch's modes.
+  if (PRECISION === 'both') console.log(`\nIssue 46's targets (${software ? 'SOFTWARE adapter: not GPU speed' : 'same GPU, data and run'}):\n${targetTable(presetsFromRuns(runs, torch)).join('\n')}`);
   mkdirSync(dirname(RESULTS), { recursive: true });
   const report = { date: new Date().toISOString(), engine: host, chromiumArgs: IN_NODE ? null : CHROMIUM_EXTRA, adapter: a, software, parity, seconds: SECONDS, app: runs, skipped, pytorchCuda: torch };
   writeFileSync(RESULTS, `${JSON.stringify(report, null, 2)}\n`);

@@ -61,15 +61,22 @@ export async function nodeParity(fixtures: string): Promise<NodeParity> {
   tf.engine().reset();
   const { initBackend } = await import('../worker/backend.ts');
   const { parityReport } = await import('../engine/testing/parityReport.ts');
+  const { activeProfile, useProfile } = await import('../engine/backend/profile.ts');
+  const { halfPrecisionReport, halfReportFailures, halfReportSummary } = await import('../engine/testing/halfReport.ts');
   const info = await initBackend('webgpu', NODE_BACKENDS);
   const t0 = performance.now();
+  // The fixtures are float32's: checked on the float32 path; half precision (where the GPU has it) has its own checks.
+  const profile = activeProfile();
+  useProfile({ ...profile, halfPrecision: false });
   const report = await parityReport(readFixture(fixtures));
+  useProfile(profile);
   const webgpu = info.backend === 'webgpu';
+  const half = webgpu ? await halfPrecisionReport() : null;
   return {
     backend: info.backend,
     seconds: (performance.now() - t0) / 1000,
-    summary: paritySummary(report),
-    failures: [...(webgpu ? [] : [`not on WebGPU: ${info.reason}`]), ...parityFailures(report, webgpu, webgpu ? WEBGPU_TOLERANCE : FLOAT32_TOLERANCE)],
+    summary: [...paritySummary(report), ...(half ? halfReportSummary(half) : [])],
+    failures: [...(webgpu ? [] : [`not on WebGPU: ${info.reason}`]), ...parityFailures(report, webgpu, webgpu ? WEBGPU_TOLERANCE : FLOAT32_TOLERANCE), ...(half ? halfReportFailures(half).map((f) => `half precision: ${f}`) : [])],
   };
 }
 

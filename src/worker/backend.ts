@@ -6,6 +6,7 @@ import { fastest, probeActiveBackend } from './backendProbe.ts';
 import { configureWasm } from './wasmSetup.ts';
 import { detectProfile, useProfile } from '../engine/backend/profile.ts';
 import { registerWebGpuKernels } from '../engine/kernels/registerWebGpu.ts';
+import { registerWebGpuBackend } from './webgpuDevice.ts';
 
 export type { AdapterSummary, BackendInfo } from './backendInfo.ts';
 
@@ -22,6 +23,8 @@ export function setSubmitEvery(n: number): void {
 }
 /** A workgroup count no product is under: tfjs then never picks its few-workgroup programs (split-K among them). */
 const SPLIT_K_NEVER = 1e-9;
+// tfjs's WebGPU factory, asking the device for shader-f16 too (half precision), before WebGPU first starts.
+registerWebGpuBackend();
 let adapter: AdapterSummary | null = null;
 let probes: ProbeResult[] | null = null;
 

@@ -74,6 +74,7 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
     }
     if (cmd.type === 'counters') {
       if (cmd.replay === false) useProfile({ ...activeProfile(), replaySteps: false });
+      if (cmd.precision === 'f32') useProfile({ ...activeProfile(), halfPrecision: false });
       installCounters();
       if (cmd.profile && activeProfile().replaySteps) {
         void stepReplay()
@@ -82,7 +83,7 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
           .catch((err: unknown) => emit({ type: 'error', command: cmd.type, message: err instanceof Error ? err.message : String(err) }));
         return;
       }
-      emit({ type: 'counters', ...readCounters() });
+      emit({ type: 'counters', ...readCounters(), halfPrecision: activeProfile().halfPrecision });
       return;
     }
     if (cmd.type === 'destroyDevice') {

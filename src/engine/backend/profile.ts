@@ -16,6 +16,9 @@ import { QKV_HEADS } from '../kernels/qkvHeads/webgpu.ts';
 import { LAYER_NORM } from '../kernels/layerNorm/op.ts';
 import { ROW_SUM } from '../kernels/rowSum/webgpu.ts';
 import { MASKED_SOFTMAX } from '../kernels/maskedSoftmax/webgpu.ts';
+import { HALF_MAT_MUL } from '../kernels/halfMatMul/op.ts';
+import { LOSS_SCALE_UPDATE } from '../kernels/lossScale/op.ts';
+import { halfPrecisionChoice, webgpuDeviceFeatures } from '../precision/choice.ts';
 
 /** Activation memory one pass may use when the user leaves the micro-batch on automatic (WASM takes twice this). */
 export const DEFAULT_PASS_BUDGET_BYTES = 256 * 1024 ** 2;
@@ -68,6 +71,12 @@ export interface BackendProfile {
    * one per thread): twice the GPU's, so a half of 8 candidates at 512 tokens of the small preset runs in one pass.
    */
   readonly passBudgetBytes: number;
+  /**
+   * The products in half precision (f16 operands, float32 accumulation: kernels/halfMatMul/) with dynamic
+   * loss scaling (precision/lossScaler.ts); weights, gradients and AdamW's state stay float32. WebGPU
+   * where the device has shader-f16 (precision/choice.ts) and the kernels are registered.
+   */
+  readonly halfPrecision: boolean;
 }
 
 export type FusedOp = 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'qkvHeads' | 'linear' | 'btLoss' | 'globalNorm' | 'clipCoefficient' | 'bothFinite' | 'dropout' | 'adamw' | 'rowSum';
@@ -120,6 +129,7 @@ export function detectProfile(backend: string = tf.getBackend()): BackendProfile
     sharedSteps: backend === 'wasm',
     replaySteps: webgpu && fused.dropout && fused.btLoss && has(ADAMW_LINK),
     passBudgetBytes: backend === 'wasm' ? 2 * DEFAULT_PASS_BUDGET_BYTES : DEFAULT_PASS_BUDGET_BYTES,
+    halfPrecision: webgpu && has(HALF_MAT_MUL) && has(LOSS_SCALE_UPDATE) && halfPrecisionChoice(backend, webgpuDeviceFeatures()).half,
   };
 }
 

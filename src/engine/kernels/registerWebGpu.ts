@@ -10,6 +10,7 @@ import { HEADS_WEBGPU } from './qkvHeads/webgpu.ts';
 import { LAYER_NORM_WEBGPU } from './layerNorm/webgpu.ts';
 import { ROW_SUM_WEBGPU } from './rowSum/webgpu.ts';
 import { MASKED_SOFTMAX_WEBGPU } from './maskedSoftmax/webgpu.ts';
+import { registerHalfPrecision } from '../precision/registerHalf.ts';
 
 /**
  * Every fused WebGPU kernel of this project, registered for the 'webgpu' backend. The worker calls this
@@ -20,4 +21,6 @@ export function registerWebGpuKernels(): void {
   for (const family of [ADAMW_WEBGPU, LAYER_NORM_WEBGPU, GELU_WEBGPU, GLOBAL_NORM_WEBGPU, BT_LOSS_WEBGPU, MASKED_SOFTMAX_WEBGPU, COLUMN_SUM_WEBGPU, HEADS_WEBGPU, DROPOUT_WEBGPU, ADAMW_FLAT_WEBGPU, ROW_SUM_WEBGPU]) {
     registerKernels(['webgpu'], family);
   }
+  // The f16 products and the loss scale's update, where the device has shader-f16.
+  registerHalfPrecision();
 }

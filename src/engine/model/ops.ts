@@ -4,6 +4,7 @@ import { gelu as geluOp } from '../kernels/gelu/op.ts';
 import { layerNorm as layerNormOp } from '../kernels/layerNorm/op.ts';
 import { maskedSoftmax as maskedSoftmaxOp } from '../kernels/maskedSoftmax/op.ts';
 import { composedLinear, fusedLinear, matMul as product } from '../kernels/matMul/op.ts';
+import { halfLinear, halfMatMul } from '../kernels/halfMatMul/op.ts';
 import { qkvHeads as qkvHeadsOp } from '../kernels/qkvHeads/op.ts';
 export { softplus } from '../kernels/btLoss/op.ts';
 import { gatherRows as gatherRowsOp, gatherTableRows as gatherTableRowsOp } from '../kernels/rowGather/op.ts';
@@ -68,14 +69,14 @@ function opsOf(profile: BackendProfile) {
       const outDim = weight.shape[0];
       const flat = tf.reshape(x, [-1, inDim]) as tf.Tensor2D;
       const simd = profile.simdProducts;
-      const y = profile.fused.linear ? fusedLinear(flat, weight as tf.Tensor2D, bias, simd) : composedLinear(flat, weight, bias, simd);
+      const y = profile.halfPrecision ? halfLinear(flat, weight as tf.Tensor2D, bias) : profile.fused.linear ? fusedLinear(flat, weight as tf.Tensor2D, bias, simd) : composedLinear(flat, weight, bias, simd);
       return tf.reshape(y, [...x.shape.slice(0, -1), outDim]);
     });
   }
 
   /** op(a)·op(b) on rank-2 or rank-3 tensors: by this project's SIMD loops where the profile says so, else tf.matMul (kernels/matMul/). */
   function matMul(a: tf.Tensor, b: tf.Tensor, transposeA = false, transposeB = false): tf.Tensor {
-    return product(a, b, transposeA, transposeB, profile.simdProducts);
+    return profile.halfPrecision ? halfMatMul(a, b, transposeA, transposeB) : product(a, b, transposeA, transposeB, profile.simdProducts);
   }
 
   /** tf.gather(table, ids) along axis 0: on the host backends one row copy per id (kernels/rowGather/). */

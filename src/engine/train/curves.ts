@@ -16,7 +16,8 @@ export function record(run: Run, l: number, gradNorm: number, at: StepAt): void 
   // The step skipped its update (see trainStep): counted, kept out of the curves and the epoch's mean.
   if (!Number.isFinite(l) || !Number.isFinite(gradNorm)) {
     state.skippedSteps++;
-    state.skippedInARow++;
+    // Under half precision's loss scaler an overflowing gradient is the scaler's business (it halves the scale), not divergence.
+    if (!(Number.isFinite(l) && run.lossScaler)) state.skippedInARow++;
     if (state.skippedInARow >= NON_FINITE_PAUSE && !state.pauseReason) {
       state.pauseReason = `Paused: ${state.skippedInARow} steps in a row (up to step ${at.step}) had a ${Number.isFinite(l) ? 'non-finite gradient norm' : 'non-finite loss'}, so their updates were skipped. Lower the learning rate (or raise warmup) and start again, or resume to try on.`;
       run.control.pause();

@@ -61,6 +61,7 @@ async function trainOneStep(run: Run, order: Uint32Array, s: number, epoch: numb
     microBatch,
     dropoutSeed: mixSeed(settings.seed ^ 0x5eed, state.step),
     peer,
+    lossScaler: run.lossScaler ?? undefined,
   });
   queueStep(run, scalars, { step: state.step, epoch, lr });
   state.step++;

@@ -50,6 +50,7 @@ async function finish(run: Run): Promise<void> {
   await Promise.allSettled(run.checkpointsInFlight);
   run.optimizer.sync(params);
   run.optimizer.dispose();
+  run.lossScaler?.dispose();
   // The recorded steps bind this run's weights and moments: their memory goes with the run.
   if (run.profile.replaySteps) stepReplay().clear();
   run.gpuPool?.trim();

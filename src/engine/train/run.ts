@@ -11,6 +11,7 @@ import type { BestMetric } from './settings.ts';
 import { type StepScalars, stepVariant } from './step.ts';
 import { groupsPerStep, stepsPerEpoch, totalSteps } from './stepCount.ts';
 import type { StepPeer } from './stepPeer.ts';
+import { LossScaler } from '../precision/lossScaler.ts';
 
 /** Where a step stands: what its point on the curves carries. */
 export interface StepAt {
@@ -53,6 +54,8 @@ export interface Run {
    * step, at pauses, after validations and at the end (see gpuMemory/gpuPool.ts).
    */
   gpuPool: GpuPoolTrimmer | null;
+  /** Half precision's dynamic loss scale (the profile's halfPrecision), else null. A resume starts it afresh. */
+  lossScaler: LossScaler | null;
   state: RunState;
   /** Points not yet delivered, when the last report went, and the clock, started after the first step. */
   progress: { points: TrainPoint[]; lastReport: number; timer: { start: number; steps: number; tokens: number } | null };
@@ -104,6 +107,7 @@ export function prepareRun(inputs: RunInputs, listener: RunListener, control: Ru
     stepPeer: profile.sharedSteps ? inputs.stepPeer : undefined,
     splitSteps: stepVariant(optimizer, inputs.params) === 'shared',
     gpuPool: profile.trimGpuPool ? gpuPoolTrimmer() : null,
+    lossScaler: profile.halfPrecision ? new LossScaler() : null,
     state,
     progress: { points: [], lastReport: 0, timer: null },
     readback: { queued: [], pending: null },

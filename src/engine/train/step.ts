@@ -11,12 +11,16 @@ import { type StepBatch, lossAndGradients } from './gradients.ts';
 import { sharedLossAndGradients } from './sharedStep.ts';
 import type { StepPeer } from './stepPeer.ts';
 import type { PeerModel } from '../score/scoring.ts';
+import type { LossScaler } from '../precision/lossScaler.ts';
+import { clipScaled } from '../precision/scaledClip.ts';
 
 export interface StepOptions extends GradientOptions {
   lr: number;
   maxGradNorm: number;
   /** Computes the second part of the step on another core (where steps are split: the 'shared' variant). */
   peer?: StepPeer;
+  /** Half precision's loss scale (the profile's halfPrecision; precision/lossScaler.ts): the device steps scale the loss by it and update it. */
+  lossScaler?: LossScaler;
 }
 
 /** Scalars of one step, still on the device: read them with `await t.data()` and dispose them. */
@@ -80,8 +84,10 @@ export async function trainStep(cfg: ModelConfig, params: Params, optimizer: Ada
 /** Every parameter's gradient and update on the device. */
 function deviceStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: Handed): StepScalars {
   return tf.tidy(() => {
-    const { loss, grads, gradNorm, clipCoef } = clippedGradients(cfg, params, batch, opts);
-    optimizer.step(params, grads, opts.lr, clipCoef, bothFinite(loss, gradNorm, optimizer.profile));
+    const { loss, grads, gradNorm, clipCoef, gradScale } = clippedGradients(cfg, params, batch, opts, opts.lossScaler?.scale());
+    const finite = bothFinite(loss, gradNorm, optimizer.profile);
+    optimizer.step(params, grads, opts.lr, gradScale, finite);
+    opts.lossScaler?.update(finite);
     return { loss, gradNorm, clipCoef };
   });
 }
@@ -91,6 +97,7 @@ function deviceStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: S
  * loss, same gradients: the other rows' gradient is 0) and hands their gradient to the lazy update.
  */
 async function lazyEmbeddingStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: Handed, shared: boolean): Promise<StepScalars> {
+  if (opts.lossScaler) throw new Error('half precision runs on the device steps only (its profile is WebGPU’s)');
   const lazy = optimizer.lazy!;
   const compact = compactBatch(batch, cfg.padId, lazy.rows);
   const rows = lazy.gather(compact.rows);
@@ -128,15 +135,14 @@ async function lazyEmbeddingStep(cfg: ModelConfig, params: Params, optimizer: Ad
  */
 function compactTableStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: Handed, replayed: boolean): StepScalars {
   if (typeof opts.dropoutSeed === 'object') throw new Error('the WebGPU step takes its dropout seed as a number');
-  const [loss, gradNorm, clipCoef] = webgpuStep(cfg, params, optimizer, batch, { lr: opts.lr, maxGradNorm: opts.maxGradNorm, microBatch: opts.microBatch, dropoutSeed: opts.dropoutSeed, profile: optimizer.profile, replayed });
+  const [loss, gradNorm, clipCoef] = webgpuStep(cfg, params, optimizer, batch, { lr: opts.lr, maxGradNorm: opts.maxGradNorm, microBatch: opts.microBatch, dropoutSeed: opts.dropoutSeed, profile: optimizer.profile, replayed, lossScaler: opts.lossScaler });
   return { loss: loss as tf.Scalar, gradNorm: gradNorm as tf.Scalar, clipCoef: clipCoef as tf.Scalar };
 }
 
-/** Loss and gradients with their global norm and clip coefficient, all left on the device. */
-function clippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: Handed) {
-  const { loss, grads } = lossAndGradients(cfg, params, batch, opts);
-  const gradNorm = globalNorm(grads.values(), opts.profile);
-  return { loss, grads, gradNorm, clipCoef: clipCoefficient(gradNorm, opts.maxGradNorm, opts.profile) };
+/** Loss and gradients (of the loss × `lossScale` where given) with their global norm and clip coefficient, all left on the device. */
+function clippedGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: Handed, lossScale?: tf.Scalar) {
+  const { loss, grads } = lossAndGradients(cfg, params, batch, { ...opts, lossScale });
+  return { loss, grads, ...clipScaled(grads, lossScale, opts.maxGradNorm, opts.profile) };
 }
 
 /** clippedGradients of a step cut in two parts, the second computed by `opts.peer` where there is one. */

@@ -4,7 +4,7 @@ import { pairTableValues } from '../kernels/btLoss/webgpu.ts';
 import { rowOrderValues } from '../kernels/rowSum/webgpu.ts';
 import { type HostInput, type StepIO, runPlain, stepReplay } from '../kernels/webgpu/replay/stepReplay.ts';
 import { type AdamW, EMBEDDING } from '../model/adamw.ts';
-import { bothFinite, clipCoefficient, globalNorm } from '../model/clip.ts';
+import { bothFinite } from '../model/clip.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { pairGroups } from '../model/loss.ts';
 import type { Params } from '../model/params.ts';
@@ -13,6 +13,8 @@ import { compactBatch } from './compactBatch.ts';
 import type { StepBatch } from './gradients.ts';
 import { lossAndGradients } from './gradients.ts';
 import { bucketUp, padLength } from '../model/shapeBuckets.ts';
+import type { LossScaler } from '../precision/lossScaler.ts';
+import { clipScaled } from '../precision/scaledClip.ts';
 
 export interface WebGpuStepOptions {
   lr: number;
@@ -22,6 +24,8 @@ export interface WebGpuStepOptions {
   profile: BackendProfile;
   /** Recorded once per shape and replayed (the 'replayed' step variant), else run through tfjs. */
   replayed: boolean;
+  /** Half precision's loss scale: the loss is scaled by it, its state (an external) updated in place every step. */
+  lossScaler?: LossScaler;
 }
 
 /**
@@ -81,13 +85,15 @@ export function webgpuStep(cfg: ModelConfig, params: Params, optimizer: AdamW, b
     inputs.push({ data: ids, shape: [e - s, T] }, { data: lengths, shape: [e - s] }, { data: order, shape: [order.length] }, { data: starts, shape: [rowCount + 1] });
   }
   const training = opts.dropoutSeed !== undefined && cfg.dropout > 0;
-  const key = `train ${n}×[${chunkShapes.map((c) => `${c.e - c.s}×${c.T}`).join(',')}] rows ${rowCount}${training ? ' dropout' : ''} clip ${opts.maxGradNorm}`;
-  const io: StepIO = { inputs, externals: [...params.values(), optimizer.flat!.buffer] };
+  const scaler = opts.lossScaler;
+  const key = `train ${n}×[${chunkShapes.map((c) => `${c.e - c.s}×${c.T}`).join(',')}] rows ${rowCount}${training ? ' dropout' : ''} clip ${opts.maxGradNorm}${scaler ? ' loss-scaled' : ''}`;
+  const io: StepIO = { inputs, externals: [...params.values(), optimizer.flat!.buffer, ...(scaler ? [scaler.state] : [])] };
   const body = ([rowsT, pairT, seedT, hyperT, ...chunkT]: tf.Tensor[]): tf.Tensor[] => {
     const table = tf.variable(tf.gather(emb, rowsT), true, `${EMBEDDING}.compact#${compactCounter++}`);
     try {
       const stepParams: Params = new Map(params);
       stepParams.set(EMBEDDING, table);
+      const lossScale = scaler?.scale();
       const { loss, grads } = lossAndGradients({ ...cfg, padId: compact.padId }, stepParams, padded, {
         microBatch: opts.microBatch,
         dropoutSeed: training ? seedT : undefined,
@@ -97,10 +103,12 @@ export function webgpuStep(cfg: ModelConfig, params: Params, optimizer: AdamW, b
           return { ids, lengths, byRow: { order, starts } };
         },
         pairTable: pairT as tf.Tensor2D,
+        lossScale,
       });
-      const gradNorm = globalNorm(grads.values(), opts.profile);
-      const clipCoef = clipCoefficient(gradNorm, opts.maxGradNorm, opts.profile);
-      optimizer.stepFlat(params, grads, hyperT as tf.Tensor1D, clipCoef, bothFinite(loss, gradNorm, opts.profile), rowsT as tf.Tensor1D);
+      const { gradNorm, clipCoef, gradScale } = clipScaled(grads, lossScale, opts.maxGradNorm, opts.profile);
+      const finite = bothFinite(loss, gradNorm, opts.profile);
+      optimizer.stepFlat(params, grads, hyperT as tf.Tensor1D, gradScale, finite, rowsT as tf.Tensor1D);
+      scaler?.update(finite);
       return [loss, gradNorm, clipCoef];
     } finally {
       table.dispose();

@@ -22,9 +22,10 @@ export type Command =
   /**
    * Benchmarks: installs the work counters (first time) and answers with their totals. `replay: false`
    * turns WebGPU's step replay off for this engine (the bench's figures without it); `profile: true` adds
-   * where a replayed step's GPU time goes (it runs the step's kernels again: ask at the end of a run).
+   * where a replayed step's GPU time goes (it runs the step's kernels again: ask at the end of a run);
+   * `precision: 'f32'` turns half precision off (the bench's float32 figures where the GPU has shader-f16).
    */
-  | { type: 'counters'; replay?: boolean; profile?: boolean }
+  | { type: 'counters'; replay?: boolean; profile?: boolean; precision?: 'f32' }
   /** Browser tests: destroys the WebGPU device, as a lost device (driver reset) would. */
   | { type: 'destroyDevice' }
   /** The UI's heartbeat: answered at once with `pong`, ahead of any queued command (see client/heartbeat.ts). */

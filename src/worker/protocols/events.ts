@@ -16,7 +16,7 @@ import type { Estimate, SavedRunInfo, TrainState } from './training.ts';
 export type WorkerEvent =
   | { type: 'ready'; backend: BackendInfo; hardwareConcurrency: number }
   | { type: 'pong' }
-  | ({ type: 'counters'; replayProfile?: ReplayProfile | null } & EngineCounters)
+  | ({ type: 'counters'; replayProfile?: ReplayProfile | null; halfPrecision?: boolean } & EngineCounters)
   | { type: 'log'; level: 'info' | 'warn'; message: string }
   /** `role` names the data slot when a loadData failed. */
   | { type: 'error'; command: CommandType | null; message: string; role?: DataRole }

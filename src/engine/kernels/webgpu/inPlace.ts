@@ -27,11 +27,12 @@ const pipelines = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();
 /**
  * Runs `main(index)` (WGSL, with `uniforms`, the bindings by name and `localId`, the invocation's id in
  * its workgroup, as in tfjs programs: program.ts's snippets work here) for index 0 … groups·size − 1.
- * `key` must name everything baked into `code` and the bindings' names, kinds and types.
+ * `key` must name everything baked into `code` and the bindings' names, kinds and types. `enables`:
+ * WGSL's enable directives (e.g. `enable f16;`), which must open the module.
  */
-export function runInPlace(backend: WebGPUBackend, key: string, code: string, bindings: Binding[], uniformDecl: string, uniforms: Uniform[], groups: number, size = 64): void {
+export function runInPlace(backend: WebGPUBackend, key: string, code: string, bindings: Binding[], uniformDecl: string, uniforms: Uniform[], groups: number, size = 64, enables = ''): void {
   const b = internals(backend);
-  const pipeline = pipelineFor(b.device, key, code, bindings, uniformDecl, size);
+  const pipeline = pipelineFor(b.device, key, code, bindings, uniformDecl, size, enables);
   const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: b.makeUniforms(uniforms.length > 0 ? uniforms : [{ type: 'int32', data: [0] }]) }];
   bindings.forEach(({ t }, i) => {
     b.uploadToGPU(t.dataId);
@@ -60,14 +61,14 @@ export function ownsBuffer(backend: WebGPUBackend, t: tf.TensorInfo): boolean {
   return internals(backend).tensorMap.get(t.dataId)!.refCount === 1;
 }
 
-function pipelineFor(device: GPUDevice, key: string, code: string, bindings: Binding[], uniformDecl: string, size: number): GPUComputePipeline {
+function pipelineFor(device: GPUDevice, key: string, code: string, bindings: Binding[], uniformDecl: string, size: number, enables: string): GPUComputePipeline {
   let cache = pipelines.get(device);
   if (!cache) pipelines.set(device, (cache = new Map()));
   const full = `${key}|${bindings.map((x) => `${x.name}:${x.write ? 'rw' : 'r'}:${x.type ?? 'f32'}`).join(',')}|${size}`;
   let pipeline = cache.get(full);
   if (!pipeline) {
     const decls = bindings.map((x, i) => `@group(0) @binding(${i + 1}) var<storage, ${x.write ? 'read_write' : 'read'}> ${x.name} : array<${x.type ?? 'f32'}>;`);
-    const source = `
+    const source = `${enables}
       struct Uniforms { ${uniformDecl || 'unused : i32,'} };
       @group(0) @binding(0) var<uniform> uniforms : Uniforms;
       ${decls.join('\n      ')}
