@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendProfile } from '../backend/profile.ts';
-import { type AdamWUpdate, composedAdamW, fusedAdamW } from '../kernels/adamw/op.ts';
+import { type AdamWUpdate, composedAdamW, fusedAdamW } from '../kernels/adamw/adamw.ts';
 import { FlatMoments, type RowGradient, flatMomentsFit, stepHyper } from '../kernels/adamw/webgpuFlat.ts';
 import { type AdamWHyper, LazyEmbeddingAdam, type LazyEmbeddingState } from './lazyEmbedding.ts';
 import type { Params } from './params.ts';

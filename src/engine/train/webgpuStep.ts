@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendProfile } from '../backend/profile.ts';
 import { pairTableValues } from '../kernels/btLoss/webgpu.ts';
-import { rowOrderValues } from '../kernels/rowSum/webgpu.ts';
+import { rowOrderValues } from '../kernels/rowSum/rowSum.ts';
 import { type HostInput, type StepIO, runPlain, stepReplay } from '../kernels/webgpu/replay/stepReplay.ts';
 import { type AdamW, EMBEDDING } from '../model/adamw.ts';
 import { bothFinite, clipCoefficient, globalNorm } from '../model/clip.ts';
