@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { GPT2_EOT } from '../model/config.ts';
-import { ingestJsonl } from './ingest.ts';
 import { createRng } from './rng.ts';
 import { encodeOrdinary } from './tokenize.ts';
 import { tokenizeDataset, trainingView } from './tokenizeDataset.ts';
 import { answerTokenizeRequest, createWorkerPool, inProcessPool, type TokenizeWorker } from './tokenizePool.ts';
 import type { TokenizeReply, TokenizeRequest } from './tokenizeProtocol.ts';
-import { bytesStream, fileStream, repoSamplePath } from './testing/node.ts';
+import { bytesStream, fileStream, readDataset, repoSamplePath } from './testing/node.ts';
 import type { Dataset } from './types.ts';
 
 const settings = { maxLen: 96, clsId: GPT2_EOT, sepId: GPT2_EOT };
@@ -42,7 +41,7 @@ function fakeWorker(seed: number, stats: { maxBusy: number }) {
 }
 
 async function testDataset(): Promise<Dataset> {
-  const sample = await ingestJsonl(fileStream(repoSamplePath()));
+  const sample = await readDataset(fileStream(repoSamplePath()));
   const extra = [
     { question: 'Edge <|endoftext|> case', gen_text: 'x <|endoftext|> y', label: 1 },
     { question: 'Edge <|endoftext|> case', gen_text: 'long '.repeat(500), label: 0 },
@@ -50,7 +49,7 @@ async function testDataset(): Promise<Dataset> {
   ]
     .map((o) => JSON.stringify(o))
     .join('\n');
-  const edge = await ingestJsonl(bytesStream(extra));
+  const edge = await readDataset(bytesStream(extra));
   const groups = [...sample.groups.slice(0, 150), ...edge.groups];
   return { groups, candidateCount: groups.reduce((n, g) => n + g.candidates.length, 0), report: sample.report };
 }
@@ -111,7 +110,7 @@ describe('tokenizeDataset', () => {
 
 describe('trainingView', () => {
   it('lists labels in candidate order and the group boundaries', async () => {
-    const ds = await ingestJsonl(
+    const ds = await readDataset(
       bytesStream(
         [
           { question: 'A', gen_text: '1', label: 1 },

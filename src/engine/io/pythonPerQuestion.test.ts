@@ -11,8 +11,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestJsonl } from '../data/ingest.ts';
-import { fileStream } from '../data/testing/node.ts';
+import { fileStream, readDataset } from '../data/testing/node.ts';
 import { inProcessPool } from '../data/tokenizePool.ts';
 import { tokenizeDataset, trainingView } from '../data/tokenizeDataset.ts';
 import { bestOfNScore, rankKey } from '../metrics/rank.ts';
@@ -70,7 +69,7 @@ describe('the app and python/ agree question by question', () => {
       if (!python) throw new Error(`No Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`);
       const path = join(SHARED, name);
       if (!existsSync(path)) throw new Error(`${path} is missing: the shared data files are needed (set EORM_SHARED_DATA to their folder).`);
-      const dataset = await ingestJsonl(fileStream(path));
+      const dataset = await readDataset(fileStream(path));
       const view = trainingView(dataset, await tokenizeDataset(dataset, { maxLen: cfg.maxLen, clsId: cfg.clsId, sepId: cfg.sepId }, inProcessPool()));
       const answers = dataset.groups.flatMap((g) => g.candidates.map((c) => c.answerKey));
       const params = paramsFromArrays(cfg, arrays);

@@ -8,9 +8,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ingestJsonl } from '../data/ingest.ts';
 import { createRng } from '../data/rng.ts';
-import { fileStream, repoSamplePath } from '../data/testing/node.ts';
+import { fileStream, readDataset, repoSamplePath } from '../data/testing/node.ts';
 import { tokenizeChunk } from '../data/tokenize.ts';
 import { GPT2_EOT } from '../model/config.ts';
 import { decodeGolden as decode, encodeGolden as encode, tenth } from '../testing/goldenJson.ts';
@@ -37,7 +36,7 @@ interface Case {
 }
 
 async function sample(): Promise<{ lines: number[]; groups: Array<{ labels: number[]; lengths: number[] }> }> {
-  const ds = await ingestJsonl(fileStream(repoSamplePath()));
+  const ds = await readDataset(fileStream(repoSamplePath()));
   const groups = ds.groups.slice(0, GROUPS);
   const chunk = tokenizeChunk({ maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT, questions: groups.map((g) => g.question), groupSizes: groups.map((g) => g.candidates.length), genTexts: groups.flatMap((g) => g.candidates.map((c) => c.genText)) });
   const lengths = answerTokens({ tokens: { maxLen: 4096, ...chunk }, labels: new Uint8Array(0), groupStart: new Uint32Array(0) }, 0, chunk.offsets.length - 1, GPT2_EOT);

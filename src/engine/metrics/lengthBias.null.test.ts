@@ -4,9 +4,8 @@
  * must call a lean real in at most 5% of draws; with −ρ(energy, length) − ρ(label, length) it did in 12–18%.
  */
 import { describe, expect, it } from 'vitest';
-import { ingestJsonl } from '../data/ingest.ts';
 import { createRng } from '../data/rng.ts';
-import { fileStream, repoSamplePath } from '../data/testing/node.ts';
+import { fileStream, readDataset, repoSamplePath } from '../data/testing/node.ts';
 import { tokenizeChunk } from '../data/tokenize.ts';
 import { GPT2_EOT } from '../model/config.ts';
 import { answerTokens } from './answerLength.ts';
@@ -18,7 +17,7 @@ const QUESTIONS = 145;
 
 /** Every question of the sample: its labels and answer tokens (answerLength.ts on the app's 4096-id inputs). */
 async function sample(): Promise<Array<{ labels: number[]; lengths: number[] }>> {
-  const ds = await ingestJsonl(fileStream(repoSamplePath()));
+  const ds = await readDataset(fileStream(repoSamplePath()));
   const chunk = tokenizeChunk({ maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT, questions: ds.groups.map((g) => g.question), groupSizes: ds.groups.map((g) => g.candidates.length), genTexts: ds.groups.flatMap((g) => g.candidates.map((c) => c.genText)) });
   const lengths = answerTokens({ tokens: { maxLen: 4096, ...chunk }, labels: new Uint8Array(0), groupStart: new Uint32Array(0) }, 0, chunk.offsets.length - 1, GPT2_EOT);
   let c = 0;

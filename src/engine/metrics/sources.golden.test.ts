@@ -9,9 +9,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { candidateSources } from '../data/candidateSources.ts';
-import { ingestJsonl } from '../data/ingest.ts';
 import { createRng } from '../data/rng.ts';
-import { fileStream, repoSamplePath } from '../data/testing/node.ts';
+import { fileStream, readDataset, repoSamplePath } from '../data/testing/node.ts';
 import { decodeGolden as decode, encodeGolden as encode, tenth } from '../testing/goldenJson.ts';
 import { PYTHON_DIR } from '../testing/pythonNode.ts';
 import type { SourceRow } from './selectionTypes.ts';
@@ -28,7 +27,7 @@ interface Case {
 }
 
 async function cases(): Promise<Case[]> {
-  const ds = await ingestJsonl(fileStream(repoSamplePath()));
+  const ds = await readDataset(fileStream(repoSamplePath()));
   const { names, index } = candidateSources(ds);
   const rng = createRng(20);
   const sampled = (energy: (label: number, source: number) => number): Case['groups'] => {

@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPicksSet, readFiles } from '../data/formats/readFiles.ts';
-import { ingestJsonl } from '../data/ingest.ts';
 import { createRng } from '../data/rng.ts';
-import { bytesStream, repoSamplePath } from '../data/testing/node.ts';
+import { bytesStream, readDataset, repoSamplePath } from '../data/testing/node.ts';
 import { inProcessPool } from '../data/tokenizePool.ts';
 import type { CandidateText, Dataset, Group } from '../data/types.ts';
 import { readModel, writeModel } from '../io/modelFile.ts';
@@ -51,7 +50,7 @@ beforeAll(async () => {
   writeFileSync(labelled, `${lines.join('\n')}\n`);
   bare = join(dir, 'bare.jsonl');
   writeFileSync(bare, lines.map((l) => JSON.stringify({ ...JSON.parse(l), label: undefined, gold: undefined })).join('\n') + '\n');
-  dataset = await ingestJsonl(bytesStream(readFileSync(labelled)));
+  dataset = await readDataset(bytesStream(readFileSync(labelled)));
 });
 
 afterAll(() => {

@@ -61,8 +61,10 @@ export class Collector {
   private file: string | undefined;
   private fileDefault: string | null = null;
 
-  /** `requireLabels`: a line without label and gold is rejected at once (a training file that must be labelled). */
-  constructor(private readonly requireLabels = false) {}
+  /** `requireLabels`: the file is labelled from its first line, so a line without label and gold is rejected at once (a file to train on). */
+  constructor(requireLabels = false) {
+    this.labelled = requireLabels;
+  }
 
   /** Lines that follow come from `file` (named in errors when several are read); `defaultSource` is their source when they give none. */
   setFile(file: string | undefined, defaultSource: string | null): void {
@@ -77,7 +79,7 @@ export class Collector {
   }
 
   line(raw: RawLine): void {
-    if (!this.requireLabels && !this.labelled) {
+    if (!this.labelled) {
       if (raw.gold === null && raw.samples.every((s) => s.label === null)) {
         const question = this.pendingQuestions.get(raw.question);
         if (question === undefined) this.pendingQuestions.set(raw.question, raw.question);
