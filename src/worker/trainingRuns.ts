@@ -1,7 +1,7 @@
 import { withSources } from '../engine/data/candidateSources.ts';
 import { shortHash } from '../engine/data/splitRecord.ts';
 import { recordedShape, storedRunSplit } from '../engine/data/olderRecords.ts';
-import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../engine/model/config.ts';
+import type { ModelConfig } from '../engine/model/config.ts';
 import { type Params, initParams, paramsFromArrays } from '../engine/model/params.ts';
 import { type BackendProfile, activeProfile } from '../engine/backend/profile.ts';
 import { autoMicroBatch } from '../engine/model/autoMicroBatch.ts';
@@ -10,7 +10,7 @@ import { estimateMemory } from '../engine/train/estimate.ts';
 import { type RunInputs, runTraining } from '../engine/train/loop.ts';
 import { RunControl } from '../engine/train/runControl.ts';
 import type { StepPeer } from '../engine/train/stepPeer.ts';
-import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../engine/train/settings.ts';
+import { DEFAULT_TRAIN_SETTINGS, type TrainSettings, modelConfigFor } from '../engine/train/settings.ts';
 import { groupsPerStep, totalSteps } from '../engine/train/stepCount.ts';
 import type { BackendInfo } from './backend.ts';
 import { continueFrom } from './continueFrom.ts';
@@ -270,5 +270,5 @@ export class TrainingRuns {
 
 function modelConfig(settings: TrainSettings): ModelConfig {
   if (settings.model.maxLen > TOKEN_CAP) throw new Error(`maxLen ${settings.model.maxLen} is above the supported ${TOKEN_CAP}.`);
-  return makeConfig({ ...settings.model, vocabSize: GPT2_VOCAB, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+  return modelConfigFor(settings.model);
 }
