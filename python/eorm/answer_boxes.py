@@ -1,4 +1,4 @@
-"""The boxed answer of a text, as the app's src/engine/data/answerBoxes.ts: the last balanced `\\boxed{…}` /
+"""The boxed answer of a text, as the app's src/engine/data/answers/answerBoxes.ts: the last balanced `\\boxed{…}` /
 `\\fbox{…}`, read together with the boxes just before it when only connecting words stand between them (one
 list answer, as a grader reads several boxes of one final line). One forward pass with a stack of open braces."""
 from __future__ import annotations

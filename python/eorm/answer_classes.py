@@ -1,4 +1,4 @@
-"""A question's answers grouped for its vote, as the app's src/engine/data/answerClasses.ts: each answer key
+"""A question's answers grouped for its vote, as the app's src/engine/data/answers/answerClasses.ts: each answer key
 joins the class of the first earlier key the equality rule (answer_equality.py) calls equal to it, and votes
 under that key. Bounded: a key is compared with at most MAX_COMPARED_CLASSES earlier classes."""
 from __future__ import annotations

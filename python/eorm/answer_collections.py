@@ -1,4 +1,4 @@
-"""Answers of several parts, as the app's src/engine/data/answerCollections.ts: sets and lists of solutions
+"""Answers of several parts, as the app's src/engine/data/answers/answerCollections.ts: sets and lists of solutions
 (any order), named tuples ("x=1, y=2": by name), tuples and intervals (by position, brackets kept), unions of
 them, and matrices."""
 from __future__ import annotations

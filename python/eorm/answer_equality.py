@@ -1,4 +1,4 @@
-"""When two answers are equal, as the app's src/engine/data/answerEquality.ts: the one rule votes
+"""When two answers are equal, as the app's src/engine/data/answers/answerEquality.ts: the one rule votes
 (answer_classes.py) and labels from gold (answers.py) use. Keys equal, or their forms equal as mathematics:
 numbers exactly; expressions by value at fixed points; relations when lhs − rhs are proportional; a named value
 and its value; tuples, intervals and matrices item by item; lists and unions in any order; named tuples by

@@ -1,4 +1,4 @@
-"""The final answer a reader takes from a chain of thought, as the app's src/engine/data/answerExtract.ts.
+"""The final answer a reader takes from a chain of thought, as the app's src/engine/data/answers/answerExtract.ts.
 Linear in its input, and only the text's last MAX_EXAMINED_CHARS (UTF-16 units, as the app counts) are read."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What an answer is, read as a grader reads it, as the app's src/engine/data/answerForm.ts: working and
+"""What an answer is, read as a grader reads it, as the app's src/engine/data/answers/answerForm.ts: working and
 approximations dropped, then a number, a sentence around one number, a collection, a ± pair, a relation, else
 an expression or text. Reading a key again gives the same form, so two keys compare as the mathematics they
 stand for (answer_equality.py)."""

@@ -1,4 +1,4 @@
-"""The kinds of answer a grader compares, as the app's src/engine/data/answerFormKinds.ts: a number, an
+"""The kinds of answer a grader compares, as the app's src/engine/data/answers/answerFormKinds.ts: a number, an
 expression, a relation, a tuple or interval, a list or set (named: "x=1, y=2"), a union, a matrix, or text;
 each with its canonical key (answer_form.py reads them)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The canonical key of a final answer, as the app's src/engine/data/answerKey.ts: answers a grader would call
+"""The canonical key of a final answer, as the app's src/engine/data/answers/answerKey.ts: answers a grader would call
 equal share a key where one canonical spelling exists (numbers by exact value, collections by their elements'
 keys, words without case, expressions as one linear LaTeX), and different ones never do; equal answers
 written as different expressions are joined by the equality rule (answer_equality.py)."""

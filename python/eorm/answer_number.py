@@ -1,4 +1,4 @@
-"""Numbers in final answers, read exactly, as the app's src/engine/data/answerNumber.ts: every spelling of a
+"""Numbers in final answers, read exactly, as the app's src/engine/data/answers/answerNumber.ts: every spelling of a
 number (18, -$40, 1,234.50, .5, 56/3, \\frac{56}{3}, \\frac56, 2\\frac{1}{2}, 1.5e3, 1.5 \\times 10^{3}, 1011_2,
 18 eggs, 50%, 2.5 million, $50k, 5 squared) becomes one exact rational, so equal numbers get one key and
 different ones never share it."""

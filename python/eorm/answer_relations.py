@@ -1,4 +1,4 @@
-"""Answers with a relation, as the app's src/engine/data/answerRelations.ts: "x = 5" and "|AB| = 1" are their
+"""Answers with a relation, as the app's src/engine/data/answers/answerRelations.ts: "x = 5" and "|AB| = 1" are their
 value; "y = 2x + 1", "34x+45y-20z+100=0" and "x \\geq 5" are relations ("a > b" read as "b < a"); "-2 \\le x \\le
 7" is the interval [-2, 7]; "1 \\pm \\sqrt{19}" is the set of its two values."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reading an answer's structure outside brackets, as the app's src/engine/data/answerSplit.ts: where its
+"""Reading an answer's structure outside brackets, as the app's src/engine/data/answers/answerSplit.ts: where its
 top-level separators and relations are, whether one bracket pair wraps it whole, whether a part is a name
 ("x", "|AB|", "(p,q)") or mathematics rather than words."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What does not change an answer, stripped before it is keyed, as the app's src/engine/data/answerUnwrap.ts:
+"""What does not change an answer, stripped before it is keyed, as the app's src/engine/data/answers/answerUnwrap.ts:
 math delimiters, \\boxed, \\text and friends, emphasis, quotes, spacing commands, degrees; and characters
 spelled one LaTeX way (dashes, ×, ≤, π, ½ …)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Final answers for majority voting and labels, as the app's src/engine/data/answers.ts: the answer a reader
+"""Final answers for majority voting and labels, as the app's src/engine/data/answers/answers.ts: the answer a reader
 takes from a chain of thought (answer_extract.py), its canonical key (answer_key.py), for a candidate and for a
 gold answer, and whether a candidate's answer is the gold answer (the equality rule votes also use:
 answer_equality.py)."""

@@ -1,4 +1,4 @@
-"""Calibration of the picked answer's probability, as the app's src/engine/metrics/calibration.ts: a
+"""Calibration of the picked answer's probability, as the app's src/engine/metrics/calibration/calibration.ts: a
 reliability diagram of 10 equal bins, its expected calibration error, and ECE's bootstrap interval."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The --data files of a command line, read together as the app reads files dropped together
-(src/worker/dataLoader.ts): their name, their identity, what a run records of them, and the one-line
+(src/worker/data/dataLoader.ts): their name, their identity, what a run records of them, and the one-line
 errors that end a command when they cannot be read."""
 from __future__ import annotations
 

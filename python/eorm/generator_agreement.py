@@ -1,4 +1,4 @@
-"""Generator reliabilities without a label, as the app's src/engine/metrics/generatorAgreement.ts: one-coin
+"""Generator reliabilities without a label, as the app's src/engine/metrics/generators/generatorAgreement.ts: one-coin
 Dawid–Skene EM from agreement with the plain majority, a fixed number of rounds."""
 from __future__ import annotations
 

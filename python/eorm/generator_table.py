@@ -1,4 +1,4 @@
-"""The generators of an evaluation's questions, as the app's src/engine/metrics/generatorTable.ts: each
+"""The generators of an evaluation's questions, as the app's src/engine/metrics/generators/generatorTable.ts: each
 candidate's vote weights (labelled reliabilities from training questions, and agreement fitted on the evaluated
 questions, which reads no label) and the per-generator table."""
 from __future__ import annotations

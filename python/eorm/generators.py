@@ -1,4 +1,4 @@
-"""Know your generators, as the app's src/engine/metrics/generators.ts: a vote in which each answer counts by
+"""Know your generators, as the app's src/engine/metrics/generators/generators.ts: a vote in which each answer counts by
 how often its generator is right (one-coin Dawid & Skene weights w = log(p (K − 1) / (1 − p)), floored), with
 reliabilities from training questions' labels (K cross-fitted over them) or from agreement alone
 (generator_agreement.py). Operation for operation as the app."""

@@ -1,4 +1,4 @@
-"""Does the verifier just prefer long (or short) answers? The app's length check (src/engine/metrics/lengthBias.ts),
+"""Does the verifier just prefer long (or short) answers? The app's length check (src/engine/metrics/lengthBias/lengthBias.ts),
 number for number: within each question, Spearman's ρ between energy and answer length in tokens beside the
 same between correctness and length, averaged over questions, each with a 95% bootstrap interval over
 questions; the lean (energy's ρ with length among answers of the same label, so a verifier that ignores length
@@ -17,7 +17,7 @@ from .paired_test import sign_flip_test
 from .selection_sentence import p_value, to_fixed
 from .tokenize import tokenize_groups
 
-# src/worker/dataLoader.ts TOKEN_CAP: the app tokenizes its data once, up to this many ids per input.
+# src/worker/data/dataLoader.ts TOKEN_CAP: the app tokenizes its data once, up to this many ids per input.
 TOKEN_CAP = 4096
 BOOTSTRAP_RESAMPLES = 1000
 LENGTH_RULES = ["shortest", "longest"]

@@ -1,4 +1,4 @@
-"""LaTeX spelled one way, for answer keys, as the app's src/engine/data/linearLatex.ts: fractions, roots and
+"""LaTeX spelled one way, for answer keys, as the app's src/engine/data/answers/linearLatex.ts: fractions, roots and
 exponents in one linear form."""
 from __future__ import annotations
 

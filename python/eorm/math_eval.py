@@ -1,4 +1,4 @@
-"""Values of parsed expressions (math_parse.py), as the app's src/engine/data/mathEval.ts: exact when the
+"""Values of parsed expressions (math_parse.py), as the app's src/engine/data/answers/mathEval.ts: exact when the
 expression is a rational constant, else doubles at fixed points, with the same points and operations as the
 app and a tolerance far above the last bits in which libm and V8's Math may differ. Where Python raises
 (overflow, a domain error, division by zero) the value is NaN, as where the app's result is not finite."""

@@ -1,4 +1,4 @@
-"""Mathematics in an answer key, parsed, as the app's src/engine/data/mathParse.ts: numbers, variables (x, x_1,
+"""Mathematics in an answer key, parsed, as the app's src/engine/data/answers/mathParse.ts: numbers, variables (x, x_1,
 \\alpha), + − × ÷, powers, \\frac, \\sqrt, functions (\\sin, \\ln, \\log_b …), |x|, n!, and products written side by
 side. Nodes are tuples: ("num", rational), ("var", name), ("pi",), ("inf",), ("neg", a), (op, a, b) for add,
 sub, mul, div, pow, root (a, index) and log (a, base), ("fn", name, a). Bounded: text over MAX_MATH_CHARS, nested

@@ -1,4 +1,4 @@
-"""The last piece of mathematics in a text, as the app's src/engine/data/mathSpans.ts: `$$…$$`, `\\[…\\]`,
+"""The last piece of mathematics in a text, as the app's src/engine/data/answers/mathSpans.ts: `$$…$$`, `\\[…\\]`,
 `\\(…\\)` or `$…$` (a single `$` by pandoc's rule, or with a LaTeX command inside). Linear: each position is
 looked at a bounded number of times."""
 from __future__ import annotations

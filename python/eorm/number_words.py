@@ -1,4 +1,4 @@
-"""Words after a number that are part of it (answer_number.py), as the app's src/engine/data/numberWords.ts: a
+"""Words after a number that are part of it (answer_number.py), as the app's src/engine/data/answers/numberWords.ts: a
 scale ("2.5 million", "$50k") multiplies it, a power ("5 squared") raises it."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Exact rationals for answers, as the app's src/engine/data/rational.ts: numbers as written (answer_number.py)
+"""Exact rationals for answers, as the app's src/engine/data/answers/rational.ts: numbers as written (answer_number.py)
 and constant expressions evaluated exactly (math_eval.py). Every operation refuses (None) a result over
 MAX_BITS: bounded work, whatever the answer says."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One training step of the app's recipe (src/engine/train/step.ts): the group-wise Bradley-Terry loss over a
+"""One training step of the app's recipe (src/engine/train/step/step.ts): the group-wise Bradley-Terry loss over a
 rank's groups (optionally in micro-batches with the same gradients), global-norm clipping and AdamW, with
 the app's rule for a non-finite step."""
 from __future__ import annotations
@@ -84,7 +84,7 @@ def train_step(ddp, module: TransEBM, data: TrainingData, groups: List[int], n_g
 
 def loss_free_range(name: str, d_model: int) -> Optional[Tuple[int, int]]:
     """The entries [start, end) of parameter `name` whose gradient is exactly 0 in exact arithmetic (as
-    src/engine/train/lossFreeGradients.ts): the energy head's bias (the Bradley-Terry loss sees energy
+    src/engine/train/step/lossFreeGradients.ts): the energy head's bias (the Bradley-Terry loss sees energy
     differences within a group) and each layer's attention key bias (q·b_k is the same for every key of a
     query; softmax drops it). None for a parameter without any."""
     if name == "head.3.bias":
@@ -107,7 +107,7 @@ def optimizer_step(model: TransEBM, opt: torch.optim.Optimizer, max_grad_norm: f
     """The loss-free gradient entries zeroed (before the norm, as in the app), global-norm clipping (torch's
     clip_grad_norm_: coef = max_norm / (norm + 1e-6), at most 1) and one AdamW step; returns the gradient
     norm before clipping. A step whose loss or gradient norm is not finite changes
-    nothing: no weight, no moment, not AdamW's step count (the app's rule, src/engine/train/step.ts)."""
+    nothing: no weight, no moment, not AdamW's step count (the app's rule, src/engine/train/step/step.ts)."""
     if scaler is not None:
         scaler.unscale_(opt)
     zero_loss_free_grads(model)

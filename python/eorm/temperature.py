@@ -1,4 +1,4 @@
-"""The energy-weighted vote's temperature, fitted as the app's src/engine/metrics/temperature.ts: the mean
+"""The energy-weighted vote's temperature, fitted as the app's src/engine/metrics/calibration/temperature.ts: the mean
 −log of the vote's mass on correct answers, a 25-point log-T grid, then golden-section down to 1e-6 in log T."""
 from __future__ import annotations
 

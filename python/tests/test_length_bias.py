@@ -1,5 +1,5 @@
 """The length check: the same answer tokens and figures as the app (tests/golden/length_bias.json, written by
-src/engine/metrics/lengthBias.golden.test.ts), and `eorm.score` printing them in its final object."""
+src/engine/metrics/lengthBias/lengthBias.golden.test.ts), and `eorm.score` printing them in its final object."""
 import os
 import sys
 

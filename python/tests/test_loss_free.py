@@ -1,5 +1,5 @@
 """The gradient entries no loss depends on (the energy head's bias, each layer's attention key bias) are zeroed
-before clipping, as in the app (src/engine/train/lossFreeGradients.ts): AdamW then only decays those weights,
+before clipping, as in the app (src/engine/train/step/lossFreeGradients.ts): AdamW then only decays those weights,
 instead of turning their float rounding into steps of about lr."""
 import os
 import sys

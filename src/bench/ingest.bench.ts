@@ -13,18 +13,18 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { DEFAULT_MERGE_CACHE_SIZE, setMergeCacheSize } from 'gpt-tokenizer/encoding/r50k_base';
-import { GPT2_EOT } from '../engine/model/config.ts';
+import { GPT2_EOT } from '../engine/data/tokenize/gpt2.ts';
 import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
 import { bytesStream, readDataset } from '../engine/data/testing/node.ts';
-import { tokenizeDataset } from '../engine/data/tokenizeDataset.ts';
+import { tokenizeDataset } from '../engine/data/tokenize/tokenizeDataset.ts';
 import {
   answerTokenizeRequest,
   createWorkerPool,
   inProcessPool,
   type TokenizePool,
   type TokenizeWorker,
-} from '../engine/data/tokenizePool.ts';
-import type { TokenizeReply, TokenizeRequest } from '../engine/data/tokenizeProtocol.ts';
+} from '../engine/data/tokenize/tokenizePool.ts';
+import type { TokenizeReply, TokenizeRequest } from '../engine/data/tokenize/tokenizeProtocol.ts';
 import type { Dataset, TokenizedSet } from '../engine/data/types.ts';
 
 const TARGET_BYTES = 30e6;

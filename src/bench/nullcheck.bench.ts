@@ -15,10 +15,10 @@
  *   npm run bench -- nullcheck [--runs 200] [--questions 145] [--data FILE …] [--seed 1]
  */
 import { readFileSync } from 'node:fs';
-import { createRng } from '../engine/data/rng.ts';
+import { createRng } from '../engine/shared/rng.ts';
 import { bytesStream, readDataset } from '../engine/data/testing/node.ts';
 import { hasBothLabels } from '../engine/metrics/heldOut.ts';
-import { lengthBias } from '../engine/metrics/lengthBias.ts';
+import { lengthBias } from '../engine/metrics/lengthBias/lengthBias.ts';
 import { signFlipTest } from '../engine/metrics/pairedTest.ts';
 import { selectionReport } from '../engine/metrics/selection.ts';
 import type { ScoredGroup } from '../engine/metrics/summary.ts';

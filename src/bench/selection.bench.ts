@@ -31,7 +31,7 @@ import { splitRecord } from '../engine/data/splitRecord.ts';
 import { readTrainingData } from '../engine/data/testing/node.ts';
 import { writeModel } from '../engine/io/modelFile.ts';
 import { SELECTION_RULES } from '../engine/metrics/selection.ts';
-import { LOG_T_TOLERANCE, TEMPERATURE_MAX, TEMPERATURE_MIN } from '../engine/metrics/temperature.ts';
+import { LOG_T_TOLERANCE, TEMPERATURE_MAX, TEMPERATURE_MIN } from '../engine/metrics/calibration/temperature.ts';
 import type { ProbabilityMap, ReliabilityBin, SelectionReport, SourceRow } from '../engine/metrics/selectionTypes.ts';
 import { initParams, paramsToArrays } from '../engine/model/params.ts';
 import { INSTALL_TORCH, findPython, runPython } from '../engine/testing/pythonNode.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { candidateSources, withSources } from './candidateSources.ts';
 import { bytesStream, fileStream, readDataset, repoSamplePath } from './testing/node.ts';
-import { trainingView } from './tokenizeDataset.ts';
+import { trainingView } from './tokenize/tokenizeDataset.ts';
 import type { TokenizedSet } from './types.ts';
 
 const line = (q: string, label: number, source?: string | null) =>

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { NoValidLinesError } from './ingest.ts';
 import { lineErrorMessage } from './lineErrors.ts';
-import { createRng, type Rng } from './rng.ts';
+import { createRng, type Rng } from '../shared/rng.ts';
 import { bytesStream, readDataset } from './testing/node.ts';
 import type { Dataset, LineErrorKind } from './types.ts';
 

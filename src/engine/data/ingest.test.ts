@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NoValidLinesError, type IngestProgress } from './ingest.ts';
-import { createRng } from './rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { bytesStream, readDataset } from './testing/node.ts';
 
 const row = (o: Record<string, unknown>) => JSON.stringify(o);

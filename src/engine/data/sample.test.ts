@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { candidateAnswerKey } from './answers.ts';
+import { candidateAnswerKey } from './answers/answers.ts';
 import { datasetStats } from '../metrics/datasetStats.ts';
 import { fileStream, readDataset, repoSamplePath } from './testing/node.ts';
 

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { INSTALL_TORCH, PYTHON_DIR, findPython } from '../testing/pythonNode.ts';
 import { candidateSources } from './candidateSources.ts';
 import { type SplitKind, splitGroups } from './split.ts';
-import { datasetLabels } from './tokenizeDataset.ts';
+import { datasetLabels } from './tokenize/tokenizeDataset.ts';
 import type { Dataset } from './types.ts';
 import { readDataset } from './testing/node.ts';
 

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRng, type Rng } from '../data/rng.ts';
+import { createRng, type Rng } from '../shared/rng.ts';
 import { makeConfig, type ModelConfig, paramShapes } from '../model/config.ts';
 import { findPython, INSTALL_TORCH, runPython } from '../testing/pythonNode.ts';
 import { readModel, writeModel } from './modelFile.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { disagreementsJsonl } from '../data/answerStats.ts';
+import { disagreementsJsonl } from '../data/answers/answerStats.ts';
 import { datasetStats, tokenLengthStats } from './datasetStats.ts';
 import { bytesStream, readDataset } from '../data/testing/node.ts';
 

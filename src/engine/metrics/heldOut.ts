@@ -12,7 +12,7 @@ import { SELECTION_RULES, selectionReport } from './selection.ts';
 import type { AllQuestionsFigures, SelectionReport, SelectionRule } from './selectionTypes.ts';
 import { type EvalSummary, type ScoredGroup, evaluateGroups } from './summary.ts';
 import { selectorPick } from './selector.ts';
-import { generatorVoteScore } from './generators.ts';
+import { generatorVoteScore } from './generators/generators.ts';
 import { answerSlots, majorityVoteScore, weightedVoteScore } from './vote.ts';
 
 /** At least one correct and one incorrect candidate. */

@@ -21,7 +21,7 @@
 import { majorityVoteScore, weightedVoteScore } from './vote.ts';
 import { bestOfNScore } from './rank.ts';
 import { assertGroup, type ScoredGroup } from './summary.ts';
-import { createRng, type Rng } from '../data/rng.ts';
+import { createRng, type Rng } from '../shared/rng.ts';
 
 export interface NCurveOptions {
   seed: number;

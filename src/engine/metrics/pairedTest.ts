@@ -10,7 +10,7 @@
  * p = (1 + as extreme) / (1 + draws), which is valid as it stands. The Python twin (python/eorm/paired_test.py)
  * enumerates and draws in the same order.
  */
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 
 export const SIGN_FLIP_EXACT_MAX = 20;
 export const SIGN_FLIP_DRAWS = 10_000;

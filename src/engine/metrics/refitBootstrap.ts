@@ -11,7 +11,7 @@
 import { forEachResample } from './bootstrap.ts';
 import { SELECTOR_PENALTIES, SELECTOR_PRIOR, pickByFeatures, selectorRows } from './selector.ts';
 import type { ScoredGroup } from './summary.ts';
-import { TEMPERATURE_MAX, TEMPERATURE_MIN, fitGroup, groupMassNll } from './temperature.ts';
+import { TEMPERATURE_MAX, TEMPERATURE_MIN, fitGroup, groupMassNll } from './calibration/temperature.ts';
 import { fitLogistic } from './logistic.ts';
 import { answerSlots, weightedVotePick } from './vote.ts';
 

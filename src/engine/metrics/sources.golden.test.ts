@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { candidateSources } from '../data/candidateSources.ts';
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { fileStream, readDataset, repoSamplePath } from '../data/testing/node.ts';
 import { decodeGolden as decode, encodeGolden as encode, tenth } from '../testing/goldenJson.ts';
 import { PYTHON_DIR } from '../testing/pythonNode.ts';

@@ -1,5 +1,6 @@
 import type { SplitKind } from '../data/split.ts';
-import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../model/config.ts';
+import { type ModelConfig, makeConfig } from '../model/config.ts';
+import { GPT2_EOT, GPT2_VOCAB } from '../data/tokenize/gpt2.ts';
 
 export type PresetName = 'tiny' | 'small' | 'paper' | 'custom';
 

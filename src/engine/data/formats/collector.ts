@@ -4,8 +4,8 @@
  * any label: until a line gives a label or a gold answer, lines without both wait; if none ever does, they
  * load as a picks set, else they are rejected 'missing'.
  */
-import { AnswerClasses } from '../answerClasses.ts';
-import { candidateKeys, goldAnswerKey, matchesGold } from '../answers.ts';
+import { AnswerClasses } from '../answers/answerClasses.ts';
+import { candidateKeys, goldAnswerKey, matchesGold } from '../answers/answers.ts';
 import { describeValue } from '../record.ts';
 import type { Candidate, CandidateText, Group, IngestReport, LineError } from '../types.ts';
 

@@ -3,13 +3,13 @@
  */
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { GPT2_EOT } from '../../model/config.ts';
+import { GPT2_EOT } from '../tokenize/gpt2.ts';
 import type { IngestProgress } from '../ingest.ts';
 import { isPicksSet, readFiles } from '../formats/readFiles.ts';
 import type { Dataset } from '../types.ts';
 import { SAMPLE_DATASET_PATH } from '../sample.ts';
-import { tokenizeDataset, trainingView } from '../tokenizeDataset.ts';
-import { inProcessPool } from '../tokenizePool.ts';
+import { tokenizeDataset, trainingView } from '../tokenize/tokenizeDataset.ts';
+import { inProcessPool } from '../tokenize/tokenizePool.ts';
 
 /** Absolute path of the built-in sample in the repo's `public/` folder. */
 export function repoSamplePath(): string {

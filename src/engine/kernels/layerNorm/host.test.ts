@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { expect, it } from 'vitest';
-import { createRng } from '../../data/rng.ts';
+import { createRng } from '../../shared/rng.ts';
 import './host.ts';
 import { simdLayerNorm } from './wasm.ts';
 import { fusedLayerNorm } from './layerNorm.ts';

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { rowOrderValues } from './rowSum.ts';
 import { ROW_SUM } from './webgpu.ts';
 import { gatherRows } from '../rowGather/rowGather.ts';
-import { createRng } from '../../data/rng.ts';
+import { createRng } from '../../shared/rng.ts';
 import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
 
 /**
