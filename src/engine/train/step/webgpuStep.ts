@@ -76,7 +76,7 @@ export function webgpuStep(cfg: ModelConfig, params: Params, optimizer: AdamW, b
       ids.set(candidates[i], (i - s) * T);
       lengths[i - s] = candidates[i].length;
     }
-    // Which positions hold each table row: the embedding's gradient sums them in this fixed order (rowSum.ts).
+    // Which positions hold each table row: the embedding's gradient sums them in this fixed order (kernels/rowSum/).
     const { order, starts } = rowOrderValues(ids, rowCount);
     inputs.push({ data: ids, shape: [e - s, T] }, { data: lengths, shape: [e - s] }, { data: order, shape: [order.length] }, { data: starts, shape: [rowCount + 1] });
   }
