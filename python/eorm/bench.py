@@ -20,7 +20,7 @@ from .dataset import load_training_data_or_exit
 from .model import TransEBM, score_candidates
 from .rng import Rng, mix_seed, shuffle_in_place
 from .split import split_groups
-from .step import make_optimizer, optimizer_step, train_step
+from .training.step import make_optimizer, optimizer_step, train_step
 
 
 def blas_name() -> str:

@@ -9,7 +9,7 @@ from typing import List, Sequence, Union
 
 from .formats import FormatRead, read_files
 from .formats.sniff import NotJsonTextError
-from .jsonl import NoValidLinesError
+from .formats.record import NoValidLinesError
 
 Paths = Union[str, Sequence[str]]
 

@@ -9,7 +9,7 @@ import { answerKey, candidateAnswerKey, extractAnswer } from '../../src/engine/d
 import { readDataset } from '../../src/engine/data/testing/node.ts';
 import type { Dataset } from '../../src/engine/data/types.ts';
 
-/** A dataset's fields eorm.jsonl's Dataset has too (the format and label source are the formats golden's). */
+/** A dataset's fields eorm.formats.jsonl's Dataset has too (the format and label source are the formats golden's). */
 const comparedFields = ({ groups, candidateCount, report }: Dataset) => ({ groups, candidateCount, report });
 import { parseCandidateLine } from '../../src/engine/data/record.ts';
 import { createRng, mixSeed, shuffleInPlace } from '../../src/engine/shared/rng.ts';

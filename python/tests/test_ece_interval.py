@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import json
 import unittest
 
-from eorm.calibration import ece_interval, reliability
+from eorm.metrics.calibration import ece_interval, reliability
 
 from tests.util import HERE, dec
 

@@ -12,9 +12,9 @@ import shutil
 import unittest
 
 from eorm.bpe import EOT
-from eorm.jsonl import ingest_jsonl
-from eorm.length_bias import answer_tokens_by_line, length_bias, length_sentence
-from eorm.metrics import ScoredGroup
+from eorm.formats.jsonl import ingest_jsonl
+from eorm.metrics.length_bias import answer_tokens_by_line, length_bias, length_sentence
+from eorm.metrics.summary import ScoredGroup
 
 from tests.util import HERE, SAMPLE, dec, run_module, sample_in_temp_dir, untrained_model_file
 

@@ -15,7 +15,7 @@ import torch
 from eorm.config import make_config
 from eorm.dataset import TrainingData
 from eorm.model import TransEBM
-from eorm.step import loss_free_range, make_optimizer, optimizer_step, train_step
+from eorm.training.step import loss_free_range, make_optimizer, optimizer_step, train_step
 
 from tests.test_fixtures import CASE, EXPECTED, TOL, case_data, fixture_model, zero_grad_mask
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, Union
 
 from ..js import has_non_ws
-from ..jsonl import DEFAULT_MAX_LINE_BYTES, LINE, Group, IngestReport, LineError, NoValidLinesError, _Reject, iter_lines, parse_object
+from .lines import DEFAULT_MAX_LINE_BYTES, iter_lines
+from .record import LINE, Group, IngestReport, LineError, NoValidLinesError, _Reject, parse_object
 from .chat_batch import ChatRequests
 from .collector import Collector
 from .context import ReadContext

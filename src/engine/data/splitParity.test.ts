@@ -51,7 +51,7 @@ beforeAll(async () => {
 function python(cases: Case[]): Array<{ train: number[]; val: number[]; keep: number[] | null }> {
   const code = [
     'import json, sys',
-    'from eorm.jsonl import ingest_jsonl',
+    'from eorm.formats.jsonl import ingest_jsonl',
     'from eorm.split import holdout_split',
     'q = json.load(sys.stdin)',
     'ds = ingest_jsonl(q["text"].encode("utf-8"))',

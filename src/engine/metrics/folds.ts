@@ -1,6 +1,6 @@
 /**
  * The folds of every cross-fitting (crossFit.ts over held-out questions, generators.ts over training ones):
- * questions dealt by a seeded shuffle. The Python twin (python/eorm/cross_fit.py) deals the same folds.
+ * questions dealt by a seeded shuffle. The Python twin (python/eorm/metrics/cross_fit.py) deals the same folds.
  */
 import { createRng } from '../shared/rng.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Pins the per-source audit across the app and python/: python/tests/golden/sources.json holds inputs
  * (the built-in sample's labels and sources, with seeded energies) and the rows sourceAudit gives for them;
- * this test checks the app still gives exactly those rows, python/tests/test_sources.py that eorm.sources
+ * this test checks the app still gives exactly those rows, python/tests/test_sources.py that eorm.metrics.sources
  * does. After a deliberate change of the rules, rewrite the file with
  *   EORM_WRITE_GOLDEN=1 npx vitest run src/engine/metrics/sources.golden.test.ts
  */
@@ -64,7 +64,7 @@ async function cases(): Promise<Case[]> {
   ];
 }
 
-describe('per-source audit golden (app ↔ eorm.sources)', () => {
+describe('per-source audit golden (app ↔ eorm.metrics.sources)', () => {
   it('gives the rows recorded for python/tests/golden/sources.json', async () => {
     const now = (await cases()).map((c) => ({ ...c, rows: sourceAudit(c.groups as SourcedGroup[], c.names) }));
     if (process.env.EORM_WRITE_GOLDEN === '1') {

@@ -2,7 +2,7 @@
  * The boxed answer of a text: the last balanced `\boxed{…}` / `\fbox{…}`, read together with the boxes just
  * before it when only connecting words stand between them ("\boxed{1} and \boxed{2}", "\boxed{(2, 2)} \quad
  * \text{and} \quad \boxed{(6, 2)}"): one list answer, as a grader reads several boxes of one final line.
- * python/eorm/answer_boxes.py is the twin. One forward pass with a stack of open braces.
+ * python/eorm/answers/answer_boxes.py is the twin. One forward pass with a stack of open braces.
  */
 
 interface Box {

@@ -3,7 +3,7 @@
  * equality rule (answerEquality.ts) calls equal to it, and votes under that key, so "\frac{x+2}{7}" and
  * "\frac{x}{7}+\frac{2}{7}" are one answer. The rule is transitive on numbers, text and collections of them;
  * on expressions it is equality at fixed points, which chains only for values within 1e-9 of each other.
- * python/eorm/answer_classes.py is the twin. Bounded: a key is compared with at most MAX_COMPARED_CLASSES
+ * python/eorm/answers/answer_classes.py is the twin. Bounded: a key is compared with at most MAX_COMPARED_CLASSES
  * earlier classes.
  */
 import { formsEqual, keyForm } from './answerEquality.ts';

@@ -1,7 +1,7 @@
 /**
  * Answers of several parts: sets and lists of solutions (any order: "\{3, -2\}", "x=3 or x=-2", "1 and 2"),
  * named tuples ("x=1, y=2": by name), tuples and intervals (by position, brackets kept), unions of them, and
- * matrices. python/eorm/answer_collections.py is the twin. Each level reads its text once.
+ * matrices. python/eorm/answers/answer_collections.py is the twin. Each level reads its text once.
  */
 import { type Form, type Reader, compact } from './answerFormKinds.ts';
 import { commandAt, commaOrSemicolon, isEquals, isMathish, isName, orAnd, splitTop, wrapsWhole } from './answerSplit.ts';

@@ -3,7 +3,7 @@
  * Keys equal, or their forms (answerForm.ts) equal as mathematics: numbers exactly; expressions by value at
  * fixed points (mathEval.ts); relations when lhs − rhs are proportional ("y = 3/4 - x/2" and "2x+4y-3=0"); a
  * named value ("y = 2x+1") and its value; tuples, intervals and matrices item by item; lists and unions in any
- * order; named tuples by name, or by their values against an unnamed list. python/eorm/answer_equality.py is
+ * order; named tuples by name, or by their values against an unnamed list. python/eorm/answers/answer_equality.py is
  * the twin. Bounded: lists past MAX_MATCHED_ITEMS compare by key.
  */
 import { formOf } from './answerForm.ts';

@@ -1,5 +1,5 @@
 /**
- * The final answer a reader takes from a chain of thought. python/eorm/answer_extract.py is the twin.
+ * The final answer a reader takes from a chain of thought. python/eorm/answers/answer_extract.py is the twin.
  * Everything here runs in time linear in its input (no backtracking regex on unbounded text), and reads a
  * bounded amount: lines can be megabytes of degenerate model output.
  */

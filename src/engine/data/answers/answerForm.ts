@@ -3,7 +3,7 @@
  * approximations dropped, then a number, a sentence around one number, a collection, a ± pair, a relation,
  * else an expression or text. Its key (answerKey.ts) is the form written one canonical way, and reading a key
  * again gives the same form, so two keys compare as the mathematics they stand for (answerEquality.ts).
- * python/eorm/answer_form.py is the twin. Work is linear in the answer (times MAX_DEPTH for nested collections).
+ * python/eorm/answers/answer_form.py is the twin. Work is linear in the answer (times MAX_DEPTH for nested collections).
  */
 import { collectionForm } from './answerCollections.ts';
 import { type Form, type Reader, compact, numberForm } from './answerFormKinds.ts';

@@ -1,7 +1,7 @@
 /**
  * The kinds of answer a grader compares: a number, an expression, a relation, a tuple or interval, a list or
  * set (named: "x=1, y=2"), a union, a matrix, or text; each with its canonical key (answerForm.ts reads them).
- * python/eorm/answer_form_kinds.py is the twin.
+ * python/eorm/answers/answer_form_kinds.py is the twin.
  */
 import { variables } from './mathEval.ts';
 import type { MathNode } from './mathParse.ts';

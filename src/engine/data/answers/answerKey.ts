@@ -2,7 +2,7 @@
  * The canonical key of a final answer: answers a grader would call equal share a key where one canonical
  * spelling exists (numbers by exact value, collections by their elements' keys, words without case,
  * expressions as one linear LaTeX), and different ones never do; equal answers written as different
- * expressions are joined by the equality rule (answerEquality.ts). python/eorm/answer_key.py is the twin.
+ * expressions are joined by the equality rule (answerEquality.ts). python/eorm/answers/answer_key.py is the twin.
  * Work is linear in the answer (times MAX_DEPTH for nested collections).
  */
 import { formOf } from './answerForm.ts';

@@ -4,7 +4,7 @@ import { MAX_EXPONENT, type Rational, rational } from './rational.ts';
 /**
  * Numbers in final answers, read exactly: every spelling of a number (18, -$40, 1,234.50, .5, 56/3,
  * \frac{56}{3}, \frac56, 2\frac{1}{2}, 1.5e3, 1.5 \times 10^{3}, 1011_2, 18 eggs, 50%) becomes one exact
- * rational, so equal numbers get one key and different ones never share it. python/eorm/answer_number.py
+ * rational, so equal numbers get one key and different ones never share it. python/eorm/answers/answer_number.py
  * is the twin. Every reader here scans its input once (no backtracking regex on unbounded text).
  */
 

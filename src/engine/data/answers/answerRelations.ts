@@ -1,7 +1,7 @@
 /**
  * Answers with a relation: "x = 5" and "|AB| = 1" are their value; "y = 2x + 1", "34x+45y-20z+100=0" and
  * "x \geq 5" are relations ("a > b" read as "b < a"); "-2 \le x \le 7" is the interval [-2, 7]. And "1 \pm
- * \sqrt{19}" is the set of its two values. python/eorm/answer_relations.py is the twin.
+ * \sqrt{19}" is the set of its two values. python/eorm/answers/answer_relations.py is the twin.
  */
 import { type Form, type Reader, isConstant } from './answerFormKinds.ts';
 import { isName, splitTop } from './answerSplit.ts';

@@ -1,7 +1,7 @@
 /**
  * Reading an answer's structure outside brackets: where its top-level separators and relations are, whether
  * one bracket pair wraps it whole, whether a part is a name ("x", "|AB|", "(p,q)") or mathematics rather than
- * words. Every function reads its input once. python/eorm/answer_split.py is the twin.
+ * words. Every function reads its input once. python/eorm/answers/answer_split.py is the twin.
  */
 
 const isOpen = (c: string) => c === '(' || c === '[' || c === '{';

@@ -1,7 +1,7 @@
 /**
  * What does not change an answer, stripped before it is keyed (answerKey.ts): math delimiters, \boxed, \text
  * and friends, emphasis, quotes, spacing commands, degrees; and characters spelled one LaTeX way (dashes,
- * ×, ≤, π, ½ …). MATH's `is_equiv` normalisation is the floor. python/eorm/answer_unwrap.py is the twin.
+ * ×, ≤, π, ½ …). MATH's `is_equiv` normalisation is the floor. python/eorm/answers/answer_unwrap.py is the twin.
  * Each step reads the answer once; at most MAX_UNWRAP_PASSES passes.
  */
 

@@ -2,7 +2,7 @@
  * Final answers for majority voting and labels: the answer a reader takes from a chain of thought
  * (answerExtract.ts), its canonical key (answerKey.ts), for a candidate and for a gold answer, and whether a
  * candidate's answer is the gold answer (the equality rule votes also use: answerEquality.ts).
- * python/eorm/answers.py is the twin.
+ * python/eorm/answers/answers.py is the twin.
  */
 import { answersEqual } from './answerEquality.ts';
 import { extractAnswer } from './answerExtract.ts';

@@ -1,6 +1,6 @@
 /**
  * LaTeX spelled one way, for answer keys (answerKey.ts): fractions, roots and exponents in one linear form.
- * python/eorm/answer_key.py is the twin.
+ * python/eorm/answers/answer_key.py is the twin.
  */
 
 /** Collections in collections and fractions in fractions are read this deep; deeper ones stay as written. */

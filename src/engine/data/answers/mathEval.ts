@@ -2,7 +2,7 @@
  * Values of parsed expressions (mathParse.ts): exact when the expression is a rational constant ("3\cdot4",
  * "10^{-3}", "\sqrt{9/4}"), else doubles at fixed points, so two expressions compare equal as a grader's CAS
  * would find them ("\frac{x}{7}+\frac{2}{7}" and "\frac{x+2}{7}", "\tan^2(y)+1" and "\sec^2(y)").
- * python/eorm/math_eval.py is the twin: the same points and operations, and a tolerance far above the last
+ * python/eorm/answers/math_eval.py is the twin: the same points and operations, and a tolerance far above the last
  * bits in which V8's Math and libm may differ.
  */
 import type { MathNode } from './mathParse.ts';

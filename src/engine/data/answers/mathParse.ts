@@ -1,7 +1,7 @@
 /**
  * Mathematics in an answer key, parsed: numbers, variables (x, x_1, \alpha), + − × ÷, powers, \frac, \sqrt,
  * functions (\sin, \ln, \log_b …), |x|, n!, and products written side by side ("2x", "2\sqrt{3}", "(x+1)(x-1)").
- * python/eorm/math_parse.py is the twin. Bounded: text over MAX_MATH_CHARS, nested past MAX_MATH_DEPTH or with
+ * python/eorm/answers/math_parse.py is the twin. Bounded: text over MAX_MATH_CHARS, nested past MAX_MATH_DEPTH or with
  * more than MAX_MATH_LINKS operations is not parsed (null), so parsing reads at most MAX_MATH_CHARS
  * characters once, and a parsed tree is shallow enough for the evaluators' recursion (on both sides).
  */

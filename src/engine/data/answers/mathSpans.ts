@@ -3,7 +3,7 @@
  * answer when nothing marks one. A single `$` opens only before a non-space and closes only after a non-space
  * and not before a digit, on one line (pandoc's rule), so prices ("$5 and $6") are not mathematics; with a
  * LaTeX command inside, spaces may stand inside the dollars ("$ \frac{1}{3} $").
- * python/eorm/math_spans.py is the twin. Linear: each position is looked at a bounded number of times.
+ * python/eorm/answers/math_spans.py is the twin. Linear: each position is looked at a bounded number of times.
  */
 
 export interface Span {

@@ -1,7 +1,7 @@
 /**
  * Words after a number that are part of it (answerNumber.ts): a scale ("2.5 million", "$50k") multiplies it, a
  * power ("5 squared", "3 cubed") raises it, where they would otherwise be read as its unit.
- * python/eorm/number_words.py is the twin.
+ * python/eorm/answers/number_words.py is the twin.
  */
 import { type Rational, mul, pow } from './rational.ts';
 

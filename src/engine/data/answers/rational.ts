@@ -1,6 +1,6 @@
 /**
  * Exact rationals for answers: numbers as written (answerNumber.ts) and constant expressions evaluated
- * exactly (mathEval.ts), so equal values get one key on both sides. python/eorm/rational.py is the twin.
+ * exactly (mathEval.ts), so equal values get one key on both sides. python/eorm/answers/rational.py is the twin.
  * Every operation refuses (null) a result over MAX_BITS: bounded work, whatever the answer says.
  */
 

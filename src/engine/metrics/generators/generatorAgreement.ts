@@ -4,7 +4,7 @@
  * the plain majority (a candidate on a most-voted answer counts 1 / the number of such answers), then
  * EM_ITERATIONS rounds, each: every question's posterior over its answers under the current weights (E), then
  * each generator's rate = the posterior mass on its own answers, smoothed as the labelled rates (M). A fixed
- * number of rounds, so the twin (python/eorm/generator_agreement.py) lands on the same weights.
+ * number of rounds, so the twin (python/eorm/metrics/generator_agreement.py) lands on the same weights.
  */
 import { answerMass, answerPosterior, type GeneratorWeights, type SourcedAnswers, sourceCount, sourceRates, voteWeight, weightsOf } from './generators.ts';
 import { type AnswerSlots, answerSlots } from '../vote.ts';

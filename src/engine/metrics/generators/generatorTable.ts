@@ -1,7 +1,7 @@
 /**
  * The generators of an evaluation's questions: each candidate's vote weights (from labelled reliabilities
  * fitted on training questions, and from agreement fitted on the evaluated questions themselves, which reads
- * no label), and the per-generator table the report shows. python/eorm/generator_table.py is the twin.
+ * no label), and the per-generator table the report shows. python/eorm/metrics/generator_table.py is the twin.
  */
 import { fitAgreementGenerators } from './generatorAgreement.ts';
 import { type GeneratorWeights, type SourcedAnswers, candidateWeights, voteWeight } from './generators.ts';

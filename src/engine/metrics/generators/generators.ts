@@ -8,7 +8,7 @@
  * training questions, pulled towards the pooled share by GENERATOR_PRIOR_ANSWERS pseudo-answers, K chosen
  * among GENERATOR_ALTERNATIVES by cross-fitting over those questions) or from agreement alone
  * (generatorAgreement.ts). A weight is floored at WEIGHT_FLOOR: with equal weights (one source, or none) the
- * vote is majority vote exactly. python/eorm/generators.py is the twin, operation for operation.
+ * vote is majority vote exactly. python/eorm/metrics/generators.py is the twin, operation for operation.
  */
 import { CROSS_FIT_FOLDS, crossFitFolds } from '../folds.ts';
 import { type AnswerSlots, answerSlots, majorityVotePick } from '../vote.ts';

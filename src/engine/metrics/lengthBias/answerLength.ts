@@ -3,7 +3,7 @@
  * candidate's stored input ([CLS] question [SEP] answer, tokenized once up to the data's 4096-id cap,
  * worker/data/dataLoader.ts), so before the model's own maxLen cuts it; an answer longer than the cap leaves
  * counts what the cap keeps. The SEP is the first separator id after the CLS: a question never holds that
- * id (texts are encoded as ordinary text, tokenize.ts). python/eorm/length_bias.py counts the same.
+ * id (texts are encoded as ordinary text, tokenize.ts). python/eorm/metrics/length_bias.py counts the same.
  */
 import type { TrainingView } from '../../data/types.ts';
 

@@ -2,7 +2,7 @@
  * Pins the length check across the app and python/: python/tests/golden/length_bias.json holds the answer
  * tokens of the built-in sample's first questions (answerLength.ts on the app's 4096-id inputs) and length
  * checks (lengthBias.ts) of seeded energies on them; this test checks the app still gives exactly those,
- * python/tests/test_length_bias.py that eorm.length_bias does. After a deliberate change, rewrite the file with
+ * python/tests/test_length_bias.py that eorm.metrics.length_bias does. After a deliberate change, rewrite the file with
  *   EORM_WRITE_GOLDEN=1 npx vitest run src/engine/metrics/lengthBias/lengthBias.golden.test.ts
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -74,7 +74,7 @@ async function cases(): Promise<{ lines: number[]; lengths: number[]; cases: Cas
   };
 }
 
-describe('length check golden (app ↔ eorm.length_bias)', () => {
+describe('length check golden (app ↔ eorm.metrics.length_bias)', () => {
   it('gives the answer tokens and figures recorded for python/tests/golden/length_bias.json', async () => {
     const c = await cases();
     const now = { ...c, cases: c.cases.map((k) => ({ ...k, result: lengthBias(k.groups.map((g) => ({ ...g, answers: g.labels.map(() => null) })), { seed: SEED, figuresOver: k.figuresOver }) })) };

@@ -8,7 +8,7 @@
  * correlation from the energy's did not: a random verifier leant by −ρ(label, length)). Whether it is real
  * is an exact sign-flip test (pairedTest.ts), which keeps its 5% under no signal where the bootstrap interval
  * of so few questions does not quite. Two more baseline rules pick by length alone: the shortest answer, the
- * longest. python/eorm/length_bias.py is the twin, number for number (golden: lengthBias.golden.test.ts).
+ * longest. python/eorm/metrics/length_bias.py is the twin, number for number (golden: lengthBias.golden.test.ts).
  *
  * Spearman's ρ is Pearson's correlation of midranks (tied values share the mean of their ranks); energies
  * rank by rankKey (non-finite ones last, tied). The figures are over the reported questions with both labels
@@ -105,7 +105,7 @@ const signed = (x: number): string => {
 };
 const questions = (n: number): string => `${n} question${n === 1 ? '' : 's'}`;
 
-/** The one sentence; the twin is python/eorm/length_bias.py's length_sentence (toFixed rounding). */
+/** The one sentence; the twin is python/eorm/metrics/length_bias.py's length_sentence (toFixed rounding). */
 export function lengthSentence(b: Omit<LengthBias, 'sentence' | 'rules' | 'allQuestions'>): string {
   if (b.groups === 0) return 'No question has both a right and a wrong answer and two answers of the same label with different lengths: nothing to check length against.';
   // Said the way it leans: the lean toward shorter answers is the negated lean, its interval turned round.

@@ -6,7 +6,7 @@ import * as tf from '@tensorflow/tfjs';
  * - the energy head's bias (head.3.bias): the Bradley-Terry loss sees only energy differences within a group;
  * - each layer's attention key bias (self_attn.in_proj_bias[d, 2d)): q·b_k is the same for every key of a
  *   query, and softmax drops a constant.
- * python/eorm/step.py (loss_free_range) names the same entries.
+ * python/eorm/training/step.py (loss_free_range) names the same entries.
  */
 export function lossFreeRange(name: string, dModel: number): [number, number] | null {
   if (name === 'head.3.bias') return [0, 1];
