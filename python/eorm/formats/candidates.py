@@ -1,4 +1,4 @@
-"""One candidate per line (the app's own format): eorm.formats.jsonl's rules, one sample per line (candidates.ts)."""
+"""One candidate per line (the app's own format): record.py's rules, one sample per line (candidates.ts)."""
 from .record import _read_record
 from .collector import RawLine, RawSample
 

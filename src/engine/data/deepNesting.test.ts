@@ -1,7 +1,7 @@
 /**
  * The nesting rule, app side: a JSONL line is read at any nesting depth (JSON.parse and topLevelSources
  * never recurse), so a field the rules ignore does not reject its line however deep it is, and a deep value
- * where a string or label is expected is rejected as any array or object is. python/eorm/formats/jsonl.py follows
+ * where a string or label is expected is rejected as any array or object is. python/eorm/formats/record.py follows
  * the same rule (eorm.jsonparse); python/tests/test_app_rules.py checks it against the golden file.
  */
 import { describe, expect, it } from 'vitest';
