@@ -1,23 +1,15 @@
 import { candidateAnswerKey } from '../../engine/data/answers/answers.ts';
-import { withSources } from '../../engine/data/candidateSources.ts';
 import { parsePastedCandidates } from '../../engine/data/pasted.ts';
-import { tokenizeChunk } from '../../engine/data/tokenize/tokenize.ts';
 import { readModel } from '../../engine/io/modelFile.ts';
 import { modelCard } from '../../engine/io/modelCard.ts';
-import { recordedFigureSeed } from '../../engine/data/splitRecord.ts';
 import { isBestCheckpoint } from '../../engine/data/heldOutNote.ts';
-import { readProbabilityMap } from '../../engine/metrics/recordedMap.ts';
 import { describeProbabilityMap, rerankAnswers } from '../../engine/metrics/rerankProbability.ts';
 import type { ProbabilityMap } from '../../engine/metrics/selectionTypes.ts';
 import { selectionOf } from '../../engine/train/bestMetric.ts';
 import { paramCount } from '../../engine/model/config.ts';
 import { GPT2_VOCAB } from '../../engine/data/tokenize/gpt2.ts';
 import { type Params, disposeParams, paramsFromArrays } from '../../engine/model/params.ts';
-import { evaluateModel } from '../../engine/score/evaluation.ts';
-import { trainingGenerators } from '../../engine/score/trainingGenerators.ts';
-import { rankGroup } from '../../engine/metrics/rank.ts';
 import type { ScoringPeer } from '../../engine/score/scoring.ts';
-import { scoreDistinct } from '../../engine/score/distinctInputs.ts';
 import { TOKEN_CAP } from '../data/dataLoader.ts';
 import type { Datasets } from '../data/datasets.ts';
 import { type CachedEvaluation, type EvaluationCache, roleOf } from './evaluationCache.ts';
@@ -25,10 +17,12 @@ import { exportModel } from './exportModel.ts';
 import { inspectGroup } from './inspectGroup.ts';
 import { explainCandidate } from '../../engine/score/explainEnergy.ts';
 import type { ModelSlots, SlotModel } from './modelSlots.ts';
-import { modelSplit } from './modelSplit.ts';
+import { evaluateSet } from './evaluateSet.ts';
+import { probabilityMapFor } from './probabilityMap.ts';
+import { rankedCandidates, scorePasted } from './rerank.ts';
 import type { DataRole } from '../protocols/data.ts';
 import type { WorkerEvent } from '../protocols/events.ts';
-import type { EvalSet, InspectFilter, ModelSlot, RankedCandidate, SaliencyTarget } from '../protocols/models.ts';
+import type { EvalSet, InspectFilter, ModelSlot, SaliencyTarget } from '../protocols/models.ts';
 import type { TrainingRuns } from '../runs/trainingRuns.ts';
 import type { PicksModel } from '../runs/picksRuns.ts';
 import { activeProfile } from '../../engine/backend/profile.ts';
@@ -108,30 +102,12 @@ export class ModelQueries {
     await this.onCurrent(
       null,
       async (m) => {
-        const { cfg } = m.model;
-        // Exactly the training inputs: [CLS] + question + [SEP] + text, cut at the model's maxLen. One id
-        // more tells an input that was cut from one exactly maxLen long.
-        const chunk = tokenizeChunk({ maxLen: cfg.maxLen + 1, clsId: cfg.clsId, sepId: cfg.sepId, questions: [question], groupSizes: [texts.length], genTexts: texts });
-        const full = texts.map((_, i) => chunk.tokens.subarray(chunk.offsets[i], chunk.offsets[i + 1]));
-        const ids = full.map((t) => t.subarray(0, cfg.maxLen));
         const probability = this.probabilityMapOf(m);
-        return { full, ids, probability, energies: await scoreDistinct(cfg, m.params, ids, { profile: activeProfile() }) };
+        return { probability, scores: await scorePasted(m.model.cfg, m.params, question, texts, activeProfile()) };
       },
-      ({ full, ids, energies, probability }, slot) => {
-        const rank = rankGroup(energies);
-        const candidates: RankedCandidate[] = rank.order.map((i, r) => ({
-          rank: r + 1,
-          index: i,
-          energy: energies[i],
-          deltaToBest: rank.deltaToBest[i],
-          share: rank.share[i],
-          label: null,
-          answer: candidateAnswerKey(null, texts[i]),
-          text: texts[i],
-          tokens: ids[i].length,
-          truncated: full[i].length > ids[i].length,
-        }));
-        const answers = rerankAnswers(texts.map((t) => candidateAnswerKey(null, t)), energies, probability.map);
+      ({ scores, probability }, slot) => {
+        const candidates = rankedCandidates(texts, scores);
+        const answers = rerankAnswers(texts.map((t) => candidateAnswerKey(null, t)), scores.energies, probability.map);
         const source = `${probability.source}; ${describeProbabilityMap(probability.map)}`;
         this.deps.emit({ type: 'reranked', question, candidates, modelSlot: slot, answers, temperature: probability.map.temperature, temperatureSource: source });
       },
@@ -185,22 +161,10 @@ export class ModelQueries {
     return modelCard({ weightsFile, description: model.description, source: model.source, config: model.cfg, params: paramCount(model.cfg), training: model.training, evaluations, exportedAt: new Date().toISOString(), chosenOnValidation });
   }
 
-  /**
-   * What turns the model's energies into Rerank's probabilities (fitted on held-out questions): recorded
-   * with it (at its last validation), else its validation at hand, else a recorded temperature alone
-   * (files from before the map), else T = 1.
-   */
+  /** Rerank's probability map for the model read (probabilityMap.ts), with the validation at hand. */
   private probabilityMapOf(m: Reading): { map: ProbabilityMap; source: string } {
-    const recorded = readProbabilityMap(m.model.training.probabilityMap);
-    const source = m.model.training.temperatureSource;
-    if (recorded) return { map: recorded, source: typeof source === 'string' ? source : 'recorded with the model' };
     const cached = this.deps.cache.get('val', this.deps.runs.latestStep, this.deps.runs.isTraining());
-    const fitted = cached ? selectionOf(cached.evaluation) : null;
-    if (fitted?.probabilityMap) return { map: fitted.probabilityMap, source: fitted.temperatureSource };
-    const t = m.model.training.temperature;
-    const vote = (temperature: number): ProbabilityMap => ({ temperature, platt: null, selector: null, use: 'vote' });
-    if (typeof t === 'number' && t > 0 && Number.isFinite(t)) return { map: vote(t), source: typeof source === 'string' ? source : 'recorded with the model' };
-    return { map: vote(1), source: 'T = 1: nothing was fitted for this model (evaluate it on validation data first)' };
+    return probabilityMapFor(m.model.training, cached ? selectionOf(cached.evaluation) : null);
   }
 
   import(bytes: ArrayBuffer, fileName: string): void {
@@ -262,29 +226,12 @@ export class ModelQueries {
 
   /** Hands `use` the evaluation of the selected model on `set`: cached when neither the model nor the data changed since, else computed now. */
   private async withEvaluation(set: EvalSet, use: (e: CachedEvaluation) => void): Promise<void> {
-    const { cache, datasets, runs, emit } = this.deps;
+    const { cache, runs } = this.deps;
     const cached = cache.get(set, runs.latestStep, runs.isTraining());
     if (cached) return use(cached);
-    const role = roleOf(set);
     await this.onCurrent(
-      role,
-      async (m) => {
-        const key = cache.key(set, m.slot);
-        // Validation reads the training file split as the model records it (modelSplit.ts).
-        const trained = set === 'val' ? modelSplit(datasets, m.model, m.slot) : null;
-        const data = trained?.data ?? datasets.require(role);
-        const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
-        if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
-        const seed = recordedFigureSeed(m.model.training, runs.settings.seed);
-        const view = withSources(data.view, data.dataset);
-        // The generator weights the model learnt from its training questions' labels; for its own validation
-        // split they can be fitted again on that split's training questions.
-        const recorded = readProbabilityMap(m.model.training.probabilityMap)?.generators ?? null;
-        const generators = recorded ?? (set === 'val' ? trainingGenerators(view, data.answers, data.split.train, seed) : null);
-        const scoring = { onProgress: (done: number, total: number) => emit({ type: 'evalProgress', set, done, total }), peers: this.deps.scoringPeers(), profile: activeProfile() };
-        const evaluation = await evaluateModel(m.model.cfg, m.params, view, data.answers, groups, seed, scoring, set === 'val' ? 'bothLabels' : 'allQuestions', generators);
-        return { key, evaluated: { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation, heldOut: trained?.note ?? null } };
-      },
+      roleOf(set),
+      (m) => evaluateSet(set, m, this.deps),
       ({ key, evaluated }, slot) => use(cache.store(set, slot, evaluated, key)),
     );
   }

@@ -1,25 +1,25 @@
-import { withSources } from '../../engine/data/candidateSources.ts';
 import { shortHash } from '../../engine/data/splitRecord.ts';
 import { recordedShape, storedRunSplit } from '../../engine/data/olderRecords.ts';
 import type { ModelConfig } from '../../engine/model/config.ts';
 import { type Params, initParams, paramsFromArrays } from '../../engine/model/params.ts';
-import { type BackendProfile, activeProfile } from '../../engine/backend/profile.ts';
+import { activeProfile } from '../../engine/backend/profile.ts';
 import { autoMicroBatch } from '../../engine/model/autoMicroBatch.ts';
 import type { RunCheckpoint } from '../../engine/train/checkpoint.ts';
 import { estimateMemory } from '../../engine/train/estimate.ts';
-import { type RunInputs, runTraining } from '../../engine/train/loop.ts';
+import { runTraining } from '../../engine/train/loop.ts';
 import { RunControl } from '../../engine/train/runControl.ts';
 import type { StepPeer } from '../../engine/train/step/stepPeer.ts';
-import { DEFAULT_TRAIN_SETTINGS, type TrainSettings, modelConfigFor } from '../../engine/train/settings.ts';
+import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../../engine/train/settings.ts';
 import { groupsPerStep, totalSteps } from '../../engine/train/stepCount.ts';
 import type { BackendInfo } from '../backend/backend.ts';
 import { continueFrom } from './continueFrom.ts';
-import { type LoadedData, TOKEN_CAP } from '../data/dataLoader.ts';
+import type { LoadedData } from '../data/dataLoader.ts';
 import type { Datasets } from '../data/datasets.ts';
 import type { EvaluationCache } from '../models/evaluationCache.ts';
 import type { ModelSlots } from '../models/modelSlots.ts';
 import type { WorkerEvent } from '../protocols/events.ts';
 import { RunEvents } from './runEvents.ts';
+import { passBudget, runInputs, runModelConfig } from './runInputs.ts';
 import type { RunRecorder } from './runRecorder.ts';
 import { type ExportableRun, exportRunFile } from './runExportFile.ts';
 import { runValidated, splitOf } from './runValidation.ts';
@@ -113,22 +113,15 @@ export class TrainingRuns {
   estimate(settings: TrainSettings): void {
     const { datasets } = this.deps;
     this.current = settings;
-    const cfg = modelConfig(settings);
+    const cfg = runModelConfig(settings);
     const data = datasets.get('train');
     const largestGroup = data ? data.dataset.groups.reduce((m, g) => Math.max(m, g.candidates.length), 0) : 4;
     const perStep = largestGroup * groupsPerStep(settings);
-    const perPass = settings.microBatch > 0 ? settings.microBatch : (autoMicroBatch(cfg, perStep, cfg.maxLen, this.passBudget(activeProfile())) ?? perStep);
+    const perPass = settings.microBatch > 0 ? settings.microBatch : (autoMicroBatch(cfg, perStep, cfg.maxLen, passBudget(activeProfile(), this.deps.backend())) ?? perStep);
     const adapter = this.deps.backend()?.adapter ?? null;
     const e = estimateMemory(cfg, perPass, perPass < perStep, adapter);
     this.deps.emit({ type: 'estimate', estimate: { params: e.params, trainingBytes: e.trainingBytes, largestBufferBytes: e.largestBufferBytes, warnings: e.warnings } });
     datasets.refreshSummaries();
-  }
-
-  /** Activation bytes one pass may take: the backend profile's, or less on an adapter with a smaller binding limit. */
-  private passBudget(profile: BackendProfile): number {
-    const limit = this.deps.backend()?.adapter?.maxStorageBufferBindingSize;
-    const budget = profile.passBudgetBytes;
-    return limit ? Math.min(budget, limit) : budget;
   }
 
   start(settings: TrainSettings): void {
@@ -137,7 +130,7 @@ export class TrainingRuns {
     const loaded = datasets.require('train');
     this.current = settings;
     const from = settings.init === 'continue' ? continueFrom(this.deps.models, loaded, settings.seed, this.deps.emit) : null;
-    const cfg = from?.cfg ?? modelConfig(settings);
+    const cfg = from?.cfg ?? runModelConfig(settings);
     const params = from?.params ?? initParams(cfg, settings.seed);
     const data = datasets.withSplit(loaded, from?.split.seed ?? settings.seed, from?.split.trainFraction, from?.split.kind ? recordedShape(from.split) : {});
     const record: StoredRun = {
@@ -224,7 +217,7 @@ export class TrainingRuns {
     this.run = { control, runId: recorder.id, abandon: (message) => events.abandon(message) };
     // Runs in the background: pause/resume/stop commands arrive while it awaits the GPU.
     // The backend's profile, taken once for the run: its steps, scoring and pass budget.
-    void runTraining(this.runInputs(settings, cfg, params, data, resume, activeProfile()), events.listener(), control)
+    void runTraining(runInputs(settings, cfg, params, data, resume, activeProfile(), this.deps.backend(), this.deps.scoringPeers()), events.listener(), control)
       .then((r) => events.finished(r))
       .catch((err: unknown) => events.failed(err))
       .finally(() => events.over());
@@ -248,27 +241,4 @@ export class TrainingRuns {
     this.deps.emitModels();
   }
 
-  /** What the loop is given: the data with its sources, the backend's profile and pass budget, the embedding update a resumed run was saved with, the helper threads. */
-  private runInputs(settings: TrainSettings, cfg: ModelConfig, params: Params, data: LoadedData, resume: RunCheckpoint | null, profile: BackendProfile): RunInputs {
-    return {
-      cfg,
-      params,
-      view: withSources(data.view, data.dataset),
-      answers: data.answers,
-      split: data.split,
-      settings,
-      profile,
-      passBudgetBytes: this.passBudget(profile),
-      // A run resumes with the embedding update it was saved with, whichever backend runs it now.
-      lazyEmbedding: resume ? resume.optimizer.lazy !== null : undefined,
-      resumeFrom: resume ?? undefined,
-      scoringPeers: this.deps.scoringPeers(),
-      stepPeer: this.deps.scoringPeers()[0],
-    };
-  }
-}
-
-function modelConfig(settings: TrainSettings): ModelConfig {
-  if (settings.model.maxLen > TOKEN_CAP) throw new Error(`maxLen ${settings.model.maxLen} is above the supported ${TOKEN_CAP}.`);
-  return modelConfigFor(settings.model);
 }
