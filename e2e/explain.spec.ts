@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { answerSteps } from '../src/engine/data/answerSteps.ts';
+import { answerSteps } from '../src/engine/data/answers/answerSteps.ts';
 import { fixtureDir } from '../src/engine/testing/fixtureDir.ts';
 import { collectConsoleErrors } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 // Test page: starts WebGPU as the engine does (worker/backend.ts: the device asked for shader-f16 where
 // the adapter has it) and exposes half precision's checks (engine/testing/halfReport.ts) with the adapter's features.
-import { initBackend } from '../../src/worker/backend.ts';
+import { initBackend } from '../../src/worker/backend/backend.ts';
 import { halfPrecisionReport } from '../../src/engine/testing/halfReport.ts';
 
 const out = document.getElementById('out')!;

@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { parseFixture } from '../../src/engine/testing/loadFixture.ts';
 import { parityReport } from '../../src/engine/testing/parityReport.ts';
-import { initBackend } from '../../src/worker/backend.ts';
-import type { BackendName } from '../../src/worker/backendInfo.ts';
+import { initBackend } from '../../src/worker/backend/backend.ts';
+import type { BackendName } from '../../src/worker/backend/backendInfo.ts';
 
 // The fixture files are served under /__fixtures__/ by the Playwright test (from EORM_FIXTURES or the repo copy).
 async function fetchBytes(name: string): Promise<Uint8Array> {

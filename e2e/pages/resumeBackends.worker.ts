@@ -4,8 +4,8 @@ import { disposeParams, initParams, paramsToArrays } from '../../src/engine/mode
 import { crossBackendResumes } from '../../src/engine/testing/resumeRuns.ts';
 import { syntheticView } from '../../src/engine/testing/syntheticData.ts';
 import { DEFAULT_TRAIN_SETTINGS } from '../../src/engine/train/settings.ts';
-import { initBackend } from '../../src/worker/backend.ts';
-import type { BackendName } from '../../src/worker/backendInfo.ts';
+import { initBackend } from '../../src/worker/backend/backend.ts';
+import type { BackendName } from '../../src/worker/backend/backendInfo.ts';
 import { activeProfile } from '../../src/engine/backend/profile.ts';
 
 // A tiny model, a few steps with dropout on: WebGPU here may be a software adapter (SwiftShader).

@@ -7,7 +7,7 @@
 Trains the same model on the same data with the same step as the app (one group per step in the order of
 the app's first epoch, dropout, BT loss, global-norm clipping, AdamW), times the steps after a warm-up, then
 scores the validation split in eval mode. Tokens are real tokens (no padding counted). Each mode of
-bench_modes.py (eager float32, AMP, AMP + CUDA graphs) trains a fresh model of the same seed, with its
+training/bench_modes.py (eager float32, AMP, AMP + CUDA graphs) trains a fresh model of the same seed, with its
 tokens/s and peak GPU memory, or the reason it cannot run here. Prints one JSON object.
 """
 from __future__ import annotations
@@ -18,13 +18,13 @@ import time
 
 import torch
 
-from .bench_modes import MODES, BucketPadded, ModePlan, amp_optimizer_step, make_mode_optimizer, make_scaler, plan_mode, shapes_of
+from .training.bench_modes import MODES, BucketPadded, ModePlan, amp_optimizer_step, make_mode_optimizer, make_scaler, plan_mode, shapes_of
 from .config import PRESETS, make_config
 from .dataset import load_training_data_or_exit
 from .model import TransEBM, score_candidates
 from .rng import Rng, mix_seed, shuffle_in_place
 from .split import split_groups
-from .step import make_optimizer, optimizer_step, train_step
+from .training.step import make_optimizer, optimizer_step, train_step
 
 
 def blas_name() -> str:

@@ -10,7 +10,7 @@ to tiktoken on the fixture's 45 tricky strings.
   assigned after it may split differently from the browser's: none in ordinary text).
 - Everything is ordinary text: `<|endoftext|>` typed in a question is 7 plain tokens, never id 50256.
   Special ids are inserted as ids by the caller (see tokenize.py).
-- `encode_bounded` stops once a cap is passed, with the app's rule (src/engine/data/boundedBpe.ts): a
+- `encode_bounded` stops once a cap is passed, with the app's rule (src/engine/data/tokenize/boundedBpe.ts): a
   pre-token over LONG_PIECE_BYTES that must by itself pass the cap is encoded CHUNK_BYTES at a time; so a
   candidate's cost is bounded and the ids are the app's, equal to tiktoken's except inside the pre-token
   within which the cap falls. Long pre-tokens are merged with a heap (the plain loop is quadratic).

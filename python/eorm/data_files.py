@@ -1,5 +1,5 @@
 """The --data files of a command line, read together as the app reads files dropped together
-(src/worker/dataLoader.ts): their name, their identity, what a run records of them, and the one-line
+(src/worker/data/dataLoader.ts): their name, their identity, what a run records of them, and the one-line
 errors that end a command when they cannot be read."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import List, Sequence, Union
 
 from .formats import FormatRead, read_files
 from .formats.sniff import NotJsonTextError
-from .jsonl import NoValidLinesError
+from .formats.record import NoValidLinesError
 
 Paths = Union[str, Sequence[str]]
 

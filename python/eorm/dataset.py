@@ -9,8 +9,8 @@ from typing import List, Optional, Sequence
 
 from .data_files import Paths, as_paths, paths_text, read_data_or_exit
 from .formats import FormatRead, read_files
-from .jsonl import Dataset
-from .metrics import ScoredGroup
+from .formats.record import Dataset
+from .metrics.summary import ScoredGroup
 from .tokenize import tokenize_groups
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import math
 from typing import Dict, List, Optional, Sequence
 
-from .cross_fit import apply_platt
-from .generators import answer_mass, answer_posterior
-from .recorded_map import selector_coefficients
+from .metrics.cross_fit import apply_platt
+from .metrics.generators import answer_mass, answer_posterior
+from .metrics.recorded_map import selector_coefficients
 from .rules import RULE_NAMES
-from .selector import answer_features, selector_probabilities
+from .metrics.selector import answer_features, selector_probabilities
 from .js import json_stringify
-from .metrics import AnswerSlots, answer_masses, rank_key
+from .metrics.summary import AnswerSlots, answer_masses, rank_key
 
 
 

@@ -11,14 +11,14 @@ import sys
 import time
 from typing import Dict, List, Optional, Tuple
 
-from .distributed import Dist
+from .training.distributed import Dist
 from .data_files import read_data_or_exit
 from .formats import FormatRead
-from .generator_agreement import fit_agreement_generators
-from .generators import candidate_weights
+from .metrics.generator_agreement import fit_agreement_generators
+from .metrics.generators import candidate_weights
 from .model import score_candidates
 from .picks import pick_question, picks_line, picks_record, resolve_rule
-from .recorded_map import probability_map
+from .metrics.recorded_map import probability_map
 from .tokenize import tokenize_groups
 
 # Questions per chunk, as the app's PICKS_CHUNK_QUESTIONS.

@@ -1,5 +1,5 @@
 """The app's seeded randomness, bit for bit: mulberry32 (`createRng`), Fisher–Yates (`shuffleInPlace`) and
-`mixSeed` (src/engine/data/rng.ts). The split and the per-epoch training order
+`mixSeed` (src/engine/shared/rng.ts). The split and the per-epoch training order
 come from these, so the same seed gives the same groups in the same order as in the app."""
 from __future__ import annotations
 

@@ -10,15 +10,15 @@ with the app's figures (src/engine/score/evaluation.ts): `metrics`, `curve` and 
 SelectionReport, eorm/selection.py) over every scored question of a test file (--groups all), or, as the
 app validates, over the questions with both labels of --groups train|val, with `selection.allQuestions` (each
 rule over every one of them); the vote's temperature, probability map and the learned selector are
-cross-fitted over the reported questions (eorm/cross_fit.py: every figure that depends on them out of fold,
+cross-fitted over the reported questions (eorm/metrics/cross_fit.py: every figure that depends on them out of fold,
 nothing fitted on training groups); `allQuestionsAccuracy` (the recommended rule's accuracy over every scored
-question) and `sources` (the per-source audit, eorm/sources.py; [] when the lines name no source) over every
+question) and `sources` (the per-source audit, eorm/metrics/sources.py; [] when the lines name no source) over every
 scored question.
 
-`selection.length`: the length check (eorm/length_bias.py, the app's lengthBias.ts), over the questions the
+`selection.length`: the length check (eorm/metrics/length_bias.py, the app's lengthBias.ts), over the questions the
 selection report is over: within-question rank correlations of energy and of correctness with answer tokens,
 their paired difference, its sentence, and the shortest / longest rules. `selection.singleLabel` (--groups
-train|val): what the questions with a single label add to each rule, in the app's words (eorm/single_label.py).
+train|val): what the questions with a single label add to each rule, in the app's words (eorm/metrics/single_label.py).
 
 --picks OUT (with --rule): one line per question of --data instead, the verifier's pick with its calibrated
 probability, runner-up and energies (eorm/picks_run.py; the fields in docs/design.md, "Picks"); under torchrun
@@ -44,21 +44,21 @@ import torch
 
 from .data_files import check_data_files, data_identity, data_name
 from .dataset import TrainingData, load_training_data_or_exit
-from .generator_table import with_generators
-from .held_out import evaluation_figures
-from .held_out_note import OPTIMISTIC, chosen_on_validation
-from .kept import keep_candidates
-from .length_bias import answer_tokens_by_line, length_bias
-from .metrics import rank_key
+from .metrics.generator_table import with_generators
+from .metrics.held_out import evaluation_figures
+from .metrics.held_out_note import OPTIMISTIC, chosen_on_validation
+from .training.kept import keep_candidates
+from .metrics.length_bias import answer_tokens_by_line, length_bias
+from .metrics.summary import rank_key
 from .model import score_candidates
 from .picks import PICK_RULES
-from .recorded_map import probability_map
-from .training_generators import training_generators
+from .metrics.recorded_map import probability_map
+from .metrics.training_generators import training_generators
 from .js import finite_or_null
 from .picks_run import run_picks
 from .score_field import DEFAULT_SCORE_FIELD, run_score_field
-from .single_label import single_label_note
-from .sources import source_audit, source_index
+from .metrics.single_label import single_label_note
+from .metrics.sources import source_audit, source_index
 from .split import DEFAULT_TRAIN_FRACTION, RECORDED_SPLIT_KIND_DEFAULT, holdout_split, recorded_figure_seed, split_for_init
 from .weights import load_model_file_or_exit
 

@@ -12,14 +12,14 @@ from typing import Dict, List, Sequence
 
 import numpy as np
 
-from .bootstrap import BOOTSTRAP_RESAMPLES, NAN, bootstrap_replicates, percentile_interval
-from .calibration import ece_interval, reliability
-from .cross_fit import brier_terms, cross_fit, log_loss_terms
-from .folds import cross_fit_folds
-from .generators import generator_vote_score
-from .metrics import AnswerSlots, ScoredGroup, assert_group, best_of_n_score, majority_vote_pick, mixed_label_answers, weighted_vote_pick
-from .paired_test import holm, sign_flip_test
-from .refit_bootstrap import refit_replicates
+from .metrics.bootstrap import BOOTSTRAP_RESAMPLES, NAN, bootstrap_replicates, percentile_interval
+from .metrics.calibration import ece_interval, reliability
+from .metrics.cross_fit import brier_terms, cross_fit, log_loss_terms
+from .metrics.folds import cross_fit_folds
+from .metrics.generators import generator_vote_score
+from .metrics.summary import AnswerSlots, ScoredGroup, assert_group, best_of_n_score, majority_vote_pick, mixed_label_answers, weighted_vote_pick
+from .metrics.paired_test import holm, sign_flip_test
+from .metrics.refit_bootstrap import refit_replicates
 from .rules import COMPARED_RULES, RULE_BY_ID, SELECTION_RULES
 from .selection_sentence import recommend_rule, to_fixed  # noqa: F401 (to_fixed: the sentences' rounding, for other modules)
 from .selection_verdict import best_verifier_of, energy_gain_of

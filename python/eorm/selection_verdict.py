@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Optional, Sequence
 
-from .bootstrap import percentile_interval
-from .paired_test import sign_flip_test
+from .metrics.bootstrap import percentile_interval
+from .metrics.paired_test import sign_flip_test
 from .rules import PRIMARY_VERIFIER_RULE, VERIFIER_RULES
 from .selection_sentence import energy_gain_sentence, largest_diff
 

@@ -1,4 +1,4 @@
-"""Model inputs, as the app's src/engine/data/tokenize.ts: ids = [CLS] + bpe(question) + [SEP] + bpe(gen_text),
+"""Model inputs, as the app's src/engine/data/tokenize/tokenize.ts: ids = [CLS] + bpe(question) + [SEP] + bpe(gen_text),
 right-truncated to maxLen ids in total (the reference cuts to maxLen−1 and then prepends CLS: the same ids).
 CLS = SEP = 50256 are inserted as ids; `<|endoftext|>` typed in the text stays 7 ordinary tokens. Texts are
 encoded only as far as max_len needs (bpe.encode_bounded, the app's rule), so a huge candidate costs no more
@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence
 
 from .bpe import EOT, encode_bounded
 
-# src/engine/data/tokenize.ts ENCODED_IDS: the app's 4096-id cap plus the one more id its Rerank asks for.
+# src/engine/data/tokenize/tokenize.ts ENCODED_IDS: the app's 4096-id cap plus the one more id its Rerank asks for.
 ENCODED_IDS = 4097
 
 

@@ -1,5 +1,5 @@
 /**
- * Writes python/tests/golden/answers.json: the answer rules' cases, read by src/engine/data/answersGolden.test.ts
+ * Writes python/tests/golden/answers.json: the answer rules' cases, read by src/engine/data/answers/answersGolden.test.ts
  * and python/tests/test_answers.py so both sides give the same extractions, keys, equalities and vote classes.
  * - Hand-written cases (answers_golden_cases.ts, answers_golden_equality.ts) carry the value a grader expects,
  *   written there, not computed; this script refuses to write the file while the app disagrees with one of them.
@@ -9,10 +9,10 @@
  *   node python/scripts/make_golden.mjs answers /work/shared/data/gsm8k_gpt3_openai_4cand.jsonl /work/shared/data/gsm8k_zeroeval_multimodel_16cand.jsonl
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { classKeys } from '../../src/engine/data/answerClasses.ts';
-import { answersEqual } from '../../src/engine/data/answerEquality.ts';
-import { answerKey, candidateAnswerKey, candidateMatchesGold, extractAnswer, goldAnswerKey } from '../../src/engine/data/answers.ts';
-import { createRng } from '../../src/engine/data/rng.ts';
+import { classKeys } from '../../src/engine/data/answers/answerClasses.ts';
+import { answersEqual } from '../../src/engine/data/answers/answerEquality.ts';
+import { answerKey, candidateAnswerKey, candidateMatchesGold, extractAnswer, goldAnswerKey } from '../../src/engine/data/answers/answers.ts';
+import { createRng } from '../../src/engine/shared/rng.ts';
 import { EXTRACT, KEY, SAME } from './answers_golden_cases.ts';
 import { CLASSES, DIFFERENT, EQUAL, GOLD, MATCHES } from './answers_golden_equality.ts';
 

@@ -5,21 +5,21 @@
  *   node python/scripts/make_golden.mjs
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { answerKey, candidateAnswerKey, extractAnswer } from '../../src/engine/data/answers.ts';
-import { ingestJsonl } from '../../src/engine/data/ingest.ts';
+import { answerKey, candidateAnswerKey, extractAnswer } from '../../src/engine/data/answers/answers.ts';
+import { readDataset } from '../../src/engine/data/testing/node.ts';
 import type { Dataset } from '../../src/engine/data/types.ts';
 
-/** A dataset's fields eorm.jsonl's Dataset has too (the format and label source are the formats golden's). */
+/** A dataset's fields eorm.formats.jsonl's Dataset has too (the format and label source are the formats golden's). */
 const comparedFields = ({ groups, candidateCount, report }: Dataset) => ({ groups, candidateCount, report });
 import { parseCandidateLine } from '../../src/engine/data/record.ts';
-import { createRng, mixSeed, shuffleInPlace } from '../../src/engine/data/rng.ts';
+import { createRng, mixSeed, shuffleInPlace } from '../../src/engine/shared/rng.ts';
 import { splitGroups } from '../../src/engine/data/split.ts';
-import { tokenizeChunk } from '../../src/engine/data/tokenize.ts';
+import { tokenizeChunk } from '../../src/engine/data/tokenize/tokenize.ts';
 import { evaluateGroups, type ScoredGroup } from '../../src/engine/metrics/summary.ts';
 import { energyHistogram } from '../../src/engine/metrics/histogram.ts';
 import { bestOfNCurve } from '../../src/engine/metrics/ncurve.ts';
 import { selectionReport } from '../../src/engine/metrics/selection.ts';
-import { fitTemperature } from '../../src/engine/metrics/temperature.ts';
+import { fitTemperature } from '../../src/engine/metrics/calibration/temperature.ts';
 import { crossFitFolds } from '../../src/engine/metrics/folds.ts';
 
 const [samplePath, outPath] = process.argv.slice(2);
@@ -112,10 +112,10 @@ const messyParts: Array<string | number[]> = [
 const messy = new Uint8Array(messyParts.flatMap((p) => (typeof p === 'string' ? Array.from(new TextEncoder().encode(p)) : p)));
 
 async function main() {
-  const messyDataset = await ingestJsonl(streamOf(messy), { maxLineBytes: 200 });
-  const longLine = await ingestJsonl(streamOf(`{"question":"Q","gen_text":"${'x'.repeat(300)}","label":1}\n{"question":"Q","gen_text":"y","label":0}\n`), { maxLineBytes: 200 });
-  const sampleDataset = await ingestJsonl(streamOf(sampleText, 1 << 16));
-  const deepDataset = await ingestJsonl(streamOf(deepFile, 1 << 16));
+  const messyDataset = await readDataset(streamOf(messy), { maxLineBytes: 200 });
+  const longLine = await readDataset(streamOf(`{"question":"Q","gen_text":"${'x'.repeat(300)}","label":1}\n{"question":"Q","gen_text":"y","label":0}\n`), { maxLineBytes: 200 });
+  const sampleDataset = await readDataset(streamOf(sampleText, 1 << 16));
+  const deepDataset = await readDataset(streamOf(deepFile, 1 << 16));
   const deepLabels = deepDataset.groups.flatMap((g) => g.candidates.map((c) => c.label));
   const deepStart = [0];
   for (const g of deepDataset.groups) deepStart.push(deepStart[deepStart.length - 1] + g.candidates.length);

@@ -1,13 +1,13 @@
 /**
  * Writes python/tests/golden/long_runs.json: the app's model inputs for candidates with very long runs of
- * one character class, where tokenization stops at maxLen (src/engine/data/boundedBpe.ts). Python's
+ * one character class, where tokenization stops at maxLen (src/engine/data/tokenize/boundedBpe.ts). Python's
  * eorm.bpe.encode_bounded must give the same ids (tests/test_bounded_tokens.py); the app's test checks
- * them too (src/engine/data/boundedBpe.test.ts). Regenerate after changing that rule:
+ * them too (src/engine/data/tokenize/boundedBpe.test.ts). Regenerate after changing that rule:
  *   node python/scripts/make_long_runs_golden.mjs
  */
 import { writeFileSync } from 'node:fs';
-import { tokenizeChunk } from '../../src/engine/data/tokenize.ts';
-import { GPT2_EOT } from '../../src/engine/model/config.ts';
+import { tokenizeChunk } from '../../src/engine/data/tokenize/tokenize.ts';
+import { GPT2_EOT } from '../../src/engine/data/tokenize/gpt2.ts';
 
 /** text = prefix + unit repeated `count` times + suffix (kept short in the file). */
 interface Text {

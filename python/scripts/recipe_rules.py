@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from eorm.metrics import ScoredGroup  # noqa: E402
+from eorm.metrics.summary import ScoredGroup  # noqa: E402
 from eorm.selection import selection_report  # noqa: E402
 
 

@@ -8,7 +8,9 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from eorm import answer_classes, answer_equality, answer_form, answers, formats, jsonl, linear_latex, math_eval, math_parse, rational
+from eorm import formats
+from eorm.answers import answer_classes, answer_equality, answer_form, answers, linear_latex, math_eval, math_parse, rational
+from eorm.formats import jsonl
 
 from tests.util import HERE
 

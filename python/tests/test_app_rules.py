@@ -11,7 +11,11 @@ import math
 import os
 import unittest
 
-from eorm import answers, bootstrap, cross_fit, js, jsonl, metrics, ncurve, rng, selection, split, temperature, tokenize
+from eorm import js, rng, selection, split, tokenize
+from eorm.answers import answers
+from eorm.formats import jsonl
+from eorm.metrics import bootstrap, cross_fit, ncurve, temperature
+from eorm.metrics import summary as metrics
 
 from tests.util import HERE, SAMPLE, dec
 

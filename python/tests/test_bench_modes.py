@@ -1,14 +1,14 @@
-"""The bench's PyTorch modes (eorm/bench_modes.py): which run where and why not, AMP really on, the padding to
+"""The bench's PyTorch modes (eorm/training/bench_modes.py): which run where and why not, AMP really on, the padding to
 the app's replayed shapes leaving energies alone, and `python -m eorm.bench` running them in one run on CPU."""
 import json
 import unittest
 
 import torch
 
-from eorm.bench_modes import BucketPadded, ModePlan, amp_optimizer_step, make_scaler, plan_mode, shapes_of
+from eorm.training.bench_modes import BucketPadded, ModePlan, amp_optimizer_step, make_scaler, plan_mode, shapes_of
 from eorm.config import make_config
 from eorm.model import TransEBM, pad_batch
-from eorm.shape_buckets import bucket_up, padded_length
+from eorm.training.shape_buckets import bucket_up, padded_length
 
 from .util import TrainRuns, run_module
 

@@ -8,8 +8,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import math
 import unittest
 
-from eorm.best_metric import is_better, metric_value
-from eorm.metrics import ScoredGroup, evaluate_groups
+from eorm.training.best_metric import is_better, metric_value
+from eorm.metrics.summary import ScoredGroup, evaluate_groups
 from eorm.weights import load_model_file
 
 from tests.util import TrainRuns, metrics

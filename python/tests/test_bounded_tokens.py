@@ -1,4 +1,4 @@
-"""Tokenizing a candidate is bounded by max_len, with the app's rule (src/engine/data/boundedBpe.ts): the same
+"""Tokenizing a candidate is bounded by max_len, with the app's rule (src/engine/data/tokenize/boundedBpe.ts): the same
 ids as the app (tests/golden/long_runs.json, written by scripts/make_long_runs_golden.mjs), a 1 MB run costs
 well under a second, and ids equal the unbounded encoder wherever the cap does not fall inside a long run."""
 import json

@@ -1,5 +1,5 @@
 """ECE's interval (eorm.selection.ece_interval) against the app's (tests/golden/ece_interval.json, written by
-src/engine/metrics/calibration.golden.test.ts): the same ECE to the bit, the same interval to 1e-12 (numpy adds
+src/engine/metrics/calibration/calibration.golden.test.ts): the same ECE to the bit, the same interval to 1e-12 (numpy adds
 the bins' gaps in another order), which holds the
 ECE shown beside it where the resamples' percentile interval lay wholly above it."""
 import os
@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import json
 import unittest
 
-from eorm.calibration import ece_interval, reliability
+from eorm.metrics.calibration import ece_interval, reliability
 
 from tests.util import HERE, dec
 

@@ -19,7 +19,7 @@ from eorm import bpe
 from eorm.config import config_from_reference
 from eorm.dataset import TrainingData
 from eorm.model import TransEBM, load_arrays, pad_batch
-from eorm.schedule import cosine_with_warmup
+from eorm.training.schedule import cosine_with_warmup
 from eorm.train import make_optimizer, optimizer_step, train_step
 from eorm.weights import read_model, read_safetensors
 

@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from eorm.formats import read_files
 from eorm.formats.sniff import NotJsonTextError
-from eorm.jsonl import NoValidLinesError
+from eorm.formats.jsonl import NoValidLinesError
 
 from tests.util import HERE
 

@@ -12,7 +12,7 @@ import unittest
 import torch
 
 from eorm.config import make_config
-from eorm.metrics import argmin_energy
+from eorm.metrics.summary import argmin_energy
 from eorm.model import TransEBM, distinct_inputs, score_candidates
 
 

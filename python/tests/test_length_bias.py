@@ -1,5 +1,5 @@
 """The length check: the same answer tokens and figures as the app (tests/golden/length_bias.json, written by
-src/engine/metrics/lengthBias.golden.test.ts), and `eorm.score` printing them in its final object."""
+src/engine/metrics/lengthBias/lengthBias.golden.test.ts), and `eorm.score` printing them in its final object."""
 import os
 import sys
 
@@ -12,9 +12,9 @@ import shutil
 import unittest
 
 from eorm.bpe import EOT
-from eorm.jsonl import ingest_jsonl
-from eorm.length_bias import answer_tokens_by_line, length_bias, length_sentence
-from eorm.metrics import ScoredGroup
+from eorm.formats.jsonl import ingest_jsonl
+from eorm.metrics.length_bias import answer_tokens_by_line, length_bias, length_sentence
+from eorm.metrics.summary import ScoredGroup
 
 from tests.util import HERE, SAMPLE, dec, run_module, sample_in_temp_dir, untrained_model_file
 

@@ -1,5 +1,5 @@
 """The gradient entries no loss depends on (the energy head's bias, each layer's attention key bias) are zeroed
-before clipping, as in the app (src/engine/train/lossFreeGradients.ts): AdamW then only decays those weights,
+before clipping, as in the app (src/engine/train/step/lossFreeGradients.ts): AdamW then only decays those weights,
 instead of turning their float rounding into steps of about lr."""
 import os
 import sys
@@ -15,7 +15,7 @@ import torch
 from eorm.config import make_config
 from eorm.dataset import TrainingData
 from eorm.model import TransEBM
-from eorm.step import loss_free_range, make_optimizer, optimizer_step, train_step
+from eorm.training.step import loss_free_range, make_optimizer, optimizer_step, train_step
 
 from tests.test_fixtures import CASE, EXPECTED, TOL, case_data, fixture_model, zero_grad_mask
 

@@ -18,7 +18,7 @@ from unittest import mock
 import torch
 
 import eorm.train as train_mod
-from eorm.schedule import cosine_with_warmup
+from eorm.training.schedule import cosine_with_warmup
 
 from tests.util import metrics, sample_in_temp_dir
 

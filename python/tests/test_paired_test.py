@@ -1,4 +1,4 @@
-"""The exact paired sign-flip test and Holm's adjustment (eorm/paired_test.py) as the app's pairedTest.ts:
+"""The exact paired sign-flip test and Holm's adjustment (eorm/metrics/paired_test.py) as the app's pairedTest.ts:
 exact counts up to 20 differing questions, the same fixed-stream draws beyond, p for p."""
 import os
 import sys
@@ -9,7 +9,7 @@ import json
 import subprocess
 import unittest
 
-from eorm.paired_test import holm, sign_flip_test
+from eorm.metrics.paired_test import holm, sign_flip_test
 from eorm.rng import Rng
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

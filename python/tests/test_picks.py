@@ -9,7 +9,7 @@ import json
 import shutil
 import unittest
 
-from eorm.jsonl import ingest_jsonl
+from eorm.formats.jsonl import ingest_jsonl
 from eorm.picks import answer_shares, pick_question, rerank_answers
 from eorm.picks_run import read_groups
 

@@ -16,7 +16,7 @@ import torch
 from eorm.config import make_config
 from eorm.data_files import file_identity
 from eorm.dataset import load_training_data
-from eorm.held_out_note import OPTIMISTIC
+from eorm.metrics.held_out_note import OPTIMISTIC
 from eorm.model import TransEBM, state_dict_arrays
 from eorm.split import holdout_split, split_record
 from eorm.weights import write_model

@@ -10,8 +10,8 @@ import json
 import shutil
 import unittest
 
-from eorm.metrics import ScoredGroup
-from eorm.single_label import single_label_note
+from eorm.metrics.summary import ScoredGroup
+from eorm.metrics.single_label import single_label_note
 
 from tests.util import run_module, sample_in_temp_dir, untrained_model_file
 

@@ -12,7 +12,7 @@ import shutil
 import tempfile
 import unittest
 
-from eorm.sources import FLAG_MIN_PICKS, source_audit, source_index
+from eorm.metrics.sources import FLAG_MIN_PICKS, source_audit, source_index
 
 from tests.util import HERE, SAMPLE, dec, run_module, untrained_model_file
 

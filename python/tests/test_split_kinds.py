@@ -13,9 +13,9 @@ import unittest
 import torch
 
 from eorm.dataset import load_training_data
-from eorm.kept import keep_candidates
-from eorm.metrics import ScoredGroup, evaluate_groups
-from eorm.ncurve import CURVE_RULES, best_of_n_curve, quantile
+from eorm.training.kept import keep_candidates
+from eorm.metrics.summary import ScoredGroup, evaluate_groups
+from eorm.metrics.ncurve import CURVE_RULES, best_of_n_curve, quantile
 from eorm.split import holdout_split, recorded_split, split_for_init, split_groups, split_record, trainable_groups
 
 from tests.util import TrainRuns, metrics

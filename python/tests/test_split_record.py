@@ -19,7 +19,7 @@ import torch
 import eorm.train as train_mod
 from eorm.config import GPT2_EOT, GPT2_VOCAB, make_config
 from eorm.dataset import load_training_data
-from eorm.metrics import evaluate_groups
+from eorm.metrics.summary import evaluate_groups
 from eorm.model import TransEBM, score_candidates, state_dict_arrays
 from eorm.split import recorded_split, split_groups
 from eorm.weights import read_model, write_model

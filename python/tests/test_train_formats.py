@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from eorm.dataset import UnlabeledDataError, load_training_data, load_training_data_or_exit
 from eorm.formats import read_files
-from eorm.jsonl import ingest_jsonl
+from eorm.formats.jsonl import ingest_jsonl
 
 from tests.util import SAMPLE, run_module
 

@@ -10,7 +10,7 @@ import json
 import shutil
 import unittest
 
-from eorm.recorded_map import read_probability_map
+from eorm.metrics.recorded_map import read_probability_map
 from eorm.weights import load_model_file
 
 from tests.test_distributed import TINY

@@ -3,7 +3,7 @@
  * in-process in Node: engineHost.ts): a backend, a model, the
  * built-in sample (or its first questions on slow backends). Measures the time from Start to the first
  * training step, scoring of the validation split, steady training, and the work counters per step
- * (src/worker/counters.ts) over a window of whole steps; with `pastFirstEpoch`, the run has ten epochs
+ * (src/worker/backend/counters.ts) over a window of whole steps; with `pastFirstEpoch`, the run has ten epochs
  * and the window lies past the first one, so pipelines compiled during the first epoch and after it are
  * told apart and the window holds no validation.
  */
@@ -13,8 +13,8 @@ import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
 import { splitGroups } from '../engine/data/split.ts';
 import { readTrainingData } from '../engine/data/testing/node.ts';
 import { DEFAULT_TRAIN_SETTINGS, type ModelSettings } from '../engine/train/settings.ts';
-import type { BackendChoice, BackendInfo } from '../worker/backendInfo.ts';
-import { backendLabel } from '../worker/backendInfo.ts';
+import type { BackendChoice, BackendInfo } from '../worker/backend/backendInfo.ts';
+import { backendLabel } from '../worker/backend/backendInfo.ts';
 import type { ReplayProfile } from '../engine/kernels/webgpu/replay/stepReplay.ts';
 import type { EngineRuntime } from './engineHost.ts';
 import { type RunCounters, firstEpochCounters, validationTime, windowCounters, windowRate } from './runWindow.ts';

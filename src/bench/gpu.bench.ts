@@ -34,10 +34,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { GPT2_VOCAB } from '../engine/model/config.ts';
+import { GPT2_VOCAB } from '../engine/data/tokenize/gpt2.ts';
 import { findPython, runPython } from '../engine/testing/pythonNode.ts';
 import { PRESETS, type ModelSettings } from '../engine/train/settings.ts';
-import type { AdapterSummary } from '../worker/backendInfo.ts';
+import type { AdapterSummary } from '../worker/backend/backendInfo.ts';
 import { type AppRun, SAMPLE_PATH, appRun, sampleSlice } from './appRun.ts';
 import type { EngineRuntime } from './engineHost.ts';
 import { formatCounters } from './formatCounters.ts';
@@ -142,7 +142,7 @@ async function main() {
     // Before minutes of training on the CPU backend that the engine would fall back to.
     if (!(await navigator.gpu.requestAdapter())) throw new Error(`Dawn found no adapter (see the Vulkan loader's warnings above); see src/bench/gpuKit/README.md for what a real GPU needs`);
     // Imported only now, as the engine is: tfjs-backend-webgpu registers itself at import where navigator.gpu exists.
-    if (SUBMIT_EVERY) (await import('../worker/backend.ts')).setSubmitEvery(Number(SUBMIT_EVERY));
+    if (SUBMIT_EVERY) (await import('../worker/backend/backend.ts')).setSubmitEvery(Number(SUBMIT_EVERY));
     runtime = nodeRuntime();
     if (WITH_PARITY) parity = await checkNumerics();
     host = `Node ${process.version}, Dawn from ${DAWN_DIR}${DAWN_FLAGS.length ? ` (${DAWN_FLAGS.join(' ')})` : ''}${SUBMIT_EVERY ? `, ${SUBMIT_EVERY} dispatches per submit` : ''}`;

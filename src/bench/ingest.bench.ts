@@ -13,19 +13,18 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { DEFAULT_MERGE_CACHE_SIZE, setMergeCacheSize } from 'gpt-tokenizer/encoding/r50k_base';
-import { GPT2_EOT } from '../engine/model/config.ts';
-import { ingestJsonl } from '../engine/data/ingest.ts';
+import { GPT2_EOT } from '../engine/data/tokenize/gpt2.ts';
 import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
-import { bytesStream } from '../engine/data/testing/node.ts';
-import { tokenizeDataset } from '../engine/data/tokenizeDataset.ts';
+import { bytesStream, readDataset } from '../engine/data/testing/node.ts';
+import { tokenizeDataset } from '../engine/data/tokenize/tokenizeDataset.ts';
 import {
   answerTokenizeRequest,
   createWorkerPool,
   inProcessPool,
   type TokenizePool,
   type TokenizeWorker,
-} from '../engine/data/tokenizePool.ts';
-import type { TokenizeReply, TokenizeRequest } from '../engine/data/tokenizeProtocol.ts';
+} from '../engine/data/tokenize/tokenizePool.ts';
+import type { TokenizeReply, TokenizeRequest } from '../engine/data/tokenize/tokenizeProtocol.ts';
 import type { Dataset, TokenizedSet } from '../engine/data/types.ts';
 
 const TARGET_BYTES = 30e6;
@@ -84,7 +83,7 @@ async function main(): Promise<void> {
   console.log(`input: ${fmt(mb(bytes.length), 1)} MB (${source} × ${copies}), ${cores} cores, node ${process.version}`);
 
   const t0 = performance.now();
-  const ds = await ingestJsonl(bytesStream(bytes), { totalBytes: bytes.length });
+  const ds = await readDataset(bytesStream(bytes), { totalBytes: bytes.length });
   const ingestS = (performance.now() - t0) / 1000;
   console.log(`lines: ${ds.report.linesRead}, groups: ${ds.groups.length}, rejected: ${ds.report.rejected}`);
   console.log(

@@ -8,11 +8,11 @@ import * as tf from '@tensorflow/tfjs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { inProcessPool } from '../engine/data/tokenizePool.ts';
+import { inProcessPool } from '../engine/data/tokenize/tokenizePool.ts';
 import { parityFailures, paritySummary } from '../engine/testing/parityVerdict.ts';
 import { readFixture } from '../engine/testing/readFixtureNode.ts';
 import { FLOAT32_TOLERANCE, WEBGPU_TOLERANCE } from '../engine/testing/tolerances.ts';
-import { resetCounters } from '../worker/counters.ts';
+import { resetCounters } from '../worker/backend/counters.ts';
 import type { Command } from '../worker/protocols/commands.ts';
 import type { WorkerEvent } from '../worker/protocols/events.ts';
 import { Persister } from '../worker/storage/persister.ts';
@@ -59,7 +59,7 @@ export interface NodeParity {
  */
 export async function nodeParity(fixtures: string): Promise<NodeParity> {
   tf.engine().reset();
-  const { initBackend } = await import('../worker/backend.ts');
+  const { initBackend } = await import('../worker/backend/backend.ts');
   const { parityReport } = await import('../engine/testing/parityReport.ts');
   const { activeProfile, useProfile } = await import('../engine/backend/profile.ts');
   const { halfPrecisionReport, halfReportFailures, halfReportSummary } = await import('../engine/testing/halfReport.ts');

@@ -15,11 +15,10 @@
  *   npm run bench -- nullcheck [--runs 200] [--questions 145] [--data FILE …] [--seed 1]
  */
 import { readFileSync } from 'node:fs';
-import { createRng } from '../engine/data/rng.ts';
-import { ingestJsonl } from '../engine/data/ingest.ts';
-import { bytesStream } from '../engine/data/testing/node.ts';
+import { createRng } from '../engine/shared/rng.ts';
+import { bytesStream, readDataset } from '../engine/data/testing/node.ts';
 import { hasBothLabels } from '../engine/metrics/heldOut.ts';
-import { lengthBias } from '../engine/metrics/lengthBias.ts';
+import { lengthBias } from '../engine/metrics/lengthBias/lengthBias.ts';
 import { signFlipTest } from '../engine/metrics/pairedTest.ts';
 import { selectionReport } from '../engine/metrics/selection.ts';
 import type { ScoredGroup } from '../engine/metrics/summary.ts';
@@ -46,7 +45,7 @@ function wilson(k: number, n: number): string {
 
 /** Questions with both labels, energies to be drawn; lengths in characters. */
 async function questionsOf(path: string): Promise<Array<Omit<ScoredGroup, 'energies'>>> {
-  const ds = await ingestJsonl(bytesStream(readFileSync(path)));
+  const ds = await readDataset(bytesStream(readFileSync(path)));
   return ds.groups
     .map((g) => ({ labels: g.candidates.map((c) => c.label), answers: g.candidates.map((c) => c.answerKey), lengths: g.candidates.map((c) => c.genText.length) }))
     .filter((g) => hasBothLabels({ ...g, energies: g.labels }));

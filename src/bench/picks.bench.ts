@@ -15,10 +15,9 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
 import { writeModel } from '../engine/io/modelFile.ts';
 import { disposeParams, initParams, paramsToArrays } from '../engine/model/params.ts';
-import { PRESETS } from '../engine/train/settings.ts';
+import { PRESETS, modelConfigFor } from '../engine/train/settings.ts';
 import { newEnginePage, send, startBenchBrowser, waitFor } from './enginePage.ts';
 import { memoryDump } from './memoryDump.ts';
 import { longAnswers } from './longAnswers.ts';
@@ -61,7 +60,7 @@ function picksFile(): Buffer {
 
 async function tinyModel(): Promise<string> {
   const p = PRESETS.tiny;
-  const cfg = makeConfig({ ...p, dropout: 0, vocabSize: GPT2_VOCAB, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+  const cfg = modelConfigFor({ ...p, dropout: 0 });
   const params = initParams(cfg, 1);
   const tensors = await paramsToArrays(params, activeProfile());
   disposeParams(params);

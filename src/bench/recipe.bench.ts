@@ -20,13 +20,12 @@ import { join, resolve } from 'node:path';
 import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
 import { readTrainingData } from '../engine/data/testing/node.ts';
 import { splitGroups } from '../engine/data/split.ts';
-import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
 import { initParams } from '../engine/model/params.ts';
 import { runTraining } from '../engine/train/loop.ts';
 import { INSTALL_TORCH, findPython } from '../engine/testing/pythonNode.ts';
 import { activeProfile } from '../engine/backend/profile.ts';
 import { RunControl } from '../engine/train/runControl.ts';
-import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings } from '../engine/train/settings.ts';
+import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings, modelConfigFor } from '../engine/train/settings.ts';
 
 interface Point {
   epoch: number;
@@ -61,7 +60,7 @@ async function app(): Promise<Point[]> {
   const t0 = performance.now();
   const { view, answers } = await readTrainingData(text);
   const settings: TrainSettings = { ...DEFAULT_TRAIN_SETTINGS, preset, model: PRESETS[preset], epochs, lr, seed };
-  const cfg = makeConfig({ ...settings.model, vocabSize: GPT2_VOCAB, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+  const cfg = modelConfigFor(settings.model);
   // The app's default split, named on both sides (python/'s default is the same, but the comparison must not hang on it).
   const split = splitGroups(view, { seed, kind: settings.splitKind });
   const params = initParams(cfg, seed);

@@ -14,12 +14,11 @@ import { resolve } from 'node:path';
 import { splitGroups } from '../engine/data/split.ts';
 import { firstQuestions } from './firstQuestions.ts';
 import { readTrainingData } from '../engine/data/testing/node.ts';
-import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
 import { initParams } from '../engine/model/params.ts';
 import { runTraining } from '../engine/train/loop.ts';
 import { activeProfile } from '../engine/backend/profile.ts';
 import { RunControl } from '../engine/train/runControl.ts';
-import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings } from '../engine/train/settings.ts';
+import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings, modelConfigFor } from '../engine/train/settings.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: string): string => {
@@ -58,7 +57,7 @@ const settings: TrainSettings = {
   weightDecay: Number(opt('wd', String(DEFAULT_TRAIN_SETTINGS.weightDecay))),
   groupsPerStep: Number(opt('groups-per-step', String(DEFAULT_TRAIN_SETTINGS.groupsPerStep))),
 };
-const cfg = makeConfig({ ...settings.model, vocabSize: GPT2_VOCAB, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+const cfg = modelConfigFor(settings.model);
 const split = splitGroups(view, { seed, kind: settings.splitKind ?? 'all' });
 const params = initParams(cfg, seed);
 console.log(`${view.groupStart.length - 1} groups: ${split.train.length} train / ${split.val.length} val; ${JSON.stringify({ ...settings, model: undefined })} ${JSON.stringify(model)}`);

@@ -27,21 +27,21 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
 import { firstQuestions, weakerGenerators } from './firstQuestions.ts';
+import { type PyRow, SideBySide, ci, diffOf, f4, num } from './sideBySide.ts';
 import { type SplitKind, DEFAULT_TRAIN_FRACTION, splitGroups } from '../engine/data/split.ts';
 import { splitRecord } from '../engine/data/splitRecord.ts';
 import { readTrainingData } from '../engine/data/testing/node.ts';
 import { writeModel } from '../engine/io/modelFile.ts';
 import { SELECTION_RULES } from '../engine/metrics/selection.ts';
-import { LOG_T_TOLERANCE, TEMPERATURE_MAX, TEMPERATURE_MIN } from '../engine/metrics/temperature.ts';
-import type { ProbabilityMap, ReliabilityBin, SelectionReport, SourceRow } from '../engine/metrics/selectionTypes.ts';
-import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../engine/model/config.ts';
+import { LOG_T_TOLERANCE, TEMPERATURE_MAX, TEMPERATURE_MIN } from '../engine/metrics/calibration/temperature.ts';
+import type { ProbabilityMap, SelectionReport, SourceRow } from '../engine/metrics/selectionTypes.ts';
 import { initParams, paramsToArrays } from '../engine/model/params.ts';
 import { INSTALL_TORCH, findPython, runPython } from '../engine/testing/pythonNode.ts';
 import { evaluateModel, evaluationOf } from '../engine/score/evaluation.ts';
 import { trainingGenerators } from '../engine/score/trainingGenerators.ts';
 import { runTraining } from '../engine/train/loop.ts';
 import { RunControl } from '../engine/train/runControl.ts';
-import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings } from '../engine/train/settings.ts';
+import { DEFAULT_TRAIN_SETTINGS, PRESETS, type TrainSettings, modelConfigFor } from '../engine/train/settings.ts';
 import { activeProfile } from '../engine/backend/profile.ts';
 
 const TOLERANCE = 1e-6;
@@ -76,7 +76,7 @@ await tf.setBackend('wasm');
 const t0 = performance.now();
 const { view, answers } = await readTrainingData(text);
 const settings: TrainSettings = { ...DEFAULT_TRAIN_SETTINGS, preset, model: PRESETS[preset], epochs, seed, splitKind: kind };
-const cfg = makeConfig({ ...settings.model, vocabSize: GPT2_VOCAB, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+const cfg = modelConfigFor(settings.model);
 const split = splitGroups(view, { seed, kind });
 const params = initParams(cfg, seed);
 console.log(`${source}${slice > 0 ? ` (first ${slice} questions)` : ''}: ${view.groupStart.length - 1} groups, split '${kind}' seed ${seed}: ${split.train.length} train / ${split.val.length} val groups`);
@@ -101,30 +101,12 @@ console.log(`python: ${py} ${pyArgs.join(' ')}`);
 const pyLines = runPython(py, pyArgs).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 const pyFinal = pyLines.pop() as { selection: SelectionReport; sources: PyRow<SourceRow>[]; allQuestionsAccuracy: number | null };
 const pyRows = pyLines as Array<{ group: number; index: number; energy: number | null }>;
-type PyRow<T> = { [K in keyof T]: T[K] extends number ? number | null : T[K] };
 
-// ---- side by side ---------------------------------------------------------------------------------------
-const num = (x: number | null | undefined): number => (x === null || x === undefined ? NaN : x);
-const diffOf = (a: number, b: number | null | undefined): number => {
-  const p = num(b);
-  return Number.isNaN(a) && Number.isNaN(p) ? 0 : Math.abs(a - p);
-};
-let worst = 0;
-const failures: string[] = [];
-/** Largest |app − python| over `pairs`, recorded against the tolerance under `name`. */
-function compare(name: string, pairs: Array<[number, number | null | undefined]>): string {
-  const d = Math.max(0, ...pairs.map(([a, p]) => diffOf(a, p)));
-  const bad = Number.isNaN(d) || d > TOLERANCE;
-  if (bad) failures.push(`${name}: |Δ| ${d.toExponential(2)}`);
-  worst = Math.max(worst, Number.isNaN(d) ? Infinity : d);
-  return `${d.toExponential(1)}${bad ? ' !' : ''}`;
-}
-const f4 = (x: number | null | undefined) => (Number.isNaN(num(x)) ? '   -  ' : num(x).toFixed(4));
-const ci = (c: { lo: number | null; hi: number | null }) => `[${f4(c.lo)}, ${f4(c.hi)}]`;
-const sameText = (name: string, a: string, p: string | undefined) => {
-  if (a !== p) failures.push(`${name} differs`);
-  return a === p ? 'same' : `DIFFERS — python: ${p}`;
-};
+// ---- side by side (sideBySide.ts) -------------------------------------------------------------------------
+const side = new SideBySide(TOLERANCE);
+const { failures } = side;
+const compare = side.compare.bind(side);
+const sameText = side.sameText.bind(side);
 
 const pyGroups = [...new Set(pyRows.map((r) => r.group))].sort((a, b) => a - b);
 const appGroups = Array.from(split.val).sort((a, b) => a - b);
@@ -197,16 +179,8 @@ const pm = ps.probabilityMap;
 const coefficients = (x: ProbabilityMap | undefined): number[] => [x?.platt?.a ?? NaN, x?.platt?.b ?? NaN, ...(x?.selector ?? [])];
 console.log(`probability map (all held-out questions, for Rerank): use ${m.use}, T ${m.temperature.toPrecision(6)}, Platt ${m.platt ? `a ${m.platt.a.toFixed(4)} b ${m.platt.b.toFixed(4)}` : 'none'}, selector [${(m.selector ?? []).map((b) => b.toFixed(4)).join(', ')}] | ${compare('probability map', coefficients(m).map((x, j): [number, number] => [x, coefficients(pm)[j]]))}`);
 if (m.use !== pm?.use || coefficients(m).length !== coefficients(pm).length) failures.push('probability map differs');
-const binRows = (label: string, a: ReliabilityBin[], p: ReliabilityBin[]) => {
-  console.log(`reliability (${label}): bin | count | confidence | accuracy | python count, confidence, accuracy | max |Δ|`);
-  a.forEach((b, k) => {
-    const q = p[k];
-    const d = compare(`${label} bin ${k}`, [[b.count, q?.count], [b.confidence, q?.confidence], [b.accuracy, q?.accuracy]]);
-    console.log(`  ${b.lo.toFixed(1)}–${b.hi.toFixed(1)} | ${String(b.count).padStart(5)} | ${f4(b.confidence)}     | ${f4(b.accuracy)}   | ${q?.count}, ${f4(q?.confidence)}, ${f4(q?.accuracy)} | ${d}`);
-  });
-};
-binRows('calibrated, out of fold', c.bins, pc.bins);
-binRows('T = 1', c.binsRaw, pc.binsRaw);
+side.binRows('calibrated, out of fold', c.bins, pc.bins);
+side.binRows('T = 1', c.binsRaw, pc.binsRaw);
 
 console.log('\nversus majority vote: rule | diff, 95% interval (fitted rules refitted), differing, p, Holm-adjusted p, real | python | max |Δ|');
 s.versusMajority.forEach((v, k) => {
@@ -240,20 +214,9 @@ console.log(`  (${bv?.chosen}; interval at ${f4(bv?.level)})`);
 console.log(`\nrecommendation (${s.recommended.rule}): ${s.recommended.sentence}`);
 console.log(`  python: ${sameText('recommendation', `${s.recommended.rule}: ${s.recommended.sentence}`, `${ps.recommended?.rule}: ${ps.recommended?.sentence}`)}`);
 
-console.log('\nper source: source | candidates | share correct | picked | chance | earned | pairwise | E correct | E incorrect | flagged | python max |Δ|');
-const pySources = new Map(pyFinal.sources.map((r) => [r.source, r]));
-const width = Math.max(6, ...same.sources.map((r) => r.source.length));
-for (const r of same.sources) {
-  const p = pySources.get(r.source);
-  const fields = ['candidates', 'shareCorrect', 'pickedShare', 'chanceShare', 'earnedShare', 'picks', 'pairwise', 'meanEnergyCorrect', 'meanEnergyIncorrect'] as const;
-  const d = p ? compare(`source ${r.source}`, fields.map((k) => [r[k], p[k]])) : 'missing in python';
-  if (!p) failures.push(`source ${r.source} missing in python`);
-  else if (p.flagged !== r.flagged) failures.push(`source ${r.source}: flagged differs`);
-  console.log(`  ${r.source.padEnd(width)} | ${String(r.candidates).padStart(5)} | ${f4(r.shareCorrect)} | ${f4(r.pickedShare)} | ${f4(r.chanceShare)} | ${f4(r.earnedShare)} | ${f4(r.pairwise)} | ${r.meanEnergyCorrect.toFixed(3)} | ${r.meanEnergyIncorrect.toFixed(3)} | ${r.flagged ? 'FLAGGED' : '-'} | ${d}`);
-}
-if (pyFinal.sources.length !== same.sources.length) failures.push(`sources: app ${same.sources.length} rows, python ${pyFinal.sources.length}`);
+side.sourceRows(same.sources, pyFinal.sources);
 
-console.log(`\nlargest |app − python| over every figure: ${worst.toExponential(2)} (tolerance ${TOLERANCE}); ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+console.log(`\nlargest |app − python| over every figure: ${side.worst.toExponential(2)} (tolerance ${TOLERANCE}); ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 if (argv.includes('--keep')) console.log(`weights and data kept in ${work}`);
 else rmSync(work, { recursive: true, force: true });
 if (failures.length > 0) {

@@ -26,7 +26,7 @@ import { basename, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { INSTALL_TORCH, findPython, runPython } from '../engine/testing/pythonNode.ts';
 import { PRESETS } from '../engine/train/settings.ts';
-import type { BackendChoice, BackendInfo } from '../worker/backendInfo.ts';
+import type { BackendChoice, BackendInfo } from '../worker/backend/backendInfo.ts';
 import { type AppRun, SAMPLE_PATH, appRun, sampleSlice } from './appRun.ts';
 import { longAnswers } from './longAnswers.ts';
 import { startBenchBrowser } from './enginePage.ts';

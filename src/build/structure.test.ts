@@ -1,7 +1,8 @@
 /**
  * The tree's shape, checked like behaviour: imports point down the layers (ui → state → client → worker →
  * engine) and down between engine's folders, no module imports itself through others, each op's kernels
- * sit in its folder, and no source file outgrows one job (300 lines; a test 400).
+ * sit in its folder, no source file outgrows one job (300 lines; a test 400) and no folder holds more than 25
+ * source files at one level.
  * Reads the sources as text: every relative `import … from`, `export … from` and `import('…')`.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -12,6 +13,8 @@ const SRC = resolve(import.meta.dirname, '..');
 const MAX_LINES = 300;
 /** Tests hold tables of cases and may run longer; src/ holds no generated data. */
 const MAX_TEST_LINES = 400;
+/** Source files (tests not counted) one folder may hold at one level: past that, a folder is split by job. */
+const MAX_FOLDER_FILES = 25;
 const isTest = (path: string) => /\.test\.tsx?$/.test(path);
 /** Lower layers first; a file may import its own layer and those before it. */
 const LAYERS = ['engine', 'worker', 'client', 'state', 'ui'] as const;
@@ -72,8 +75,16 @@ it(`no source file over ${MAX_LINES} lines, no test over ${MAX_TEST_LINES}`, () 
   expect(long).toEqual([]);
 });
 
+it(`no folder holds more than ${MAX_FOLDER_FILES} source files at one level (tests not counted)`, () => {
+  const perFolder = new Map<string, number>();
+  for (const f of files) if (!isTest(f)) perFolder.set(rel(dirname(f)), (perFolder.get(rel(dirname(f))) ?? 0) + 1);
+  expect([...perFolder].filter(([, n]) => n > MAX_FOLDER_FILES)).toEqual([]);
+});
+
 /** Pairs of engine's folders [below, above]: no file of the first imports the second. */
 const BELOW: Array<[string, string]> = [
+  // The helpers every folder shares (the seeded generator, yielding to the event loop) import none of them.
+  ...['data', 'metrics', 'io', 'gpuMemory', 'kernels', 'backend', 'model', 'score', 'train', 'testing'].map((above): [string, string] => ['shared', above]),
   ['kernels', 'backend'], // the profile names the kernels; an op is handed what the profile says
   ['kernels', 'train'],
   ['gpuMemory', 'kernels'],
@@ -132,11 +143,11 @@ it("each op's implementations and parity checks sit in its folder, kernels/<op>/
   expect(misplaced).toEqual([]);
 });
 
-it("kernels' shared tools import no op folder (only registerWebGpu.ts gathers the ops' WebGPU kernels)", () => {
+it("kernels' shared tools import no op folder (only ops.ts gathers the ops' specs)", () => {
   const upward: string[] = [];
   for (const [from, tos] of graph) {
     const r = rel(from);
-    if (isTest(from) || !r.startsWith('engine/kernels/') || opFolder(from) || r === 'engine/kernels/registerWebGpu.ts') continue;
+    if (isTest(from) || !r.startsWith('engine/kernels/') || opFolder(from) || r === 'engine/kernels/ops.ts') continue;
     for (const to of tos) if (opFolder(to)) upward.push(`${r} → ${rel(to)}`);
   }
   expect(upward).toEqual([]);

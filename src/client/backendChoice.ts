@@ -1,4 +1,4 @@
-import type { BackendChoice } from '../worker/backendInfo.ts';
+import type { BackendChoice } from '../worker/backend/backendInfo.ts';
 
 const KEY = 'eorm.backend';
 const CHOICES: readonly BackendChoice[] = ['auto', 'webgpu', 'wasm', 'cpu'];

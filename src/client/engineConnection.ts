@@ -3,7 +3,7 @@
  * event to the listener (the stores, see src/state/engineLink.ts), which it does not know. Side effects
  * that are not state (saving downloaded files) happen here, not in the reducers.
  */
-import type { BackendChoice } from '../worker/backendInfo.ts';
+import type { BackendChoice } from '../worker/backend/backendInfo.ts';
 import { isLifeLockHeld, newLifeLockName } from '../worker/lifeLock.ts';
 import type { Command } from '../worker/protocols/commands.ts';
 import type { WorkerEvent } from '../worker/protocols/events.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type EngineDown, Heartbeat, HEARTBEAT_TIMING } from './heartbeat.ts';
-import { inProcessPool } from '../engine/data/tokenizePool.ts';
+import { inProcessPool } from '../engine/data/tokenize/tokenizePool.ts';
 import { createEngine } from '../worker/engineCore.ts';
 import { isLifeLockHeld, newLifeLockName } from '../worker/lifeLock.ts';
 import type { WorkerEvent } from '../worker/protocols/events.ts';

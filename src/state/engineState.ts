@@ -8,7 +8,7 @@ import type { WorkerEvent } from '../worker/protocols/events.ts';
 import type { EvalReport, EvalSet, InspectFilter, ModelInfo, ModelSlot, RankedCandidate, RerankAnswer, SaliencyTarget } from '../worker/protocols/models.ts';
 import type { PicksProgress } from '../worker/protocols/picks.ts';
 import type { Estimate, SavedRunInfo, TrainPoint, TrainState } from '../worker/protocols/training.ts';
-import type { BackendInfo } from '../worker/backendInfo.ts';
+import type { BackendInfo } from '../worker/backend/backendInfo.ts';
 import type { CandidateSaliency } from '../engine/score/explainEnergy.ts';
 import type { EngineDown } from '../client/heartbeat.ts';
 import { emptyEvalSeries, emptyTrainSeries, type EvalSeries, type TrainSeries } from './series.ts';

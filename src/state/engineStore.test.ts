@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRAIN_SETTINGS } from '../engine/train/settings.ts';
-import type { BackendInfo } from '../worker/backendInfo.ts';
+import type { BackendInfo } from '../worker/backend/backendInfo.ts';
 import { isRunActive } from './engineState.ts';
 import { createEngineStore } from './engineStore.ts';
 import { replay, summary, trainState } from './testing/storeEvents.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Verdict } from '../client/heartbeat.ts';
-import { backendName, type BackendChoice } from '../worker/backendInfo.ts';
+import { backendName, type BackendChoice } from '../worker/backend/backendInfo.ts';
 import { BACKEND_CHOICES, rememberBackendChoice } from '../client/backendChoice.ts';
 import { useEngine } from '../state/hooks.ts';
 import { currentBackendChoice, restartWorker } from '../client/engineConnection.ts';

@@ -1,4 +1,4 @@
-import { type BackendChoice, backendLabel, backendName } from '../worker/backendInfo.ts';
+import { type BackendChoice, backendLabel, backendName } from '../worker/backend/backendInfo.ts';
 import { BACKEND_CHOICES, rememberBackendChoice } from '../client/backendChoice.ts';
 import { send } from '../client/engineConnection.ts';
 import { isRunActive } from '../state/engineState.ts';

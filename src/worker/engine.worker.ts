@@ -7,9 +7,9 @@
 import { createEngine } from './engineCore.ts';
 import type { Command } from './protocols/commands.ts';
 import type { WorkerEvent } from './protocols/events.ts';
-import { lazyPeers } from './peerPool.ts';
+import { lazyPeers } from './peers/peerPool.ts';
 import { browserPersister } from './storage/browserStorage.ts';
-import { lazyTokenizePool } from './tokenizeWorkers.ts';
+import { lazyTokenizePool } from './data/tokenizeWorkers.ts';
 
 const scope = self as unknown as {
   postMessage(message: WorkerEvent, transfer?: Transferable[]): void;

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { type IDBPDatabase, openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { inProcessPool } from '../engine/data/tokenizePool.ts';
+import { inProcessPool } from '../engine/data/tokenize/tokenizePool.ts';
 import { DEFAULT_TRAIN_SETTINGS } from '../engine/train/settings.ts';
 import { createEngine } from './engineCore.ts';
 import type { WorkerEvent } from './protocols/events.ts';

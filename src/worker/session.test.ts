@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fixtureDir } from '../engine/testing/fixtureDir.ts';
 import { writeModel } from '../engine/io/modelFile.ts';
 import { makeConfig, paramShapes } from '../engine/model/config.ts';
-import { encodeOrdinary } from '../engine/data/tokenize.ts';
+import { encodeOrdinary } from '../engine/data/tokenize/tokenize.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { disposeParams, paramsFromArrays } from '../engine/model/params.ts';
 import { scoreCandidates } from '../engine/score/scoring.ts';

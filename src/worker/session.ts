@@ -1,18 +1,18 @@
-import { evaluateScores } from './scoreQueries.ts';
-import type { TokenizePool } from '../engine/data/tokenizePool.ts';
-import type { StepPeer } from '../engine/train/stepPeer.ts';
-import type { BackendInfo } from './backend.ts';
-import { Datasets } from './datasets.ts';
-import { EvaluationCache, setOf } from './evaluationCache.ts';
-import { ModelQueries } from './modelQueries.ts';
-import { ModelSlots } from './modelSlots.ts';
+import { evaluateScores } from './models/scoreQueries.ts';
+import type { TokenizePool } from '../engine/data/tokenize/tokenizePool.ts';
+import type { StepPeer } from '../engine/train/step/stepPeer.ts';
+import type { BackendInfo } from './backend/backend.ts';
+import { Datasets } from './data/datasets.ts';
+import { EvaluationCache, setOf } from './models/evaluationCache.ts';
+import { ModelQueries } from './models/modelQueries.ts';
+import { ModelSlots } from './models/modelSlots.ts';
 import type { Command } from './protocols/commands.ts';
 import type { WorkerEvent } from './protocols/events.ts';
-import { SavedRuns } from './savedRuns.ts';
+import { SavedRuns } from './runs/savedRuns.ts';
 import { Persister } from './storage/persister.ts';
-import { TrainingRuns } from './trainingRuns.ts';
-import { PicksJournal } from './picksJournal.ts';
-import { PicksRuns } from './picksRuns.ts';
+import { TrainingRuns } from './runs/trainingRuns.ts';
+import { PicksJournal } from './runs/picksJournal.ts';
+import { PicksRuns } from './runs/picksRuns.ts';
 
 type Emit = (event: WorkerEvent, transfer?: Transferable[]) => void;
 

@@ -6,8 +6,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { splitGroups } from '../engine/data/split.ts';
-import { inProcessPool } from '../engine/data/tokenizePool.ts';
-import { loadData } from './dataLoader.ts';
+import { inProcessPool } from '../engine/data/tokenize/tokenizePool.ts';
+import { loadData } from './data/dataLoader.ts';
 import type { EvalReport } from './protocols/models.ts';
 import { file, harness, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 

@@ -8,8 +8,8 @@ import * as tf from '@tensorflow/tfjs';
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INGEST_RULES_VERSION } from '../engine/data/ingest.ts';
-import { inProcessPool } from '../engine/data/tokenizePool.ts';
-import { TOKEN_CAP, loadData } from './dataLoader.ts';
+import { inProcessPool } from '../engine/data/tokenize/tokenizePool.ts';
+import { TOKEN_CAP, loadData } from './data/dataLoader.ts';
 import { file, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 import { newDb, settle, stopAtStep, tab, writesSettled } from './testing/storedSession.ts';
 

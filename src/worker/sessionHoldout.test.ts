@@ -7,9 +7,9 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { candidateSources } from '../engine/data/candidateSources.ts';
 import { splitGroups } from '../engine/data/split.ts';
-import { inProcessPool } from '../engine/data/tokenizePool.ts';
+import { inProcessPool } from '../engine/data/tokenize/tokenizePool.ts';
 import { readModel } from '../engine/io/modelFile.ts';
-import { loadData } from './dataLoader.ts';
+import { loadData } from './data/dataLoader.ts';
 import { type Harness, file, harness, sampleLines, tinySettings } from './testing/sessionHarness.ts';
 
 const settings = tinySettings({ epochs: 1, groupsPerStep: 8 });

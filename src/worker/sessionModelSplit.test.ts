@@ -6,8 +6,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SplitKind, splitGroups } from '../engine/data/split.ts';
-import { inProcessPool } from '../engine/data/tokenizePool.ts';
-import { loadData } from './dataLoader.ts';
+import { inProcessPool } from '../engine/data/tokenize/tokenizePool.ts';
+import { loadData } from './data/dataLoader.ts';
 import { file, harness, inspectedValGroups, modelFile, sampleLines } from './testing/sessionHarness.ts';
 
 // 50 groups, 27 of them with both labels.

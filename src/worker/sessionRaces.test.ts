@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { encodeOrdinary } from '../engine/data/tokenize.ts';
+import { encodeOrdinary } from '../engine/data/tokenize/tokenize.ts';
 import { readModel } from '../engine/io/modelFile.ts';
 import { EMBEDDING } from '../engine/model/adamw.ts';
 import { disposeParams, initParams, paramsToArrays } from '../engine/model/params.ts';

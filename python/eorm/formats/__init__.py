@@ -11,17 +11,16 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, Union
 
 from ..js import has_non_ws
-from ..jsonl import DEFAULT_MAX_LINE_BYTES, LINE, Group, IngestReport, LineError, NoValidLinesError, _Reject, iter_lines, parse_object
-from .candidates import candidates_reader
-from .chat_batch import ChatRequests, chat_output_reader
+from .lines import DEFAULT_MAX_LINE_BYTES, iter_lines
+from .record import LINE, Group, IngestReport, LineError, NoValidLinesError, _Reject, parse_object
+from .chat_batch import ChatRequests
 from .collector import Collector
 from .context import ReadContext
 from .describe import describe_mapping
 from .detect import file_format, joined_format, object_kind
-from .grouped import grouped_reader
 from .json_array import ArraySplitter
-from .lm_eval import lm_eval_reader
 from .sniff import NotJsonTextError, not_json_lines, not_json_text
+from .table import kind_of
 
 
 @dataclass
@@ -36,15 +35,8 @@ class FormatRead:
 
 
 def _reader(kind: str, ctx: ReadContext, requests: ChatRequests):
-    if kind == "chat-request":
-        return requests.reader()
-    if kind == "chat-output":
-        return chat_output_reader(ctx, requests)
-    if kind == "lm-eval":
-        return lm_eval_reader(ctx)
-    if kind == "grouped":
-        return grouped_reader(ctx)
-    return candidates_reader(ctx)
+    """The reader the table (table.py) names for `kind`."""
+    return kind_of(kind)[0].reader(ctx, requests)
 
 
 _PEEK_LIMIT = 1 << 20

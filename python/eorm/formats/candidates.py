@@ -1,5 +1,5 @@
-"""One candidate per line (the app's own format): eorm.jsonl's rules, one sample per line (candidates.ts)."""
-from ..jsonl import _read_record
+"""One candidate per line (the app's own format): record.py's rules, one sample per line (candidates.ts)."""
+from .record import _read_record
 from .collector import RawLine, RawSample
 
 

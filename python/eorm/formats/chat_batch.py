@@ -3,7 +3,7 @@ message; `reasoning_content` kept; `error` lines reported (chatBatch.ts is the t
 from __future__ import annotations
 
 from ..js import trim
-from ..jsonl import _Reject, _required_string, describe_value
+from .record import _Reject, _required_string, describe_value
 from .collector import RawLine, RawSample
 from .fields import message_text
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from ..answer_classes import AnswerClasses
-from ..answers import candidate_keys, gold_answer_key, matches_gold
-from ..jsonl import Candidate, Group, IngestReport, LineError, describe_value
+from ..answers.answer_classes import AnswerClasses
+from ..answers.answers import candidate_keys, gold_answer_key, matches_gold
+from .record import Candidate, Group, IngestReport, LineError, describe_value
 
 
 @dataclass

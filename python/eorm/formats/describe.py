@@ -3,15 +3,7 @@ from __future__ import annotations
 
 from typing import List
 
-# The words _count puts a plural 's' on: "1 question × 2 samples".
-TITLES = {
-    "candidates": ("one candidate per line", "question", "candidate"),
-    "grouped": ("one question per line", "question", "sample"),
-    "json-array": ("JSON array of questions", "question", "sample"),
-    "lm-eval": ("lm-evaluation-harness samples", "doc", "repeat"),
-    "chat-batch": ("chat completion batch", "request", "choice"),
-    "multi-file": ("files joined", "question", "candidate"),
-}
+from .table import FORMAT_BY_NAME
 
 
 def _int(n: int) -> str:
@@ -27,7 +19,7 @@ def _names(d: dict) -> str:
 
 
 def describe_mapping(fmt: str, files: int, sizes: List[int], ctx, labels_from: str) -> dict:
-    title, group_word, sample_word = TITLES[fmt]
+    title, group_word, sample_word = FORMAT_BY_NAME[fmt].describe
     total = sum(sizes)
     uniform = bool(sizes) and all(n == sizes[0] for n in sizes)
     shape = _count(len(sizes), group_word) + (f" × {_count(sizes[0], sample_word)}" if uniform else f", {_count(total, sample_word)}")

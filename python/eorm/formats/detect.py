@@ -3,31 +3,21 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from .chat_batch import is_chat_output, is_chat_request
-from .grouped import is_grouped
-from .lm_eval import is_lm_eval
+from .table import OBJECT_KINDS, kind_of
 
 
 def object_kind(obj: dict) -> str:
-    if is_chat_output(obj):
-        return "chat-output"
-    if is_chat_request(obj):
-        return "chat-request"
-    if is_lm_eval(obj):
-        return "lm-eval"
-    if "gen_text" in obj or "generated_full_text" in obj:
-        return "candidates"
-    return "grouped" if is_grouped(obj) else "candidates"
+    """The first kind of the table (table.py) whose detection holds; anything else is read as candidates."""
+    return next((k.kind for k, _ in OBJECT_KINDS if k.detect(obj)), "candidates")
 
 
 def file_format(layout: str, kind: Optional[str]) -> str:
-    if kind == "lm-eval":
-        return "lm-eval"
+    found = kind_of(kind)
+    if found is not None and found[1].named_in_array:
+        return found[1].name
     if layout == "array":
         return "json-array"
-    if kind in ("chat-output", "chat-request"):
-        return "chat-batch"
-    return kind or "candidates"
+    return found[1].name if found is not None else "candidates"
 
 
 def joined_format(kinds: List[Optional[str]]) -> str:

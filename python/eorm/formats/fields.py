@@ -6,7 +6,7 @@ import re
 from typing import Callable, Optional, Sequence
 
 from ..js import trim
-from ..jsonl import _optional_text, _Reject, describe_value
+from .record import _optional_text, _Reject, describe_value
 
 QUESTION_FIELDS = ("question", "problem", "prompt", "input")
 SAMPLES_FIELDS = ("responses", "completions", "samples", "outputs", "output", "answers", "code")

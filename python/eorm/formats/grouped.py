@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..js import trim
-from ..jsonl import _optional_text, _Reject, _required_string, describe_value
+from .record import _optional_text, _Reject, _required_string, describe_value
 from .collector import RawLine, RawSample
 from .fields import (
     GENERATOR_FIELDS, GOLD_FIELDS, ID_FIELDS, LABELS_FIELDS, QUESTION_FIELDS, SAMPLE_LABEL_FIELDS, SAMPLE_TEXT_FIELDS, SAMPLES_FIELDS,

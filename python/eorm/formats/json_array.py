@@ -9,7 +9,8 @@ import re
 from typing import Callable
 
 from ..js import has_non_ws
-from ..jsonl import LINE, LineError, _decode
+from .lines import _decode
+from .record import LINE, LineError
 
 # Whitespace between elements; the bytes of a byte-order mark (U+FEFF) count as blank, as JS's \s has it.
 _NOT_BLANK = re.compile(rb"[^ \t\r\n\xef\xbb\xbf]")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..js import trim
-from ..jsonl import _optional_text, _Reject, _required_string, describe_value
+from .record import _optional_text, _Reject, _required_string, describe_value
 from .collector import RawLine, RawSample
 from .fields import QUESTION_FIELDS, first_field, gold_text, non_empty, read_id
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..js import trim
-from ..jsonl import describe_value
+from .record import describe_value
 
 
 class NotJsonTextError(ValueError):

@@ -1,21 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
-import { ADAMW_KERNEL } from '../kernels/adamw/op.ts';
-// The host backends' fused kernels register when their modules load: loaded here, so the profile sees them.
-import '../kernels/adamw/host.ts';
-import '../kernels/columnSum/host.ts';
-import '../kernels/gelu/host.ts';
-import '../kernels/layerNorm/host.ts';
 import { HOST_BACKENDS } from '../kernels/hostMemory.ts';
 import { ADAMW_LINK } from '../kernels/adamw/webgpuFlat.ts';
-import { BT_LOSS } from '../kernels/btLoss/webgpu.ts';
-import { COLUMN_SUM } from '../kernels/columnSum/op.ts';
-import { DROPOUT } from '../kernels/dropout/webgpu.ts';
-import { GELU } from '../kernels/gelu/op.ts';
-import { BOTH_FINITE, CLIP_COEFFICIENT, SQUARED_NORM_LINK } from '../kernels/globalNorm/webgpu.ts';
-import { QKV_HEADS } from '../kernels/qkvHeads/webgpu.ts';
-import { LAYER_NORM } from '../kernels/layerNorm/op.ts';
-import { ROW_SUM } from '../kernels/rowSum/webgpu.ts';
-import { MASKED_SOFTMAX } from '../kernels/maskedSoftmax/webgpu.ts';
+// Every op's spec (kernels/<op>/op.ts) loads its host kernels, which register as they load: the profile sees them.
+import { FUSED_KERNELS, type FusedOp } from '../kernels/ops.ts';
+
+export type { FusedOp };
 import { HALF_MAT_MUL } from '../kernels/halfMatMul/op.ts';
 import { LOSS_SCALE_UPDATE } from '../kernels/lossScale/op.ts';
 import { halfPrecisionChoice, webgpuDeviceFeatures } from '../precision/choice.ts';
@@ -79,27 +68,8 @@ export interface BackendProfile {
   readonly halfPrecision: boolean;
 }
 
-export type FusedOp = 'gelu' | 'layerNorm' | 'maskedSoftmax' | 'qkvHeads' | 'linear' | 'btLoss' | 'globalNorm' | 'clipCoefficient' | 'bothFinite' | 'dropout' | 'adamw' | 'rowSum';
-
 /** On WebGPU the per-step scalars are read back together, at most one read (it ends a GPU pass and maps a buffer) per this many steps. */
 export const READBACK_EVERY = 10;
-
-/** The kernel whose registration for a backend turns each fused op on. */
-const FUSED_KERNELS: Readonly<Record<FusedOp, string>> = {
-  gelu: GELU,
-  layerNorm: LAYER_NORM,
-  maskedSoftmax: MASKED_SOFTMAX,
-  qkvHeads: QKV_HEADS,
-  linear: COLUMN_SUM,
-  btLoss: BT_LOSS,
-  globalNorm: SQUARED_NORM_LINK,
-  clipCoefficient: CLIP_COEFFICIENT,
-  bothFinite: BOTH_FINITE,
-  dropout: DROPOUT,
-  adamw: ADAMW_KERNEL,
-  rowSum: ROW_SUM,
-};
-const FUSED_ENTRIES = Object.entries(FUSED_KERNELS) as Array<[FusedOp, string]>;
 
 /**
  * The profile of `backend` from the kernels registered for it now (the worker registers WebGPU's when
@@ -111,7 +81,7 @@ const FUSED_ENTRIES = Object.entries(FUSED_KERNELS) as Array<[FusedOp, string]>;
 export function detectProfile(backend: string = tf.getBackend()): BackendProfile {
   const has = (kernel: string) => tf.getKernel(kernel, backend) !== undefined;
   const fused = {} as Record<FusedOp, boolean>;
-  for (const [op, kernel] of FUSED_ENTRIES) fused[op] = has(kernel);
+  for (const [op, kernel] of FUSED_KERNELS) fused[op] = has(kernel);
   const host = (HOST_BACKENDS as readonly string[]).includes(backend);
   const webgpu = backend === 'webgpu';
   return {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { candidateSources, withSources } from './candidateSources.ts';
-import { ingestJsonl } from './ingest.ts';
-import { bytesStream, fileStream, repoSamplePath } from './testing/node.ts';
-import { trainingView } from './tokenizeDataset.ts';
+import { bytesStream, fileStream, readDataset, repoSamplePath } from './testing/node.ts';
+import { trainingView } from './tokenize/tokenizeDataset.ts';
 import type { TokenizedSet } from './types.ts';
 
 const line = (q: string, label: number, source?: string | null) =>
@@ -14,7 +13,7 @@ describe('candidateSources', () => {
   it('indexes each candidate in view order by first appearance; no source is -1', async () => {
     // Group order is by first appearance: q1's candidates come first though a q2 line sits between them.
     const text = [line('q1', 1, 'b'), line('q2', 0, 'a'), line('q1', 0), line('q1', 1, 'a'), line('q2', 1, null), line('q2', 0, 'b')].join('\n');
-    const ds = await ingestJsonl(bytesStream(text));
+    const ds = await readDataset(bytesStream(text));
     const s = candidateSources(ds);
     expect(s.names).toEqual(['b', 'a']);
     expect([...s.index]).toEqual([0, -1, 1, 1, -1, 0]);
@@ -22,7 +21,7 @@ describe('candidateSources', () => {
   });
 
   it('is on every new training view, and rebuilt for a view stored without it', async () => {
-    const ds = await ingestJsonl(bytesStream([line('q', 1, 'x'), line('q', 0, 'y')].join('\n')));
+    const ds = await readDataset(bytesStream([line('q', 1, 'x'), line('q', 0, 'y')].join('\n')));
     const view = trainingView(ds, fakeTokens(2));
     expect(view.sources).toBe(candidateSources(ds));
     expect(withSources(view, ds)).toBe(view);
@@ -33,7 +32,7 @@ describe('candidateSources', () => {
   });
 
   it('reads the four generators of the built-in sample, one candidate each per question', async () => {
-    const ds = await ingestJsonl(fileStream(repoSamplePath()));
+    const ds = await readDataset(fileStream(repoSamplePath()));
     const s = candidateSources(ds);
     expect(s.names).toHaveLength(4);
     expect(s.index.every((i) => i >= 0)).toBe(true);

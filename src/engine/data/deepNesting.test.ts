@@ -1,14 +1,13 @@
 /**
  * The nesting rule, app side: a JSONL line is read at any nesting depth (JSON.parse and topLevelSources
  * never recurse), so a field the rules ignore does not reject its line however deep it is, and a deep value
- * where a string or label is expected is rejected as any array or object is. python/eorm/jsonl.py follows
+ * where a string or label is expected is rejected as any array or object is. python/eorm/formats/record.py follows
  * the same rule (eorm.jsonparse); python/tests/test_app_rules.py checks it against the golden file.
  */
 import { describe, expect, it } from 'vitest';
-import { ingestJsonl } from './ingest.ts';
 import { topLevelSources } from './jsonSource.ts';
 import { parseCandidateLine } from './record.ts';
-import { bytesStream } from './testing/node.ts';
+import { bytesStream, readDataset } from './testing/node.ts';
 
 const DEPTH = 100_000;
 const deepArray = '['.repeat(DEPTH) + ']'.repeat(DEPTH);
@@ -46,7 +45,7 @@ describe('JSONL lines nested 100,000 levels deep', () => {
       `{"question":"Q1","gen_text":"b","label":0,"x":${deepArray}}`,
       `{"question":"Q2","gen_text":"c","label":1,"meta":${deepObject}}`,
     ];
-    const ds = await ingestJsonl(bytesStream(`${lines.join('\n')}\n`));
+    const ds = await readDataset(bytesStream(`${lines.join('\n')}\n`));
     expect(ds.groups.map((g) => [g.question, g.candidates.map((c) => c.genText)])).toEqual([['Q1', ['a', 'b']], ['Q2', ['c']]]);
     expect(ds.report.rejected).toBe(0);
   });

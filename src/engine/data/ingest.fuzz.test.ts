@@ -6,11 +6,10 @@
  * every valid line.
  */
 import { describe, expect, it } from 'vitest';
-import { readFiles } from './formats/readFiles.ts';
-import { ingestJsonl, NoValidLinesError } from './ingest.ts';
+import { NoValidLinesError } from './ingest.ts';
 import { lineErrorMessage } from './lineErrors.ts';
-import { createRng, type Rng } from './rng.ts';
-import { bytesStream } from './testing/node.ts';
+import { createRng, type Rng } from '../shared/rng.ts';
+import { bytesStream, readDataset } from './testing/node.ts';
 import type { Dataset, LineErrorKind } from './types.ts';
 
 type Spec =
@@ -266,7 +265,7 @@ async function ingestChecked(rng: Rng, specs: Spec[], tally: Tally): Promise<voi
   const chunk = pick(rng, [7, 64, 1000, 65_536]);
   const hasValid = specs.some((s) => s.type === 'valid');
   try {
-    const ds = await ingestJsonl(bytesStream(data, chunk));
+    const ds = await readDataset(bytesStream(data, chunk));
     expect(hasValid).toBe(true);
     check(specs, ds.report, ds.groups, tally);
   } catch (e) {
@@ -288,30 +287,6 @@ describe('ingest fuzz (seeded)', () => {
       ['bad_label', 'conflicting_question', 'empty_question', 'invalid_json', 'missing_field', 'not_object', 'wrong_type'].sort(),
     );
     console.info(`ingest fuzz: ${tally.lines} lines (${tally.bad} bad, ${tally.valid} valid, ${tally.blank} blank; ${tally.invalidUtf8} with invalid UTF-8) in 35 files; rejections by kind: ${JSON.stringify(Object.fromEntries(tally.byKind))}`);
-  });
-
-  it('reads a one-candidate-per-line file through format detection exactly as before (groups, labels, report, errors)', async () => {
-    const rng = createRng(20_261_127);
-    const outcome = async (read: () => Promise<Dataset>) => {
-      try {
-        const d = await read();
-        return { groups: d.groups, report: d.report };
-      } catch (e) {
-        if (!(e instanceof NoValidLinesError)) throw e;
-        return { groups: null, report: e.report };
-      }
-    };
-    let compared = 0;
-    for (let f = 0; f < 12; f++) {
-      const data = file(rng, lines(rng, 300, 0.3));
-      // A first non-blank "[" makes the file a JSON array now: such files are not the same format any more.
-      if (new TextDecoder().decode(data).replace(/^[\s\uFEFF]+/, '').startsWith('[')) continue;
-      const before = await outcome(() => ingestJsonl(bytesStream(data, 1000)));
-      const now = await outcome(async () => (await readFiles([{ name: 'f.jsonl', stream: bytesStream(data, 1000), size: data.length }])) as Dataset);
-      expect(now).toEqual(before);
-      compared++;
-    }
-    expect(compared).toBeGreaterThanOrEqual(8);
   });
 
   it('skips a 10 MB line without buffering it and goes on, in a file without a final newline', async () => {

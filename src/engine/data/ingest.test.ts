@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ingestJsonl, NoValidLinesError, type IngestProgress } from './ingest.ts';
-import { createRng } from './rng.ts';
-import { bytesStream } from './testing/node.ts';
+import { NoValidLinesError, type IngestProgress } from './ingest.ts';
+import { createRng } from '../shared/rng.ts';
+import { bytesStream, readDataset } from './testing/node.ts';
 
 const row = (o: Record<string, unknown>) => JSON.stringify(o);
 
-describe('ingestJsonl', () => {
+describe('one labelled JSONL file read (readFiles)', () => {
   it('groups by question_id when present, else by question text, in order of first appearance', async () => {
     const text = [
       row({ question: 'Q1', gen_text: 'a', label: 1, question_id: 1 }),
@@ -15,7 +15,7 @@ describe('ingestJsonl', () => {
       row({ question: '1', gen_text: 'e', label: 1 }),
       row({ question: 'Free', gen_text: 'f', label: 0, question_id: 'x' }),
     ].join('\n');
-    const ds = await ingestJsonl(bytesStream(text));
+    const ds = await readDataset(bytesStream(text));
     expect(ds.groups.map((g) => [g.questionId, g.question, g.candidates.map((c) => c.genText).join('')])).toEqual([
       ['1', 'Q1', 'ac'],
       [null, 'Free', 'bd'],
@@ -32,7 +32,7 @@ describe('ingestJsonl', () => {
       row({ question: 'Q1 (reworded)', gen_text: 'b', label: 0, question_id: '7' }),
       row({ question: 'Q1', gen_text: 'c', label: 0, question_id: 7 }),
     ].join('\n');
-    const ds = await ingestJsonl(bytesStream(text));
+    const ds = await readDataset(bytesStream(text));
     expect(ds.groups.map((g) => g.candidates.map((c) => c.genText).join(''))).toEqual(['ac']);
     expect(ds.report.errors).toEqual([
       {
@@ -50,7 +50,7 @@ describe('ingestJsonl', () => {
       '{"question": "A", "gen_text": "a", "label": 1, "question_id": 12345678901234567890}',
       '{"question": "B", "gen_text": "b", "label": 0, "question_id": 12345678901234567891}',
     ].join('\n');
-    const ds = await ingestJsonl(bytesStream(text));
+    const ds = await readDataset(bytesStream(text));
     expect(ds.groups.map((g) => [g.questionId, g.question])).toEqual([
       ['12345678901234567890', 'A'],
       ['12345678901234567891', 'B'],
@@ -60,13 +60,13 @@ describe('ingestJsonl', () => {
 
   it('accepts a BOM at the start of a later line (files joined with cat)', async () => {
     const file = (q: string) => `\uFEFF${row({ question: q, gen_text: 'g', label: 1 })}\n`;
-    const ds = await ingestJsonl(bytesStream(file('A') + file('B')));
+    const ds = await readDataset(bytesStream(file('A') + file('B')));
     expect(ds.groups.map((g) => g.question)).toEqual(['A', 'B']);
     expect(ds.report.rejected).toBe(0);
   });
 
   it('keeps the optional fields and the answer key of each candidate', async () => {
-    const ds = await ingestJsonl(
+    const ds = await readDataset(
       bytesStream(
         `${row({ question: 'Q', gen_text: 'x\nA: 7', label: 1, answer: '$1,000', gold: 1000, source: 's' })}\n${row({ question: 'Q', gen_text: 'x\nA: 7', label: 0 })}`,
       ),
@@ -85,7 +85,7 @@ describe('ingestJsonl', () => {
       row({ question: 'Q', gen_text: 'nothing', gold: 18 }),
       row({ question: 'Q', gen_text: 'Answer: 18', gold: 18, label: 0 }), // a given label wins over gold
     ];
-    const ds = await ingestJsonl(bytesStream(lines.join('\n')));
+    const ds = await readDataset(bytesStream(lines.join('\n')));
     const c = ds.groups[0].candidates;
     expect(c.map((x) => [x.label, x.labelFromGold, x.goldMatch])).toEqual([
       [1, true, true],
@@ -104,7 +104,7 @@ describe('ingestJsonl', () => {
       row({ question: 'R', gen_text: '\\boxed{1} and \\boxed{2}', label: 1 }),
       row({ question: 'R', gen_text: 'A: 2, 1', label: 0 }),
     ];
-    const ds = await ingestJsonl(bytesStream(lines.join('\n')));
+    const ds = await readDataset(bytesStream(lines.join('\n')));
     const [q, r] = ds.groups.map((g) => g.candidates);
     expect(q.map((c) => [c.answerKey, c.label, c.goldMatch])).toEqual([
       ['x/7+2/7', 1, true],
@@ -116,7 +116,7 @@ describe('ingestJsonl', () => {
   });
 
   it('rejects a line with neither a label nor a gold answer that has a final answer, saying what to give', async () => {
-    const ds = await ingestJsonl(bytesStream(`${row({ question: 'Q', gen_text: 'g', gold: '  ' })}\n${row({ question: 'Q', gen_text: 'g' })}\n${row({ question: 'Q', gen_text: 'g', label: 1 })}`));
+    const ds = await readDataset(bytesStream(`${row({ question: 'Q', gen_text: 'g', gold: '  ' })}\n${row({ question: 'Q', gen_text: 'g' })}\n${row({ question: 'Q', gen_text: 'g', label: 1 })}`));
     expect(ds.report.errors.map((e) => [e.line, e.field, e.kind])).toEqual([
       [1, 'label', 'missing_field'],
       [2, 'label', 'missing_field'],
@@ -143,7 +143,7 @@ describe('ingestJsonl', () => {
     const data = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
     parts.reduce((at, p) => (data.set(p, at), at + p.length), 0);
 
-    const ds = await ingestJsonl(bytesStream(data, 5), { maxLineBytes: 200 });
+    const ds = await readDataset(bytesStream(data, 5), { maxLineBytes: 200 });
     const r = ds.report;
     expect(r.errors.map((e) => [e.line, e.field, e.kind])).toEqual([
       [3, '(line)', 'invalid_json'],
@@ -181,7 +181,7 @@ describe('ingestJsonl', () => {
       // A valid last line: the file is never empty of candidates, and an empty last line without newline would not be a line.
       lines[n - 1] = kinds[0]();
       const text = lines.join(rng.int(2) ? '\n' : '\r\n') + (rng.int(2) ? '\n' : '');
-      const { report: r } = await ingestJsonl(bytesStream(text, 1 + rng.int(50)), { maxLineBytes: 90 });
+      const { report: r } = await readDataset(bytesStream(text, 1 + rng.int(50)), { maxLineBytes: 90 });
       expect(r.linesRead).toBe(n);
       expect(r.accepted + r.rejected + r.blank).toBe(r.linesRead);
       expect(r.errors.length).toBe(r.rejected);
@@ -189,18 +189,19 @@ describe('ingestJsonl', () => {
   });
 
   it('fails with a clear typed error when no line is valid', async () => {
-    const run = ingestJsonl(bytesStream('\n{bad\n{"question": "Q"}\n'));
+    // The first line ends as an object does: a file that merely looks like pretty-printed JSON is told so instead.
+    const run = readDataset(bytesStream('\n{bad}\n{"question": "Q"}\n'));
     await expect(run).rejects.toBeInstanceOf(NoValidLinesError);
     const err = (await run.catch((e: unknown) => e)) as NoValidLinesError;
     expect(err.message).toBe('No valid line in the file: all 2 non-blank lines were rejected (3 lines read).');
     expect(err.report.errors.map((e) => e.line)).toEqual([2, 3]);
-    await expect(ingestJsonl(bytesStream(''))).rejects.toThrow('No valid line in the file: the file has no non-blank line (0 lines read).');
+    await expect(readDataset(bytesStream(''))).rejects.toThrow('No valid line in the file: the file has no non-blank line (0 lines read).');
   });
 
   it('reports progress with the known total, ending at the full size', async () => {
     const text = Array.from({ length: 50 }, (_, i) => row({ question: `Q${i}`, gen_text: 'g', label: i % 2 })).join('\n');
     const seen: IngestProgress[] = [];
-    await ingestJsonl(bytesStream(text, 256), { totalBytes: text.length, onProgress: (p) => seen.push(p) });
+    await readDataset(bytesStream(text, 256), { totalBytes: text.length, onProgress: (p) => seen.push(p) });
     expect(seen.length).toBeGreaterThan(5);
     for (let i = 1; i < seen.length; i++) expect(seen[i].bytesRead).toBeGreaterThanOrEqual(seen[i - 1].bytesRead);
     expect(seen.at(-1)).toEqual({ bytesRead: text.length, totalBytes: text.length, lines: 50 });
@@ -209,8 +210,8 @@ describe('ingestJsonl', () => {
   it('builds independent datasets, even when two files are read at the same time', async () => {
     const a = Array.from({ length: 30 }, (_, i) => row({ question: `A${i % 3}`, gen_text: `a${i}`, label: i % 2 })).join('\n');
     const b = Array.from({ length: 20 }, (_, i) => row({ question: `B${i % 4}`, gen_text: `b${i}`, label: 1 })).join('\n');
-    const [da, db] = await Promise.all([ingestJsonl(bytesStream(a, 7)), ingestJsonl(bytesStream(b, 5))]);
-    const [alone] = await Promise.all([ingestJsonl(bytesStream(a))]);
+    const [da, db] = await Promise.all([readDataset(bytesStream(a, 7)), readDataset(bytesStream(b, 5))]);
+    const [alone] = await Promise.all([readDataset(bytesStream(a))]);
     expect(da).toEqual(alone);
     expect(db.groups.map((g) => g.question)).toEqual(['B0', 'B1', 'B2', 'B3']);
     expect(db.report.linesRead).toBe(20);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from './rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { exactZeroOrOne, topLevelSources } from './jsonSource.ts';
 import { growth, LINEAR_LIMIT } from './testing/scaling.ts';
 

@@ -1,16 +1,15 @@
 import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { candidateAnswerKey } from './answers.ts';
-import { ingestJsonl } from './ingest.ts';
+import { candidateAnswerKey } from './answers/answers.ts';
 import { datasetStats } from '../metrics/datasetStats.ts';
-import { fileStream, repoSamplePath } from './testing/node.ts';
+import { fileStream, readDataset, repoSamplePath } from './testing/node.ts';
 
 describe('built-in sample (public/sample/gsm8k_gpt3_openai_4cand.jsonl)', () => {
   // The published vote figure, 47.3% (624 / 1319), broke ties towards the answer seen first; every vote is now
   // scored as evaluations score it (tied answers: the expected accuracy of a random pick among them), 48.2%.
   it('gives the published figures: 5,276 lines, 1,319 groups, 731 with both labels, first 37.0%, vote 48.2% (47.3% with first-seen ties), oracle 67.2%', async () => {
     const path = repoSamplePath();
-    const ds = await ingestJsonl(fileStream(path), { totalBytes: statSync(path).size });
+    const ds = await readDataset(fileStream(path), { totalBytes: statSync(path).size });
     const s = datasetStats(ds);
     expect(s.lines).toEqual({ read: 5276, accepted: 5276, rejected: 0, blank: 0, invalidUtf8: 0 });
     expect(ds.report.bytesRead).toBe(statSync(path).size);
@@ -34,7 +33,7 @@ describe('built-in sample (public/sample/gsm8k_gpt3_openai_4cand.jsonl)', () => 
   });
 
   it('extracts from the texts the same answers the file gives', async () => {
-    const ds = await ingestJsonl(fileStream(repoSamplePath()));
+    const ds = await readDataset(fileStream(repoSamplePath()));
     const cands = ds.groups.flatMap((g) => g.candidates);
     const agree = cands.filter((c) => candidateAnswerKey(null, c.genText) === c.answerKey).length;
     expect(agree).toBe(5276);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createRng } from './rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { Sha256 } from './sha256.ts';
 
 const nodeHex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -9,7 +9,7 @@
  * sees only the candidates of the other sources, validation only the held-out sources' candidates.
  * A separate test file is not split at all.
  */
-import { createRng, shuffleInPlace } from './rng.ts';
+import { createRng, shuffleInPlace } from '../shared/rng.ts';
 import type { TrainingView } from './types.ts';
 
 export const DEFAULT_SPLIT_SEED = 42;

@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INSTALL_TORCH, PYTHON_DIR, findPython } from '../testing/pythonNode.ts';
 import { candidateSources } from './candidateSources.ts';
-import { ingestJsonl } from './ingest.ts';
 import { type SplitKind, splitGroups } from './split.ts';
-import { datasetLabels } from './tokenizeDataset.ts';
+import { datasetLabels } from './tokenize/tokenizeDataset.ts';
 import type { Dataset } from './types.ts';
+import { readDataset } from './testing/node.ts';
 
 const SAMPLE = 'public/sample/gsm8k_gpt3_openai_4cand.jsonl';
 // 300 groups of the sample, with a few lines' sources and labels changed so that groups of every kind
@@ -45,13 +45,13 @@ const CASES: Case[] = [
 let dataset: Dataset;
 beforeAll(async () => {
   const bytes = new TextEncoder().encode(text);
-  dataset = await ingestJsonl(new Blob([bytes]).stream());
+  dataset = await readDataset(new Blob([bytes]).stream());
 });
 
 function python(cases: Case[]): Array<{ train: number[]; val: number[]; keep: number[] | null }> {
   const code = [
     'import json, sys',
-    'from eorm.jsonl import ingest_jsonl',
+    'from eorm.formats.jsonl import ingest_jsonl',
     'from eorm.split import holdout_split',
     'q = json.load(sys.stdin)',
     'ds = ingest_jsonl(q["text"].encode("utf-8"))',

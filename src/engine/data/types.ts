@@ -111,8 +111,11 @@ export interface IngestReport {
   errors: LineError[];
 }
 
-/** The file layouts the readers understand (formats/detect.ts decides which one a file is). */
-export type DataFormat = 'candidates' | 'grouped' | 'json-array' | 'lm-eval' | 'chat-batch' | 'multi-file';
+/**
+ * The format a file was read as: a name of formats/table.ts's FORMATS (FormatName; formats/detect.ts decides
+ * which). A plain string here: the table imports the readers, which import this file.
+ */
+export type DataFormat = string;
 
 /** Where the labels came from: the lines' own labels (some may be from gold), gold answers only, or nowhere. */
 export type LabelsFrom = 'given' | 'gold' | 'none';

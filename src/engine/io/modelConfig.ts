@@ -4,7 +4,8 @@
  * shapes say (for converted checkpoints without metadata), then defaults. nHeads leaves no trace in the
  * shapes (in_proj is [3d, d] for any head count), so defaulting it is always reported.
  */
-import { CONFIG_LIMITS, DEFAULT_CONFIG, GPT2_EOT, type ModelConfig, validateConfig } from '../model/config.ts';
+import { CONFIG_LIMITS, DEFAULT_CONFIG, type ModelConfig, validateConfig } from '../model/config.ts';
+import { GPT2_EOT } from '../data/tokenize/gpt2.ts';
 import { type SafetensorsHeader, SafetensorsError } from './safetensors.ts';
 
 export type ConfigSource = 'caller' | 'eorm_config' | 'reference_config' | 'shapes';

@@ -6,7 +6,7 @@
  * readModel (and paramsFromArrays) succeed, so a refusal here leaves the model in use untouched.
  */
 import { describe, expect, it } from 'vitest';
-import { createRng, type Rng } from '../data/rng.ts';
+import { createRng, type Rng } from '../shared/rng.ts';
 import { makeConfig, paramShapes } from '../model/config.ts';
 import { type LoadedModel, readModel, writeModel } from './modelFile.ts';
 import { MAX_HEADER_BYTES, numel, SafetensorsError } from './safetensors.ts';

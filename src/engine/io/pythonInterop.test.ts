@@ -10,11 +10,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestJsonl } from '../data/ingest.ts';
-import { bytesStream } from '../data/testing/node.ts';
-import { tokenizeChunk } from '../data/tokenize.ts';
+import { bytesStream, readDataset } from '../data/testing/node.ts';
+import { tokenizeChunk } from '../data/tokenize/tokenize.ts';
 import type { Dataset } from '../data/types.ts';
-import { GPT2_EOT, GPT2_VOCAB, type ModelConfig, makeConfig } from '../model/config.ts';
+import { type ModelConfig, makeConfig } from '../model/config.ts';
+import { GPT2_EOT, GPT2_VOCAB } from '../data/tokenize/gpt2.ts';
 import { disposeParams, initParams, paramsFromArrays, paramsToArrays } from '../model/params.ts';
 import { evaluateGroups, type ScoredGroup } from '../metrics/summary.ts';
 import { scoreCandidates } from '../score/scoring.ts';
@@ -78,7 +78,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'eorm-interop-'));
   dataPath = join(dir, 'data.jsonl');
   writeFileSync(dataPath, sample);
-  dataset = await ingestJsonl(bytesStream(sample));
+  dataset = await readDataset(bytesStream(sample));
 });
 
 afterAll(() => {

@@ -1,5 +1,5 @@
 /**
- * A run as metrics.jsonl, record for record what `eorm.train` writes (python/eorm/outputs.py, train.py,
+ * A run as metrics.jsonl, record for record what `eorm.train` writes (python/eorm/training/outputs.py, train.py,
  * runlog.py), so one plotting script reads a run of either: a "config" record, a "step" record per step,
  * an "eval" record per validation and an "end" record once the run is over. Keys and their order are
  * Python's; what the app does not measure per record is null (the steps' throughput, an evaluation's

@@ -2,12 +2,11 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { expect, it } from 'vitest';
 import { activeProfile, detectProfile } from '../backend/profile.ts';
-import { geluParity } from './gelu/parity.ts';
-import { layerNormParity } from './layerNorm/parity.ts';
-import { linearParity } from './matMul/parity.ts';
+import { PARITY_CHECKS } from './ops.ts';
 import { FUSED_TOLERANCE, HOST_FUSED } from '../testing/parityVerdict.ts';
 
-const CHECKS = { gelu: geluParity, layerNorm: layerNormParity, linear: () => linearParity(activeProfile().simdProducts) };
+/** The parity checks of the ops whose kernels the host backends register (their specs: ops.ts). */
+const CHECKS = Object.fromEntries(PARITY_CHECKS.filter(([key]) => HOST_FUSED.includes(key)).map(([key, check]) => [key, () => check(activeProfile())]));
 
 it.each(['cpu', 'wasm'])('the host fused kernels on %s equal their compositions (value and every gradient) and are the profile’s', async (backend) => {
   expect(await tf.setBackend(backend)).toBe(true);

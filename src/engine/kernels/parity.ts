@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { maxAbsDiff } from '../testing/allclose.ts';
 
 /**

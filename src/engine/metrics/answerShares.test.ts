@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerShares } from './answerShares.ts';
-import { applyPlatt } from './calibrationMap.ts';
+import { applyPlatt } from './calibration/calibrationMap.ts';
 import { readProbabilityMap } from './recordedMap.ts';
 import { rerankAnswers } from './rerankProbability.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { bootstrapIntervals, percentile } from './bootstrap.ts';
 
 describe('percentile', () => {

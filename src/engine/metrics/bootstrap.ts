@@ -8,7 +8,7 @@
  * Resampling order (the Python twin, python/eorm/selection.py, draws the same): one createRng(seed)
  * stream; resample b takes indices rng.int(G) for j = 0..G−1; sums run left to right.
  */
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import type { Interval } from './selectionTypes.ts';
 
 export const BOOTSTRAP_RESAMPLES = 1000;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { heldOutGroups } from '../testing/heldOutGroups.ts';
-import { reliability } from './calibration.ts';
-import { applyPlatt, brierTerms, fitPlatt, logLossTerms } from './calibrationMap.ts';
+import { reliability } from './calibration/calibration.ts';
+import { applyPlatt, brierTerms, fitPlatt, logLossTerms } from './calibration/calibrationMap.ts';
 import { CROSS_FIT_MIN_QUESTIONS, crossFit } from './crossFit.ts';
 import { CROSS_FIT_FOLDS, crossFitFolds } from './folds.ts';
 import { selectionReport } from './selection.ts';
 import { fitSelector, selectorPick } from './selector.ts';
-import { fitTemperature } from './temperature.ts';
+import { fitTemperature } from './calibration/temperature.ts';
 import { answerSlots, majorityVotePick, weightedVotePick } from './vote.ts';
 
 const mean = (xs: ArrayLike<number>): number => Array.from(xs).reduce((s, x) => s + x, 0) / xs.length;

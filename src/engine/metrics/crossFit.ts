@@ -5,11 +5,11 @@
  * a later use applies (Rerank) are fitted once more on every question. Nothing here ever sees a training
  * question. The Python twin (python/eorm/selection.py, cross_fit) deals the same folds.
  */
-import { type PlattMap, applyPlatt, fitPlatt } from './calibrationMap.ts';
+import { type PlattMap, applyPlatt, fitPlatt } from './calibration/calibrationMap.ts';
 import { CROSS_FIT_FOLDS, crossFitFolds } from './folds.ts';
 import { fitSelector, selectorPick } from './selector.ts';
 import type { ScoredGroup } from './summary.ts';
-import { fitTemperature } from './temperature.ts';
+import { fitTemperature } from './calibration/temperature.ts';
 import { answerSlots, weightedVotePick } from './vote.ts';
 
 /** Fewer questions than this leave folds too small to fit on: the figures stay uncalibrated, and say so. */

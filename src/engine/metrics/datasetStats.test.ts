@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ingestJsonl } from '../data/ingest.ts';
-import { disagreementsJsonl } from '../data/answerStats.ts';
+import { disagreementsJsonl } from '../data/answers/answerStats.ts';
 import { datasetStats, tokenLengthStats } from './datasetStats.ts';
-import { bytesStream } from '../data/testing/node.ts';
+import { bytesStream, readDataset } from '../data/testing/node.ts';
 
 const lines = [
   { question: 'A', gen_text: 'so 5', label: 0 },
@@ -19,7 +18,7 @@ const lines = [
 describe('datasetStats', () => {
   it('computes every panel figure from a small dataset', async () => {
     const text = `${lines.map((o) => JSON.stringify(o)).join('\n')}\n\n{bad`;
-    const s = datasetStats(await ingestJsonl(bytesStream(text)));
+    const s = datasetStats(await readDataset(bytesStream(text)));
     expect(s).toEqual({
       lines: { read: 11, accepted: 9, rejected: 1, blank: 1, invalidUtf8: 0 },
       groups: 4,
@@ -67,7 +66,7 @@ describe('datasetStats', () => {
       { question: 'G', question_id: 'g1', gen_text: 'Answer: 17', gold: '#### 18' }, // labelled from gold
       { question: 'G', question_id: 'g1', gen_text: 'Answer: 18', label: 0 }, // no gold: nothing to compare
     ];
-    const s = datasetStats(await ingestJsonl(bytesStream(gold.map((o) => JSON.stringify(o)).join('\n'))));
+    const s = datasetStats(await readDataset(bytesStream(gold.map((o) => JSON.stringify(o)).join('\n'))));
     expect(s.answers.labelledFromGold).toBe(1);
     expect(s.answers.labelAndGold).toBe(3);
     expect(s.answers.labelGoldDisagreements).toBe(2);
@@ -81,7 +80,7 @@ describe('datasetStats', () => {
       { question: 'T', gen_text: 'A: 1', label: 0 },
       { question: 'T', gen_text: 'A: 2', label: 1 },
     ];
-    const s = datasetStats(await ingestJsonl(bytesStream(tie.map((o) => JSON.stringify(o)).join('\n'))));
+    const s = datasetStats(await readDataset(bytesStream(tie.map((o) => JSON.stringify(o)).join('\n'))));
     expect(s.majorityVote).toBe(0.5);
   });
 });

@@ -3,7 +3,7 @@
  * finishes well after parsing: the panel can show everything else first.
  */
 import { majorityVoteScore } from './vote.ts';
-import { answerStats, type AnswerStats } from '../data/answerStats.ts';
+import { answerStats, type AnswerStats } from '../data/answers/answerStats.ts';
 import type { Dataset, TokenizedSet } from '../data/types.ts';
 
 export interface DatasetStats {

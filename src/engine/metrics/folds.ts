@@ -1,8 +1,8 @@
 /**
  * The folds of every cross-fitting (crossFit.ts over held-out questions, generators.ts over training ones):
- * questions dealt by a seeded shuffle. The Python twin (python/eorm/cross_fit.py) deals the same folds.
+ * questions dealt by a seeded shuffle. The Python twin (python/eorm/metrics/cross_fit.py) deals the same folds.
  */
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 
 export const CROSS_FIT_FOLDS = 5;
 /** The fold shuffle's stream, apart from the bootstrap's (createRng(seed)) and the split's. */

@@ -32,12 +32,12 @@ describe('heldOutFigures', () => {
     }
   });
 
-  it('python/eorm/held_out.py gives the same figures', () => {
+  it('python/eorm/metrics/held_out.py gives the same figures', () => {
     const UNFITTED = SELECTION_RULES.filter((r) => r !== 'selector'); // the selector needs fitted coefficients
     const code = [
       'import json, sys',
-      'from eorm.metrics import ScoredGroup',
-      'from eorm.held_out import held_out_figures',
+      'from eorm.metrics.summary import ScoredGroup',
+      'from eorm.metrics.held_out import held_out_figures',
       'q = json.load(sys.stdin)',
       'gs = [ScoredGroup(g["energies"], g["labels"], g["answers"]) for g in q["groups"]]',
       'print(json.dumps({r: held_out_figures(gs, r, 0.5) for r in q["rules"]}))',
@@ -97,11 +97,11 @@ describe('evaluationFigures', () => {
     }
   });
 
-  it('python/eorm/held_out.py evaluation_figures prints the same, both ways', () => {
+  it('python/eorm/metrics/held_out.py evaluation_figures prints the same, both ways', () => {
     const code = [
       'import json, math, sys',
-      'from eorm.metrics import ScoredGroup',
-      'from eorm.held_out import evaluation_figures',
+      'from eorm.metrics.summary import ScoredGroup',
+      'from eorm.metrics.held_out import evaluation_figures',
       'q = json.load(sys.stdin)',
       'mk = lambda gs: [ScoredGroup(g["energies"], g["labels"], g["answers"]) for g in gs]',
       'fin = lambda v: None if isinstance(v, float) and not math.isfinite(v) else {k: fin(x) for k, x in v.items()} if isinstance(v, dict) else [fin(x) for x in v] if isinstance(v, list) else v',

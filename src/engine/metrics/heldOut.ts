@@ -4,7 +4,7 @@
  * nothing between candidates (every rule scores the same on them, but for the votes on an all-right question
  * with no extracted answer: singleLabel.ts) but belong in the accuracy a user would
  * report; the groups with both labels are where rules differ (and where the oracle is 100%). Rules score
- * ties as in the selection report (selection.ts, vote.ts); python/eorm/held_out.py is the twin.
+ * ties as in the selection report (selection.ts, vote.ts); python/eorm/metrics/held_out.py is the twin.
  */
 import { type NCurveRow, bestOfNCurve } from './ncurve.ts';
 import { bestOfNScore } from './rank.ts';
@@ -12,7 +12,7 @@ import { SELECTION_RULES, selectionReport } from './selection.ts';
 import type { AllQuestionsFigures, SelectionReport, SelectionRule } from './selectionTypes.ts';
 import { type EvalSummary, type ScoredGroup, evaluateGroups } from './summary.ts';
 import { selectorPick } from './selector.ts';
-import { generatorVoteScore } from './generators.ts';
+import { generatorVoteScore } from './generators/generators.ts';
 import { answerSlots, majorityVoteScore, weightedVoteScore } from './vote.ts';
 
 /** At least one correct and one incorrect candidate. */
@@ -133,7 +133,7 @@ export function unanimousQuestions(groups: ReadonlyArray<ScoredGroup>): { right:
   return { right, questions };
 }
 
-/** An evaluation's figures from its scored groups (python/eorm/held_out.py evaluation_figures is the twin). */
+/** An evaluation's figures from its scored groups (python/eorm/metrics/held_out.py evaluation_figures is the twin). */
 export function evaluationFigures(scored: ReadonlyArray<ScoredGroup>, opts: EvaluationFiguresOptions): EvaluationFigures {
   const reported = opts.figuresOver === 'bothLabels' ? scored.filter(hasBothLabels) : scored;
   const fitted = selectionReport(reported, { seed: opts.seed });

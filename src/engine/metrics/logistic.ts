@@ -6,7 +6,7 @@
  * steps from the prior, each solved by Cholesky (the penalty keeps the Hessian positive definite) and
  * halved (at most MAX_HALVINGS times) until the objective does not rise: a plain Newton step overshoots
  * when most rows are near-certain (a vote share of 1 is common). No tolerance decides when to stop, so the
- * Python twin (python/eorm/cross_fit.py, fit_logistic) gives the same coefficients to rounding.
+ * Python twin (python/eorm/metrics/cross_fit.py, fit_logistic) gives the same coefficients to rounding.
  */
 
 export const NEWTON_STEPS = 30;

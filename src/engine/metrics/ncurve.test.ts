@@ -180,14 +180,14 @@ describe('bestOfNCurve properties', () => {
   });
 });
 
-describe('python/eorm/ncurve.py is the twin', () => {
+describe('python/eorm/metrics/ncurve.py is the twin', () => {
   it('gives the same rows, draw for draw, on the same groups, seed and temperature', () => {
     const groups = makeGroups([9, 12, 10, 12, 7, 11, 12, 3], 17);
     const opts = { seed: 11, subsetsPerN: 16, temperature: 0.7 };
     const code = [
       'import json, sys',
-      'from eorm.metrics import ScoredGroup',
-      'from eorm.ncurve import best_of_n_curve',
+      'from eorm.metrics.summary import ScoredGroup',
+      'from eorm.metrics.ncurve import best_of_n_curve',
       'q = json.load(sys.stdin)',
       'gs = [ScoredGroup(g["energies"], g["labels"], g["answers"]) for g in q["groups"]]',
       'print(json.dumps(best_of_n_curve(gs, q["seed"], q["subsetsPerN"], q["temperature"])))',

@@ -12,7 +12,7 @@
  *
  * Rules score ties as everywhere else: Best-of-N the share of correct candidates among the tied lowest
  * energies; the votes a random pick among the tied answers, each answer correct with the share of its
- * candidates labelled correct (vote.ts). python/eorm/ncurve.py is the twin, draw for draw.
+ * candidates labelled correct (vote.ts). python/eorm/metrics/ncurve.py is the twin, draw for draw.
  *
  * Every subset comes from one createRng(seed) stream in the order N, trial, group, so a seed fixes the
  * whole curve. Caveat: only groups with ≥ N candidates contribute at N, so when group sizes differ a
@@ -21,7 +21,7 @@
 import { majorityVoteScore, weightedVoteScore } from './vote.ts';
 import { bestOfNScore } from './rank.ts';
 import { assertGroup, type ScoredGroup } from './summary.ts';
-import { createRng, type Rng } from '../data/rng.ts';
+import { createRng, type Rng } from '../shared/rng.ts';
 
 export interface NCurveOptions {
   seed: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { SIGN_FLIP_DRAWS, holm, signFlipTest } from './pairedTest.ts';
 import { selectionReport } from './selection.ts';
 import type { ScoredGroup } from './summary.ts';

@@ -7,10 +7,10 @@
  * compared with the sums of every sign assignment of the non-zero differences (fractional where ties count as
  * shares). Up to SIGN_FLIP_EXACT_MAX of them every assignment is enumerated (4 wins and 0 losses: p = 2/16);
  * beyond, SIGN_FLIP_DRAWS assignments are drawn from one fixed stream, independent of the report's seed, and
- * p = (1 + as extreme) / (1 + draws), which is valid as it stands. The Python twin (python/eorm/paired_test.py)
+ * p = (1 + as extreme) / (1 + draws), which is valid as it stands. The Python twin (python/eorm/metrics/paired_test.py)
  * enumerates and draws in the same order.
  */
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 
 export const SIGN_FLIP_EXACT_MAX = 20;
 export const SIGN_FLIP_DRAWS = 10_000;

@@ -1,9 +1,9 @@
 /**
  * What a model file records for later use (its last validation's probability map, with the generator weights it
  * learnt), read as untrusted input (any tool may have written it): taken only when whole. The Python twin is
- * python/eorm/recorded_map.py.
+ * python/eorm/metrics/recorded_map.py.
  */
-import type { GeneratorWeights } from './generators.ts';
+import type { GeneratorWeights } from './generators/generators.ts';
 import { SELECTION_RULES } from './rules.ts';
 import { SELECTOR_FEATURES } from './selector.ts';
 import type { ProbabilityMap } from './selectionTypes.ts';

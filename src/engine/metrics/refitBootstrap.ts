@@ -6,12 +6,12 @@
  * often as it was drawn, with the report's folds: per fold, the vote's temperature is refitted on the other
  * folds (the log-T grid below: a refit needs the fit, not its last digits) and the selector by
  * REFIT_NEWTON_STEPS Newton steps from the coefficients fitted on every question, then both are scored on the
- * fold. The Python twin (python/eorm/refit_bootstrap.py) refits in the same order.
+ * fold. The Python twin (python/eorm/metrics/refit_bootstrap.py) refits in the same order.
  */
 import { forEachResample } from './bootstrap.ts';
 import { SELECTOR_PENALTIES, SELECTOR_PRIOR, pickByFeatures, selectorRows } from './selector.ts';
 import type { ScoredGroup } from './summary.ts';
-import { TEMPERATURE_MAX, TEMPERATURE_MIN, fitGroup, groupMassNll } from './temperature.ts';
+import { TEMPERATURE_MAX, TEMPERATURE_MIN, fitGroup, groupMassNll } from './calibration/temperature.ts';
 import { fitLogistic } from './logistic.ts';
 import { answerSlots, weightedVotePick } from './vote.ts';
 

@@ -10,8 +10,8 @@
  * (the map's `unanimous`, smoothed by half a question each way), not a certainty its energies cannot back.
  */
 import { type AnswerShare, answerShares } from './answerShares.ts';
-import { applyPlatt } from './calibrationMap.ts';
-import { answerMass, answerPosterior } from './generators.ts';
+import { applyPlatt } from './calibration/calibrationMap.ts';
+import { answerMass, answerPosterior } from './generators/generators.ts';
 import { selectorCoefficients } from './recordedMap.ts';
 import { answerFeatures, selectorProbabilities } from './selector.ts';
 import type { ProbabilityMap } from './selectionTypes.ts';

@@ -13,11 +13,11 @@
  * Groups with no candidates are skipped, as in evaluateGroups. The Python twin is python/eorm/selection.py.
  */
 import { BOOTSTRAP_RESAMPLES, bootstrapReplicates, percentileInterval } from './bootstrap.ts';
-import { eceInterval, reliability } from './calibration.ts';
-import { brierTerms, logLossTerms } from './calibrationMap.ts';
+import { eceInterval, reliability } from './calibration/calibration.ts';
+import { brierTerms, logLossTerms } from './calibration/calibrationMap.ts';
 import { crossFit } from './crossFit.ts';
 import { crossFitFolds } from './folds.ts';
-import { generatorVoteScore } from './generators.ts';
+import { generatorVoteScore } from './generators/generators.ts';
 import { holm, signFlipTest } from './pairedTest.ts';
 import { bestOfNScore } from './rank.ts';
 import { refitReplicates } from './refitBootstrap.ts';

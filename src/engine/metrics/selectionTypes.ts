@@ -5,10 +5,10 @@
  * keys (summary JSON), so one plotting script and one golden test read both.
  */
 
-import type { LengthBias } from './lengthBiasTypes.ts';
+import type { LengthBias } from './lengthBias/lengthBiasTypes.ts';
 import type { SingleLabelNote } from './singleLabel.ts';
 import type { SelectionRule } from './rules.ts';
-import type { GeneratorWeights } from './generators.ts';
+import type { GeneratorWeights } from './generators/generators.ts';
 
 /** A 95% interval (percentile bootstrap over groups, seeded). */
 export interface Interval {

@@ -14,7 +14,7 @@
  * the energy helps moves it away. Fitted only on held-out questions, out of fold for every figure (crossFit.ts). The Python twin is
  * python/eorm/selection.py.
  */
-import { answerMass, answerPosterior } from './generators.ts';
+import { answerMass, answerPosterior } from './generators/generators.ts';
 import { fitLogistic, linear, sigmoid } from './logistic.ts';
 import { rankKey } from './rank.ts';
 import type { ScoredGroup } from './summary.ts';

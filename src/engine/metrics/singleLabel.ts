@@ -4,7 +4,7 @@
  * all-wrong question every rule scores 0. On an all-right one every rule that picks a candidate (Best-of-N,
  * first, random, oracle, shortest, longest) scores 1, and so does every rule that picks a final answer (the
  * votes), unless no candidate has an extractable final answer: then they have nothing to choose from and
- * score 0 (vote.ts). The Python twin is python/eorm/single_label.py.
+ * score 0 (vote.ts). The Python twin is python/eorm/metrics/single_label.py.
  */
 import type { ScoredGroup } from './summary.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Pins the per-source audit across the app and python/: python/tests/golden/sources.json holds inputs
  * (the built-in sample's labels and sources, with seeded energies) and the rows sourceAudit gives for them;
- * this test checks the app still gives exactly those rows, python/tests/test_sources.py that eorm.sources
+ * this test checks the app still gives exactly those rows, python/tests/test_sources.py that eorm.metrics.sources
  * does. After a deliberate change of the rules, rewrite the file with
  *   EORM_WRITE_GOLDEN=1 npx vitest run src/engine/metrics/sources.golden.test.ts
  */
@@ -9,9 +9,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { candidateSources } from '../data/candidateSources.ts';
-import { ingestJsonl } from '../data/ingest.ts';
-import { createRng } from '../data/rng.ts';
-import { fileStream, repoSamplePath } from '../data/testing/node.ts';
+import { createRng } from '../shared/rng.ts';
+import { fileStream, readDataset, repoSamplePath } from '../data/testing/node.ts';
 import { decodeGolden as decode, encodeGolden as encode, tenth } from '../testing/goldenJson.ts';
 import { PYTHON_DIR } from '../testing/pythonNode.ts';
 import type { SourceRow } from './selectionTypes.ts';
@@ -28,7 +27,7 @@ interface Case {
 }
 
 async function cases(): Promise<Case[]> {
-  const ds = await ingestJsonl(fileStream(repoSamplePath()));
+  const ds = await readDataset(fileStream(repoSamplePath()));
   const { names, index } = candidateSources(ds);
   const rng = createRng(20);
   const sampled = (energy: (label: number, source: number) => number): Case['groups'] => {
@@ -65,7 +64,7 @@ async function cases(): Promise<Case[]> {
   ];
 }
 
-describe('per-source audit golden (app ↔ eorm.sources)', () => {
+describe('per-source audit golden (app ↔ eorm.metrics.sources)', () => {
   it('gives the rows recorded for python/tests/golden/sources.json', async () => {
     const now = (await cases()).map((c) => ({ ...c, rows: sourceAudit(c.groups as SourcedGroup[], c.names) }));
     if (process.env.EORM_WRITE_GOLDEN === '1') {

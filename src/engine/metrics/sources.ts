@@ -2,7 +2,7 @@
  * Per-source audit: for the generators that wrote the candidates (the lines' `source`), how often the
  * model's Best-of-N pick is theirs, against how often chance and their own correctness would make it.
  * A learned verifier can learn who wrote an answer instead of whether it is right; this table shows it.
- * python/eorm/sources.py computes the same rows, operation for operation (a golden test pins both).
+ * python/eorm/metrics/sources.py computes the same rows, operation for operation (a golden test pins both).
  *
  * Which groups count: every non-empty group evaluated. Shares are over those groups and sum to 1 over
  * the rows when every candidate names its source (candidates without one belong to no row).

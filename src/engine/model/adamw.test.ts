@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { maxAbsDiff } from '../testing/allclose.ts';
 import { AdamW, EMBEDDING } from './adamw.ts';
 import { activeProfile } from '../backend/profile.ts';

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendProfile } from '../backend/profile.ts';
-import { type AdamWUpdate, composedAdamW, fusedAdamW } from '../kernels/adamw/op.ts';
+import { type AdamWUpdate, composedAdamW, fusedAdamW } from '../kernels/adamw/adamw.ts';
 import { FlatMoments, type RowGradient, flatMomentsFit, stepHyper } from '../kernels/adamw/webgpuFlat.ts';
 import { type AdamWHyper, LazyEmbeddingAdam, type LazyEmbeddingState } from './lazyEmbedding.ts';
 import type { Params } from './params.ts';
@@ -123,7 +123,7 @@ export class AdamW {
 
   /**
    * The flat variant's step in two parts, for a step whose GPU work must not hold values of its own
-   * (train/webgpuStep.ts, replayed): `beginStep` counts the step and gives its hyper-parameters (to be
+   * (train/step/webgpuStep.ts, replayed): `beginStep` counts the step and gives its hyper-parameters (to be
    * uploaded as an input), `stepFlat` records the update with them on the device.
    */
   beginStep(lr: number): Float32Array {

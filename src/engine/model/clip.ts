@@ -1,6 +1,6 @@
 import type * as tf from '@tensorflow/tfjs';
 import type { BackendProfile } from '../backend/profile.ts';
-import * as ops from '../kernels/globalNorm/op.ts';
+import * as ops from '../kernels/globalNorm/globalNorm.ts';
 
 /** Global L2 norm over every gradient, on the device (no read-back); fused (WebGPU), a few dispatches (kernels/globalNorm/). */
 export function globalNorm(grads: Iterable<tf.Tensor>, profile: BackendProfile): tf.Scalar {

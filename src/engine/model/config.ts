@@ -1,3 +1,5 @@
+import { GPT2_EOT, GPT2_VOCAB } from '../data/tokenize/gpt2.ts';
+
 /** One typed TransEBM configuration; every hyper-parameter of the model is declared here once. */
 export type Positional = 'none' | 'learned';
 
@@ -17,10 +19,6 @@ export interface ModelConfig {
   /** The reference has no positional encoding ('none'); 'learned' adds `pos.weight` [maxLen, d]. */
   positional: Positional;
 }
-
-/** GPT-2 / r50k_base: `<|endoftext|>` doubles as CLS, SEP and PAD, inserted as ids. */
-export const GPT2_EOT = 50256;
-export const GPT2_VOCAB = 50257;
 
 export const DEFAULT_CONFIG: ModelConfig = {
   vocabSize: GPT2_VOCAB,

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type BackendProfile, activeProfile, detectProfile } from '../backend/profile.ts';
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { padBatch } from './batch.ts';
 import { makeConfig } from './config.ts';
 import { dropoutForChunk } from './dropout.ts';

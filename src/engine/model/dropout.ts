@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendProfile } from '../backend/profile.ts';
-import { mixSeed } from '../data/rng.ts';
+import { mixSeed } from '../shared/rng.ts';
 import { type DropoutGrid, type DropoutRows, dropoutScales, gridRows } from '../kernels/dropout/keys.ts';
 import { hostDropout } from '../kernels/dropout/host.ts';
 import { type DropoutSeed, fusedDropout } from '../kernels/dropout/webgpu.ts';

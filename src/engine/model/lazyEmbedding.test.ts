@@ -1,12 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { readModel, writeModel } from '../io/modelFile.ts';
 import { adamwArrays } from '../kernels/adamw/host.ts';
 import { maxAbsDiff } from '../testing/allclose.ts';
 import { FLOAT32_TOLERANCE } from '../testing/tolerances.ts';
-import { trainStep } from '../train/step.ts';
+import { trainStep } from '../train/step/step.ts';
 import { AdamW } from './adamw.ts';
 import { makeConfig } from './config.ts';
 import { LazyEmbeddingAdam } from './lazyEmbedding.ts';

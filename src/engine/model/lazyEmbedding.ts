@@ -1,5 +1,5 @@
 import { adamwArrays } from '../kernels/adamw/host.ts';
-import { type AdamWStep, adamwScalars } from '../kernels/adamw/op.ts';
+import { type AdamWStep, adamwScalars } from '../kernels/adamw/adamw.ts';
 
 export type AdamWHyper = Omit<AdamWStep, 'lr' | 't'>;
 

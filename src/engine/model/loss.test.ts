@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { btLoss, btLossGradient, pairGroups } from './loss.ts';
 import { activeProfile } from '../backend/profile.ts';
 

@@ -1,12 +1,12 @@
 import type * as tf from '@tensorflow/tfjs';
 import type { BackendProfile } from '../backend/profile.ts';
-import { btLoss as btLossOp, btLossGradient as btLossGradientOp } from '../kernels/btLoss/op.ts';
+import { btLoss as btLossOp, btLossGradient as btLossGradientOp } from '../kernels/btLoss/btLoss.ts';
 import type { PairGroups } from '../kernels/btLoss/pairGroups.ts';
 
 export { type PairGroup, type PairGroups, pairGroups } from '../kernels/btLoss/pairGroups.ts';
 
 /**
- * Group-wise Bradley-Terry loss (kernels/btLoss/op.ts: L = (1/G) Σ_g mean over (i correct, j incorrect) of
+ * Group-wise Bradley-Terry loss (kernels/btLoss/btLoss.ts: L = (1/G) Σ_g mean over (i correct, j incorrect) of
  * softplus(E_i − E_j)), by the kernel the profile names, else by the composition. Its gradient is the
  * closed form. Fused (WebGPU): one dispatch each way.
  */

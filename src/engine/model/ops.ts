@@ -1,19 +1,19 @@
 import * as tf from '@tensorflow/tfjs';
 import type { BackendProfile } from '../backend/profile.ts';
-import { gelu as geluOp } from '../kernels/gelu/op.ts';
-import { layerNorm as layerNormOp } from '../kernels/layerNorm/op.ts';
-import { maskedSoftmax as maskedSoftmaxOp } from '../kernels/maskedSoftmax/op.ts';
-import { composedLinear, fusedLinear, matMul as product } from '../kernels/matMul/op.ts';
+import { gelu as geluOp } from '../kernels/gelu/gelu.ts';
+import { layerNorm as layerNormOp } from '../kernels/layerNorm/layerNorm.ts';
+import { maskedSoftmax as maskedSoftmaxOp } from '../kernels/maskedSoftmax/maskedSoftmax.ts';
+import { composedLinear, fusedLinear, matMul as product } from '../kernels/matMul/matMul.ts';
+import { qkvHeads as qkvHeadsOp } from '../kernels/qkvHeads/qkvHeads.ts';
+export { softplus } from '../kernels/btLoss/btLoss.ts';
+import { gatherRows as gatherRowsOp, gatherTableRows as gatherTableRowsOp } from '../kernels/rowGather/rowGather.ts';
+import type { RowOrder } from '../kernels/rowSum/rowSum.ts';
 import { halfLinear, halfMatMul } from '../kernels/halfMatMul/op.ts';
-import { qkvHeads as qkvHeadsOp } from '../kernels/qkvHeads/op.ts';
-export { softplus } from '../kernels/btLoss/op.ts';
-import { gatherRows as gatherRowsOp, gatherTableRows as gatherTableRowsOp } from '../kernels/rowGather/op.ts';
-import type { RowOrder } from '../kernels/rowSum/webgpu.ts';
 
 /**
  * The model's operations on one backend. Each runs the fused kernel `profile` names for it, else its
  * plain tfjs composition, which stays the reference the kernels are tested against: both sit in the op's
- * folder, kernels/<op>/op.ts, with the kernels and their parity checks. The profile is handed in (once
+ * folder, kernels/<op>/<op>.ts, with the kernels and their parity checks. The profile is handed in (once
  * per forward, transebm.ts), never looked up by an op.
  */
 function opsOf(profile: BackendProfile) {
@@ -61,7 +61,7 @@ function opsOf(profile: BackendProfile) {
 
   /**
    * y = x W^T + b for a PyTorch-layout weight [out, in], on inputs of any rank. Fused: the bias is added
-   * in the product's epilogue and its gradient is one column sum (kernels/matMul/op.ts).
+   * in the product's epilogue and its gradient is one column sum (kernels/matMul/matMul.ts).
    */
   function linear(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Tensor {
     return tf.tidy(() => {
@@ -86,7 +86,7 @@ function opsOf(profile: BackendProfile) {
 
   /**
    * Rows of a table (the embedding lookup, or picking rows of activations) whose gradient is a scatter-add
-   * into the table (kernels/rowGather/op.ts); with `byRow` and the fused kernel the profile names, a sum
+   * into the table (kernels/rowGather/rowGather.ts); with `byRow` and the fused kernel the profile names, a sum
    * per row in a fixed order instead.
    */
   function gatherRows(table: tf.Tensor2D, ids: tf.Tensor, byRow?: RowOrder): tf.Tensor {

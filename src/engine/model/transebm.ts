@@ -4,7 +4,7 @@ import type { ModelConfig } from './config.ts';
 import type { SeededDropout } from './dropout.ts';
 import { type ModelOps, modelOps } from './ops.ts';
 import { packedTokens } from './packedForward.ts';
-import type { RowOrder } from '../kernels/rowSum/webgpu.ts';
+import type { RowOrder } from '../kernels/rowSum/rowSum.ts';
 import type { TokenLayout } from './tokenLayout.ts';
 
 /** Any name → tensor map works (trainable variables, or plain tensors in tests). */

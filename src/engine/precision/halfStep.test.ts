@@ -7,8 +7,8 @@ import { registerKernels } from '../kernels/register.ts';
 import { ADAMW_DEFAULTS, AdamW } from '../model/adamw.ts';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams, paramsToArrays } from '../model/params.ts';
-import { type StepBatch, lossAndGradients } from '../train/gradients.ts';
-import { trainStep } from '../train/step.ts';
+import { type StepBatch, lossAndGradients } from '../train/step/gradients.ts';
+import { trainStep } from '../train/step/step.ts';
 import { LossScaler } from './lossScaler.ts';
 
 /**

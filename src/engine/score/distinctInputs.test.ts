@@ -6,7 +6,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
 import { distinctInputs, scoreDistinct } from './distinctInputs.ts';
 import { activeProfile } from '../backend/profile.ts';

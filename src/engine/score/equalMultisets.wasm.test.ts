@@ -9,7 +9,7 @@ import '@tensorflow/tfjs-backend-wasm';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { activeProfile } from '../backend/profile.ts';
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
 import { argminEnergy } from '../metrics/rank.ts';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingView } from '../data/types.ts';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
-import { lengthBias } from '../metrics/lengthBias.ts';
+import { lengthBias } from '../metrics/lengthBias/lengthBias.ts';
 import { singleLabelNote } from '../metrics/singleLabel.ts';
 import { evaluateModel } from './evaluation.ts';
 import { activeProfile } from '../backend/profile.ts';

@@ -7,14 +7,14 @@ import type { NCurveRow } from '../metrics/ncurve.ts';
 import type { SelectionReport, SourceRow } from '../metrics/selectionTypes.ts';
 import { type SourcedGroup, sourceAudit } from '../metrics/sources.ts';
 import { type FiguresOver, evaluationFigures } from '../metrics/heldOut.ts';
-import { answerTokens } from '../metrics/answerLength.ts';
-import { withLengthCheck } from '../metrics/lengthBias.ts';
+import { answerTokens } from '../metrics/lengthBias/answerLength.ts';
+import { withLengthCheck } from '../metrics/lengthBias/lengthBias.ts';
 import { withSingleLabelNote } from '../metrics/singleLabel.ts';
 import { scoreDistinct } from './distinctInputs.ts';
 import type { ScoreOptions } from './scoring.ts';
 import { candidateIds } from './candidateIds.ts';
-import type { GeneratorWeights } from '../metrics/generators.ts';
-import { withGenerators } from '../metrics/generatorTable.ts';
+import type { GeneratorWeights } from '../metrics/generators/generators.ts';
+import { withGenerators } from '../metrics/generators/generatorTable.ts';
 
 /**
  * Which questions each figure is over (FiguresOver, metrics/heldOut.ts). A validation's summary, N-curve and selection report are over the

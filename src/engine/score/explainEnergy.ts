@@ -4,15 +4,15 @@
  * reduced text (of what the model read, when the input was cut at maxLen) is tokenized again as training
  * reads it ([CLS] question [SEP] answer, cut at maxLen) and
  * scored by the same model through the ordinary scoring path (scoring.ts), all variants batched. Deltas
- * come at two grains: the answer's steps (its lines and sentences, data/answerSteps.ts), and its tokens,
+ * come at two grains: the answer's steps (its lines and sentences, data/answers/answerSteps.ts), and its tokens,
  * of the whole answer when it is short, else of the step whose removal lowers the energy most (the step
  * the verifier distrusts most).
  * Unlike a gradient at the input, a deletion sees what the model does with a piece whatever its layers
  * normalise away (LayerNorm made gradient × input exactly 0 for every token of a one-layer model).
  */
-import { answerSteps, type TextRange } from '../data/answerSteps.ts';
-import { tokenPieces } from '../data/tokenPieces.ts';
-import { tokenizeChunk } from '../data/tokenize.ts';
+import { answerSteps, type TextRange } from '../data/answers/answerSteps.ts';
+import { tokenPieces } from '../data/tokenize/tokenPieces.ts';
+import { tokenizeChunk } from '../data/tokenize/tokenize.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { ParamTensors } from '../model/transebm.ts';
 import type { BackendProfile } from '../backend/profile.ts';

@@ -10,15 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPicksSet, readFiles } from '../data/formats/readFiles.ts';
-import { ingestJsonl } from '../data/ingest.ts';
-import { createRng } from '../data/rng.ts';
-import { bytesStream, repoSamplePath } from '../data/testing/node.ts';
-import { inProcessPool } from '../data/tokenizePool.ts';
+import { createRng } from '../shared/rng.ts';
+import { bytesStream, readDataset, repoSamplePath } from '../data/testing/node.ts';
+import { inProcessPool } from '../data/tokenize/tokenizePool.ts';
 import type { CandidateText, Dataset, Group } from '../data/types.ts';
 import { readModel, writeModel } from '../io/modelFile.ts';
 import { readProbabilityMap } from '../metrics/recordedMap.ts';
 import type { ProbabilityMap } from '../metrics/selectionTypes.ts';
-import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../model/config.ts';
+import { makeConfig } from '../model/config.ts';
+import { GPT2_EOT, GPT2_VOCAB } from '../data/tokenize/gpt2.ts';
 import { disposeParams, initParams, paramsFromArrays, paramsToArrays } from '../model/params.ts';
 import { INSTALL_TORCH, findPython, runPython } from '../testing/pythonNode.ts';
 import type { PicksRecord } from './picksRecord.ts';
@@ -51,7 +51,7 @@ beforeAll(async () => {
   writeFileSync(labelled, `${lines.join('\n')}\n`);
   bare = join(dir, 'bare.jsonl');
   writeFileSync(bare, lines.map((l) => JSON.stringify({ ...JSON.parse(l), label: undefined, gold: undefined })).join('\n') + '\n');
-  dataset = await ingestJsonl(bytesStream(readFileSync(labelled)));
+  dataset = await readDataset(bytesStream(readFileSync(labelled)));
 });
 
 afterAll(() => {

@@ -1,10 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ingestJsonl } from '../data/ingest.ts';
-import { bytesStream, repoSamplePath } from '../data/testing/node.ts';
-import { tokenizeChunk } from '../data/tokenize.ts';
-import { inProcessPool } from '../data/tokenizePool.ts';
+import { bytesStream, readDataset, repoSamplePath } from '../data/testing/node.ts';
+import { tokenizeChunk } from '../data/tokenize/tokenize.ts';
+import { inProcessPool } from '../data/tokenize/tokenizePool.ts';
 import type { CandidateText, Dataset, Group } from '../data/types.ts';
 import type { ProbabilityMap } from '../metrics/selectionTypes.ts';
 import { makeConfig } from '../model/config.ts';
@@ -25,7 +24,7 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
   // The sample's first 11 questions (4 candidates each).
   const lines = readFileSync(repoSamplePath(), 'utf8').split('\n').slice(0, 44).join('\n');
-  dataset = await ingestJsonl(bytesStream(lines));
+  dataset = await readDataset(bytesStream(lines));
 });
 
 async function picks(groups: ReadonlyArray<Group<CandidateText>>, chunkQuestions: number, control?: RunControl) {

@@ -6,8 +6,8 @@
  * Without a model nothing is tokenized or scored: majority vote and the generator-weighted vote learnt from
  * agreement (fitted once over the whole set first) pick from the answers and sources alone.
  */
-import { type TokenizedChunk, type TokenizeJob, tokenizeJob } from '../data/tokenize.ts';
-import type { TokenizePool } from '../data/tokenizePool.ts';
+import { type TokenizedChunk, type TokenizeJob, tokenizeJob } from '../data/tokenize/tokenize.ts';
+import type { TokenizePool } from '../data/tokenize/tokenizePool.ts';
 import type { CandidateText, Group } from '../data/types.ts';
 import type { ProbabilityMap } from '../metrics/selectionTypes.ts';
 import type { ModelConfig } from '../model/config.ts';
@@ -17,8 +17,8 @@ import type { BackendProfile } from '../backend/profile.ts';
 import type { ScoringPeer } from './scoring.ts';
 import { type PicksRecord, picksRecord } from './picksRecord.ts';
 import { type CandidateGeneratorWeights, type PickRule, pickQuestion } from './picksRule.ts';
-import { fitAgreementGenerators } from '../metrics/generatorAgreement.ts';
-import { type SourcedAnswers, candidateWeights } from '../metrics/generators.ts';
+import { fitAgreementGenerators } from '../metrics/generators/generatorAgreement.ts';
+import { type SourcedAnswers, candidateWeights } from '../metrics/generators/generators.ts';
 
 /** What a picks run needs of a run's control (train/runControl.ts's RunControl has it): pause and stop. */
 export interface PauseStop {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withSources } from '../data/candidateSources.ts';
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { readTrainingData, repoSamplePath } from '../data/testing/node.ts';
 import { INSTALL_TORCH, findPython, runPython } from '../testing/pythonNode.ts';
 import { fieldEnergies, scoreFieldEvaluation, scoreFields } from './scoreField.ts';

@@ -6,7 +6,7 @@
  * The values are taken as float32, as a model's energies are, so both sides compute on the same numbers.
  */
 import type { Candidate, Group, TrainingView } from '../data/types.ts';
-import { GPT2_EOT } from '../model/config.ts';
+import { GPT2_EOT } from '../data/tokenize/gpt2.ts';
 import { type Evaluation, evaluationOf } from './evaluation.ts';
 
 export const DEFAULT_SCORE_FIELD = 'energy';

@@ -5,7 +5,7 @@ import { disposeParams, initParams } from '../model/params.ts';
 import { energies } from '../model/transebm.ts';
 import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
 import { padBatch } from '../model/batch.ts';
-import { peerWork } from '../train/peerWork.ts';
+import { peerWork } from '../train/step/peerWork.ts';
 import { type ScoringPeer, scoreCandidates } from './scoring.ts';
 import { activeProfile } from '../backend/profile.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Eval-mode energies of many candidates (validation, Evaluate, Inspect, Rerank), shared out between this
- * thread and its scoring peers. The peer's own side is train/peerWork.ts; the worker pool that runs peers on
- * other cores is src/worker/peerPool.ts.
+ * thread and its scoring peers. The peer's own side is train/step/peerWork.ts; the worker pool that runs peers on
+ * other cores is src/worker/peers/peerPool.ts.
  */
 import * as tf from '@tensorflow/tfjs';
 import { type BackendProfile, DEFAULT_PASS_BUDGET_BYTES } from '../backend/profile.ts';
@@ -12,7 +12,7 @@ import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
 import { padBatch } from '../model/batch.ts';
 import { padLength } from '../model/shapeBuckets.ts';
 import { webgpuScore } from './webgpuScore.ts';
-import { yieldToEventLoop } from './yieldToEventLoop.ts';
+import { yieldToEventLoop } from '../shared/yieldToEventLoop.ts';
 
 /** Slack on top of the wait for a peer's running batch (message hops, a busy event loop). */
 const SETTLE_MS = 20;

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeConfig } from '../model/config.ts';
 import { type Params, disposeParams, initParams } from '../model/params.ts';
 import { activationBytesPerCandidate } from '../model/autoMicroBatch.ts';
-import { peerWork } from '../train/peerWork.ts';
+import { peerWork } from '../train/step/peerWork.ts';
 import { type ScoreOptions, type ScoringPeer, compactModel, scoreCandidates } from './scoring.ts';
 import { activeProfile } from '../backend/profile.ts';
 

@@ -1,10 +1,10 @@
 /**
  * The generator reliabilities a model learns beside its weights: fitted on its training questions' labels
- * (metrics/generators.ts), never on the held-out questions they are scored on. Null where the view names
+ * (metrics/generators/generators.ts), never on the held-out questions they are scored on. Null where the view names
  * fewer than two generators.
  */
 import type { TrainingView } from '../data/types.ts';
-import { type GeneratorWeights, type SourcedAnswers, fitLabelledGenerators } from '../metrics/generators.ts';
+import { type GeneratorWeights, type SourcedAnswers, fitLabelledGenerators } from '../metrics/generators/generators.ts';
 
 export function trainingGenerators(view: TrainingView, answers: ReadonlyArray<string | null>, trainGroups: ArrayLike<number>, seed: number): GeneratorWeights | null {
   const sources = view.sources;

@@ -4,10 +4,10 @@ import { type ModelConfig, configFromReference } from '../model/config.ts';
 import { type ParamArrays, disposeParams, paramsFromArrays, paramsToArrays } from '../model/params.ts';
 import { energies } from '../model/transebm.ts';
 import { padBatch } from '../model/batch.ts';
-import { type StepBatch, lossAndGradients } from '../train/gradients.ts';
+import { type StepBatch, lossAndGradients } from '../train/step/gradients.ts';
 import { evaluateGroups } from '../metrics/summary.ts';
-import { lossFreeRange } from '../train/lossFreeGradients.ts';
-import { trainStep } from '../train/step.ts';
+import { lossFreeRange } from '../train/step/lossFreeGradients.ts';
+import { trainStep } from '../train/step/step.ts';
 import { maxAbsDiff } from './allclose.ts';
 import { activeProfile } from '../backend/profile.ts';
 

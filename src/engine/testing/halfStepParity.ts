@@ -12,8 +12,8 @@ import { disposeParams, initParams } from '../model/params.ts';
 import { halfPrecisionChoice, webgpuDeviceFeatures } from '../precision/choice.ts';
 import type { LossScaleState } from '../precision/lossScale.ts';
 import { LossScaler } from '../precision/lossScaler.ts';
-import type { StepBatch } from '../train/gradients.ts';
-import { trainStep } from '../train/step.ts';
+import type { StepBatch } from '../train/step/gradients.ts';
+import { trainStep } from '../train/step/step.ts';
 
 /** halfStepParity's figures: the half-precision steps against the float32 ones, on WebGPU. */
 export interface HalfStepParity {

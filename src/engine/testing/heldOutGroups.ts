@@ -3,7 +3,7 @@
  * right; the energy tells right from wrong with strength `signal` (0: not at all), some labels flipped
  * (answers carrying both labels), some answers missing, some candidates duplicated (ties).
  */
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import type { ScoredGroup } from '../metrics/summary.ts';
 
 export function heldOutGroups(seed: number, count: number, signal = 1): ScoredGroup[] {

@@ -1,21 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { activeProfile } from '../backend/profile.ts';
-import { simdDropoutRow } from '../kernels/dropout/wasm.ts';
-import { simdGelu } from '../kernels/gelu/wasm.ts';
-import { simdGemm } from '../kernels/matMul/wasm.ts';
-import { simdLayerNorm } from '../kernels/layerNorm/wasm.ts';
 import { adamwKernelParity } from '../kernels/adamw/parity.ts';
-import { adamwFlatParity } from '../kernels/adamw/flatParity.ts';
-import { btLossParity } from '../kernels/btLoss/parity.ts';
+import { dropoutStatistics } from '../kernels/dropout/parity.ts';
+import { OPS, PARITY_CHECKS } from '../kernels/ops.ts';
+import type { OpSpec } from '../kernels/opSpec.ts';
 import type { ParityErrors } from '../kernels/parity.ts';
-import { dropoutParity, dropoutStatistics } from '../kernels/dropout/parity.ts';
-import { geluParity } from '../kernels/gelu/parity.ts';
-import { globalNormParity } from '../kernels/globalNorm/parity.ts';
-import { qkvHeadsParity } from '../kernels/qkvHeads/parity.ts';
-import { layerNormParity } from '../kernels/layerNorm/parity.ts';
-import { linearParity } from '../kernels/matMul/parity.ts';
-import { rowSumParity } from '../kernels/rowSum/parity.ts';
-import { maskedSoftmaxParity } from '../kernels/maskedSoftmax/parity.ts';
 import { type ParityFixture, runParity } from './fixtureParity.ts';
 import { replayParity } from './replayParity.ts';
 import type { ParityReport } from './parityVerdict.ts';
@@ -34,15 +23,17 @@ export async function parityReport(fx: ParityFixture): Promise<ParityReport> {
 /** On tfjs-wasm, whether the host kernels' WebAssembly SIMD loops run (else their TypeScript loops do); null elsewhere. */
 function wasmSimdLoops(): Record<string, boolean> | null {
   if (tf.getBackend() !== 'wasm') return null;
-  const gemm = simdGemm(tf.backend());
-  return { dropout: simdDropoutRow(tf.backend()) !== null, gelu: simdGelu(tf.backend()) !== null, layerNorm: simdLayerNorm(tf.backend()) !== null, gemm: gemm !== null, 'gemm fused multiply-add': gemm?.fused === true };
+  return Object.assign({}, ...(OPS as readonly OpSpec[]).map((op) => op.simd?.(tf.backend()) ?? {}));
 }
 
 /**
  * Every fused WebGPU kernel against its composition (value and gradients, relative errors), by kernel;
- * null for a kernel the active backend does not have (the composition runs there). Each check is
- * kernels/<op>/parity.ts.
+ * null for a kernel the active backend does not have (the composition runs there). Each op's spec
+ * names its checks (kernels/<op>/op.ts, listed in kernels/ops.ts).
  */
 async function fusedKernelParity(): Promise<Record<string, ParityErrors | null>> {
-  return { layerNorm: await layerNormParity(), gelu: await geluParity(), globalNorm: await globalNormParity(), btLoss: await btLossParity(), maskedSoftmax: await maskedSoftmaxParity(), linear: await linearParity(activeProfile().simdProducts), qkvHeads: await qkvHeadsParity(), dropout: await dropoutParity(), adamwFlat: await adamwFlatParity(), rowSum: await rowSumParity() };
+  const profile = activeProfile();
+  const errors: Record<string, ParityErrors | null> = {};
+  for (const [key, check] of PARITY_CHECKS) errors[key] = await check(profile);
+  return errors;
 }

@@ -1,4 +1,5 @@
 import type { Check, CheckKind } from './fixtureParity.ts';
+import { HOST_FUSED } from '../kernels/ops.ts';
 import type { ParityErrors } from '../kernels/parity.ts';
 import type { ReplayParity, StepWork } from './replayParity.ts';
 
@@ -25,8 +26,8 @@ export interface ParityReport {
 /** Most GPU work a replayed step may make or send (a tfjs step makes a bind group, a uniform write and often a buffer per dispatch). */
 export const REPLAY_LIMITS = { bindGroups: 5, buffers: 1, writes: 10, submits: 2 } as const;
 
-/** The fused kernels the host backends (cpu, wasm) register too (kernels/<op>/host.ts), by their key in the report. */
-export const HOST_FUSED: readonly string[] = ['gelu', 'layerNorm', 'linear'];
+/** The fused kernels the host backends (cpu, wasm) register too (kernels/<op>/host.ts), by their key in the report: from the ops' specs. */
+export { HOST_FUSED };
 
 /** Relative error of a fused kernel (value, each gradient) against its composition. */
 export const FUSED_TOLERANCE = 1e-5;

@@ -1,14 +1,14 @@
 import * as tf from '@tensorflow/tfjs';
 import { type BackendProfile, activeProfile, useProfile } from '../backend/profile.ts';
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import { internals } from '../kernels/webgpu/backendInternals.ts';
 import { replaySummary, stepReplay } from '../kernels/webgpu/replay/stepReplay.ts';
 import { ADAMW_DEFAULTS, AdamW } from '../model/adamw.ts';
 import { makeConfig } from '../model/config.ts';
 import { disposeParams, initParams } from '../model/params.ts';
 import { scoreCandidates } from '../score/scoring.ts';
-import type { StepBatch } from '../train/gradients.ts';
-import { trainStep } from '../train/step.ts';
+import type { StepBatch } from '../train/step/gradients.ts';
+import { trainStep } from '../train/step/step.ts';
 
 /** GPU work per step, counted on the device and queue the backend uses. */
 export interface StepWork {

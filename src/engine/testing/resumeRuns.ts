@@ -49,7 +49,7 @@ export async function trainRun(setup: ResumeSetup, init: ParamArrays, from?: Run
     },
   };
   try {
-    // A resumed run keeps the embedding update it started with, as the app's (worker/trainingRuns.ts).
+    // A resumed run keeps the embedding update it started with, as the app's (worker/runs/trainingRuns.ts).
     const lazyEmbedding = setup.lazyEmbedding ?? (from ? from.optimizer.lazy !== null : undefined);
     await runTraining({ ...setup, lazyEmbedding, params, resumeFrom: from, profile: activeProfile() }, listener, control);
     return { final: await paramsToArrays(params, activeProfile()), seen };

@@ -1,4 +1,4 @@
-import { createRng } from '../data/rng.ts';
+import { createRng } from '../shared/rng.ts';
 import type { TrainingView } from '../data/types.ts';
 
 /**

@@ -1,14 +1,14 @@
-import { createRng, mixSeed, shuffleInPlace } from '../data/rng.ts';
+import { createRng, mixSeed, shuffleInPlace } from '../shared/rng.ts';
 import { cosineWithWarmup } from '../model/schedule.ts';
 import { autoMicroBatch } from '../model/autoMicroBatch.ts';
 import { report } from './curves.ts';
 import { drain, queueStep, readIfFull } from './readback.ts';
 import type { Run } from './run.ts';
 import { saveCheckpoint } from './saveCheckpoint.ts';
-import { trainStep } from './step.ts';
-import { stepBatch } from './stepBatch.ts';
+import { trainStep } from './step/step.ts';
+import { stepBatch } from './step/stepBatch.ts';
 import { reportUntrained, settleUntrained, validate } from './validate.ts';
-import { yieldToEventLoop } from '../score/yieldToEventLoop.ts';
+import { yieldToEventLoop } from '../shared/yieldToEventLoop.ts';
 
 /**
  * The epochs over the training groups, each reshuffled with the run's seed (a resume goes on from its

@@ -9,14 +9,14 @@ import { syntheticView } from '../testing/syntheticData.ts';
 import { type RunEvaluation, type TrainPoint, runTraining } from './loop.ts';
 import { RunControl } from './runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.ts';
-import { trainStep } from './step.ts';
+import { trainStep } from './step/step.ts';
 import { chunkRanges, padBatch } from '../model/batch.ts';
 import { bucketLength } from '../model/shapeBuckets.ts';
-import { lossAndGradients } from './gradients.ts';
+import { lossAndGradients } from './step/gradients.ts';
 import { dropoutForChunk } from '../model/dropout.ts';
 import { btLoss, pairGroups } from '../model/loss.ts';
 import { energies } from '../model/transebm.ts';
-import { stepBatch } from './stepBatch.ts';
+import { stepBatch } from './step/stepBatch.ts';
 
 const cfg = makeConfig({ vocabSize: 64, dModel: 16, nHeads: 2, nLayers: 2, maxLen: 64, dropout: 0.1, clsId: 63, sepId: 63, padId: 63 });
 const data = syntheticView({ groups: 40, groupSize: 4, vocab: 63, marker: 7, seed: 3, cls: 63 });

@@ -7,7 +7,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { record } from './curves.ts';
 import type { Run, StepAt } from './run.ts';
-import type { StepScalars } from './step.ts';
+import type { StepScalars } from './step/step.ts';
 
 /** A step's scalars, left on the device until read back. */
 export function queueStep(run: Run, s: StepScalars, at: StepAt): void {

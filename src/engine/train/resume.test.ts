@@ -7,9 +7,9 @@ import { type ParamArrays, disposeParams, initParams, paramsFromArrays, paramsTo
 import { type ResumeSetup, crossBackendResumes, trainRun, worstDifference } from '../testing/resumeRuns.ts';
 import { syntheticView } from '../testing/syntheticData.ts';
 import type { RunCheckpoint } from './checkpoint.ts';
-import { lossAndGradients } from './gradients.ts';
+import { lossAndGradients } from './step/gradients.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.ts';
-import { stepBatch } from './stepBatch.ts';
+import { stepBatch } from './step/stepBatch.ts';
 import { activeProfile } from '../backend/profile.ts';
 
 const cfg = makeConfig({ vocabSize: 64, dModel: 16, nHeads: 2, nLayers: 2, maxLen: 64, dropout: 0.1, clsId: 63, sepId: 63, padId: 63 });

@@ -8,9 +8,9 @@ import { bestMetricOf } from './bestMetric.ts';
 import type { RunControl, TakeSnapshot, WeightsSnapshot } from './runControl.ts';
 import type { RunEvaluation, RunInputs, RunListener, TrainPoint } from './runTypes.ts';
 import type { BestMetric } from './settings.ts';
-import { type StepScalars, stepVariant } from './step.ts';
+import { type StepScalars, stepVariant } from './step/step.ts';
 import { groupsPerStep, stepsPerEpoch, totalSteps } from './stepCount.ts';
-import type { StepPeer } from './stepPeer.ts';
+import type { StepPeer } from './step/stepPeer.ts';
 import { LossScaler } from '../precision/lossScaler.ts';
 
 /** Where a step stands: what its point on the curves carries. */

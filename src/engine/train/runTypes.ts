@@ -7,7 +7,7 @@ import type { Params } from '../model/params.ts';
 import type { RunCheckpoint } from './checkpoint.ts';
 import type { Evaluation } from '../score/evaluation.ts';
 import type { ScoringPeer } from '../score/scoring.ts';
-import type { StepPeer } from './stepPeer.ts';
+import type { StepPeer } from './step/stepPeer.ts';
 import type { TrainSettings } from './settings.ts';
 
 export interface TrainPoint {

@@ -1,5 +1,6 @@
 import type { SplitKind } from '../data/split.ts';
-import type { ModelConfig } from '../model/config.ts';
+import { type ModelConfig, makeConfig } from '../model/config.ts';
+import { GPT2_EOT, GPT2_VOCAB } from '../data/tokenize/gpt2.ts';
 
 export type PresetName = 'tiny' | 'small' | 'paper' | 'custom';
 
@@ -8,6 +9,11 @@ export type BestMetric = 'selector' | 'bestOfN' | 'weightedVote' | 'pairwise' | 
 
 /** The model part of a run's settings (vocabulary and special ids are fixed by the GPT-2 tokenizer). */
 export type ModelSettings = Pick<ModelConfig, 'dModel' | 'nHeads' | 'nLayers' | 'ffnDim' | 'dropout' | 'maxLen' | 'positional'>;
+
+/** The model a run's model settings describe: the GPT-2 tokenizer's vocabulary, its end-of-text id as CLS, SEP and PAD. */
+export function modelConfigFor(model: ModelSettings): ModelConfig {
+  return makeConfig({ ...model, vocabSize: GPT2_VOCAB, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+}
 
 export interface TrainSettings {
   preset: PresetName;

@@ -5,11 +5,11 @@ import { splitGroups } from '../data/split.ts';
 import { disposeParams, initParams, paramsToArrays } from '../model/params.ts';
 import { syntheticView } from '../testing/syntheticData.ts';
 import { type RunEvaluation, type RunListener, runTraining } from './loop.ts';
-import { peerWork } from './peerWork.ts';
+import { peerWork } from './step/peerWork.ts';
 import { RunControl, type TakeSnapshot } from './runControl.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.ts';
 import { makeConfig } from '../model/config.ts';
-import type { StepPeer } from './stepPeer.ts';
+import type { StepPeer } from './step/stepPeer.ts';
 
 const settings: TrainSettings = {
   ...DEFAULT_TRAIN_SETTINGS,

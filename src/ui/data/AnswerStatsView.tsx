@@ -1,9 +1,9 @@
-import { disagreementsJsonl, MAX_LISTED_DISAGREEMENTS, type AnswerStats } from '../../engine/data/answerStats.ts';
+import { disagreementsJsonl, MAX_LISTED_DISAGREEMENTS, type AnswerStats } from '../../engine/data/answers/answerStats.ts';
 import { saveFile } from '../../client/download.ts';
 import { fixed, int, pct } from '../format.ts';
 import { Stat } from '../common/Stat.tsx';
 
-/** The answer figures of the data panel (engine/data/answerStats.ts), and the lines whose label disagrees with gold as a download. */
+/** The answer figures of the data panel (engine/data/answers/answerStats.ts), and the lines whose label disagrees with gold as a download. */
 export function AnswerStatsView({ answers: a, name }: { answers: AnswerStats; name: string }) {
   const download = () => saveFile(disagreementsJsonl(a.disagreements), `${name.replace(/\.jsonl?$/i, '')}.label-vs-gold.jsonl`, 'application/x-ndjson');
   const listed = a.disagreements.length < a.labelGoldDisagreements ? ` (the first ${int(MAX_LISTED_DISAGREEMENTS)} in the download)` : '';

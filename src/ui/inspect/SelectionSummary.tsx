@@ -1,6 +1,6 @@
 import type { Calibration, Interval, SelectionReport, SelectionRule } from '../../engine/metrics/selectionTypes.ts';
 import { RULE_NAMES, SELECTION_RULES } from '../../engine/metrics/rules.ts';
-import { LENGTH_RULES, LENGTH_RULE_NAMES } from '../../engine/metrics/lengthBiasTypes.ts';
+import { LENGTH_RULES, LENGTH_RULE_NAMES } from '../../engine/metrics/lengthBias/lengthBiasTypes.ts';
 import { type LatestEval, selectedModelEval } from '../../state/engineState.ts';
 import type { EvalReport } from '../../worker/protocols/models.ts';
 import { useEngine } from '../../state/hooks.ts';

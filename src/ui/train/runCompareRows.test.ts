@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { GPT2_EOT, GPT2_VOCAB, makeConfig } from '../../engine/model/config.ts';
+import { makeConfig } from '../../engine/model/config.ts';
+import { GPT2_EOT, GPT2_VOCAB } from '../../engine/data/tokenize/gpt2.ts';
 import { DEFAULT_TRAIN_SETTINGS, PRESETS } from '../../engine/train/settings.ts';
-import { runInfo } from '../../worker/runRecorder.ts';
+import { runInfo } from '../../worker/runs/runRecorder.ts';
 import type { StoredRun } from '../../worker/storage/db.ts';
 import { compareRows } from './runCompareRows.ts';
 

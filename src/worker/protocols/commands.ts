@@ -3,7 +3,7 @@
  * weights) travel as transferables. Types only, as all of protocols/: no code runs from these files.
  */
 import type { TrainSettings } from '../../engine/train/settings.ts';
-import type { BackendChoice } from '../backendInfo.ts';
+import type { BackendChoice } from '../backend/backendInfo.ts';
 import type { PickRuleChoice } from '../../engine/score/picksRule.ts';
 import type { DataRole, DataSource } from './data.ts';
 import type { EvalSet, InspectFilter, ModelSlot, SaliencyTarget } from './models.ts';

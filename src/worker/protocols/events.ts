@@ -5,8 +5,8 @@
 import type { RunProgress, TrainPoint } from '../../engine/train/loop.ts';
 import type { CandidateSaliency } from '../../engine/score/explainEnergy.ts';
 import type { ReplayProfile } from '../../engine/kernels/webgpu/replay/stepReplay.ts';
-import type { BackendInfo } from '../backendInfo.ts';
-import type { EngineCounters } from '../counters.ts';
+import type { BackendInfo } from '../backend/backendInfo.ts';
+import type { EngineCounters } from '../backend/counters.ts';
 import type { CommandType } from './commands.ts';
 import type { DataRole, DatasetSummary, IngestProgressEvent, StoredDatasetInfo } from './data.ts';
 import type { EvalReport, EvalSet, InspectFilter, ModelInfo, ModelSlot, RankedCandidate, RerankAnswer, SaliencyTarget, ScoresReport } from './models.ts';

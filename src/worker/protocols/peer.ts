@@ -2,7 +2,7 @@
  * What the engine worker and its peer workers (peerPool.ts, peer.worker.ts) send each other. Types only.
  */
 import type { PeerModel } from '../../engine/score/scoring.ts';
-import type { OnePassStep, PeerPart } from '../../engine/train/stepPeer.ts';
+import type { OnePassStep, PeerPart } from '../../engine/train/step/stepPeer.ts';
 
 /** `call` names the scoring call, whose weights the peer keeps until that call's release (see ScoringPeer). */
 export type PeerCall =

@@ -4,7 +4,7 @@ import type { ModelConfig } from '../../engine/model/config.ts';
 import type { RunCheckpoint } from '../../engine/train/checkpoint.ts';
 import type { TrainPoint } from '../../engine/train/loop.ts';
 import type { TrainSettings } from '../../engine/train/settings.ts';
-import type { LoadedData } from '../dataLoader.ts';
+import type { LoadedData } from '../data/dataLoader.ts';
 import type { StoredDatasetInfo } from '../protocols/data.ts';
 import type { EvalReport } from '../protocols/models.ts';
 import type { SavedRunState } from '../protocols/training.ts';

@@ -1,8 +1,9 @@
 /** Test support: a Session in-process, every event it emits recorded; the small settings and sample data its tests train on. */
 import { readFileSync } from 'node:fs';
-import { inProcessPool } from '../../engine/data/tokenizePool.ts';
+import { inProcessPool } from '../../engine/data/tokenize/tokenizePool.ts';
 import { writeModel } from '../../engine/io/modelFile.ts';
-import { GPT2_EOT, GPT2_VOCAB, makeConfig, paramShapes } from '../../engine/model/config.ts';
+import { makeConfig, paramShapes } from '../../engine/model/config.ts';
+import { GPT2_EOT, GPT2_VOCAB } from '../../engine/data/tokenize/gpt2.ts';
 import { disposeParams, initParams, paramsToArrays } from '../../engine/model/params.ts';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../../engine/train/settings.ts';
 import type { Command } from '../protocols/commands.ts';

@@ -4,8 +4,8 @@
  * any label: until a line gives a label or a gold answer, lines without both wait; if none ever does, they
  * load as a picks set, else they are rejected 'missing'.
  */
-import { AnswerClasses } from '../answerClasses.ts';
-import { candidateKeys, goldAnswerKey, matchesGold } from '../answers.ts';
+import { AnswerClasses } from '../answers/answerClasses.ts';
+import { candidateKeys, goldAnswerKey, matchesGold } from '../answers/answers.ts';
 import { describeValue } from '../record.ts';
 import type { Candidate, CandidateText, Group, IngestReport, LineError } from '../types.ts';
 
@@ -63,8 +63,10 @@ export class Collector {
   private file: string | undefined;
   private fileDefault: string | null = null;
 
-  /** `requireLabels`: a line without label and gold is rejected at once (a training file that must be labelled). */
-  constructor(private readonly requireLabels = false) {}
+  /** `requireLabels`: the file is labelled from its first line, so a line without label and gold is rejected at once (a file to train on). */
+  constructor(requireLabels = false) {
+    this.labelled = requireLabels;
+  }
 
   /** Lines that follow come from `file` (named in errors when several are read); `defaultSource` is their source when they give none. */
   setFile(file: string | undefined, defaultSource: string | null): void {
@@ -79,7 +81,7 @@ export class Collector {
   }
 
   line(raw: RawLine): void {
-    if (!this.requireLabels && !this.labelled) {
+    if (!this.labelled) {
       if (raw.gold === null && raw.samples.every((s) => s.label === null)) {
         const question = this.pendingQuestions.get(raw.question);
         if (question === undefined) this.pendingQuestions.set(raw.question, raw.question);

@@ -1,29 +1,20 @@
 /** The data panel's sentence about what the readers detected and mapped. */
-import type { DataFormat, FormatMapping, LabelsFrom } from '../types.ts';
+import type { FormatMapping, LabelsFrom } from '../types.ts';
 import type { ReadContext } from './context.ts';
+import { FORMAT_BY_NAME, type FormatName } from './table.ts';
 
 const int = (n: number) => n.toLocaleString('en-US');
 const count = (n: number, what: string) => `${int(n)} ${what}${n === 1 ? '' : 's'}`;
 const names = (s: Set<string>) => [...s].map((f) => `\`${f}\``).join(', ');
 
-// The words count() puts a plural 's' on: "1 question × 2 samples".
-const TITLES: Record<DataFormat, [string, string, string]> = {
-  candidates: ['one candidate per line', 'question', 'candidate'],
-  grouped: ['one question per line', 'question', 'sample'],
-  'json-array': ['JSON array of questions', 'question', 'sample'],
-  'lm-eval': ['lm-evaluation-harness samples', 'doc', 'repeat'],
-  'chat-batch': ['chat completion batch', 'request', 'choice'],
-  'multi-file': ['files joined', 'question', 'candidate'],
-};
-
 export function describeMapping(
-  format: DataFormat,
+  format: FormatName,
   files: number,
   groupSizes: number[],
   ctx: ReadContext,
   labelsFrom: LabelsFrom,
 ): FormatMapping {
-  const [title, groupWord, sampleWord] = TITLES[format];
+  const [title, groupWord, sampleWord] = FORMAT_BY_NAME[format].describe;
   const total = groupSizes.reduce((a, b) => a + b, 0);
   const uniform = groupSizes.length > 0 && groupSizes.every((n) => n === groupSizes[0]);
   const shape = `${count(groupSizes.length, groupWord)}${uniform ? ` × ${count(groupSizes[0], sampleWord)}` : `, ${count(total, sampleWord)}`}`;

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { answerStats, disagreementsJsonl } from '../answerStats.ts';
+import { answerStats, disagreementsJsonl } from '../answers/answerStats.ts';
 import type { Dataset } from '../types.ts';
 import { readFiles } from './readFiles.ts';
 

@@ -7,16 +7,14 @@ import { NoValidLinesError, type IngestProgress } from '../ingest.ts';
 import { DEFAULT_MAX_LINE_BYTES, splitLines } from '../lines.ts';
 import { parseObject, readFields } from '../record.ts';
 import type { Candidate, CandidateText, Dataset, Group, IngestReport, LineError, PicksSet } from '../types.ts';
-import { candidatesReader } from './candidates.ts';
-import { ChatRequests, chatOutputReader } from './chatBatch.ts';
+import { ChatRequests } from './chatBatch.ts';
 import { Collector } from './collector.ts';
 import { type ObjectReader, type ReadContext, newContext } from './context.ts';
 import { describeMapping } from './describe.ts';
 import { type Layout, type ObjectKind, fileFormat, joinedFormat, layoutOf, objectKind } from './detect.ts';
-import { groupedReader } from './grouped.ts';
 import { splitArray } from './jsonArray.ts';
-import { lmEvalReader } from './lmEval.ts';
 import { peek } from './peek.ts';
+import { OBJECT_KINDS } from './table.ts';
 import { NotJsonTextError, notJsonLines, notJsonText } from './sniff.ts';
 
 export interface InputFile {
@@ -25,10 +23,14 @@ export interface InputFile {
   size: number | null;
   /** Told every chunk of the file's bytes, in order, as it is read (e.g. to hash them); valid only during the call. */
   onBytes?: (bytes: Uint8Array) => void;
+  /** The file's layout where the caller knows it (a JSON Lines file whose first line may be an array); else its first character says. */
+  layout?: Layout;
 }
 
 export interface ReadOptions {
   maxLineBytes?: number;
+  /** Every line must give a label or a gold answer (a file read only to train on): one without both is rejected at once, never a picks set. */
+  requireLabels?: boolean;
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
 }
@@ -49,12 +51,9 @@ function firstKind(line: string | null): ObjectKind | null {
   return parsed.ok ? objectKind(parsed.value) : null;
 }
 
+/** The reader the table (formats/table.ts) names for `kind`. */
 function makeReader(kind: ObjectKind, ctx: ReadContext, requests: ChatRequests): ObjectReader {
-  if (kind === 'chat-request') return requests.reader();
-  if (kind === 'chat-output') return chatOutputReader(ctx, requests);
-  if (kind === 'lm-eval') return lmEvalReader(ctx);
-  if (kind === 'grouped') return groupedReader(ctx);
-  return candidatesReader(ctx);
+  return OBJECT_KINDS.find((k) => k.kind === kind)!.reader(ctx, requests);
 }
 
 export async function readFiles(files: readonly InputFile[], options: ReadOptions = {}): Promise<Dataset | PicksSet> {
@@ -68,14 +67,14 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
       await Promise.all([p.rest, ...opened.map((o) => o.rest)].map((s) => s.cancel()));
       throw new NotJsonTextError(f.name, problem);
     }
-    const layout = layoutOf(p.firstChar);
+    const layout = f.layout ?? layoutOf(p.firstChar);
     opened.push({ name: f.name, head: p.head, rest: p.rest, onBytes: f.onBytes, layout, kind: layout === 'array' ? null : firstKind(p.firstLine), firstLine: p.firstLine });
   }
   // Questions come from the request files: read them before any output.
   const order = [...opened.filter((o) => o.kind === 'chat-request'), ...opened.filter((o) => o.kind !== 'chat-request')];
   const multi = files.length > 1;
   const totalBytes = files.every((f) => f.size !== null) ? files.reduce((n, f) => n + f.size!, 0) : null;
-  const collector = new Collector();
+  const collector = new Collector(options.requireLabels);
   const ctx = newContext();
   const requests = new ChatRequests();
   const report = collector.report;

@@ -3,11 +3,13 @@
  */
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { GPT2_EOT } from '../../model/config.ts';
+import { GPT2_EOT } from '../tokenize/gpt2.ts';
+import type { IngestProgress } from '../ingest.ts';
 import { isPicksSet, readFiles } from '../formats/readFiles.ts';
+import type { Dataset } from '../types.ts';
 import { SAMPLE_DATASET_PATH } from '../sample.ts';
-import { tokenizeDataset, trainingView } from '../tokenizeDataset.ts';
-import { inProcessPool } from '../tokenizePool.ts';
+import { tokenizeDataset, trainingView } from '../tokenize/tokenizeDataset.ts';
+import { inProcessPool } from '../tokenize/tokenizePool.ts';
 
 /** Absolute path of the built-in sample in the repo's `public/` folder. */
 export function repoSamplePath(): string {
@@ -53,11 +55,23 @@ export function bytesStream(data: Uint8Array | string, chunkBytes = 64 * 1024): 
   });
 }
 
-/** A labelled JSONL text read as the app reads a dropped file (readFiles, r50k tokens up to the 4096 cap, the training view, answers). */
+/**
+ * One labelled JSON Lines file read as the app reads a dropped file (formats/readFiles.ts: the kind of its
+ * objects detected, its lines read and grouped), a first line `[` and all, every line to give a label or
+ * a gold answer (a file to train on): the Dataset.
+ */
+export async function readDataset(
+  stream: ReadableStream<Uint8Array>,
+  options: { maxLineBytes?: number; totalBytes?: number; onProgress?: (p: IngestProgress) => void } = {},
+): Promise<Dataset> {
+  const read = await readFiles([{ name: 'data.jsonl', stream, size: options.totalBytes ?? null, layout: 'jsonl' }], { ...options, requireLabels: true });
+  if (isPicksSet(read)) throw new Error('unreachable: every line gives a label or a gold answer');
+  return read;
+}
+
+/** A JSONL text read as the app reads it (readFiles, r50k tokens up to the 4096 cap, the training view, answers). */
 export async function readTrainingData(text: Uint8Array | string) {
-  const read = await readFiles([{ name: 'data.jsonl', stream: bytesStream(text), size: null }]);
-  if (isPicksSet(read)) throw new Error('readTrainingData: the text has no labels or gold answers');
-  const dataset = read;
+  const dataset = await readDataset(bytesStream(text));
   const tokens = await tokenizeDataset(dataset, { maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT }, inProcessPool());
   const view = trainingView(dataset, tokens);
   const answers = dataset.groups.flatMap((g) => g.candidates.map((c) => c.answerKey));

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { composedAdamW } from './op.ts';
+import { composedAdamW } from './adamw.ts';
 import { ADAMW_LINK, FlatMoments, type RowGradient } from './webgpuFlat.ts';
 import { type ParityErrors, hasKernel, randomTensor, relativeError } from '../parity.ts';
 import { readTogether } from '../../gpuMemory/readTogether.ts';

@@ -1,10 +1,10 @@
 import type * as tf from '@tensorflow/tfjs';
 import { HOST_BACKENDS, hostMemory } from '../hostMemory.ts';
 import { type KernelFamily, registerKernels } from '../register.ts';
-import { ADAMW_KERNEL, type AdamWStep, adamwScalars } from './op.ts';
+import { ADAMW_KERNEL, type AdamWStep, adamwScalars } from './adamw.ts';
 
 /**
- * The AdamW update (op.ts) on the CPU-memory backends: one pass over host arrays, for the fused kernel
+ * The AdamW update (adamw.ts) on the CPU-memory backends: one pass over host arrays, for the fused kernel
  * and for the lazy embedding's rows (model/lazyEmbedding.ts).
  */
 

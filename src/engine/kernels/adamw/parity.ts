@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
-import { createRng } from '../../data/rng.ts';
-import { composedAdamW, fusedAdamW } from './op.ts';
+import { createRng } from '../../shared/rng.ts';
+import { composedAdamW, fusedAdamW } from './adamw.ts';
 
 /**
  * The fused AdamW kernel of the active backend against the tf composition: three steps with clipping

@@ -1,6 +1,6 @@
 import type * as tf from '@tensorflow/tfjs';
 import { type WebGPUBackend, webgpu_util } from '@tensorflow/tfjs-backend-webgpu';
-import { ADAMW_KERNEL, type AdamWStep, adamwScalars } from './op.ts';
+import { ADAMW_KERNEL, type AdamWStep, adamwScalars } from './adamw.ts';
 import type { KernelFamily } from '../register.ts';
 
 /**

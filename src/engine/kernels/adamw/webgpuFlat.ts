@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
-import { type AdamWStep, adamwScalars } from './op.ts';
+import { type AdamWStep, adamwScalars } from './adamw.ts';
 import type { KernelFamily } from '../register.ts';
 import { type Binding, ownsBuffer, runInPlace } from '../webgpu/inPlace.ts';
 import { WORKGROUP } from '../webgpu/program.ts';

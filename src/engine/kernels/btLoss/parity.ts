@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { composedBtLoss, composedBtLossGradient } from './op.ts';
+import { composedBtLoss, composedBtLossGradient } from './btLoss.ts';
 import { pairGroups } from './pairGroups.ts';
 import { BT_LOSS, fusedBtLoss, fusedBtLossGradient } from './webgpu.ts';
 import { type ParityErrors, hasKernel, compareOps, randomTensor, relativeError } from '../parity.ts';

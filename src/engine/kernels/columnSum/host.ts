@@ -1,6 +1,6 @@
 import { HOST_BACKENDS, hostMemory } from '../hostMemory.ts';
 import { type KernelFamily, registerKernels } from '../register.ts';
-import { COLUMN_SUM } from './op.ts';
+import { COLUMN_SUM } from './columnSum.ts';
 
 /**
  * Σ over every row of x [..., d] per column on the CPU-memory backends: a bias gradient in one pass over

@@ -1,11 +1,11 @@
-import * as tf from '@tensorflow/tfjs';
+import type { OpSpec } from '../opSpec.ts';
+import { COLUMN_SUM_HOST } from './host.ts';
+import { COLUMN_SUM_WEBGPU } from './webgpu.ts';
 
-/**
- * Σ over every row of x [..., d] per column: the bias gradient of a linear layer (matMul/op.ts), by the
- * kernel registered for the active backend (webgpu.ts, host.ts).
- */
-export const COLUMN_SUM = 'EormColumnSum';
-
-export function columnSum(x: tf.Tensor): tf.Tensor1D {
-  return tf.engine().runKernel(COLUMN_SUM, { x }) as tf.Tensor1D;
-}
+/** Σ per column (columnSum.ts): the fused linear's bias gradient, whose flag and parity check matMul/op.ts holds. */
+export const COLUMN_SUM_OP = {
+  name: 'columnSum',
+  fused: {},
+  gradient: 'none',
+  implementations: { webgpu: [COLUMN_SUM_WEBGPU], host: [COLUMN_SUM_HOST] },
+} as const satisfies OpSpec;

@@ -1,5 +1,5 @@
 import type { KernelFamily } from '../register.ts';
-import { COLUMN_SUM } from './op.ts';
+import { COLUMN_SUM } from './columnSum.ts';
 import { REDUCE_SUM, WORKGROUP, WorkgroupProgram, runProgram } from '../webgpu/program.ts';
 
 /**

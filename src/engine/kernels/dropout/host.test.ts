@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../data/rng.ts';
+import { createRng } from '../../shared/rng.ts';
 import { type DropoutRows, dropoutScales } from './keys.ts';
 import { hostDropout } from './host.ts';
 import { simdDropoutRow } from './wasm.ts';

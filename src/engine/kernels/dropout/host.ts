@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { lowbias32 } from '../../data/rng.ts';
+import { lowbias32 } from '../../shared/rng.ts';
 import { type DropoutRows, GOLDEN, keepCut, keepScale, rowHash } from './keys.ts';
 import { HOST_BACKENDS, hostMemory } from '../hostMemory.ts';
 import { type KernelFamily, registerKernels } from '../register.ts';

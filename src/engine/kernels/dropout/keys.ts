@@ -7,7 +7,7 @@
  * column), not where it sits in a tensor, so packed rows, padded rows and any split of a step's candidates
  * into chunks or workers draw the same mask for the same element.
  */
-import { lowbias32 } from '../../data/rng.ts';
+import { lowbias32 } from '../../shared/rng.ts';
 
 export const GOLDEN = 0x9e3779b9;
 

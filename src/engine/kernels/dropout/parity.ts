@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { dropoutScales, gridRows } from './keys.ts';
 import { DROPOUT, fusedDropout } from './webgpu.ts';
-import { mixSeed } from '../../data/rng.ts';
+import { mixSeed } from '../../shared/rng.ts';
 import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
 
 /**

@@ -14,7 +14,7 @@ import { WORKGROUP, WorkgroupProgram, runProgram } from '../webgpu/program.ts';
  * kernel applied to dy, from the seed: no mask is kept for the backward pass.
  *
  * The seed is computed on the device: a base (an int32 tensor, the step's seed, or a number) mixed with
- * a path of constants (the step key, the site) by data/rng.ts's mixSeed. The step's GPU work thus holds
+ * a path of constants (the step key, the site) by shared/rng.ts's mixSeed. The step's GPU work thus holds
  * no value of its own step (the grid is the shape's), so it can be recorded once and replayed
  * (replay/stepReplay.ts).
  */
@@ -41,7 +41,7 @@ interface Attrs extends DropoutGrid {
   path: number[];
 }
 
-// lowbias32 (C. Wellons), a bijection of u32 with good avalanche: data/rng.ts's, in u32 arithmetic
+// lowbias32 (C. Wellons), a bijection of u32 with good avalanche: shared/rng.ts's, in u32 arithmetic
 // (JavaScript's Math.imul and | 0 wrap as WGSL's u32 does).
 const MASK = `
   fn lowbias32(v : u32) -> u32 {
@@ -53,7 +53,7 @@ const MASK = `
     h = h ^ (h >> 16u);
     return h;
   }
-  // data/rng.ts's mixSeed: the same finaliser over two keyed words.
+  // shared/rng.ts's mixSeed: the same finaliser over two keyed words.
   fn mixSeed(a : u32, b : u32) -> u32 {
     return lowbias32((a ^ 0x9e3779b9u) * 0x85ebca6bu + (b + 0x632be5abu) * 0xc2b2ae35u);
   }

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { expect, it } from 'vitest';
 import './host.ts';
-import { composedGelu, fusedGelu } from './op.ts';
+import { composedGelu, fusedGelu } from './gelu.ts';
 import { simdGelu } from './wasm.ts';
 
 it('the host GELU runs its SIMD loops on wasm only', async () => {

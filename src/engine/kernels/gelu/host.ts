@@ -2,11 +2,11 @@ import * as tf from '@tensorflow/tfjs';
 import { HOST_BACKENDS, hostMemory } from '../hostMemory.ts';
 import { type KernelFamily, registerKernels } from '../register.ts';
 import { simdGelu } from './wasm.ts';
-import { GELU, GELU_GRAD, GELU_GRADIENT } from './op.ts';
+import { GELU, GELU_GRAD, GELU_GRADIENT } from './gelu.ts';
 
 /**
  * Exact (erf) GELU on the CPU-memory backends (cpu, wasm): one pass forward and one backward, where the
- * composition (op.ts's composedGelu, the reference) runs 5 kernels forward and about 8 backward, each a pass
+ * composition (gelu.ts's composedGelu, the reference) runs 5 kernels forward and about 8 backward, each a pass
  * over the FFN's [tokens, 4d] activations. erf is the Abramowitz-Stegun form tfjs's Erf kernels use
  * (|error| < 1.5e-7); the chain rule follows the composition's. On tfjs-wasm the loops run in
  * WebAssembly SIMD (wasm.ts; V8's Math.exp costs about 30 ns a value), here only the last length % 4

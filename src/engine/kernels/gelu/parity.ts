@@ -1,5 +1,5 @@
 import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
-import { GELU, composedGelu, fusedGelu } from './op.ts';
+import { GELU, composedGelu, fusedGelu } from './gelu.ts';
 
 /** The fused GELU against the composition: value and dx on [7, 300] in [−5, 5]. Null where the backend has no fused kernel. */
 export async function geluParity(): Promise<ParityErrors | null> {

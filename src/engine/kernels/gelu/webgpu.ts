@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { KernelFamily } from '../register.ts';
-import { GELU, GELU_GRAD, GELU_GRADIENT } from './op.ts';
+import { GELU, GELU_GRAD, GELU_GRADIENT } from './gelu.ts';
 import { WORKGROUP, WorkgroupProgram, runProgram } from '../webgpu/program.ts';
 
 /**

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { composedBothFinite, composedClipCoefficient, composedGlobalNorm } from './op.ts';
+import { composedBothFinite, composedClipCoefficient, composedGlobalNorm } from './globalNorm.ts';
 import { type ParityErrors, hasKernel, randomTensor, relativeError } from '../parity.ts';
 import { SQUARED_NORM_LINK, fusedBothFinite, fusedClipCoefficient, fusedGlobalNorm } from './webgpu.ts';
 

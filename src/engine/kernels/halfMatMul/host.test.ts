@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createRng } from '../../data/rng.ts';
+import { createRng } from '../../shared/rng.ts';
 import '../columnSum/host.ts';
 import { registerKernels } from '../register.ts';
 import { HALF_MAT_MUL_HOST, halfMatMulHost } from './host.ts';

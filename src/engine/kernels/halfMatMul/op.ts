@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { columnSum } from '../columnSum/op.ts';
+import { columnSum } from '../columnSum/columnSum.ts';
 
 /**
  * The products in half precision (the profile's halfPrecision): op(a)·op(b) (+ bias) with f16 operands

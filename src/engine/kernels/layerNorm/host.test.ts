@@ -1,10 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { expect, it } from 'vitest';
-import { createRng } from '../../data/rng.ts';
+import { createRng } from '../../shared/rng.ts';
 import './host.ts';
 import { simdLayerNorm } from './wasm.ts';
-import { fusedLayerNorm } from './op.ts';
+import { fusedLayerNorm } from './layerNorm.ts';
 
 it('the host LayerNorm runs its SIMD forward on wasm only', async () => {
   for (const backend of ['cpu', 'wasm']) {

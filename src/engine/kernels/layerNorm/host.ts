@@ -2,11 +2,11 @@ import type * as tf from '@tensorflow/tfjs';
 import { HOST_BACKENDS, type HostMemory, hostMemory, wasmHeap } from '../hostMemory.ts';
 import { type KernelFamily, registerKernels } from '../register.ts';
 import { type LayerNormLoops, simdLayerNorm } from './wasm.ts';
-import { GRAD_WEIGHT_BIAS, GRAD_X, LAYER_NORM } from './op.ts';
+import { GRAD_WEIGHT_BIAS, GRAD_X, LAYER_NORM } from './layerNorm.ts';
 
 /**
  * LayerNorm's three kernels (fusedLayerNorm, kernels/layerNorm/webgpu.ts) on the CPU-memory backends:
- * one pass forward and two backward over [rows, d], where the composition (op.ts's composedLayerNorm, the
+ * one pass forward and two backward over [rows, d], where the composition (layerNorm.ts's composedLayerNorm, the
  * reference) runs about 9 kernels forward and 20 backward, its weight and bias gradients as sums over
  * the rows that tfjs-wasm computes through a transpose. Row statistics and column sums accumulate in double.
  */

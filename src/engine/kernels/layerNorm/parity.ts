@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
-import { LAYER_NORM, composedLayerNorm, fusedLayerNorm } from './op.ts';
+import { LAYER_NORM, composedLayerNorm, fusedLayerNorm } from './layerNorm.ts';
 
 /**
  * The fused LayerNorm against the composition: value, dx, dweight and dbias on [3, 5, 72] (rows wider

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import type { KernelFamily } from '../register.ts';
-import { GRAD_WEIGHT_BIAS, GRAD_X, LAYER_NORM } from './op.ts';
+import { GRAD_WEIGHT_BIAS, GRAD_X, LAYER_NORM } from './layerNorm.ts';
 import { runInPlace } from '../webgpu/inPlace.ts';
 import { REDUCE_SUM, WORKGROUP, WorkgroupProgram, runProgram } from '../webgpu/program.ts';
 

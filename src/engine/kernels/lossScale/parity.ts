@@ -1,13 +1,13 @@
 import * as tf from '@tensorflow/tfjs';
 import { type LossScaleState, nextLossScale } from '../../precision/lossScale.ts';
-import { LOSS_SCALE_WEBGPU } from './webgpu.ts';
+import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
+import { updateLossScaleInPlace } from './webgpu.ts';
 
 /**
  * The WebGPU loss-scale kernel (written in place) against the host rule over a sequence of clean and
  * overflowing steps and at float32's top: the steps where the device's state differs from the host's.
  */
 export async function lossScaleKernelParity(): Promise<{ steps: number; mismatches: string[] }> {
-  const run = LOSS_SCALE_WEBGPU.kernels[0].kernelFunc;
   const mismatches: string[] = [];
   const flags = [true, true, true, false, true, false, false, true, true, true, true];
   let steps = 0;
@@ -19,7 +19,7 @@ export async function lossScaleKernelParity(): Promise<{ steps: number; mismatch
     let host: LossScaleState = from;
     for (const f of rule.growthInterval === 1 ? [true] : flags) {
       const finite = tf.scalar(f);
-      run({ inputs: { state, finite }, backend: tf.backend(), attrs: { ...rule } });
+      updateLossScaleInPlace(tf.backend() as WebGPUBackend, state, finite, rule);
       finite.dispose();
       host = nextLossScale(host, f, rule);
       const [scale, cleanSteps] = await state.data();

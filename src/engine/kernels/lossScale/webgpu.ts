@@ -1,3 +1,4 @@
+import type { TensorInfo } from '@tensorflow/tfjs';
 import type { WebGPUBackend } from '@tensorflow/tfjs-backend-webgpu';
 import type { LossScaleRule } from '../../precision/lossScale.ts';
 import type { KernelFamily } from '../register.ts';
@@ -31,15 +32,19 @@ export const LOSS_SCALE_WEBGPU: KernelFamily = {
     {
       kernelName: LOSS_SCALE_UPDATE,
       kernelFunc: ({ inputs, backend, attrs }) => {
-        const r = attrs as unknown as LossScaleRule;
-        const bindings = [
-          { name: 'S', t: inputs.state!, write: true },
-          { name: 'F', t: inputs.finite!, type: 'i32' as const },
-        ];
-        const uniforms = [r.growthFactor, r.backoffFactor, r.growthInterval].map((x) => ({ type: 'float32' as const, data: [x] }));
-        runInPlace(backend as WebGPUBackend, 'eorm_loss_scale', CODE, bindings, 'growth : f32, backoff : f32, interval : f32,', uniforms, 1, 1);
+        updateLossScaleInPlace(backend as WebGPUBackend, inputs.state!, inputs.finite!, attrs as unknown as LossScaleRule);
         return [];
       },
     },
   ],
 };
+
+/** One update of the state [scale, clean steps] in place, given whether the step's gradients were finite. */
+export function updateLossScaleInPlace(backend: WebGPUBackend, state: TensorInfo, finite: TensorInfo, r: LossScaleRule): void {
+  const bindings = [
+    { name: 'S', t: state, write: true },
+    { name: 'F', t: finite, type: 'i32' as const },
+  ];
+  const uniforms = [r.growthFactor, r.backoffFactor, r.growthInterval].map((x) => ({ type: 'float32' as const, data: [x] }));
+  runInPlace(backend, 'eorm_loss_scale', CODE, bindings, 'growth : f32, backoff : f32, interval : f32,', uniforms, 1, 1);
+}

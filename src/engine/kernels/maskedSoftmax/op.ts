@@ -1,16 +1,14 @@
-import * as tf from '@tensorflow/tfjs';
-import { fusedMaskedSoftmax } from './webgpu.ts';
+import type { OpSpec } from '../opSpec.ts';
+import { composedMaskedSoftmax } from './maskedSoftmax.ts';
+import { maskedSoftmaxParity } from './parity.ts';
+import { MASKED_SOFTMAX, MASKED_SOFTMAX_WEBGPU } from './webgpu.ts';
 
-/**
- * softmax(scores · scale + mask) over the last axis: scores [B, …, T], mask [B, 1, …, 1, T] broadcast over
- * the middle axes. One kernel (webgpu.ts, WebGPU only, where its name and gradient live), and the tfjs
- * composition: the reference it is tested against (parity.ts) and the path elsewhere.
- */
-export function composedMaskedSoftmax(scores: tf.Tensor, scale: number, mask: tf.Tensor): tf.Tensor {
-  return tf.tidy(() => tf.softmax(tf.add(tf.mul(scores, scale), mask)));
-}
-
-/** The masked softmax by the kernel where the backend has it (its profile's fused.maskedSoftmax), else by the composition. */
-export function maskedSoftmax(scores: tf.Tensor, scale: number, mask: tf.Tensor, kernel: boolean): tf.Tensor {
-  return kernel ? fusedMaskedSoftmax(scores, scale, mask) : composedMaskedSoftmax(scores, scale, mask);
-}
+/** softmax(scores · scale + mask) (maskedSoftmax.ts): fused on WebGPU. */
+export const MASKED_SOFTMAX_OP = {
+  name: 'maskedSoftmax',
+  fused: { maskedSoftmax: MASKED_SOFTMAX },
+  gradient: 'registered',
+  composition: composedMaskedSoftmax,
+  implementations: { webgpu: [MASKED_SOFTMAX_WEBGPU] },
+  parity: { maskedSoftmax: maskedSoftmaxParity },
+} as const satisfies OpSpec;

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
 import { MASKED_SOFTMAX, fusedMaskedSoftmax } from './webgpu.ts';
-import { composedMaskedSoftmax } from './op.ts';
+import { composedMaskedSoftmax } from './maskedSoftmax.ts';
 
 /**
  * The fused masked softmax against the composition: value and dscores on [2, 3, 5, 70] and the CLS-only

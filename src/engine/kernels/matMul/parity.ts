@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
-import { COLUMN_SUM } from '../columnSum/op.ts';
+import { COLUMN_SUM } from '../columnSum/columnSum.ts';
 import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
-import { composedLinear, fusedLinear } from './op.ts';
+import { composedLinear, fusedLinear } from './matMul.ts';
 
 /**
  * The fused linear against the composition on x [300, 48], W [40, 48]: value, dx, dW and db, both with the

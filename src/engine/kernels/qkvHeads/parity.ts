@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
 import { QKV_HEADS, fusedQkvHeads } from './webgpu.ts';
-import { composedQkvHeads } from './op.ts';
+import { composedQkvHeads } from './qkvHeads.ts';
 
 /**
  * The heads kernels against the composition on qkv [2, 5, 48] (4 heads of 4), with every query and

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../data/rng.ts';
+import { createRng } from '../../shared/rng.ts';
 import { makeConfig } from '../../model/config.ts';
 import { disposeParams, initParams } from '../../model/params.ts';
 import { energies } from '../../model/transebm.ts';

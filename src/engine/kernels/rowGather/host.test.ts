@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../data/rng.ts';
+import { createRng } from '../../shared/rng.ts';
 import { hostGatherRows as gatherTableRows } from './host.ts';
 
 const rng = createRng(4);

@@ -1,7 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
-import { ROW_SUM, rowOrderValues } from './webgpu.ts';
-import { gatherRows } from '../rowGather/op.ts';
-import { createRng } from '../../data/rng.ts';
+import { rowOrderValues } from './rowSum.ts';
+import { ROW_SUM } from './webgpu.ts';
+import { gatherRows } from '../rowGather/rowGather.ts';
+import { createRng } from '../../shared/rng.ts';
 import { type ParityErrors, hasKernel, compareOps, randomTensor } from '../parity.ts';
 
 /**

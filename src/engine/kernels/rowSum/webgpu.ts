@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { KernelFamily } from '../register.ts';
+import type { RowOrder } from './rowSum.ts';
 import { WORKGROUP, WorkgroupProgram, runProgram } from '../webgpu/program.ts';
 
 /**
@@ -10,23 +11,6 @@ import { WORKGROUP, WorkgroupProgram, runProgram } from '../webgpu/program.ts';
  * step repeatable to the bit (replayed steps are checked so). The order comes with the ids, from the host.
  */
 export const ROW_SUM = 'EormRowSum';
-
-/** Which positions of a gather's ids hold each table row: positions sorted by id, and where each row's run starts. */
-export interface RowOrder {
-  order: tf.Tensor1D;
-  starts: tf.Tensor1D;
-}
-
-/** order and starts of `ids` for a table of `rows` rows (a counting sort). */
-export function rowOrderValues(ids: ArrayLike<number>, rows: number): { order: Int32Array; starts: Int32Array } {
-  const starts = new Int32Array(rows + 1);
-  for (let i = 0; i < ids.length; i++) starts[ids[i] + 1]++;
-  for (let r = 0; r < rows; r++) starts[r + 1] += starts[r];
-  const next = starts.slice(0, rows);
-  const order = new Int32Array(ids.length);
-  for (let i = 0; i < ids.length; i++) order[next[ids[i]]++] = i;
-  return { order, starts };
-}
 
 /** Σ per table row of dy [positions, width] in the fixed order of `by`: [rows, width]. */
 export function rowSum(dy: tf.Tensor2D, by: RowOrder, rows: number): tf.Tensor2D {

@@ -5,8 +5,8 @@ import { type BackendInternals, USAGE, poolKey } from '../backendInternals.ts';
  * Records what the GPU is asked to do while tfjs runs a function: every compute dispatch (pipeline, bind
  * group, workgroups) and buffer copy in order, the bind groups' entries, the bytes written into uniform
  * buffers and uploaded into tensors, and every buffer taken from tfjs's pool. The function really runs:
- * a recorded step is a normal step. What a replay needs (replayCapture.ts) and what tells two recordings
- * apart (tapeSignature.ts) both come from this.
+ * a recorded step is a normal step. What a replay needs (capture.ts's buildCapture) and what tells two recordings
+ * apart (tapeRoles.ts's signature) both come from this.
  *
  * Two rules hold while recording, so that the tape can be replayed as one command buffer:
  * - uniform buffers and upload targets are fresh and never reused within the recording, so each holds one
