@@ -2,7 +2,9 @@ import { expect, test } from '@playwright/test';
 import { type HalfPrecisionReport, halfReportFailures } from '../src/engine/testing/halfReport.ts';
 import { collectConsoleErrors } from './helpers.ts';
 
-test('half precision on SwiftShader: the profile keeps float32, the f16 kernel (run in f32) and the loss-scale kernel compute what their references do', async ({ page }, info) => {
+test('half precision on SwiftShader: the profile keeps float32, the f16 kernel (run in f32) and the loss-scale kernel compute what their references do', async ({
+  page,
+}, info) => {
   const consoleErrors = collectConsoleErrors(page);
   await page.goto('/e2e/pages/halfPrecision.html');
   const handle = await page.waitForFunction(() => (window as unknown as { __half?: unknown }).__half, null, { timeout: 5 * 60_000 });

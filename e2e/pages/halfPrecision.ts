@@ -11,5 +11,10 @@ const done = (r: unknown) => {
 (async () => {
   const info = await initBackend('webgpu', ['webgpu']);
   const adapter = await navigator.gpu.requestAdapter();
-  done({ backend: info.backend, software: info.adapter?.software ?? null, adapterFeatures: [...(adapter?.features ?? [])].sort(), ...(await halfPrecisionReport()) });
+  done({
+    backend: info.backend,
+    software: info.adapter?.software ?? null,
+    adapterFeatures: [...(adapter?.features ?? [])].sort(),
+    ...(await halfPrecisionReport()),
+  });
 })().catch((e: unknown) => done({ error: e instanceof Error ? `${e.message}\n${e.stack}` : String(e) }));

@@ -17,7 +17,10 @@ export function firstQuestions(text: string, k: number): string {
 
 /** The lines of the generators (`source`) right less often than `below` over the whole text (labels 0/1): a slice where generators differ. */
 export function weakerGenerators(text: string, below: number): string {
-  const rows = text.split('\n').filter((l) => l.trim()).map((l) => ({ line: l, r: JSON.parse(l) as { source?: string; label?: number } }));
+  const rows = text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => ({ line: l, r: JSON.parse(l) as { source?: string; label?: number } }));
   const tally = new Map<string, { right: number; all: number }>();
   for (const { r } of rows) {
     const t = tally.get(r.source ?? '') ?? { right: 0, all: 0 };
@@ -29,5 +32,10 @@ export function weakerGenerators(text: string, below: number): string {
     const t = tally.get(s ?? '')!;
     return t.right / t.all < below;
   };
-  return rows.filter(({ r }) => weak(r.source)).map(({ line }) => line).join('\n') + '\n';
+  return (
+    rows
+      .filter(({ r }) => weak(r.source))
+      .map(({ line }) => line)
+      .join('\n') + '\n'
+  );
 }

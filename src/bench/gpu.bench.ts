@@ -30,17 +30,16 @@
  * PyTorch runs its three modes (eager float32, AMP, AMP + CUDA graphs: python/eorm/bench_modes.py), each
  * app run's ratio to each printed.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { GPT2_VOCAB } from '../engine/data/tokenize/gpt2.ts';
-import { findPython, runPython } from '../engine/testing/pythonNode.ts';
 import { PRESETS, type ModelSettings } from '../engine/train/settings.ts';
 import type { AdapterSummary } from '../worker/backend/backendInfo.ts';
 import { type AppRun, SAMPLE_PATH, appRun, sampleSlice } from './appRun.ts';
 import type { EngineRuntime } from './engineHost.ts';
 import { formatCounters } from './formatCounters.ts';
+import { type TorchCuda, pytorchCuda } from './pytorchCuda.ts';
 import { type AppRunLike, type TorchRun, presetsFromRuns, targetTable } from './gpuTargets.ts';
 import { type NodeParity, installDawn, nodeParity, nodeRuntime } from './nodeEngine.ts';
 
@@ -56,7 +55,9 @@ const WITH_PYTHON = !argv.includes('--no-python');
 const SLICE_QUESTIONS = Number(opt('slice', '40'));
 // Named, the slice is used on a real GPU too: a first epoch of N·0.8 steps instead of the sample's ~1,000.
 const SLICE_ALWAYS = argv.includes('--slice');
-const CHROMIUM_EXTRA = opt('chromium-args', process.env.EORM_CHROMIUM_ARGS ?? '').split(/\s+/).filter(Boolean);
+const CHROMIUM_EXTRA = opt('chromium-args', process.env.EORM_CHROMIUM_ARGS ?? '')
+  .split(/\s+/)
+  .filter(Boolean);
 const IN_NODE = argv.includes('--node');
 const DAWN_DIR = opt('dawn', process.env.EORM_DAWN ?? '');
 const DAWN_FLAGS = opt('dawn-flags', '').split(/\s+/).filter(Boolean);
@@ -90,27 +91,6 @@ function fits(model: ModelSettings, a: AdapterSummary): string | null {
   return bytes <= limit ? null : `the ${(bytes / 2 ** 20).toFixed(0)} MiB embedding exceeds the adapter's ${(limit / 2 ** 20).toFixed(0)} MiB buffer limit`;
 }
 
-interface TorchCuda extends TorchRun {
-  device: string;
-  train: { steps: number; stepsPerSec: number; tokensPerSec: number };
-}
-
-/** PyTorch's same step on the CUDA device, or why not. */
-function pytorchCuda(name: string, model: ModelSettings, data: string): TorchCuda | string {
-  const { python } = findPython();
-  if (!python) return 'no Python with torch';
-  const probe = spawnSync(python, ['-c', 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)']);
-  if (probe.status !== 0) return 'torch sees no CUDA device';
-  const preset = name.split('@')[0];
-  try {
-    const out = runPython(python, ['-m', 'eorm.bench', '--data', data, '--preset', preset, '--max-len', String(model.maxLen), '--device', 'cuda', '--modes', 'eager,amp,graphs', '--steps', '1000000', '--seconds', String(SECONDS)]);
-    return JSON.parse(out.trim().split('\n').pop()!) as TorchCuda;
-  } catch (e) {
-    // The app's figures are already in hand: PyTorch failing is reported beside them, not in their place.
-    return `failed: ${String(e).slice(-600)}`;
-  }
-}
-
 /** The PyTorch-fixture parity on Dawn's adapter, printed before the figures (a real GPU's first check). */
 async function checkNumerics(): Promise<NodeParity> {
   process.stdout.write('parity with the PyTorch fixtures on WebGPU… ');
@@ -126,9 +106,16 @@ async function main() {
   // --table A.json,B.json: issue 46's targets table from reports this bench wrote (measure.sh's runs, one per preset).
   const tables = opt('table', '');
   if (tables) {
-    const reports = tables.split(',').map((f) => JSON.parse(readFileSync(f, 'utf8')) as { app: AppRunLike[]; pytorchCuda: Record<string, TorchRun | string>; software: boolean });
-    const presets = presetsFromRuns(reports.flatMap((r) => r.app), Object.assign({}, ...reports.map((r) => r.pytorchCuda)));
-    console.log(`Issue 46's targets (${reports.some((r) => r.software) ? 'SOFTWARE adapter: not GPU speed' : 'same GPU, data and session'}):\n${targetTable(presets).join('\n')}`);
+    const reports = tables
+      .split(',')
+      .map((f) => JSON.parse(readFileSync(f, 'utf8')) as { app: AppRunLike[]; pytorchCuda: Record<string, TorchRun | string>; software: boolean });
+    const presets = presetsFromRuns(
+      reports.flatMap((r) => r.app),
+      Object.assign({}, ...reports.map((r) => r.pytorchCuda)),
+    );
+    console.log(
+      `Issue 46's targets (${reports.some((r) => r.software) ? 'SOFTWARE adapter: not GPU speed' : 'same GPU, data and session'}):\n${targetTable(presets).join('\n')}`,
+    );
     return;
   }
   const slice = sampleSlice(SLICE_QUESTIONS);
@@ -140,7 +127,8 @@ async function main() {
     if (!DAWN_DIR) throw new Error('--node needs --dawn DIR (the folder of the npm package webgpu): bash src/bench/gpuKit/run.sh sets it up from the GPU kit');
     await installDawn(DAWN_DIR, DAWN_FLAGS);
     // Before minutes of training on the CPU backend that the engine would fall back to.
-    if (!(await navigator.gpu.requestAdapter())) throw new Error(`Dawn found no adapter (see the Vulkan loader's warnings above); see src/bench/gpuKit/README.md for what a real GPU needs`);
+    if (!(await navigator.gpu.requestAdapter()))
+      throw new Error(`Dawn found no adapter (see the Vulkan loader's warnings above); see src/bench/gpuKit/README.md for what a real GPU needs`);
     // Imported only now, as the engine is: tfjs-backend-webgpu registers itself at import where navigator.gpu exists.
     if (SUBMIT_EVERY) (await import('../worker/backend/backend.ts')).setSubmitEvery(Number(SUBMIT_EVERY));
     runtime = nodeRuntime();
@@ -172,10 +160,27 @@ async function main() {
           // 'both': float32 after f16 only where the first run was f16 (without shader-f16 it was float32 already).
           if (f32 && PRECISION === 'both' && !runs[runs.length - 1]?.halfPrecision) continue;
           process.stdout.write(`app: webgpu ${name}, replay ${replay ? 'on' : 'off'}${f32 ? ', float32' : ''}… `);
-          const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, sliced: SLICE_ALWAYS, pastFirstEpoch: WINDOW_EPOCH, replay, profile: PROFILE, ...(f32 ? { precision: 'f32' as const } : {}), ...(CHECKPOINT_EVERY ? { checkpointEverySteps: Number(CHECKPOINT_EVERY) } : {}) });
-          if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see docs/performance.md (gpu) for what a real GPU needs`);
+          const { run, info } = await appRun(runtime, {
+            requested: 'webgpu',
+            preset: name,
+            model,
+            seconds: SECONDS,
+            slice,
+            sliced: SLICE_ALWAYS,
+            pastFirstEpoch: WINDOW_EPOCH,
+            replay,
+            profile: PROFILE,
+            ...(f32 ? { precision: 'f32' as const } : {}),
+            ...(CHECKPOINT_EVERY ? { checkpointEverySteps: Number(CHECKPOINT_EVERY) } : {}),
+          });
+          if (info.backend !== 'webgpu' || !info.adapter)
+            throw new Error(
+              `no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see docs/performance.md (gpu) for what a real GPU needs`,
+            );
           adapter = info.adapter;
-          console.log(`${f0(run.train.window.tokensPerSec)} tok/s training, ${run.halfPrecision ? 'f16 products' : 'float32'}${run.software ? ' (software adapter)' : ''}`);
+          console.log(
+            `${f0(run.train.window.tokensPerSec)} tok/s training, ${run.halfPrecision ? 'f16 products' : 'float32'}${run.software ? ' (software adapter)' : ''}`,
+          );
           runs.push(run);
           software = run.software;
         }
@@ -191,28 +196,62 @@ async function main() {
   // PyTorch trains on the app's data: the sample, or the slice where the app had it.
   let data = resolve(SAMPLE_PATH);
   if (SLICE_ALWAYS) writeFileSync((data = join(tmpdir(), `eorm-gpu-slice-${process.pid}.jsonl`)), slice.bytes);
-  if (WITH_PYTHON && !software) for (const r of runs) torch[r.preset] ??= pytorchCuda(r.preset, presetModel(r.preset), data);
+  if (WITH_PYTHON && !software) for (const r of runs) torch[r.preset] ??= pytorchCuda(r.preset, presetModel(r.preset), data, SECONDS);
 
-  console.log(`\nadapter: ${[a.vendor, a.architecture, a.description].filter(Boolean).join(' · ') || 'unknown'}${software ? ' — SOFTWARE adapter (a CPU renderer): these figures are not GPU speed' : ''}`);
+  console.log(
+    `\nadapter: ${[a.vendor, a.architecture, a.description].filter(Boolean).join(' · ') || 'unknown'}${software ? ' — SOFTWARE adapter (a CPU renderer): these figures are not GPU speed' : ''}`,
+  );
   console.log(`limits: maxBufferSize ${f0(a.maxBufferSize / 2 ** 20)} MiB, maxStorageBufferBindingSize ${f0(a.maxStorageBufferBindingSize / 2 ** 20)} MiB`);
   for (const r of runs) {
     const t = torch[r.preset];
     const w = r.train.window;
-    const vs = typeof t === 'object' ? `; PyTorch CUDA (${t.deviceName}): ${Object.entries(t.modes ?? {}).map(([m, x]) => ('train' in x ? `${m} ${f0(x.train.tokensPerSec)} tok/s (app ${(w.tokensPerSec / x.train.tokensPerSec).toFixed(2)}×)` : `${m} not run: ${x.skipped}`)).join(', ')}` : t ? `; PyTorch CUDA: ${t}` : '';
+    const vs =
+      typeof t === 'object'
+        ? `; PyTorch CUDA (${t.deviceName}): ${Object.entries(t.modes ?? {})
+            .map(([m, x]) =>
+              'train' in x
+                ? `${m} ${f0(x.train.tokensPerSec)} tok/s (app ${(w.tokensPerSec / x.train.tokensPerSec).toFixed(2)}×)`
+                : `${m} not run: ${x.skipped}`,
+            )
+            .join(', ')}`
+        : t
+          ? `; PyTorch CUDA: ${t}`
+          : '';
     const validated = w.validations > 0 ? ` (a validation fell in it: ${w.validations})` : '';
-    console.log(`  ${r.preset}, replay ${r.counters.replay ? 'on' : 'off'}, ${r.halfPrecision ? 'f16' : 'float32'} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps (${w.seconds.toFixed(1)} s) ${WINDOW_EPOCH > 2 ? `in epoch ${WINDOW_EPOCH}` : 'after the first epoch'}, ${r.checkpointEverySteps ? `a checkpoint every ${r.checkpointEverySteps} steps` : 'no checkpoints'}${validated}${vs}`);
+    console.log(
+      `  ${r.preset}, replay ${r.counters.replay ? 'on' : 'off'}, ${r.halfPrecision ? 'f16' : 'float32'} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps (${w.seconds.toFixed(1)} s) ${WINDOW_EPOCH > 2 ? `in epoch ${WINDOW_EPOCH}` : 'after the first epoch'}, ${r.checkpointEverySteps ? `a checkpoint every ${r.checkpointEverySteps} steps` : 'no checkpoints'}${validated}${vs}`,
+    );
     console.log(`    ${formatCounters(r)}`);
     const p = r.replayProfile;
     if (p) {
       const total = p.kernels.reduce((a, k) => a + k.ms, 0);
-      console.log(`    GPU time of a replayed step (${p.shape}): ${p.stepMs.toFixed(2)} ms; each kind of kernel alone: ${p.kernels.slice(0, 10).map((k) => `${k.kernel} ×${k.dispatches} ${k.ms.toFixed(2)} ms`).join(', ')}${p.kernels.length > 10 ? `, ${p.kernels.length - 10} more` : ''} (sum ${total.toFixed(2)} ms)`);
+      console.log(
+        `    GPU time of a replayed step (${p.shape}): ${p.stepMs.toFixed(2)} ms; each kind of kernel alone: ${p.kernels
+          .slice(0, 10)
+          .map((k) => `${k.kernel} ×${k.dispatches} ${k.ms.toFixed(2)} ms`)
+          .join(', ')}${p.kernels.length > 10 ? `, ${p.kernels.length - 10} more` : ''} (sum ${total.toFixed(2)} ms)`,
+      );
     }
   }
   for (const [name, why] of Object.entries(skipped)) console.log(`  ${name}: not run, ${why}`);
   // Issue 46's targets, from the replayed runs (the app's default): f16 and float32 per preset against PyTorch's modes.
-  if (PRECISION === 'both') console.log(`\nIssue 46's targets (${software ? 'SOFTWARE adapter: not GPU speed' : 'same GPU, data and run'}):\n${targetTable(presetsFromRuns(runs, torch)).join('\n')}`);
+  if (PRECISION === 'both')
+    console.log(
+      `\nIssue 46's targets (${software ? 'SOFTWARE adapter: not GPU speed' : 'same GPU, data and run'}):\n${targetTable(presetsFromRuns(runs, torch)).join('\n')}`,
+    );
   mkdirSync(dirname(RESULTS), { recursive: true });
-  const report = { date: new Date().toISOString(), engine: host, chromiumArgs: IN_NODE ? null : CHROMIUM_EXTRA, adapter: a, software, parity, seconds: SECONDS, app: runs, skipped, pytorchCuda: torch };
+  const report = {
+    date: new Date().toISOString(),
+    engine: host,
+    chromiumArgs: IN_NODE ? null : CHROMIUM_EXTRA,
+    adapter: a,
+    software,
+    parity,
+    seconds: SECONDS,
+    app: runs,
+    skipped,
+    pytorchCuda: torch,
+  };
   writeFileSync(RESULTS, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nwritten: ${RESULTS}`);
   if (parity && parity.failures.length > 0) {

@@ -43,11 +43,20 @@ describe('the GPU targets table', () => {
   });
 
   it('judges tiny and small as no slower than the float32 path, and runs without f16 or PyTorch', () => {
-    expect(presetVerdicts({ preset: 'tiny', f32: { tokensPerSec: 300_000, peakBytes: null, epoch1: null }, f16: { tokensPerSec: 290_000, peakBytes: null, epoch1: null }, torch: 'no Python with torch' })).toEqual([
-      ['app f16 ÷ app float32 (today’s path)', '0.97×', 'NOT met'],
+    expect(
+      presetVerdicts({
+        preset: 'tiny',
+        f32: { tokensPerSec: 300_000, peakBytes: null, epoch1: null },
+        f16: { tokensPerSec: 290_000, peakBytes: null, epoch1: null },
+        torch: 'no Python with torch',
+      }),
+    ).toEqual([['app f16 ÷ app float32 (today’s path)', '0.97×', 'NOT met']]);
+    const table = targetTable([
+      { preset: 'small', f32: { tokensPerSec: 200_000, peakBytes: 5 * MiB, epoch1: null }, f16: null, torch: 'torch sees no CUDA device' },
     ]);
-    const table = targetTable([{ preset: 'small', f32: { tokensPerSec: 200_000, peakBytes: 5 * MiB, epoch1: null }, f16: null, torch: 'torch sees no CUDA device' }]);
-    expect(table[2]).toBe('| small | 200,000 | – (no shader-f16) | torch sees no CUDA device | torch sees no CUDA device | torch sees no CUDA device | 5 MiB | – |');
+    expect(table[2]).toBe(
+      '| small | 200,000 | – (no shader-f16) | torch sees no CUDA device | torch sees no CUDA device | torch sees no CUDA device | 5 MiB | – |',
+    );
     expect(table.at(-1)).toBe('| small | every target | no f16 run to set against float32, no PyTorch figure it needs | not measured |');
   });
 });

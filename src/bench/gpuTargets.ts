@@ -5,7 +5,8 @@
  */
 
 /** One PyTorch mode's figures, or why it did not run. */
-export type TorchMode = { label: string; optimizer?: string; train: { tokensPerSec: number }; peakBytes?: number; peakReservedBytes?: number } | { skipped: string };
+export type TorchMode =
+  { label: string; optimizer?: string; train: { tokensPerSec: number }; peakBytes?: number; peakReservedBytes?: number } | { skipped: string };
 
 /** `python -m eorm.bench --device cuda`'s answer (its `modes`), or why PyTorch did not run. */
 export interface TorchRun {
@@ -43,7 +44,13 @@ export interface AppRunLike {
 /** Per preset, the replayed runs (the app's default) in f16 and float32 with PyTorch's figures, as the bench wrote them. */
 export function presetsFromRuns(runs: readonly AppRunLike[], torch: Record<string, TorchRun | string>): PresetFigures[] {
   const figures = (r: AppRunLike | undefined): AppFigures | null =>
-    r ? { tokensPerSec: r.train.window.tokensPerSec, peakBytes: r.counters.gpuPeakBytesAllocated === null ? null : r.counters.gpuPeakBytesAllocated + r.counters.captureBytes, epoch1: r.epoch1 ?? null } : null;
+    r
+      ? {
+          tokensPerSec: r.train.window.tokensPerSec,
+          peakBytes: r.counters.gpuPeakBytesAllocated === null ? null : r.counters.gpuPeakBytesAllocated + r.counters.captureBytes,
+          epoch1: r.epoch1 ?? null,
+        }
+      : null;
   const replayed = runs.filter((r) => r.counters.replay);
   return [...new Set(replayed.map((r) => r.preset))].map((preset) => ({
     preset,
@@ -74,19 +81,39 @@ export function presetVerdicts(p: PresetFigures): Array<[string, string, string]
   const [amp, graphs] = [torch?.modes.amp, torch?.modes.graphs];
   if (p.preset.startsWith('paper') && app) {
     const g = tps(graphs);
-    out.push(['app ÷ PyTorch AMP + CUDA graphs', g ? `${(app.tokensPerSec / g).toFixed(2)}×` : `no figure (${graphs && 'skipped' in graphs ? graphs.skipped : 'PyTorch did not run'})`, g ? verdict(app.tokensPerSec / g >= TARGETS.overGraphs) : 'not measured']);
+    out.push([
+      'app ÷ PyTorch AMP + CUDA graphs',
+      g ? `${(app.tokensPerSec / g).toFixed(2)}×` : `no figure (${graphs && 'skipped' in graphs ? graphs.skipped : 'PyTorch did not run'})`,
+      g ? verdict(app.tokensPerSec / g >= TARGETS.overGraphs) : 'not measured',
+    ]);
     const a = tps(amp);
-    out.push(['app ÷ PyTorch AMP eager', a ? `${(app.tokensPerSec / a).toFixed(2)}×` : 'no figure', a ? verdict(app.tokensPerSec / a >= TARGETS.overAmp) : 'not measured']);
+    out.push([
+      'app ÷ PyTorch AMP eager',
+      a ? `${(app.tokensPerSec / a).toFixed(2)}×` : 'no figure',
+      a ? verdict(app.tokensPerSec / a >= TARGETS.overAmp) : 'not measured',
+    ]);
     const ampPeak = amp && 'train' in amp ? amp.peakReservedBytes : undefined;
-    out.push(['app peak GPU memory ÷ PyTorch AMP peak (reserved)', app.peakBytes && ampPeak ? `${mib(app.peakBytes)} ÷ ${mib(ampPeak)} = ${(app.peakBytes / ampPeak).toFixed(2)}` : 'no figure', app.peakBytes && ampPeak ? verdict(app.peakBytes / ampPeak <= TARGETS.memoryOverAmp) : 'not measured']);
+    out.push([
+      'app peak GPU memory ÷ PyTorch AMP peak (reserved)',
+      app.peakBytes && ampPeak ? `${mib(app.peakBytes)} ÷ ${mib(ampPeak)} = ${(app.peakBytes / ampPeak).toFixed(2)}` : 'no figure',
+      app.peakBytes && ampPeak ? verdict(app.peakBytes / ampPeak <= TARGETS.memoryOverAmp) : 'not measured',
+    ]);
   } else if (p.f16 && p.f32) {
     // Tiny and small: no slower than today's path, which is the float32 one in the same run.
-    out.push(['app f16 ÷ app float32 (today’s path)', `${(p.f16.tokensPerSec / p.f32.tokensPerSec).toFixed(2)}×`, verdict(p.f16.tokensPerSec >= p.f32.tokensPerSec)]);
+    out.push([
+      'app f16 ÷ app float32 (today’s path)',
+      `${(p.f16.tokensPerSec / p.f32.tokensPerSec).toFixed(2)}×`,
+      verdict(p.f16.tokensPerSec >= p.f32.tokensPerSec),
+    ]);
   }
   const [a16, a32] = [p.f16?.epoch1, p.f32?.epoch1];
   if (a16 && a32) {
     const [dBon, dLoss] = [100 * (a16.bestOfN - a32.bestOfN), a16.btLoss - a32.btLoss];
-    out.push(['f16 vs float32 validation after epoch 1 (Δ Best-of-N points, Δ loss)', `${dBon.toFixed(2)}, ${dLoss.toFixed(4)}`, verdict(Math.abs(dBon) <= TARGETS.bestOfNPoints && Math.abs(dLoss) <= TARGETS.btLoss)]);
+    out.push([
+      'f16 vs float32 validation after epoch 1 (Δ Best-of-N points, Δ loss)',
+      `${dBon.toFixed(2)}, ${dLoss.toFixed(4)}`,
+      verdict(Math.abs(dBon) <= TARGETS.bestOfNPoints && Math.abs(dLoss) <= TARGETS.btLoss),
+    ]);
   }
   return out;
 }
@@ -105,7 +132,9 @@ export function targetTable(presets: PresetFigures[]): string[] {
       return 'skipped' in m ? `– (${m.skipped})` : f0(m.train.tokensPerSec);
     };
     const amp = torch?.modes.amp;
-    lines.push(`| ${p.preset} | ${p.f32 ? f0(p.f32.tokensPerSec) : '–'} | ${p.f16 ? f0(p.f16.tokensPerSec) : '– (no shader-f16)'} | ${mode('eager')} | ${mode('amp')} | ${mode('graphs')} | ${mib(appBest(p)?.peakBytes)} | ${mib(amp && 'train' in amp ? amp.peakReservedBytes : null)} |`);
+    lines.push(
+      `| ${p.preset} | ${p.f32 ? f0(p.f32.tokensPerSec) : '–'} | ${p.f16 ? f0(p.f16.tokensPerSec) : '– (no shader-f16)'} | ${mode('eager')} | ${mode('amp')} | ${mode('graphs')} | ${mib(appBest(p)?.peakBytes)} | ${mib(amp && 'train' in amp ? amp.peakReservedBytes : null)} |`,
+    );
   }
   lines.push('', '| preset | target | figure | verdict |', '|---|---|---|---|');
   for (const p of presets) {

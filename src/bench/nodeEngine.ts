@@ -33,7 +33,9 @@ export async function installDawn(dir: string, flags: string[] = []): Promise<vo
   try {
     dawn = (await import(/* @vite-ignore */ pathToFileURL(entry).href)) as DawnModule;
   } catch (e) {
-    throw new Error(`Dawn's WebGPU for Node could not be loaded from ${entry} (${e instanceof Error ? e.message : String(e)}). Make the GPU kit (npm run gpu-kit) and run the bench with bash src/bench/gpuKit/run.sh`);
+    throw new Error(
+      `Dawn's WebGPU for Node could not be loaded from ${entry} (${e instanceof Error ? e.message : String(e)}). Make the GPU kit (npm run gpu-kit) and run the bench with bash src/bench/gpuKit/run.sh`,
+    );
   }
   Object.assign(globalThis, dawn.globals);
   // Node 20 has no navigator; later versions have one without `gpu`.
@@ -76,7 +78,11 @@ export async function nodeParity(fixtures: string): Promise<NodeParity> {
     backend: info.backend,
     seconds: (performance.now() - t0) / 1000,
     summary: [...paritySummary(report), ...(half ? halfReportSummary(half) : [])],
-    failures: [...(webgpu ? [] : [`not on WebGPU: ${info.reason}`]), ...parityFailures(report, webgpu, webgpu ? WEBGPU_TOLERANCE : FLOAT32_TOLERANCE), ...(half ? halfReportFailures(half).map((f) => `half precision: ${f}`) : [])],
+    failures: [
+      ...(webgpu ? [] : [`not on WebGPU: ${info.reason}`]),
+      ...parityFailures(report, webgpu, webgpu ? WEBGPU_TOLERANCE : FLOAT32_TOLERANCE),
+      ...(half ? halfReportFailures(half).map((f) => `half precision: ${f}`) : []),
+    ],
   };
 }
 

@@ -69,7 +69,11 @@ function opsOf(profile: BackendProfile) {
       const outDim = weight.shape[0];
       const flat = tf.reshape(x, [-1, inDim]) as tf.Tensor2D;
       const simd = profile.simdProducts;
-      const y = profile.halfPrecision ? halfLinear(flat, weight as tf.Tensor2D, bias) : profile.fused.linear ? fusedLinear(flat, weight as tf.Tensor2D, bias, simd) : composedLinear(flat, weight, bias, simd);
+      const y = profile.halfPrecision
+        ? halfLinear(flat, weight as tf.Tensor2D, bias)
+        : profile.fused.linear
+          ? fusedLinear(flat, weight as tf.Tensor2D, bias, simd)
+          : composedLinear(flat, weight, bias, simd);
       return tf.reshape(y, [...x.shape.slice(0, -1), outDim]);
     });
   }

@@ -40,7 +40,7 @@ describe('f16Round', () => {
 
   it('stays within half a unit in the last place over a wide range', () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 2000; i++) {
       const x = (rand() - 0.5) * 2 ** (rand() * 28 - 12); // |x| below 2^15: no overflow
       const r = f16Round(x);

@@ -21,7 +21,9 @@ const cfg = makeConfig({ vocabSize: 64, dModel: 16, nHeads: 2, nLayers: 2, maxLe
 function batchOf(seed: number): StepBatch {
   let s = seed;
   const next = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const candidates = Array.from({ length: 8 }, () => Int32Array.from([63, ...Array.from({ length: 5 + Math.floor(next() * 20) }, () => 1 + Math.floor(next() * 60))]));
+  const candidates = Array.from({ length: 8 }, () =>
+    Int32Array.from([63, ...Array.from({ length: 5 + Math.floor(next() * 20) }, () => 1 + Math.floor(next() * 60))]),
+  );
   return { candidates, labels: [1, 0, 0, 1, 0, 1, 0, 0], groupOf: [0, 0, 0, 0, 1, 1, 1, 1] };
 }
 

@@ -8,7 +8,12 @@ import { clipCoefficient, globalNorm } from '../model/clip.ts';
  * gradient by clip / scale in the update it runs anyway, so unscaling costs no pass over the gradients.
  * Where the gradients overflowed the norm is not finite and the step is skipped (bothFinite).
  */
-export function clipScaled(grads: ReadonlyMap<string, tf.Tensor>, scale: tf.Scalar | undefined, maxGradNorm: number, profile: BackendProfile): { gradNorm: tf.Scalar; clipCoef: tf.Scalar; gradScale: tf.Scalar } {
+export function clipScaled(
+  grads: ReadonlyMap<string, tf.Tensor>,
+  scale: tf.Scalar | undefined,
+  maxGradNorm: number,
+  profile: BackendProfile,
+): { gradNorm: tf.Scalar; clipCoef: tf.Scalar; gradScale: tf.Scalar } {
   const raw = globalNorm(grads.values(), profile);
   if (!scale) {
     const clipCoef = clipCoefficient(raw, maxGradNorm, profile);

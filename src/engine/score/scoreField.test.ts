@@ -14,12 +14,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The sample's first 60 questions, each line with a random `energy` and a `score` (its negation), and an aligned `quality` on some lines only. */
 function scoredFile(name: string, sources = true): string {
   const rng = createRng(11);
-  const lines = readFileSync(repoSamplePath(), 'utf8').split('\n').slice(0, 240).map((l, i) => {
-    const o = JSON.parse(l) as Record<string, unknown>;
-    const energy = rng.next() * 4 - 2;
-    if (!sources) delete o.source;
-    return JSON.stringify({ ...o, energy, score: -energy, ...(i % 2 === 0 ? { quality: 1 } : {}) });
-  });
+  const lines = readFileSync(repoSamplePath(), 'utf8')
+    .split('\n')
+    .slice(0, 240)
+    .map((l, i) => {
+      const o = JSON.parse(l) as Record<string, unknown>;
+      const energy = rng.next() * 4 - 2;
+      if (!sources) delete o.source;
+      return JSON.stringify({ ...o, energy, score: -energy, ...(i % 2 === 0 ? { quality: 1 } : {}) });
+    });
   const path = join(dir, name);
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
@@ -50,7 +53,9 @@ describe('evaluating scores a file brings, without a model', () => {
       const path = scoredFile(`scored-${sources}.jsonl`, sources);
       const d = await readTrainingData(readFileSync(path));
       const app = scoreFieldEvaluation(d.dataset.groups, withSources(d.view, d.dataset), d.answers, 'score', true, 42);
-      const out = runPython(python, ['-m', 'eorm.score', '--data', path, '--score-field', 'score', '--higher-is-better', '--seed', '42', '--json'], { OMP_NUM_THREADS: '1' });
+      const out = runPython(python, ['-m', 'eorm.score', '--data', path, '--score-field', 'score', '--higher-is-better', '--seed', '42', '--json'], {
+        OMP_NUM_THREADS: '1',
+      });
       const py = JSON.parse(out.trim()) as { selection: unknown; metrics: unknown; higherIsBetter: boolean };
       expect(py.higherIsBetter).toBe(true);
       expect((app.selection.generators !== undefined) === sources).toBe(true);

@@ -18,7 +18,9 @@ export function fieldEnergies(groups: ReadonlyArray<Group<Candidate>>, field: st
     for (const c of g.candidates) {
       const v = c.scores?.[field];
       if (v === undefined) {
-        throw new Error(`line ${c.line}${c.file ? ` of ${c.file}` : ''}: field "${field}" is missing or not a number; every candidate line needs one (name another field, or load a file with one candidate per line that carries it).`);
+        throw new Error(
+          `line ${c.line}${c.file ? ` of ${c.file}` : ''}: field "${field}" is missing or not a number; every candidate line needs one (name another field, or load a file with one candidate per line that carries it).`,
+        );
       }
       out.push(higherIsBetter ? -v : v);
     }

@@ -47,18 +47,27 @@ export const HALF_STEP_TOLERANCE = { f32: { loss: 1e-5, gradNorm: 1e-4 }, f16: {
 export function halfReportFailures(r: HalfPrecisionReport): string[] {
   const out: string[] = [];
   if (r.gpuError) out.push(`the device reported: ${r.gpuError}`);
-  for (const c of r.f32Kernel) if (!(c.worst < 1e-3)) out.push(`product kernel in f32, ${c.shape}: ${c.worst.toExponential(2)} of the f16 bound (at most 1e-3)`);
+  for (const c of r.f32Kernel)
+    if (!(c.worst < 1e-3)) out.push(`product kernel in f32, ${c.shape}: ${c.worst.toExponential(2)} of the f16 bound (at most 1e-3)`);
   for (const c of r.f16Kernel ?? []) if (!(c.worst <= 1)) out.push(`product kernel in f16, ${c.shape}: ${c.worst.toFixed(2)} × the f16 bound`);
   for (const m of r.lossScale.mismatches) out.push(`loss-scale kernel: ${m}`);
   const s = r.step;
   if (s) {
     const tol = HALF_STEP_TOLERANCE[s.element];
-    for (const [what, x] of [['replayed', s], ['through tfjs', s.unreplayed]] as const) {
+    for (const [what, x] of [
+      ['replayed', s],
+      ['through tfjs', s.unreplayed],
+    ] as const) {
       if (!(x.lossRel <= tol.loss)) out.push(`half-precision steps ${what}: loss ${x.lossRel.toExponential(2)} from float32's (at most ${tol.loss})`);
-      if (!(x.gradNormRel <= tol.gradNorm)) out.push(`half-precision steps ${what}: gradient norm ${x.gradNormRel.toExponential(2)} from float32's (at most ${tol.gradNorm})`);
+      if (!(x.gradNormRel <= tol.gradNorm))
+        out.push(`half-precision steps ${what}: gradient norm ${x.gradNormRel.toExponential(2)} from float32's (at most ${tol.gradNorm})`);
     }
-    for (const [what, x] of [['replayed', s.scale], ['through tfjs', s.unreplayedScale]] as const) {
-      if (x.scale !== s.expectedScale.scale || x.cleanSteps !== s.expectedScale.cleanSteps) out.push(`loss scale ${what}: ${x.scale}, ${x.cleanSteps} clean; the AMP rule gives ${s.expectedScale.scale}, ${s.expectedScale.cleanSteps}`);
+    for (const [what, x] of [
+      ['replayed', s.scale],
+      ['through tfjs', s.unreplayedScale],
+    ] as const) {
+      if (x.scale !== s.expectedScale.scale || x.cleanSteps !== s.expectedScale.cleanSteps)
+        out.push(`loss scale ${what}: ${x.scale}, ${x.cleanSteps} clean; the AMP rule gives ${s.expectedScale.scale}, ${s.expectedScale.cleanSteps}`);
     }
     if (s.replayed < s.steps - 3) out.push(`only ${s.replayed} of ${s.steps} half-precision steps were replayed`);
   }
@@ -72,6 +81,10 @@ export function halfReportSummary(r: HalfPrecisionReport): string[] {
   return [
     `half precision: ${r.profileHalf ? 'on' : 'off'} (${r.reason})`,
     `half precision: product kernel in f32 ${worst(r.f32Kernel)} of the f16 bound${r.f16Kernel ? `, in f16 ${worst(r.f16Kernel)} of it` : ''}; loss-scale kernel ${r.lossScale.steps - r.lossScale.mismatches.length}/${r.lossScale.steps} steps as the AMP rule`,
-    ...(s ? [`half precision: ${s.steps} steps with ${s.element} products vs float32 (${s.replayed} replayed): loss ${s.lossRel.toExponential(2)}, gradient norm ${s.gradNormRel.toExponential(2)} relative; scale ${s.scale.scale} (rule: ${s.expectedScale.scale})`] : []),
+    ...(s
+      ? [
+          `half precision: ${s.steps} steps with ${s.element} products vs float32 (${s.replayed} replayed): loss ${s.lossRel.toExponential(2)}, gradient norm ${s.gradNormRel.toExponential(2)} relative; scale ${s.scale.scale} (rule: ${s.expectedScale.scale})`,
+        ]
+      : []),
   ];
 }

@@ -59,7 +59,9 @@ export async function halfStepParity(): Promise<HalfStepParity | null> {
   const half = await train({ ...base, halfPrecision: true }, batches, scalers[1]);
   const rel = (x: number[], y: number[]) => Math.max(...x.map((v, i) => Math.abs(v - y[i]) / Math.abs(y[i])));
   let expected: LossScaleState = { scale: RULE.initScale, cleanSteps: 0 };
-  for (let s = 0; s < STEPS; s++) expected = (s + 1) % RULE.growthInterval === 0 ? { scale: expected.scale * 2, cleanSteps: 0 } : { scale: expected.scale, cleanSteps: expected.cleanSteps + 1 };
+  for (let s = 0; s < STEPS; s++)
+    expected =
+      (s + 1) % RULE.growthInterval === 0 ? { scale: expected.scale * 2, cleanSteps: 0 } : { scale: expected.scale, cleanSteps: expected.cleanSteps + 1 };
   const [unreplayedScale, scale] = await Promise.all(scalers.map((x) => x.read()));
   for (const x of scalers) x.dispose();
   return {
@@ -77,7 +79,9 @@ export async function halfStepParity(): Promise<HalfStepParity | null> {
 }
 
 function batch(s: number): StepBatch {
-  const candidates = Array.from({ length: 4 }, (_, i) => Int32Array.from({ length: 40 + i * 5 }, (_, t) => (t === 0 ? 1 : 3 + ((s * 31 + i * 17 + t * 7) % 500))));
+  const candidates = Array.from({ length: 4 }, (_, i) =>
+    Int32Array.from({ length: 40 + i * 5 }, (_, t) => (t === 0 ? 1 : 3 + ((s * 31 + i * 17 + t * 7) % 500))),
+  );
   return { candidates, labels: [1, 0, 1, 0], groupOf: [0, 0, 0, 0] };
 }
 

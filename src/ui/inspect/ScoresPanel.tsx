@@ -11,7 +11,9 @@ const DEFAULT_FIELD = 'energy';
  */
 export function ScoresPanel() {
   // Strings, not new arrays: a selector must return the same value for the same state.
-  const role = useEngine((s) => (['test', 'train'] as const).find((r) => (s.data[r].summary?.scoreFields?.length ?? 0) > 0 && s.data[r].summary?.labelsFrom !== 'none') ?? null);
+  const role = useEngine(
+    (s) => (['test', 'train'] as const).find((r) => (s.data[r].summary?.scoreFields?.length ?? 0) > 0 && s.data[r].summary?.labelsFrom !== 'none') ?? null,
+  );
   const fieldList = useEngine((s) => (role ? (s.data[role].summary?.scoreFields ?? []).join('\n') : ''));
   const scores = useEngine((s) => s.scores);
   const busy = useEngine((s) => s.pending.evaluateScores === true);

@@ -8,11 +8,23 @@ import type { WorkerEvent } from '../protocols/events.ts';
 import type { Datasets } from '../data/datasets.ts';
 import type { DataRole } from '../protocols/data.ts';
 
-export function evaluateScores(datasets: Datasets, emit: (event: WorkerEvent) => void, seed: number, cmd: { role: DataRole; field: string; higherIsBetter: boolean }): void {
+export function evaluateScores(
+  datasets: Datasets,
+  emit: (event: WorkerEvent) => void,
+  seed: number,
+  cmd: { role: DataRole; field: string; higherIsBetter: boolean },
+): void {
   const data = datasets.require(cmd.role);
   const field = cmd.field.trim();
   if (field === '') throw new Error('Name the field that holds each candidate’s score (e.g. energy, or score).');
   const e = scoreFieldEvaluation(data.dataset.groups, withSources(data.view, data.dataset), data.answers, field, cmd.higherIsBetter, seed);
-  const report = { summary: e.summary, curve: e.curve, histogram: e.histogram, sources: e.sources, selection: e.selection, allQuestionsAccuracy: e.allQuestionsAccuracy };
+  const report = {
+    summary: e.summary,
+    curve: e.curve,
+    histogram: e.histogram,
+    sources: e.sources,
+    selection: e.selection,
+    allQuestionsAccuracy: e.allQuestionsAccuracy,
+  };
   emit({ type: 'scoresEvaluated', role: cmd.role, dataName: data.name, field, higherIsBetter: cmd.higherIsBetter, report });
 }

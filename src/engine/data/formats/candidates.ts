@@ -8,7 +8,13 @@ export function candidatesReader(ctx: ReadContext): ObjectReader {
     if (r.label !== null) ctx.mapped.labels.add('label');
     if (r.gold !== null) ctx.mapped.gold.add('gold');
     const scores = numericFields(obj);
-    return { line, questionId: r.questionId, question: r.question, gold: r.gold, samples: [{ genText: r.genText, label: r.label, answer: r.answer, source: r.source, ...(scores ? { scores } : {}) }] };
+    return {
+      line,
+      questionId: r.questionId,
+      question: r.question,
+      gold: r.gold,
+      samples: [{ genText: r.genText, label: r.label, answer: r.answer, source: r.source, ...(scores ? { scores } : {}) }],
+    };
   };
 }
 

@@ -26,7 +26,9 @@ describe('the half-precision product emulated on the host', () => {
       const [batch, M, K, N] = [2, 70, 37, 66];
       const s = stored(t, batch, M, K, N);
       const [a, b] = [values(batch * M * K), values(batch * K * N)];
-      const want = tf.tidy(() => tf.matMul(tf.tensor3d(a, s.a as [number, number, number]), tf.tensor3d(b, s.b as [number, number, number]), t.transposeA, t.transposeB).dataSync());
+      const want = tf.tidy(() =>
+        tf.matMul(tf.tensor3d(a, s.a as [number, number, number]), tf.tensor3d(b, s.b as [number, number, number]), t.transposeA, t.transposeB).dataSync(),
+      );
       const got = halfMatMulHost(a, b, [batch, M, K, N], t, undefined, false);
       const { worst } = productErrors(got, want, a, b, [batch, M, K, N], t);
       // Float32 both, summed in another order: float32's roundoff over K terms, a thousandth of the f16
@@ -72,7 +74,10 @@ describe('the half-precision product emulated on the host', () => {
       const a = tf.tensor2d(values(M * K), s.a.slice(1) as [number, number]);
       const b = tf.tensor2d(values(K * N), s.b.slice(1) as [number, number]);
       const w = tf.tensor2d(values(M * N), [M, N]);
-      const grads = (f: (x: tf.Tensor, y: tf.Tensor) => tf.Tensor) => tf.grads((x: tf.Tensor, y: tf.Tensor) => tf.sum(tf.mul(f(x, y), w)))([a, b]).map((g) => g.dataSync());
+      const grads = (f: (x: tf.Tensor, y: tf.Tensor) => tf.Tensor) =>
+        tf
+          .grads((x: tf.Tensor, y: tf.Tensor) => tf.sum(tf.mul(f(x, y), w)))([a, b])
+          .map((g) => g.dataSync());
       const half = grads((x, y) => halfMatMul(x, y, t.transposeA, t.transposeB));
       const plain = grads((x, y) => tf.matMul(x, y, t.transposeA, t.transposeB));
       for (let i = 0; i < 2; i++) {

@@ -11,7 +11,14 @@ import { TILE, TILE_K } from './wgsl.ts';
  * operand past f16's range all NaN. The tests bound what this costs against float32 (host.test.ts) and
  * train with it on the CPU backend (precision/halfStep.test.ts). `half` false: the same in float32.
  */
-export function halfMatMulHost(a: ArrayLike<number>, b: ArrayLike<number>, dims: [number, number, number, number], t: HalfMatMulAttrs, bias?: ArrayLike<number>, half = true): Float32Array {
+export function halfMatMulHost(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  dims: [number, number, number, number],
+  t: HalfMatMulAttrs,
+  bias?: ArrayLike<number>,
+  half = true,
+): Float32Array {
   const [batch, M, K, N] = dims;
   const round = half ? f16Round : Math.fround;
   const limit = half ? F16_MAX : 3.4028234663852886e38;

@@ -19,7 +19,11 @@ export async function halfMatMulParity(half: boolean): Promise<HalfProductCase[]
   const rng = createRng(4646);
   const values = (n: number) => Float32Array.from({ length: n }, () => 2 * rng.next() - 1);
   const out: HalfProductCase[] = [];
-  for (const [batch, M, K, N, withBias] of [[1, 70, 37, 66, false], [3, 5, 130, 64, false], [1, 129, 24, 7, true]] as Array<[number, number, number, number, boolean]>) {
+  for (const [batch, M, K, N, withBias] of [
+    [1, 70, 37, 66, false],
+    [3, 5, 130, 64, false],
+    [1, 129, 24, 7, true],
+  ] as Array<[number, number, number, number, boolean]>) {
     for (const transposeA of [false, true]) {
       for (const transposeB of [false, true]) {
         if (withBias && (transposeA || !transposeB)) continue; // the bias goes with the linear's x·Wᵀ only
@@ -32,7 +36,10 @@ export async function halfMatMulParity(half: boolean): Promise<HalfProductCase[]
         const got = tf.engine().makeTensorFromTensorInfo(runHalfMatMul(tf.backend(), { a: ta, b: tb, ...(withBias ? { bias: tBias } : {}) }, t, half));
         const [g, w] = await Promise.all([got.data(), want.data()]);
         // The bias is exact in both: its error adds nothing to the products' bound.
-        out.push({ shape: `${batch}×${M}×${K}×${N}${transposeA ? ' Aᵀ' : ''}${transposeB ? ' Bᵀ' : ''}${withBias ? ' +bias' : ''}`, worst: productErrors(g, w, a, b, [batch, M, K, N], t).worst });
+        out.push({
+          shape: `${batch}×${M}×${K}×${N}${transposeA ? ' Aᵀ' : ''}${transposeB ? ' Bᵀ' : ''}${withBias ? ' +bias' : ''}`,
+          worst: productErrors(g, w, a, b, [batch, M, K, N], t).worst,
+        });
         tf.dispose([ta, tb, tBias, want, got]);
       }
     }

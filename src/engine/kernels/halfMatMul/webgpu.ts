@@ -13,7 +13,12 @@ const int = (x: number): Uniform => ({ type: 'int32', data: [x] });
  * The product on WebGPU (wgsl.ts), into a fresh float32 tensor. `half` false runs the same kernel in
  * f32, where the device has no shader-f16: what checks its indexing on SwiftShader.
  */
-export function runHalfMatMul(backend: unknown, inputs: { a: tf.TensorInfo; b: tf.TensorInfo; bias?: tf.TensorInfo }, t: HalfMatMulAttrs, half: boolean): tf.TensorInfo {
+export function runHalfMatMul(
+  backend: unknown,
+  inputs: { a: tf.TensorInfo; b: tf.TensorInfo; bias?: tf.TensorInfo },
+  t: HalfMatMulAttrs,
+  half: boolean,
+): tf.TensorInfo {
   const gpu = backend as WebGPUBackend;
   const [batch, M, K, N] = productDims(inputs.a.shape, inputs.b.shape, t)!;
   const out = gpu.makeTensorInfo(inputs.a.shape.length === 3 ? [batch, M, N] : [M, N], 'float32');
@@ -27,7 +32,16 @@ export function runHalfMatMul(backend: unknown, inputs: { a: tf.TensorInfo; b: t
     { name: 'C', t: out, write: true },
   ];
   const [tilesM, tilesN] = [Math.ceil(M / TILE), Math.ceil(N / TILE)];
-  const uniforms = [int(M), int(K), int(N), int(M * K), int(K * N), int(tilesM), int(tilesN), { type: 'float32' as const, data: [half ? F16_MAX : 3.4028234663852886e38] }];
+  const uniforms = [
+    int(M),
+    int(K),
+    int(N),
+    int(M * K),
+    int(K * N),
+    int(tilesM),
+    int(tilesN),
+    { type: 'float32' as const, data: [half ? F16_MAX : 3.4028234663852886e38] },
+  ];
   runInPlace(gpu, variantKey(v), code, bindings, UNIFORMS, uniforms, batch * tilesM * tilesN, LANES, enables);
   return out;
 }
@@ -42,7 +56,8 @@ export function halfMatMulFamily(half: boolean): KernelFamily {
     kernels: [
       {
         kernelName: HALF_MAT_MUL,
-        kernelFunc: ({ inputs, backend, attrs }) => runHalfMatMul(backend, inputs as { a: tf.TensorInfo; b: tf.TensorInfo; bias?: tf.TensorInfo }, attrs as unknown as HalfMatMulAttrs, half),
+        kernelFunc: ({ inputs, backend, attrs }) =>
+          runHalfMatMul(backend, inputs as { a: tf.TensorInfo; b: tf.TensorInfo; bias?: tf.TensorInfo }, attrs as unknown as HalfMatMulAttrs, half),
       },
     ],
     gradients: [HALF_MAT_MUL_GRADIENT],

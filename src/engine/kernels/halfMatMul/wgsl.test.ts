@@ -15,6 +15,10 @@ it('the f16 variant enables f16 and keeps float32 storage and accumulation; the 
   expect(plain.code).not.toMatch(/f16/);
   expect(plain.code).not.toContain('BIAS');
   // Every variant its own pipeline.
-  const keys = new Set([false, true].flatMap((h) => [false, true].flatMap((a) => [false, true].flatMap((b) => [false, true].map((bias) => variantKey({ transposeA: a, transposeB: b, bias, half: h }))))));
+  const keys = new Set(
+    [false, true].flatMap((h) =>
+      [false, true].flatMap((a) => [false, true].flatMap((b) => [false, true].map((bias) => variantKey({ transposeA: a, transposeB: b, bias, half: h })))),
+    ),
+  );
   expect(keys.size).toBe(16);
 });

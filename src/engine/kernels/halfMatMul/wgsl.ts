@@ -27,14 +27,14 @@ export interface HalfMatMulVariant {
 export const UNIFORMS = 'M : i32, K : i32, N : i32, batchA : i32, batchB : i32, tilesM : i32, tilesN : i32, limit : f32,';
 
 /** A key naming everything baked into the code. */
-export const variantKey = (v: HalfMatMulVariant) => `eorm_half_matmul_${v.half ? 'f16' : 'f32'}_${v.transposeA ? 't' : 'n'}${v.transposeB ? 't' : 'n'}${v.bias ? '_bias' : ''}`;
+export const variantKey = (v: HalfMatMulVariant) =>
+  `eorm_half_matmul_${v.half ? 'f16' : 'f32'}_${v.transposeA ? 't' : 'n'}${v.transposeB ? 't' : 'n'}${v.bias ? '_bias' : ''}`;
 
 /**
  * Lane e of 1024 loads tile element (k, row) of an operand: consecutive lanes take consecutive addresses
  * (along k where the operand is row-major in k, along the row where it is k-major), so loads coalesce.
  */
-const tileElement = (kMajor: boolean) =>
-  kMajor ? 'let kk = e / 64; let rr = e % 64;' : 'let kk = e % 16; let rr = e / 16;';
+const tileElement = (kMajor: boolean) => (kMajor ? 'let kk = e / 64; let rr = e % 64;' : 'let kk = e % 16; let rr = e / 16;');
 
 export function halfMatMulCode(v: HalfMatMulVariant): { enables: string; code: string } {
   const H = v.half ? 'f16' : 'f32';

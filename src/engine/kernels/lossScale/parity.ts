@@ -12,8 +12,14 @@ export async function lossScaleKernelParity(): Promise<{ steps: number; mismatch
   const flags = [true, true, true, false, true, false, false, true, true, true, true];
   let steps = 0;
   for (const [from, rule] of [
-    [{ scale: 65536, cleanSteps: 0 }, { initScale: 65536, growthFactor: 2, backoffFactor: 0.5, growthInterval: 3 }],
-    [{ scale: 2 ** 127, cleanSteps: 0 }, { initScale: 2 ** 127, growthFactor: 2, backoffFactor: 0.5, growthInterval: 1 }],
+    [
+      { scale: 65536, cleanSteps: 0 },
+      { initScale: 65536, growthFactor: 2, backoffFactor: 0.5, growthInterval: 3 },
+    ],
+    [
+      { scale: 2 ** 127, cleanSteps: 0 },
+      { initScale: 2 ** 127, growthFactor: 2, backoffFactor: 0.5, growthInterval: 1 },
+    ],
   ] as const) {
     const state = tf.variable(tf.tensor1d([from.scale, from.cleanSteps]), false);
     let host: LossScaleState = from;
@@ -24,7 +30,8 @@ export async function lossScaleKernelParity(): Promise<{ steps: number; mismatch
       host = nextLossScale(host, f, rule);
       const [scale, cleanSteps] = await state.data();
       steps++;
-      if (scale !== host.scale || cleanSteps !== host.cleanSteps) mismatches.push(`step ${steps}: device ${scale}, ${cleanSteps}; host ${host.scale}, ${host.cleanSteps}`);
+      if (scale !== host.scale || cleanSteps !== host.cleanSteps)
+        mismatches.push(`step ${steps}: device ${scale}, ${cleanSteps}; host ${host.scale}, ${host.cleanSteps}`);
     }
     state.dispose();
   }

@@ -30,7 +30,17 @@ const pipelines = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();
  * `key` must name everything baked into `code` and the bindings' names, kinds and types. `enables`:
  * WGSL's enable directives (e.g. `enable f16;`), which must open the module.
  */
-export function runInPlace(backend: WebGPUBackend, key: string, code: string, bindings: Binding[], uniformDecl: string, uniforms: Uniform[], groups: number, size = 64, enables = ''): void {
+export function runInPlace(
+  backend: WebGPUBackend,
+  key: string,
+  code: string,
+  bindings: Binding[],
+  uniformDecl: string,
+  uniforms: Uniform[],
+  groups: number,
+  size = 64,
+  enables = '',
+): void {
   const b = internals(backend);
   const pipeline = pipelineFor(b.device, key, code, bindings, uniformDecl, size, enables);
   const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: b.makeUniforms(uniforms.length > 0 ? uniforms : [{ type: 'int32', data: [0] }]) }];
@@ -61,13 +71,23 @@ export function ownsBuffer(backend: WebGPUBackend, t: tf.TensorInfo): boolean {
   return internals(backend).tensorMap.get(t.dataId)!.refCount === 1;
 }
 
-function pipelineFor(device: GPUDevice, key: string, code: string, bindings: Binding[], uniformDecl: string, size: number, enables: string): GPUComputePipeline {
+function pipelineFor(
+  device: GPUDevice,
+  key: string,
+  code: string,
+  bindings: Binding[],
+  uniformDecl: string,
+  size: number,
+  enables: string,
+): GPUComputePipeline {
   let cache = pipelines.get(device);
   if (!cache) pipelines.set(device, (cache = new Map()));
   const full = `${key}|${bindings.map((x) => `${x.name}:${x.write ? 'rw' : 'r'}:${x.type ?? 'f32'}`).join(',')}|${size}`;
   let pipeline = cache.get(full);
   if (!pipeline) {
-    const decls = bindings.map((x, i) => `@group(0) @binding(${i + 1}) var<storage, ${x.write ? 'read_write' : 'read'}> ${x.name} : array<${x.type ?? 'f32'}>;`);
+    const decls = bindings.map(
+      (x, i) => `@group(0) @binding(${i + 1}) var<storage, ${x.write ? 'read_write' : 'read'}> ${x.name} : array<${x.type ?? 'f32'}>;`,
+    );
     const source = `${enables}
       struct Uniforms { ${uniformDecl || 'unused : i32,'} };
       @group(0) @binding(0) var<uniform> uniforms : Uniforms;
@@ -83,11 +103,19 @@ function pipelineFor(device: GPUDevice, key: string, code: string, bindings: Bin
     const layout = device.createBindGroupLayout({
       entries: [
         { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
-        ...bindings.map((x, i) => ({ binding: i + 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: x.write ? ('storage' as const) : ('read-only-storage' as const) } })),
+        ...bindings.map((x, i) => ({
+          binding: i + 1,
+          visibility: GPUShaderStage.COMPUTE,
+          buffer: { type: x.write ? ('storage' as const) : ('read-only-storage' as const) },
+        })),
       ],
     });
     const module = device.createShaderModule({ code: source, label: key });
-    pipeline = device.createComputePipeline({ layout: device.createPipelineLayout({ bindGroupLayouts: [layout] }), compute: { module, entryPoint: '_start' }, label: key });
+    pipeline = device.createComputePipeline({
+      layout: device.createPipelineLayout({ bindGroupLayouts: [layout] }),
+      compute: { module, entryPoint: '_start' },
+      label: key,
+    });
     cache.set(full, pipeline);
   }
   return pipeline;

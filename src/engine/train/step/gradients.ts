@@ -31,7 +31,12 @@ export interface LossAndGradients {
  * depends on come back exactly 0 (lossFreeGradients.ts). With `lossScale` (half precision's loss
  * scaler) the gradients are those of loss × lossScale, the loss itself unscaled.
  */
-export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions & { profile: BackendProfile; lossScale?: tf.Scalar }): LossAndGradients {
+export function lossAndGradients(
+  cfg: ModelConfig,
+  params: Params,
+  batch: StepBatch,
+  opts: GradientOptions & { profile: BackendProfile; lossScale?: tf.Scalar },
+): LossAndGradients {
   const n = batch.candidates.length;
   const chunks = chunkRanges(n, opts.microBatch ?? n);
   const pairs = { ...pairGroups(batch.labels, batch.groupOf), table: opts.pairTable };
@@ -40,7 +45,10 @@ export function lossAndGradients(cfg: ModelConfig, params: Params, batch: StepBa
 
   const scale = opts.lossScale;
   if (chunks.length === 1) {
-    const { value, grads } = gradientsByName(params, () => (scale ? tf.mul(btLoss(passes.energies(0), pairs, profile), scale) : btLoss(passes.energies(0), pairs, profile)) as tf.Scalar);
+    const { value, grads } = gradientsByName(
+      params,
+      () => (scale ? tf.mul(btLoss(passes.energies(0), pairs, profile), scale) : btLoss(passes.energies(0), pairs, profile)) as tf.Scalar,
+    );
     return { loss: scale ? unscale(value, scale) : value, grads: zeroLossFree(grads, cfg.dModel) };
   }
   const e = tf.concat(chunks.map((_, c) => tf.tidy(() => passes.energies(c)))) as tf.Tensor1D;
