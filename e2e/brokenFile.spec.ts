@@ -8,7 +8,8 @@ import { collectConsoleErrors, dropFile, sampleSlice } from './helpers.ts';
 
 const GOOD = sampleSlice(3);
 const NO_SAMPLES = '{"question":"Q1","responses":[],"gold":"1"}\n{"question":"Q2","samples":[],"gold":"2"}\n';
-const ONE_WITHOUT_SAMPLES = '{"question":"Good one","responses":["1","2"],"gold":"1","id":"e3"}\n{"question":"Empty samples","responses":[],"gold":"1","id":"e1"}\n';
+const ONE_WITHOUT_SAMPLES =
+  '{"question":"Good one","responses":["1","2"],"gold":"1","id":"e3"}\n{"question":"Empty samples","responses":[],"gold":"1","id":"e1"}\n';
 
 async function loadGood(page: Page): Promise<void> {
   await page.goto('/');

@@ -73,7 +73,9 @@ test('a dropped file with good and bad lines: right counts, the first error line
   await expect(first).toContainText('2');
 
   // A file with no valid line is refused with a message; what was loaded stays.
-  await page.getByTestId('dataset-input').setInputFiles({ name: 'broken.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('not json\n{"label": 1}\n') });
+  await page
+    .getByTestId('dataset-input')
+    .setInputFiles({ name: 'broken.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('not json\n{"label": 1}\n') });
   await expect(page.getByTestId('error-banner')).toContainText('No valid line');
   await expect(summary).toHaveAttribute('data-lines', '7');
   await expect(summary).toHaveAttribute('data-status', 'ready');

@@ -20,10 +20,17 @@ const SETTINGS: TrainSettings = {
 const DEVICE_LOST = /WebGPU device lost/;
 
 // Commands cross as plain JSON here (no File among them).
-const send = (page: Page, cmd: Command) => page.evaluate((c) => (window as unknown as { engine: { send(c: unknown): void } }).engine.send(c), cmd as unknown as object);
+const send = (page: Page, cmd: Command) =>
+  page.evaluate((c) => (window as unknown as { engine: { send(c: unknown): void } }).engine.send(c), cmd as unknown as object);
 
 /** Waits for an event of `type` after index `from` that passes `test`; returns it with its index. */
-async function waitFor<T extends WorkerEvent['type']>(page: Page, type: T, ok: (e: Extract<WorkerEvent, { type: T }>) => boolean = () => true, from = 0, timeout = 180_000) {
+async function waitFor<T extends WorkerEvent['type']>(
+  page: Page,
+  type: T,
+  ok: (e: Extract<WorkerEvent, { type: T }>) => boolean = () => true,
+  from = 0,
+  timeout = 180_000,
+) {
   const deadline = Date.now() + timeout;
   for (;;) {
     const events = (await page.evaluate(() => (window as unknown as { engine: { events: Events } }).engine.events)) as Events;
@@ -60,7 +67,9 @@ test('a lost WebGPU device is reported in plain words and the run resumes from i
   await send(page, { type: 'destroyDevice' });
   const lost = await waitFor(page, 'error', (e) => DEVICE_LOST.test(e.message), saved.index, 60_000);
   // Either the run was let go when the loss was reported, or its next op had already failed it.
-  expect(lost.event.message).toMatch(/The GPU stopped working .*(Its last checkpoint \(step \d+\) is saved|an interrupted run can be resumed from its last checkpoint)/);
+  expect(lost.event.message).toMatch(
+    /The GPU stopped working .*(Its last checkpoint \(step \d+\) is saved|an interrupted run can be resumed from its last checkpoint)/,
+  );
   await waitFor(page, 'runs', (e) => e.runs.some((r) => r.id === runId && r.state === 'interrupted'), saved.index);
   await waitFor(page, 'trainState', (e) => e.state === 'error', saved.index);
 

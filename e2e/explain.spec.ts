@@ -17,7 +17,9 @@ test('Why this energy: every step of the answer with its deletion effect and its
   const errors = collectConsoleErrors(page);
   await page.goto('/?backend=wasm');
   await expect(page.getByTestId('backend')).toHaveAttribute('data-backend', /^(webgpu|wasm|cpu)$/, { timeout: 60_000 });
-  await page.getByTestId('import-weights').setInputFiles({ name: 'fixture.safetensors', mimeType: 'application/octet-stream', buffer: readFileSync(join(fixtureDir(), 'weights.safetensors')) });
+  await page
+    .getByTestId('import-weights')
+    .setInputFiles({ name: 'fixture.safetensors', mimeType: 'application/octet-stream', buffer: readFileSync(join(fixtureDir(), 'weights.safetensors')) });
   await expect(page.getByTestId('model-info')).toHaveAttribute('data-source', 'imported', { timeout: 60_000 });
 
   await page.getByTestId('rerank-question').fill(QUESTION);
@@ -31,7 +33,14 @@ test('Why this energy: every step of the answer with its deletion effect and its
 
   const steps = page.getByTestId('saliency-step');
   await expect(steps.first()).toBeVisible({ timeout: 120_000 });
-  const read = await steps.evaluateAll((els) => els.map((e) => ({ delta: e.getAttribute('data-delta'), start: e.getAttribute('data-start'), end: e.getAttribute('data-end'), distrusted: e.getAttribute('data-distrusted') })));
+  const read = await steps.evaluateAll((els) =>
+    els.map((e) => ({
+      delta: e.getAttribute('data-delta'),
+      start: e.getAttribute('data-start'),
+      end: e.getAttribute('data-end'),
+      distrusted: e.getAttribute('data-distrusted'),
+    })),
+  );
   // The steps are the answer's lines and sentences, in order, covering it whole.
   expect(read.map((s) => [Number(s.start), Number(s.end)])).toEqual(answerSteps(text).map((s) => [s.start, s.end]));
   expect(read.length).toBeGreaterThanOrEqual(2);
@@ -43,7 +52,14 @@ test('Why this energy: every step of the answer with its deletion effect and its
   expect(marked).toEqual(Math.min(...deltas) < 0 ? [deltas.indexOf(Math.min(...deltas))] : []);
 
   const tokens = page.getByTestId('saliency-token');
-  const pieces = await tokens.evaluateAll((els) => els.map((e) => ({ score: e.getAttribute('data-score'), start: Number(e.getAttribute('data-start')), end: Number(e.getAttribute('data-end')), text: e.textContent })));
+  const pieces = await tokens.evaluateAll((els) =>
+    els.map((e) => ({
+      score: e.getAttribute('data-score'),
+      start: Number(e.getAttribute('data-start')),
+      end: Number(e.getAttribute('data-end')),
+      text: e.textContent,
+    })),
+  );
   // A short answer: its tokens, whole, each shown as the characters it stands for.
   expect(pieces.map((p) => p.text).join('')).toBe(text);
   for (const p of pieces) {

@@ -8,7 +8,11 @@ async function open(page: Page): Promise<void> {
   await expect(page.getByTestId('backend')).toHaveAttribute('data-backend', /^(webgpu|wasm|cpu)$/, { timeout: 120_000 });
 }
 
-const golden = (name: string) => ({ name: name.slice(name.lastIndexOf('/') + 1), mimeType: 'application/json', buffer: readFileSync(new URL(`../python/tests/golden/formats/${name}`, import.meta.url)) });
+const golden = (name: string) => ({
+  name: name.slice(name.lastIndexOf('/') + 1),
+  mimeType: 'application/json',
+  buffer: readFileSync(new URL(`../python/tests/golden/formats/${name}`, import.meta.url)),
+});
 
 test('several per-model results files dropped together: one multi-file dataset, one dataset-source per model', async ({ page }) => {
   const errors = collectConsoleErrors(page);

@@ -17,7 +17,9 @@ export function collectConsoleErrors(page: Page): string[] {
 
 /** The first `groups` questions of the built-in sample (4 candidates each), as JSONL. */
 export function sampleSlice(groups: number): string {
-  const lines = readFileSync(join(ROOT, 'public/sample/gsm8k_gpt3_openai_4cand.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
+  const lines = readFileSync(join(ROOT, 'public/sample/gsm8k_gpt3_openai_4cand.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
   const ids = new Set<string>();
   const out: string[] = [];
   for (const line of lines) {

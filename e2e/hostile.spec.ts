@@ -28,7 +28,15 @@ function hostileJsonl(groups: number): string {
     for (let c = 0; c < 4; c++) {
       const value = c % 2 === 0 ? g + 2 : g + 3;
       const gen_text = `${PAYLOADS[(g + c) % PAYLOADS.length]} so it is ${value}.`;
-      lines.push(JSON.stringify({ question, question_id: `q${g}${PAYLOADS[g % PAYLOADS.length]}`, gen_text, answer: `${value}${PAYLOADS[c]}`, label: c % 2 === 0 ? 1 : 0 }));
+      lines.push(
+        JSON.stringify({
+          question,
+          question_id: `q${g}${PAYLOADS[g % PAYLOADS.length]}`,
+          gen_text,
+          answer: `${value}${PAYLOADS[c]}`,
+          label: c % 2 === 0 ? 1 : 0,
+        }),
+      );
     }
   }
   lines.push(PAYLOADS[0]); // invalid JSON
@@ -110,7 +118,9 @@ test.describe(() => {
     const download = page.waitForEvent('download', (d) => d.suggestedFilename().endsWith('.safetensors'));
     await page.getByTestId('export-weights').click();
     const exported = readFileSync((await (await download).path())!);
-    await page.getByTestId('import-weights').setInputFiles({ name: MODEL_NAME, mimeType: 'application/octet-stream', buffer: withConfigField(exported, CONFIG_KEY, 1) });
+    await page
+      .getByTestId('import-weights')
+      .setInputFiles({ name: MODEL_NAME, mimeType: 'application/octet-stream', buffer: withConfigField(exported, CONFIG_KEY, 1) });
     const modelInfo = page.getByTestId('model-info');
     await expect(modelInfo).toHaveAttribute('data-source', 'imported', { timeout: 60_000 });
     await expectInert(page, dialogs);

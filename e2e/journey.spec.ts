@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { collectConsoleErrors, sampleSlice } from './helpers.ts';
 
-const QUESTION = "Janet’s ducks lay 16 eggs per day. She eats three for breakfast every morning and bakes muffins for her friends every day with four. She sells the remainder at the farmers' market daily for $2 per fresh duck egg. How much in dollars does she make every day at the farmers' market?";
+const QUESTION =
+  "Janet’s ducks lay 16 eggs per day. She eats three for breakfast every morning and bakes muffins for her friends every day with four. She sells the remainder at the farmers' market daily for $2 per fresh duck egg. How much in dollars does she make every day at the farmers' market?";
 const CANDIDATES = [
   'She uses 3 + 4 = 7 eggs, so 16 - 7 = 9 are sold for 9 * 2 = $18.\nA: 18',
   'She sells 16 - 3 = 13 eggs at $2, so 26 dollars.\nA: 26',
@@ -37,14 +38,18 @@ async function rerank(page: Page): Promise<Map<number, number>> {
   // validation fitted on held-out questions: a vote share, Platt's map of it, or the selector's), one pick.
   const answers = page.getByTestId('answer-row');
   await expect(answers).toHaveCount(3);
-  const probabilities = (await answers.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-probability')))).map((p) => numberAttr(p, 'data-probability'));
+  const probabilities = (await answers.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-probability')))).map((p) =>
+    numberAttr(p, 'data-probability'),
+  );
   for (const p of probabilities) expect(p >= 0 && p <= 1, String(p)).toBe(true);
   await expect(page.locator('[data-testid="answer-row"][data-picked="true"]')).toHaveCount(1);
   expect((await answers.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-answer')))).sort()).toEqual(['18', '24', '26']);
   return out;
 }
 
-test('load a slice of the sample, train the tiny preset on the probed backend, inspect, which rule to trust, rerank by answer, why this energy, export run and weights, reload, import, same energies', async ({ page }, info) => {
+test('load a slice of the sample, train the tiny preset on the probed backend, inspect, which rule to trust, rerank by answer, why this energy, export run and weights, reload, import, same energies', async ({
+  page,
+}, info) => {
   test.setTimeout(12 * 60_000);
   const errors = collectConsoleErrors(page);
   await page.goto('/');
@@ -130,7 +135,10 @@ test('load a slice of the sample, train the tiny preset on the probed backend, i
   // Export run: metrics.jsonl in eorm.train's records.
   const runDownload = page.waitForEvent('download');
   await page.getByTestId('export-run').click();
-  const runLines = readFileSync((await (await runDownload).path())!, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string });
+  const runLines = readFileSync((await (await runDownload).path())!, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string });
   expect(runLines[0]).toMatchObject({ type: 'config', stepsPerEpoch: 8, totalSteps: 40, split: { seed: 7, kind: 'all' } });
   expect(runLines.filter((r) => r.type === 'step')).toHaveLength(40);
   expect(runLines.filter((r) => r.type === 'eval')).toHaveLength(6);

@@ -50,7 +50,10 @@ async function uninterrupted(browser: Browser): Promise<number[]> {
   return e;
 }
 
-test('a run cut off by a reload is listed as interrupted with its dataset restored, resumes from its checkpoint and ends with the weights of the uninterrupted run', async ({ page, browser }) => {
+test('a run cut off by a reload is listed as interrupted with its dataset restored, resumes from its checkpoint and ends with the weights of the uninterrupted run', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(8 * 60_000);
   const errors = collectConsoleErrors(page);
   await loadSlice(page);
@@ -157,7 +160,10 @@ test('two saved runs compare side by side: their settings (differences marked), 
   // Each run's steps (its last checkpoint, at the end): one epoch, two groups per step; the seed picks the
   // held-out questions, so the two counts may differ.
   // The list shows a run's last checkpoint once it is stored, which may follow 'done' by a moment.
-  const checkpointSteps = async () => [Number(await items.nth(0).getAttribute('data-checkpoint-step')), Number(await items.nth(1).getAttribute('data-checkpoint-step'))];
+  const checkpointSteps = async () => [
+    Number(await items.nth(0).getAttribute('data-checkpoint-step')),
+    Number(await items.nth(1).getAttribute('data-checkpoint-step')),
+  ];
   await expect.poll(async () => (await checkpointSteps()).every((n) => n >= 5)).toBe(true);
   const steps = await checkpointSteps();
   await items.nth(0).getByTestId('run-compare-tick').check();
@@ -168,6 +174,9 @@ test('two saved runs compare side by side: their settings (differences marked), 
   expect(differing).toContain('Seed');
   expect(differing).not.toContain('Learning rate');
   // Each curve holds every step of its run.
-  const points = async () => [await page.getByTestId('compare-loss-a').getAttribute('data-points'), await page.getByTestId('compare-loss-b').getAttribute('data-points')].map(Number).sort();
+  const points = async () =>
+    [await page.getByTestId('compare-loss-a').getAttribute('data-points'), await page.getByTestId('compare-loss-b').getAttribute('data-points')]
+      .map(Number)
+      .sort();
   await expect.poll(points).toEqual([...steps].sort());
 });

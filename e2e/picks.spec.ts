@@ -8,7 +8,9 @@ import { collectConsoleErrors, dropFile, sampleSlice } from './helpers.ts';
 async function withModel(page: Page): Promise<void> {
   await page.goto('/?backend=wasm');
   await expect(page.getByTestId('backend')).toHaveAttribute('data-backend', /^(webgpu|wasm|cpu)$/, { timeout: 60_000 });
-  await page.getByTestId('import-weights').setInputFiles({ name: 'fixture.safetensors', mimeType: 'application/octet-stream', buffer: readFileSync(join(fixtureDir(), 'weights.safetensors')) });
+  await page
+    .getByTestId('import-weights')
+    .setInputFiles({ name: 'fixture.safetensors', mimeType: 'application/octet-stream', buffer: readFileSync(join(fixtureDir(), 'weights.safetensors')) });
   await expect(page.getByTestId('model-info')).toHaveAttribute('data-source', 'imported', { timeout: 60_000 });
 }
 
@@ -23,7 +25,10 @@ async function pickAll(page: Page, questions: number): Promise<Array<Record<stri
   await page.getByTestId('picks-download').click();
   const saved = await download;
   const text = Buffer.concat(await (await saved.createReadStream()).toArray()).toString('utf8');
-  return text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 test('Pick answers on an unlabelled file: progress to done, one picks.jsonl line per question', async ({ page }) => {
@@ -82,7 +87,9 @@ test('a reload during Pick answers asks first, and the run is told as interrupte
   page.on('dialog', (d) => void d.accept());
   await page.reload();
   await expect(page.getByTestId('picks-progress')).toHaveAttribute('data-state', 'interrupted', { timeout: 60_000 });
-  await expect(page.getByTestId('picks-interrupted')).toContainText('Pick answers on many.jsonl was cut off by a reload (or the tab closing) after 256 of 260 questions');
+  await expect(page.getByTestId('picks-interrupted')).toContainText(
+    'Pick answers on many.jsonl was cut off by a reload (or the tab closing) after 256 of 260 questions',
+  );
   await expect(page.getByTestId('picks-download')).toBeDisabled();
   expect(errors).toEqual([]);
 });

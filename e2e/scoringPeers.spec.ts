@@ -35,7 +35,10 @@ async function sampleOnWasm(browser: Browser, errors: string[][], scoringWorkers
   await page.waitForFunction(() => 'engine' in window);
   // Commands sent together reach the engine in one go, handled in that order before any step runs.
   const send = (...cmds: Command[]) =>
-    page.evaluate((cs) => cs.forEach((c) => (window as unknown as { engine: Engine }).engine.send(c as Command)), cmds as unknown as Array<Record<string, unknown>>);
+    page.evaluate(
+      (cs) => cs.forEach((c) => (window as unknown as { engine: Engine }).engine.send(c as Command)),
+      cmds as unknown as Array<Record<string, unknown>>,
+    );
   await send({ type: 'init', backend: 'wasm', scoringWorkers });
   expect((await next(page, 'ready')).backend.backend).toBe('wasm');
   await send({ type: 'loadData', role: 'train', source: { kind: 'url', url: `/${SAMPLE_DATASET_PATH}`, name: 'sample' } });
@@ -109,11 +112,18 @@ test('a test-set evaluation while the run validates gives each scoring call the 
  * the run goes on until `steps` + 1 steps after the untrained model's validation (while the worker scores
  * it, the engine steps alone).
  */
-async function firstSteps(browser: Browser, errors: string[][], scoringWorkers: number | undefined, steps: number): Promise<{ losses: number[]; peerSteps: number }> {
+async function firstSteps(
+  browser: Browser,
+  errors: string[][],
+  scoringWorkers: number | undefined,
+  steps: number,
+): Promise<{ losses: number[]; peerSteps: number }> {
   const { context, page, send } = await sampleOnWasm(browser, errors, scoringWorkers);
   await send({ type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'tiny', model: PRESETS.tiny, epochs: 1 } });
   await next(page, 'evaluation', 'e.report.epoch === 0');
-  const stepped = await page.evaluate(() => Math.max(0, ...(window as unknown as { engine: Engine }).engine.events.map((e) => (e.type === 'progress' ? e.step : 0))));
+  const stepped = await page.evaluate(() =>
+    Math.max(0, ...(window as unknown as { engine: Engine }).engine.events.map((e) => (e.type === 'progress' ? e.step : 0))),
+  );
   // + 1: the step under way when the evaluation event arrives may have started before the worker was free.
   await next(page, 'progress', `e.step >= ${Math.max(steps, stepped + steps + 1)}`);
   await send({ type: 'stop' });

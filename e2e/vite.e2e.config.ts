@@ -7,7 +7,11 @@ import app from '../vite.config.ts';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PAGES = resolve(ROOT, 'e2e/pages');
 // Every test page, each at the path it has in the repo (e2e/pages/<name>.html).
-const testPages = Object.fromEntries(readdirSync(PAGES).filter((f) => f.endsWith('.html')).map((f) => [f.slice(0, -'.html'.length), resolve(PAGES, f)]));
+const testPages = Object.fromEntries(
+  readdirSync(PAGES)
+    .filter((f) => f.endsWith('.html'))
+    .map((f) => [f.slice(0, -'.html'.length), resolve(PAGES, f)]),
+);
 
 /**
  * What the browser tests serve: the app as `vite build` makes it (the same config, so the same CSP and

@@ -22,11 +22,19 @@ const lifeLocks = (page: Page) =>
 
 function engineWorker(page: Page): Worker {
   const found = page.workers().find((w) => w.url().includes('engine.worker'));
-  if (!found) throw new Error(`no engine worker among ${page.workers().map((w) => w.url()).join(', ')}`);
+  if (!found)
+    throw new Error(
+      `no engine worker among ${page
+        .workers()
+        .map((w) => w.url())
+        .join(', ')}`,
+    );
   return found;
 }
 
-test('a killed engine worker is noticed by the heartbeat, reported in plain words, restarted without a reload, and its run resumes from its checkpoint', async ({ page }) => {
+test('a killed engine worker is noticed by the heartbeat, reported in plain words, restarted without a reload, and its run resumes from its checkpoint', async ({
+  page,
+}) => {
   test.setTimeout(8 * 60_000);
   const errors = collectConsoleErrors(page);
   await page.goto('/?backend=wasm');

@@ -14,7 +14,12 @@ async function fetchBytes(name: string): Promise<Uint8Array> {
 async function main(asked: BackendName) {
   const backend = await initBackend(asked);
   const text = async (n: string) => new TextDecoder().decode(await fetchBytes(n));
-  const fx = parseFixture({ configJson: await text('config.json'), caseJson: await text('case.json'), weights: await fetchBytes('weights.safetensors'), expected: await fetchBytes('expected.safetensors') });
+  const fx = parseFixture({
+    configJson: await text('config.json'),
+    caseJson: await text('case.json'),
+    weights: await fetchBytes('weights.safetensors'),
+    expected: await fetchBytes('expected.safetensors'),
+  });
   const t0 = performance.now();
   const report = await parityReport(fx);
   self.postMessage({ backend: tf.getBackend(), info: backend, ...report, seconds: (performance.now() - t0) / 1000 });

@@ -5,6 +5,8 @@ const done = (report: unknown) => {
   (window as unknown as { __resume: unknown }).__resume = report;
   out.textContent = JSON.stringify(report, null, 1);
 };
-worker.addEventListener('message', (e: MessageEvent<{ progress?: string }>) => (e.data.progress ? console.log(`resume check: ${e.data.progress}`) : done(e.data)));
+worker.addEventListener('message', (e: MessageEvent<{ progress?: string }>) =>
+  e.data.progress ? console.log(`resume check: ${e.data.progress}`) : done(e.data),
+);
 worker.addEventListener('error', (e) => done({ error: e.message || 'worker failed to start' }));
 worker.postMessage(null);

@@ -38,7 +38,13 @@ async function main() {
   const made = initParams(cfg, 4);
   const init = await paramsToArrays(made, activeProfile());
   disposeParams(made);
-  const runs = await crossBackendResumes({ cfg, view: data.view, answers: data.answers, split, settings, onStep: (step: number) => step === 1 && say('first step done') }, init, 3, BACKENDS, use);
+  const runs = await crossBackendResumes(
+    { cfg, view: data.view, answers: data.answers, split, settings, onStep: (step: number) => step === 1 && say('first step done') },
+    init,
+    3,
+    BACKENDS,
+    use,
+  );
   return { runs, trainSteps: split.train.length, adapters, seconds: (performance.now() - t0) / 1000 };
 }
 

@@ -27,17 +27,21 @@ export function classIndices(answers: Array<string | null>): number[] {
 
 // Every claim above is checked here before anything is written: the hand-written expectations are the spec.
 const failures: string[] = [];
-for (const [t, want] of EXTRACT) if (extractAnswer(t) !== want) failures.push(`extract ${JSON.stringify(t)}: ${JSON.stringify(extractAnswer(t))}, want ${JSON.stringify(want)}`);
-for (const [t, want] of KEY) if (answerKey(t) !== want) failures.push(`key ${JSON.stringify(t)}: ${JSON.stringify(answerKey(t))}, want ${JSON.stringify(want)}`);
+for (const [t, want] of EXTRACT)
+  if (extractAnswer(t) !== want) failures.push(`extract ${JSON.stringify(t)}: ${JSON.stringify(extractAnswer(t))}, want ${JSON.stringify(want)}`);
+for (const [t, want] of KEY)
+  if (answerKey(t) !== want) failures.push(`key ${JSON.stringify(t)}: ${JSON.stringify(answerKey(t))}, want ${JSON.stringify(want)}`);
 for (const same of SAME) {
   const keys = same.map((t) => answerKey(t));
   if (new Set(keys).size !== 1 || keys[0] === null) failures.push(`same ${JSON.stringify(same)}: ${JSON.stringify(keys)}`);
 }
 for (const [a, b] of DIFFERENT) if (answersEqual(answerKey(a), answerKey(b))) failures.push(`different ${a} / ${b}: equal (${answerKey(a)}, ${answerKey(b)})`);
 for (const equal of EQUAL) {
-  for (const b of equal.slice(1)) if (!answersEqual(answerKey(equal[0]), answerKey(b))) failures.push(`equal ${equal[0]} / ${b}: ${answerKey(equal[0])}, ${answerKey(b)}`);
+  for (const b of equal.slice(1))
+    if (!answersEqual(answerKey(equal[0]), answerKey(b))) failures.push(`equal ${equal[0]} / ${b}: ${answerKey(equal[0])}, ${answerKey(b)}`);
 }
-for (const [g, want] of GOLD) if (goldAnswerKey(g) !== want) failures.push(`gold ${JSON.stringify(g)}: ${JSON.stringify(goldAnswerKey(g))}, want ${JSON.stringify(want)}`);
+for (const [g, want] of GOLD)
+  if (goldAnswerKey(g) !== want) failures.push(`gold ${JSON.stringify(g)}: ${JSON.stringify(goldAnswerKey(g))}, want ${JSON.stringify(want)}`);
 for (const [field, text, gold, want] of MATCHES) {
   const got = candidateMatchesGold(field, text, gold);
   if (got !== want) failures.push(`matches ${JSON.stringify([field, text, gold])}: ${got}, want ${want}`);
@@ -66,7 +70,10 @@ const fields = new Set<string>();
 const realClasses: Array<[Array<string | null>, Array<string | null>]> = [];
 const NUMBER_KEY = /^-?\d+(?:\.\d+)?(?:\/\d+)?$/;
 for (const path of dataPaths) {
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Line);
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Line);
   const questions = new Map<string, Array<string | null>>();
   for (const r of lines) {
     for (const v of [r.answer, r.gold]) if (v !== undefined && v !== null) fields.add(String(v));

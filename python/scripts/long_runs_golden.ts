@@ -36,7 +36,14 @@ const cases: Array<{ name: string; question: Text; answer: Text; maxLen: number 
 
 const expand = (t: Text) => t.prefix + t.unit.repeat(t.count) + t.suffix;
 const out = cases.map((c) => {
-  const chunk = tokenizeChunk({ maxLen: c.maxLen, clsId: GPT2_EOT, sepId: GPT2_EOT, questions: [expand(c.question)], groupSizes: [1], genTexts: [expand(c.answer)] });
+  const chunk = tokenizeChunk({
+    maxLen: c.maxLen,
+    clsId: GPT2_EOT,
+    sepId: GPT2_EOT,
+    questions: [expand(c.question)],
+    groupSizes: [1],
+    genTexts: [expand(c.answer)],
+  });
   return { ...c, ids: Array.from(chunk.tokens), truncated: chunk.truncated };
 });
 writeFileSync(process.argv[2], `${JSON.stringify({ cases: out })}\n`);

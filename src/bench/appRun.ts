@@ -52,7 +52,12 @@ export interface AppRun {
    * counters' window alone (from a resume to a pause, every step in it finished; `validations` that still
    * fell in it, normally 0: their time is taken out, their work is in the counters).
    */
-  train: { steps: number; stepsPerSec: number; tokensPerSec: number; window: { steps: number; seconds: number; stepsPerSec: number; tokensPerSec: number; validations: number } };
+  train: {
+    steps: number;
+    stepsPerSec: number;
+    tokensPerSec: number;
+    window: { steps: number; seconds: number; stepsPerSec: number; tokensPerSec: number; validations: number };
+  };
   /** Per training step over a window of whole steps after the first ones (WebGPU figures are 0 elsewhere). */
   counters: RunCounters;
   /** With `profile`: GPU ms of the largest replayed training step and of each kind of kernel in it. */
@@ -147,7 +152,8 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     const counted = async (from: number) => {
       await send({ type: 'pause' });
       const paused = await waitFor('trainState', from, "e.state === 'paused' || e.state === 'done'");
-      if (paused.state !== 'paused') throw new Error(`the run ended at step ${paused.step} before the pause for the counters' window (too few steps: a larger --slice?)`);
+      if (paused.state !== 'paused')
+        throw new Error(`the run ended at step ${paused.step} before the pause for the counters' window (too few steps: a larger --slice?)`);
       const report = await waitFor('progress', from, `e.step === ${paused.step}`);
       await send({ type: 'counters' });
       const c = await waitFor('counters', paused.index);
@@ -181,11 +187,18 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     // A fast step (a replayed one on a real GPU: hundreds a second) runs on between the page's polls too.
     const margin = 2 + QUEUED_AHEAD + Math.floor(perEpoch / 50) + Math.ceil(moving.stepsPerSec / 2);
     const epochEnd = `Math.min(e.epoch * ${perEpoch}, e.totalSteps) - ${margin}`;
-    const steady = await waitFor('progress', moving.index, `(e.step >= ${c0.step + 2} || e.step >= e.totalSteps) && (e.elapsedSeconds >= ${until} || e.step >= ${epochEnd})`);
+    const steady = await waitFor(
+      'progress',
+      moving.index,
+      `(e.step >= ${c0.step + 2} || e.step >= e.totalSteps) && (e.elapsedSeconds >= ${until} || e.step >= ${epochEnd})`,
+    );
     const c1 = await counted(steady.index);
     const validation = await validationTime(host, c0.index, c1.index);
     // Runs the step's kernels again, weights included: only now, just before the run stops.
-    const profiled = spec.profile && spec.replay !== false && info.backend === 'webgpu' ? await send({ type: 'counters', profile: true }).then(() => waitFor('counters', c1.index + 1)) : null;
+    const profiled =
+      spec.profile && spec.replay !== false && info.backend === 'webgpu'
+        ? await send({ type: 'counters', profile: true }).then(() => waitFor('counters', c1.index + 1))
+        : null;
     await send({ type: 'stop' });
     const complete = await waitFor('complete', c1.index);
     // Scoring speed: the validation (held-out and temperature-fit groups) scored again by the stopped run's

@@ -34,7 +34,10 @@ function rng(seed: number): () => number {
 /** Writes copies of the sample until `targetBytes`; each copy redraws every number (same digit count) and adds a made-up word. */
 async function writeDistinctFile(path: string, targetBytes: number): Promise<{ bytes: number; lines: number }> {
   type Row = { question: string; question_id: string; gen_text: string; [k: string]: unknown };
-  const rows = readFileSync(join('public', SAMPLE_DATASET_PATH), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Row);
+  const rows = readFileSync(join('public', SAMPLE_DATASET_PATH), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Row);
   const rand = rng(42);
   const word = () => Array.from({ length: 3 + Math.floor(rand() * 3) }, () => SYLLABLES[Math.floor(rand() * SYLLABLES.length)]).join('');
   const redraw = (s: string) => s.replace(/\d+/g, (m) => String(Math.floor(10 ** (m.length - 1) + rand() * 9 * 10 ** (m.length - 1))));
@@ -82,7 +85,8 @@ async function loadFromInput(page: Page, path: string): Promise<void> {
 async function lastProgress(page: Page): Promise<string | null> {
   return page
     .evaluate(() => {
-      const events = (window as unknown as { engine: { events: Array<{ type: string; phase?: string; done?: number; total?: number; lines?: number }> } }).engine.events;
+      const events = (window as unknown as { engine: { events: Array<{ type: string; phase?: string; done?: number; total?: number; lines?: number }> } })
+        .engine.events;
       const p = [...events].reverse().find((e) => e.type === 'ingestProgress');
       return p ? `${p.phase} ${p.done!.toLocaleString('en')} / ${p.total!.toLocaleString('en')} (${p.lines!.toLocaleString('en')} lines)` : null;
     })
@@ -102,7 +106,9 @@ async function run(path: string) {
   const g0 = performance.now();
   const file = await writeDistinctFile(path, TARGET_MB * 1e6);
   const mb = file.bytes / 1e6;
-  console.log(`input: ${mb.toFixed(1)} MB, ${file.lines.toLocaleString('en')} lines of distinct text (written in ${((performance.now() - g0) / 1000).toFixed(1)} s)`);
+  console.log(
+    `input: ${mb.toFixed(1)} MB, ${file.lines.toLocaleString('en')} lines of distinct text (written in ${((performance.now() - g0) / 1000).toFixed(1)} s)`,
+  );
   const bench = await startBenchBrowser();
   try {
     const page = await newEnginePage(bench);
@@ -120,7 +126,10 @@ async function run(path: string) {
       for (const p of pids) if (existsSync(`/proc/${p}/status`)) peakSampled = Math.max(peakSampled, procMiB(p, 'VmRSS'));
     }, 100);
     // A line every 10 s, so that a slow or stuck phase shows where it is.
-    const reporter = setInterval(() => void lastProgress(page).then((p) => p && console.log(`  … ${p}; renderer RSS ${peakSampled.toFixed(0)} MiB peak so far`)), 10_000);
+    const reporter = setInterval(
+      () => void lastProgress(page).then((p) => p && console.log(`  … ${p}; renderer RSS ${peakSampled.toFixed(0)} MiB peak so far`)),
+      10_000,
+    );
     try {
       const t0 = await now(page);
       await loadFromInput(page, path);

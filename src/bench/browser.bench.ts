@@ -10,7 +10,9 @@ import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
 import { newEnginePage, now, send, startBenchBrowser, waitFor } from './enginePage.ts';
 
 function bigFile(): Buffer {
-  const lines = readFileSync(join('public', SAMPLE_DATASET_PATH), 'utf8').split('\n').filter((l) => l.trim());
+  const lines = readFileSync(join('public', SAMPLE_DATASET_PATH), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
   const copies = Math.round(30e6 / lines.reduce((n, l) => n + l.length + 1, 0));
   const out: string[] = [];
   for (let k = 0; k < copies; k++) for (const l of lines) out.push(JSON.stringify({ ...JSON.parse(l), question_id: `c${k}/${JSON.parse(l).question_id}` }));

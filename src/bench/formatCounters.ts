@@ -20,7 +20,10 @@ export function formatCounters(r: AppRun): string {
   // A validation in the window (an epoch too short for the page to pause before its end) adds its work here.
   const validated = r.train.window.validations > 0 ? `; the work of ${r.train.window.validations} validation included` : '';
   const shared = c.sharedStepShare > 0 ? `, ${(100 * c.sharedStepShare).toFixed(0)}% of steps half on the other core` : '';
-  const thread = r.backend === 'webgpu' ? `${f1(c.kernelMsPerStep + c.replayMsPerStep)} ms on the engine thread in kernels and replays` : `${f1(c.kernelMsPerStep)} ms in them on the engine thread`;
+  const thread =
+    r.backend === 'webgpu'
+      ? `${f1(c.kernelMsPerStep + c.replayMsPerStep)} ms on the engine thread in kernels and replays`
+      : `${f1(c.kernelMsPerStep)} ms in them on the engine thread`;
   const top = c.topKernelMsPerStep.length ? `; most: ${c.topKernelMsPerStep.map(([k, ms]) => `${k} ${f1(ms)}`).join(', ')} ms` : '';
   return `${f1(c.kernelsPerStep)} kernels (${thread}${top})${shared}${gpu} (over ${c.windowSteps} steps${validated})`;
 }

@@ -50,7 +50,9 @@ const WITH_PYTHON = !argv.includes('--no-python');
 const SLICE_QUESTIONS = Number(opt('slice', '40'));
 // Named, the slice is used on a real GPU too: a first epoch of N·0.8 steps instead of the sample's ~1,000.
 const SLICE_ALWAYS = argv.includes('--slice');
-const CHROMIUM_EXTRA = opt('chromium-args', process.env.EORM_CHROMIUM_ARGS ?? '').split(/\s+/).filter(Boolean);
+const CHROMIUM_EXTRA = opt('chromium-args', process.env.EORM_CHROMIUM_ARGS ?? '')
+  .split(/\s+/)
+  .filter(Boolean);
 const IN_NODE = argv.includes('--node');
 const DAWN_DIR = opt('dawn', process.env.EORM_DAWN ?? '');
 const DAWN_FLAGS = opt('dawn-flags', '').split(/\s+/).filter(Boolean);
@@ -97,7 +99,22 @@ function pytorchCuda(name: string, model: ModelSettings, data: string): TorchCud
   if (probe.status !== 0) return 'torch sees no CUDA device';
   const preset = name.split('@')[0];
   try {
-    const out = runPython(python, ['-m', 'eorm.bench', '--data', data, '--preset', preset, '--max-len', String(model.maxLen), '--device', 'cuda', '--steps', '1000000', '--seconds', String(SECONDS)]);
+    const out = runPython(python, [
+      '-m',
+      'eorm.bench',
+      '--data',
+      data,
+      '--preset',
+      preset,
+      '--max-len',
+      String(model.maxLen),
+      '--device',
+      'cuda',
+      '--steps',
+      '1000000',
+      '--seconds',
+      String(SECONDS),
+    ]);
     return JSON.parse(out.trim().split('\n').pop()!) as TorchCuda;
   } catch (e) {
     // The app's figures are already in hand: PyTorch failing is reported beside them, not in their place.
@@ -126,7 +143,8 @@ async function main() {
     if (!DAWN_DIR) throw new Error('--node needs --dawn DIR (the folder of the npm package webgpu): bash src/bench/gpuKit/run.sh sets it up from the GPU kit');
     await installDawn(DAWN_DIR, DAWN_FLAGS);
     // Before minutes of training on the CPU backend that the engine would fall back to.
-    if (!(await navigator.gpu.requestAdapter())) throw new Error(`Dawn found no adapter (see the Vulkan loader's warnings above); see src/bench/gpuKit/README.md for what a real GPU needs`);
+    if (!(await navigator.gpu.requestAdapter()))
+      throw new Error(`Dawn found no adapter (see the Vulkan loader's warnings above); see src/bench/gpuKit/README.md for what a real GPU needs`);
     // Imported only now, as the engine is: tfjs-backend-webgpu registers itself at import where navigator.gpu exists.
     if (SUBMIT_EVERY) (await import('../worker/backend/backend.ts')).setSubmitEvery(Number(SUBMIT_EVERY));
     runtime = nodeRuntime();
@@ -155,8 +173,22 @@ async function main() {
       let software = false;
       for (const replay of REPLAY_MODES) {
         process.stdout.write(`app: webgpu ${name}, replay ${replay ? 'on' : 'off'}… `);
-        const { run, info } = await appRun(runtime, { requested: 'webgpu', preset: name, model, seconds: SECONDS, slice, sliced: SLICE_ALWAYS, pastFirstEpoch: WINDOW_EPOCH, replay, profile: PROFILE, ...(CHECKPOINT_EVERY ? { checkpointEverySteps: Number(CHECKPOINT_EVERY) } : {}) });
-        if (info.backend !== 'webgpu' || !info.adapter) throw new Error(`no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see docs/performance.md (gpu) for what a real GPU needs`);
+        const { run, info } = await appRun(runtime, {
+          requested: 'webgpu',
+          preset: name,
+          model,
+          seconds: SECONDS,
+          slice,
+          sliced: SLICE_ALWAYS,
+          pastFirstEpoch: WINDOW_EPOCH,
+          replay,
+          profile: PROFILE,
+          ...(CHECKPOINT_EVERY ? { checkpointEverySteps: Number(CHECKPOINT_EVERY) } : {}),
+        });
+        if (info.backend !== 'webgpu' || !info.adapter)
+          throw new Error(
+            `no WebGPU adapter ${IN_NODE ? 'from Dawn' : 'in this Chromium'} (${info.reason}); see docs/performance.md (gpu) for what a real GPU needs`,
+          );
         adapter = info.adapter;
         console.log(`${f0(run.train.window.tokensPerSec)} tok/s training${run.software ? ' (software adapter)' : ''}`);
         runs.push(run);
@@ -175,24 +207,49 @@ async function main() {
   if (SLICE_ALWAYS) writeFileSync((data = join(tmpdir(), `eorm-gpu-slice-${process.pid}.jsonl`)), slice.bytes);
   if (WITH_PYTHON && !software) for (const r of runs) torch[r.preset] ??= pytorchCuda(r.preset, presetModel(r.preset), data);
 
-  console.log(`\nadapter: ${[a.vendor, a.architecture, a.description].filter(Boolean).join(' · ') || 'unknown'}${software ? ' — SOFTWARE adapter (a CPU renderer): these figures are not GPU speed' : ''}`);
+  console.log(
+    `\nadapter: ${[a.vendor, a.architecture, a.description].filter(Boolean).join(' · ') || 'unknown'}${software ? ' — SOFTWARE adapter (a CPU renderer): these figures are not GPU speed' : ''}`,
+  );
   console.log(`limits: maxBufferSize ${f0(a.maxBufferSize / 2 ** 20)} MiB, maxStorageBufferBindingSize ${f0(a.maxStorageBufferBindingSize / 2 ** 20)} MiB`);
   for (const r of runs) {
     const t = torch[r.preset];
     const w = r.train.window;
-    const vs = typeof t === 'object' ? `; PyTorch CUDA (${t.deviceName}) ${f0(t.train.tokensPerSec)} tok/s, app ${(w.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×` : t ? `; PyTorch CUDA: ${t}` : '';
+    const vs =
+      typeof t === 'object'
+        ? `; PyTorch CUDA (${t.deviceName}) ${f0(t.train.tokensPerSec)} tok/s, app ${(w.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×`
+        : t
+          ? `; PyTorch CUDA: ${t}`
+          : '';
     const validated = w.validations > 0 ? ` (a validation fell in it: ${w.validations})` : '';
-    console.log(`  ${r.preset}, replay ${r.counters.replay ? 'on' : 'off'} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps (${w.seconds.toFixed(1)} s) ${WINDOW_EPOCH > 2 ? `in epoch ${WINDOW_EPOCH}` : 'after the first epoch'}, ${r.checkpointEverySteps ? `a checkpoint every ${r.checkpointEverySteps} steps` : 'no checkpoints'}${validated}${vs}`);
+    console.log(
+      `  ${r.preset}, replay ${r.counters.replay ? 'on' : 'off'} (d ${r.dModel}, maxLen ${r.maxLen}, ${r.data}): ${f0(w.tokensPerSec)} tok/s, ${w.stepsPerSec.toFixed(2)} steps/s over ${w.steps} steps (${w.seconds.toFixed(1)} s) ${WINDOW_EPOCH > 2 ? `in epoch ${WINDOW_EPOCH}` : 'after the first epoch'}, ${r.checkpointEverySteps ? `a checkpoint every ${r.checkpointEverySteps} steps` : 'no checkpoints'}${validated}${vs}`,
+    );
     console.log(`    ${formatCounters(r)}`);
     const p = r.replayProfile;
     if (p) {
       const total = p.kernels.reduce((a, k) => a + k.ms, 0);
-      console.log(`    GPU time of a replayed step (${p.shape}): ${p.stepMs.toFixed(2)} ms; each kind of kernel alone: ${p.kernels.slice(0, 10).map((k) => `${k.kernel} ×${k.dispatches} ${k.ms.toFixed(2)} ms`).join(', ')}${p.kernels.length > 10 ? `, ${p.kernels.length - 10} more` : ''} (sum ${total.toFixed(2)} ms)`);
+      console.log(
+        `    GPU time of a replayed step (${p.shape}): ${p.stepMs.toFixed(2)} ms; each kind of kernel alone: ${p.kernels
+          .slice(0, 10)
+          .map((k) => `${k.kernel} ×${k.dispatches} ${k.ms.toFixed(2)} ms`)
+          .join(', ')}${p.kernels.length > 10 ? `, ${p.kernels.length - 10} more` : ''} (sum ${total.toFixed(2)} ms)`,
+      );
     }
   }
   for (const [name, why] of Object.entries(skipped)) console.log(`  ${name}: not run, ${why}`);
   mkdirSync(dirname(RESULTS), { recursive: true });
-  const report = { date: new Date().toISOString(), engine: host, chromiumArgs: IN_NODE ? null : CHROMIUM_EXTRA, adapter: a, software, parity, seconds: SECONDS, app: runs, skipped, pytorchCuda: torch };
+  const report = {
+    date: new Date().toISOString(),
+    engine: host,
+    chromiumArgs: IN_NODE ? null : CHROMIUM_EXTRA,
+    adapter: a,
+    software,
+    parity,
+    seconds: SECONDS,
+    app: runs,
+    skipped,
+    pytorchCuda: torch,
+  };
   writeFileSync(RESULTS, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nwritten: ${RESULTS}`);
   if (parity && parity.failures.length > 0) {

@@ -17,13 +17,7 @@ import { GPT2_EOT } from '../engine/data/tokenize/gpt2.ts';
 import { SAMPLE_DATASET_PATH } from '../engine/data/sample.ts';
 import { bytesStream, readDataset } from '../engine/data/testing/node.ts';
 import { tokenizeDataset } from '../engine/data/tokenize/tokenizeDataset.ts';
-import {
-  answerTokenizeRequest,
-  createWorkerPool,
-  inProcessPool,
-  type TokenizePool,
-  type TokenizeWorker,
-} from '../engine/data/tokenize/tokenizePool.ts';
+import { answerTokenizeRequest, createWorkerPool, inProcessPool, type TokenizePool, type TokenizeWorker } from '../engine/data/tokenize/tokenizePool.ts';
 import type { TokenizeReply, TokenizeRequest } from '../engine/data/tokenize/tokenizeProtocol.ts';
 import type { Dataset, TokenizedSet } from '../engine/data/types.ts';
 
@@ -32,7 +26,9 @@ const SETTINGS = { maxLen: 2048, clsId: GPT2_EOT, sepId: GPT2_EOT };
 
 /** The sample repeated until ~30 MB, each copy under its own question_id prefix so groups stay distinct. */
 function buildInput(path: string): { bytes: Uint8Array; copies: number } {
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const size = Buffer.byteLength(lines.join('\n')) + 1;
   const copies = Math.max(1, Math.round(TARGET_BYTES / size));
   const out: string[] = [];
@@ -113,7 +109,9 @@ async function main(): Promise<void> {
     }
   }
   setMergeCacheSize(DEFAULT_MERGE_CACHE_SIZE);
-  console.log(`tokens: ${reference!.tokens.length} (${fmt(reference!.tokens.length / ds.candidateCount, 0)} per candidate), truncated at ${SETTINGS.maxLen}: ${reference!.truncated}`);
+  console.log(
+    `tokens: ${reference!.tokens.length} (${fmt(reference!.tokens.length / ds.candidateCount, 0)} per candidate), truncated at ${SETTINGS.maxLen}: ${reference!.truncated}`,
+  );
   console.log(`identical tokens for every pool: ${identical ? 'yes' : 'NO'}`);
 }
 

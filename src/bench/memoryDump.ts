@@ -18,7 +18,11 @@ export async function memoryDump(browser: Browser, depth = 3): Promise<Map<numbe
   session.on('Tracing.dataCollected', (e) => void events.push(...(e.value as unknown as DumpEvent[])));
   const complete = new Promise<void>((resolve) => session.once('Tracing.tracingComplete', () => resolve()));
   await session.send('Tracing.start', {
-    traceConfig: { includedCategories: ['disabled-by-default-memory-infra'], excludedCategories: ['*'], memoryDumpConfig: { triggers: [] } as unknown as Record<string, string> },
+    traceConfig: {
+      includedCategories: ['disabled-by-default-memory-infra'],
+      excludedCategories: ['*'],
+      memoryDumpConfig: { triggers: [] } as unknown as Record<string, string>,
+    },
     transferMode: 'ReportEvents',
   });
   await session.send('Tracing.requestMemoryDump', { deterministic: false, levelOfDetail: 'detailed' });
@@ -36,7 +40,10 @@ export async function memoryDump(browser: Browser, depth = 3): Promise<Map<numbe
       if (!size || size.units !== 'bytes') continue;
       sums.set(name, (sums.get(name) ?? 0) + parseInt(size.value, 16) / 2 ** 20);
     }
-    out.set(e.pid, [...sums].filter(([, v]) => v >= 1).sort((x, y) => y[1] - x[1]));
+    out.set(
+      e.pid,
+      [...sums].filter(([, v]) => v >= 1).sort((x, y) => y[1] - x[1]),
+    );
   }
   return out;
 }

@@ -9,7 +9,13 @@ import { nodeRuntime } from './nodeEngine.ts';
 describe('the bench in-process in Node', () => {
   it('measures a window of whole steps, and each host starts as a fresh engine', async () => {
     const runtime = nodeRuntime();
-    const spec = { requested: 'webgpu' as const, preset: 'mini', model: { ...PRESETS.tiny, dModel: 16, ffnDim: 32, maxLen: 64 }, seconds: 1, slice: sampleSlice(12) };
+    const spec = {
+      requested: 'webgpu' as const,
+      preset: 'mini',
+      model: { ...PRESETS.tiny, dModel: 16, ffnDim: 32, maxLen: 64 },
+      seconds: 1,
+      slice: sampleSlice(12),
+    };
     const first = await appRun(runtime, spec);
     expect(first.info.backend).toBe('cpu');
     expect(first.info.reason).toMatch(/WebGPU was asked for but .*navigator\.gpu is missing/);

@@ -33,7 +33,9 @@ export async function installDawn(dir: string, flags: string[] = []): Promise<vo
   try {
     dawn = (await import(/* @vite-ignore */ pathToFileURL(entry).href)) as DawnModule;
   } catch (e) {
-    throw new Error(`Dawn's WebGPU for Node could not be loaded from ${entry} (${e instanceof Error ? e.message : String(e)}). Make the GPU kit (npm run gpu-kit) and run the bench with bash src/bench/gpuKit/run.sh`);
+    throw new Error(
+      `Dawn's WebGPU for Node could not be loaded from ${entry} (${e instanceof Error ? e.message : String(e)}). Make the GPU kit (npm run gpu-kit) and run the bench with bash src/bench/gpuKit/run.sh`,
+    );
   }
   Object.assign(globalThis, dawn.globals);
   // Node 20 has no navigator; later versions have one without `gpu`.

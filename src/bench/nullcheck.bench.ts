@@ -47,7 +47,11 @@ function wilson(k: number, n: number): string {
 async function questionsOf(path: string): Promise<Array<Omit<ScoredGroup, 'energies'>>> {
   const ds = await readDataset(bytesStream(readFileSync(path)));
   return ds.groups
-    .map((g) => ({ labels: g.candidates.map((c) => c.label), answers: g.candidates.map((c) => c.answerKey), lengths: g.candidates.map((c) => c.genText.length) }))
+    .map((g) => ({
+      labels: g.candidates.map((c) => c.label),
+      answers: g.candidates.map((c) => c.answerKey),
+      lengths: g.candidates.map((c) => c.genText.length),
+    }))
     .filter((g) => hasBothLabels({ ...g, energies: g.labels }));
 }
 
@@ -89,7 +93,9 @@ for (const path of DATA) {
     if (lengthBias(groups, { seed: run + 1, figuresOver: 'bothLabels' }).real) count.lengthReal++;
   }
   const seconds = (performance.now() - t0) / 1000;
-  console.log(`\n${path}: ${RUNS} runs of ${Math.min(QUESTIONS, pool.length)} questions with both labels (of ${pool.length}), random energies, no source; ${seconds.toFixed(0)} s`);
+  console.log(
+    `\n${path}: ${RUNS} runs of ${Math.min(QUESTIONS, pool.length)} questions with both labels (of ${pool.length}), random energies, no source; ${seconds.toFixed(0)} s`,
+  );
   console.log(`  a rule other than majority vote recommended: ${wilson(count.recommended, RUNS)}   (target ≤ 5%)`);
   console.log(`  any rule called a real gain:                  ${wilson(count.anyRealGain, RUNS)}`);
   for (const [rule, k] of realByRule) console.log(`    ${rule} called real (either way): ${wilson(k, RUNS)}`);

@@ -69,8 +69,16 @@ async function tinyModel(): Promise<string> {
 
 function lastScoringRate(): string {
   try {
-    const latest = JSON.parse(readFileSync('bench/results/latest.json', 'utf8')) as { date: string; app: Array<{ shape: string; label: string; preset: string; score: { perSec: number; tokensPerSec: number } }> };
-    return latest.app.map((r) => `${r.shape} · ${r.label} · ${r.preset}: ${r.score.perSec.toFixed(0)} candidates/s, ${r.score.tokensPerSec.toFixed(0)} tokens/s (speed bench, ${latest.date})`).join('\n');
+    const latest = JSON.parse(readFileSync('bench/results/latest.json', 'utf8')) as {
+      date: string;
+      app: Array<{ shape: string; label: string; preset: string; score: { perSec: number; tokensPerSec: number } }>;
+    };
+    return latest.app
+      .map(
+        (r) =>
+          `${r.shape} · ${r.label} · ${r.preset}: ${r.score.perSec.toFixed(0)} candidates/s, ${r.score.tokensPerSec.toFixed(0)} tokens/s (speed bench, ${latest.date})`,
+      )
+      .join('\n');
   } catch {
     return 'no speed bench results (bench/results/latest.json)';
   }
@@ -81,7 +89,12 @@ async function printMemory(b: { browser: Parameters<typeof memoryDump>[0] }, whe
   const processes = [...(await memoryDump(b.browser)).values()];
   const total = (rows: Array<[string, number]>) => rows.reduce((n, [, v]) => n + v, 0);
   const tab = processes.filter((rows) => rows.some(([n]) => n.startsWith('v8/workers'))).sort((x, y) => total(y) - total(x))[0] ?? [];
-  console.log(`tab memory ${when} (Chromium's memory-infra, MiB): ${tab.filter(([, v]) => v >= 4).map(([n, v]) => `${n} ${v.toFixed(0)}`).join(', ')}`);
+  console.log(
+    `tab memory ${when} (Chromium's memory-infra, MiB): ${tab
+      .filter(([, v]) => v >= 4)
+      .map(([n, v]) => `${n} ${v.toFixed(0)}`)
+      .join(', ')}`,
+  );
 }
 
 async function main() {
@@ -140,8 +153,13 @@ async function main() {
     if (end.state === 'error') throw new Error(`picks failed: ${end.message}`);
     const candidates = end.done * 16;
     console.log(`load (read, parse, group; as a ${SOURCE === 'file' ? 'dropped file' : 'download'}): ${loadSec.toFixed(1)} s`);
-    console.log(`pick ${end.done.toLocaleString('en-US')} of ${end.total.toLocaleString('en-US')} questions (tokenize + score + pick, chunk by chunk): ${pickSec.toFixed(1)} s, ${(candidates / pickSec).toFixed(0)} candidates/s, ${(end.done / pickSec).toFixed(1)} questions/s`);
-    if (end.state === 'cancelled') console.log(`cancelled at --pick-limit: the whole file at this rate would take about ${((end.total / end.done) * pickSec / 60).toFixed(0)} min (estimate)`);
+    console.log(
+      `pick ${end.done.toLocaleString('en-US')} of ${end.total.toLocaleString('en-US')} questions (tokenize + score + pick, chunk by chunk): ${pickSec.toFixed(1)} s, ${(candidates / pickSec).toFixed(0)} candidates/s, ${(end.done / pickSec).toFixed(1)} questions/s`,
+    );
+    if (end.state === 'cancelled')
+      console.log(
+        `cancelled at --pick-limit: the whole file at this rate would take about ${(((end.total / end.done) * pickSec) / 60).toFixed(0)} min (estimate)`,
+      );
     const mib = (x: number | null) => (x === null ? 'not measured (no /proc)' : `${x.toFixed(0)} MiB`);
     console.log(`tab peak memory: ${mib(loadPeak)} while loading, ${mib(peak)} while picking (target < 1.5 GB = 1,431 MiB)`);
     console.log(`beside the speed bench's scoring rate (its shapes, tiny preset):\n${lastScoringRate()}`);

@@ -65,7 +65,9 @@ async function app(): Promise<Point[]> {
   const split = splitGroups(view, { seed, kind: settings.splitKind });
   const params = initParams(cfg, seed);
   const points: Point[] = [];
-  console.log(`app (tfjs ${tf.getBackend()}): ${split.train.length} train / ${split.val.length} val groups, ${preset}, ${epochs} epoch(s), lr ${lr}, seed ${seed}`);
+  console.log(
+    `app (tfjs ${tf.getBackend()}): ${split.train.length} train / ${split.val.length} val groups, ${preset}, ${epochs} epoch(s), lr ${lr}, seed ${seed}`,
+  );
   await runTraining(
     { cfg, params, view, answers, split, settings, profile: activeProfile() },
     {
@@ -75,7 +77,14 @@ async function app(): Promise<Point[]> {
       evalProgress: () => undefined,
       evaluation: (e) => {
         const s = e.evaluation.summary;
-        const p = { epoch: e.epoch, bestOfN: s.bestOfN, btLoss: s.btLoss, pairwise: s.pairwise, trainLoss: e.epochTrainLoss, seconds: (performance.now() - t0) / 1000 };
+        const p = {
+          epoch: e.epoch,
+          bestOfN: s.bestOfN,
+          btLoss: s.btLoss,
+          pairwise: s.pairwise,
+          trainLoss: e.epochTrainLoss,
+          seconds: (performance.now() - t0) / 1000,
+        };
         points.push(p);
         console.log(`  app    epoch ${p.epoch}: val Best-of-N ${p.bestOfN.toFixed(4)}  val loss ${p.btLoss.toFixed(4)}  (${p.seconds.toFixed(0)} s)`);
       },
@@ -94,15 +103,52 @@ function pythonWithTorch(): string {
 function python(): Point[] {
   const py = pythonWithTorch();
   const out = join(work, 'python-run');
-  const args = ['-m', 'eorm.train', '--data', dataPath, '--out', out, '--preset', preset, '--epochs', String(epochs), '--lr', String(lr), '--seed', String(seed), '--split', DEFAULT_TRAIN_SETTINGS.splitKind ?? 'all', '--resume', 'never', '--quiet'];
+  const args = [
+    '-m',
+    'eorm.train',
+    '--data',
+    dataPath,
+    '--out',
+    out,
+    '--preset',
+    preset,
+    '--epochs',
+    String(epochs),
+    '--lr',
+    String(lr),
+    '--seed',
+    String(seed),
+    '--split',
+    DEFAULT_TRAIN_SETTINGS.splitKind ?? 'all',
+    '--resume',
+    'never',
+    '--quiet',
+  ];
   console.log(`python (${py} ${args.join(' ')})`);
-  const r = spawnSync(py, args, { cwd: join(root, 'python'), env: { ...process.env, PYTHONPATH: join(root, 'python') }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(py, args, {
+    cwd: join(root, 'python'),
+    env: { ...process.env, PYTHONPATH: join(root, 'python') },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (r.status !== 0) throw new Error(`eorm.train failed (${r.status})`);
   const points: Point[] = [];
   for (const line of readFileSync(join(out, 'metrics.jsonl'), 'utf8').trim().split('\n')) {
-    const rec = JSON.parse(line) as { type: string; epoch: number; time: number; epochTrainLoss: number | null; summary: { bestOfN: number; btLoss: number; pairwise: number } };
+    const rec = JSON.parse(line) as {
+      type: string;
+      epoch: number;
+      time: number;
+      epochTrainLoss: number | null;
+      summary: { bestOfN: number; btLoss: number; pairwise: number };
+    };
     if (rec.type !== 'eval') continue;
-    const p = { epoch: rec.epoch, bestOfN: rec.summary.bestOfN, btLoss: rec.summary.btLoss, pairwise: rec.summary.pairwise, trainLoss: rec.epochTrainLoss, seconds: rec.time };
+    const p = {
+      epoch: rec.epoch,
+      bestOfN: rec.summary.bestOfN,
+      btLoss: rec.summary.btLoss,
+      pairwise: rec.summary.pairwise,
+      trainLoss: rec.epochTrainLoss,
+      seconds: rec.time,
+    };
     points.push(p);
     console.log(`  python epoch ${p.epoch}: val Best-of-N ${p.bestOfN.toFixed(4)}  val loss ${p.btLoss.toFixed(4)}  (${p.seconds.toFixed(0)} s)`);
   }
@@ -116,14 +162,18 @@ for (let e = 0; e <= epochs; e++) {
   const a = appPoints.find((p) => p.epoch === e);
   const p = pyPoints.find((q) => q.epoch === e);
   const f = (x: number | null | undefined, d = 4) => (x === null || x === undefined ? '   -  ' : x.toFixed(d));
-  console.log(`${String(e).padStart(5)} | ${f(a?.bestOfN)}  | ${f(p?.bestOfN)} | ${f(a?.btLoss)}       | ${f(p?.btLoss)}      | ${f(a?.trainLoss)}         | ${f(p?.trainLoss)}`);
+  console.log(
+    `${String(e).padStart(5)} | ${f(a?.bestOfN)}  | ${f(p?.bestOfN)} | ${f(a?.btLoss)}       | ${f(p?.btLoss)}      | ${f(a?.trainLoss)}         | ${f(p?.trainLoss)}`,
+  );
 }
 const lastA = appPoints[appPoints.length - 1];
 const lastP = pyPoints[pyPoints.length - 1];
 if (lastA && lastP) {
   const dBon = Math.abs(lastA.bestOfN - lastP.bestOfN) * 100;
   const dLoss = Math.abs(lastA.btLoss - lastP.btLoss);
-  console.log(`\nfinal: |Δ val Best-of-N| = ${dBon.toFixed(2)} points (bar 4), |Δ val loss| = ${dLoss.toFixed(4)} (bar 0.02): ${dBon <= 4 && dLoss <= 0.02 ? 'within' : 'OUTSIDE'} the issue's bars`);
+  console.log(
+    `\nfinal: |Δ val Best-of-N| = ${dBon.toFixed(2)} points (bar 4), |Δ val loss| = ${dLoss.toFixed(4)} (bar 0.02): ${dBon <= 4 && dLoss <= 0.02 ? 'within' : 'OUTSIDE'} the issue's bars`,
+  );
 }
 const jsonOut = opt('json', '');
 if (jsonOut) writeFileSync(resolve(root, jsonOut), JSON.stringify({ epochs, lr, seed, preset, lines, app: appPoints, python: pyPoints }, null, 2));

@@ -33,7 +33,10 @@ let text = readFileSync(resolve(opt('data', '')), 'utf8');
 if (slice > 0) text = firstQuestions(text, slice);
 const weakerThan = Number(opt('weaker-than', '0'));
 if (weakerThan > 0) {
-  const rows = text.split('\n').filter((l) => l.trim()).map((l) => ({ line: l, r: JSON.parse(l) as { source?: string; label?: number } }));
+  const rows = text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => ({ line: l, r: JSON.parse(l) as { source?: string; label?: number } }));
   const bySource = new Map<string, { n: number; correct: number }>();
   for (const { r } of rows) {
     const t = bySource.get(r.source ?? '') ?? { n: 0, correct: 0 };
@@ -42,7 +45,11 @@ if (weakerThan > 0) {
     bySource.set(r.source ?? '', t);
   }
   const weak = new Set([...bySource].filter(([, t]) => t.correct / t.n < weakerThan).map(([name]) => name));
-  text = rows.filter(({ r }) => weak.has(r.source ?? '')).map(({ line }) => line).join('\n') + '\n';
+  text =
+    rows
+      .filter(({ r }) => weak.has(r.source ?? ''))
+      .map(({ line }) => line)
+      .join('\n') + '\n';
   console.log(`${weak.size} of ${bySource.size} sources below ${weakerThan} correct`);
 }
 await tf.setBackend('wasm');
@@ -50,7 +57,10 @@ const t0 = performance.now();
 const { view, answers } = await readTrainingData(text);
 const model = { ...PRESETS[preset], dropout: Number(opt('dropout', String(PRESETS[preset].dropout))) };
 const settings: TrainSettings = {
-  ...DEFAULT_TRAIN_SETTINGS, preset, model, seed,
+  ...DEFAULT_TRAIN_SETTINGS,
+  preset,
+  model,
+  seed,
   epochs: Number(opt('epochs', String(DEFAULT_TRAIN_SETTINGS.epochs))),
   lr: Number(opt('lr', String(DEFAULT_TRAIN_SETTINGS.lr))),
   warmupRatio: Number(opt('warmup', String(DEFAULT_TRAIN_SETTINGS.warmupRatio))),
@@ -60,19 +70,32 @@ const settings: TrainSettings = {
 const cfg = modelConfigFor(settings.model);
 const split = splitGroups(view, { seed, kind: settings.splitKind ?? 'all' });
 const params = initParams(cfg, seed);
-console.log(`${view.groupStart.length - 1} groups: ${split.train.length} train / ${split.val.length} val; ${JSON.stringify({ ...settings, model: undefined })} ${JSON.stringify(model)}`);
+console.log(
+  `${view.groupStart.length - 1} groups: ${split.train.length} train / ${split.val.length} val; ${JSON.stringify({ ...settings, model: undefined })} ${JSON.stringify(model)}`,
+);
 const evals: unknown[] = [];
 const ignore = () => undefined;
-await runTraining({ cfg, params, view, answers, split, settings, profile: activeProfile() }, {
-  state: ignore, points: ignore, progress: ignore, evalProgress: ignore,
-  evaluation: (e) => {
-    const s = e.evaluation.selection.rules;
-    console.log(`epoch ${e.epoch} step ${e.step}: BoN ${s.bestOfN.accuracy.toFixed(4)} maj ${s.majority.accuracy.toFixed(4)} wv1 ${s.weightedVoteRaw.accuracy.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-    evals.push({
-      epoch: e.epoch, step: e.step, seconds: (performance.now() - t0) / 1000,
-      groups: e.evaluation.groups.map((g) => ({ energies: Array.from(g.energies), labels: Array.from(g.labels), answers: g.answers })),
-    });
+await runTraining(
+  { cfg, params, view, answers, split, settings, profile: activeProfile() },
+  {
+    state: ignore,
+    points: ignore,
+    progress: ignore,
+    evalProgress: ignore,
+    evaluation: (e) => {
+      const s = e.evaluation.selection.rules;
+      console.log(
+        `epoch ${e.epoch} step ${e.step}: BoN ${s.bestOfN.accuracy.toFixed(4)} maj ${s.majority.accuracy.toFixed(4)} wv1 ${s.weightedVoteRaw.accuracy.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+      );
+      evals.push({
+        epoch: e.epoch,
+        step: e.step,
+        seconds: (performance.now() - t0) / 1000,
+        groups: e.evaluation.groups.map((g) => ({ energies: Array.from(g.energies), labels: Array.from(g.labels), answers: g.answers })),
+      });
+    },
   },
-}, new RunControl());
+  new RunControl(),
+);
 writeFileSync(out, JSON.stringify({ settings, model, evals }));
 console.log(`wrote ${out} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);

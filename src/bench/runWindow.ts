@@ -48,7 +48,22 @@ export interface RunCounters {
 
 /** Work per step over the window of `steps` steps between the counters `c0` and `c1`; `epoch1`: at the first epoch's end. */
 export function windowCounters(c0: Counters, c1: Counters, steps: number, epoch1: Counters | null, replay: boolean): RunCounters {
-  const per = (k: 'kernels' | 'dispatches' | 'submits' | 'uniformWrites' | 'uploadBytes' | 'readbacks' | 'buffersCreated' | 'bindGroups' | 'recordings' | 'replays' | 'replayMs' | 'kernelMs' | 'peerSteps') => (c1[k] - c0[k]) / steps;
+  const per = (
+    k:
+      | 'kernels'
+      | 'dispatches'
+      | 'submits'
+      | 'uniformWrites'
+      | 'uploadBytes'
+      | 'readbacks'
+      | 'buffersCreated'
+      | 'bindGroups'
+      | 'recordings'
+      | 'replays'
+      | 'replayMs'
+      | 'kernelMs'
+      | 'peerSteps',
+  ) => (c1[k] - c0[k]) / steps;
   return {
     windowSteps: steps,
     kernelsPerStep: per('kernels'),
@@ -84,7 +99,12 @@ export function windowCounters(c0: Counters, c1: Counters, steps: number, epoch1
 }
 
 /** Training speed over the window: from the resume to the second pause (every step in it finished), validations taken out. */
-export function windowRate(c0: { step: number; tokens: number }, c1: { step: number; at: number; tokens: number }, resumedAt: number, validation: { count: number; ms: number }) {
+export function windowRate(
+  c0: { step: number; tokens: number },
+  c1: { step: number; at: number; tokens: number },
+  resumedAt: number,
+  validation: { count: number; ms: number },
+) {
   const seconds = (c1.at - resumedAt - validation.ms) / 1000;
   const steps = c1.step - c0.step;
   return { steps, seconds, stepsPerSec: steps / seconds, tokensPerSec: (c1.tokens - c0.tokens) / seconds, validations: validation.count };

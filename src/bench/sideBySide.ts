@@ -39,8 +39,14 @@ export class SideBySide {
     console.log(`reliability (${label}): bin | count | confidence | accuracy | python count, confidence, accuracy | max |Δ|`);
     a.forEach((b, k) => {
       const q = p[k];
-      const d = this.compare(`${label} bin ${k}`, [[b.count, q?.count], [b.confidence, q?.confidence], [b.accuracy, q?.accuracy]]);
-      console.log(`  ${b.lo.toFixed(1)}–${b.hi.toFixed(1)} | ${String(b.count).padStart(5)} | ${f4(b.confidence)}     | ${f4(b.accuracy)}   | ${q?.count}, ${f4(q?.confidence)}, ${f4(q?.accuracy)} | ${d}`);
+      const d = this.compare(`${label} bin ${k}`, [
+        [b.count, q?.count],
+        [b.confidence, q?.confidence],
+        [b.accuracy, q?.accuracy],
+      ]);
+      console.log(
+        `  ${b.lo.toFixed(1)}–${b.hi.toFixed(1)} | ${String(b.count).padStart(5)} | ${f4(b.confidence)}     | ${f4(b.accuracy)}   | ${q?.count}, ${f4(q?.confidence)}, ${f4(q?.accuracy)} | ${d}`,
+      );
     });
   }
 
@@ -50,11 +56,28 @@ export class SideBySide {
     const width = Math.max(6, ...app.map((r) => r.source.length));
     for (const r of app) {
       const p = pySources.get(r.source);
-      const fields = ['candidates', 'shareCorrect', 'pickedShare', 'chanceShare', 'earnedShare', 'picks', 'pairwise', 'meanEnergyCorrect', 'meanEnergyIncorrect'] as const;
-      const d = p ? this.compare(`source ${r.source}`, fields.map((k) => [r[k], p[k]])) : 'missing in python';
+      const fields = [
+        'candidates',
+        'shareCorrect',
+        'pickedShare',
+        'chanceShare',
+        'earnedShare',
+        'picks',
+        'pairwise',
+        'meanEnergyCorrect',
+        'meanEnergyIncorrect',
+      ] as const;
+      const d = p
+        ? this.compare(
+            `source ${r.source}`,
+            fields.map((k) => [r[k], p[k]]),
+          )
+        : 'missing in python';
       if (!p) this.failures.push(`source ${r.source} missing in python`);
       else if (p.flagged !== r.flagged) this.failures.push(`source ${r.source}: flagged differs`);
-      console.log(`  ${r.source.padEnd(width)} | ${String(r.candidates).padStart(5)} | ${f4(r.shareCorrect)} | ${f4(r.pickedShare)} | ${f4(r.chanceShare)} | ${f4(r.earnedShare)} | ${f4(r.pairwise)} | ${r.meanEnergyCorrect.toFixed(3)} | ${r.meanEnergyIncorrect.toFixed(3)} | ${r.flagged ? 'FLAGGED' : '-'} | ${d}`);
+      console.log(
+        `  ${r.source.padEnd(width)} | ${String(r.candidates).padStart(5)} | ${f4(r.shareCorrect)} | ${f4(r.pickedShare)} | ${f4(r.chanceShare)} | ${f4(r.earnedShare)} | ${f4(r.pairwise)} | ${r.meanEnergyCorrect.toFixed(3)} | ${r.meanEnergyIncorrect.toFixed(3)} | ${r.flagged ? 'FLAGGED' : '-'} | ${d}`,
+      );
     }
     if (py.length !== app.length) this.failures.push(`sources: app ${app.length} rows, python ${py.length}`);
   }

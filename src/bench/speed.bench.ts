@@ -146,18 +146,45 @@ async function main() {
     }
   }
 
-  const rows: string[][] = [['shape', 'backend', 'preset', 'Start→1st step', 'score tok/s (cand/s)', 'train tok/s', 'steps/s', '× PyTorch (train, score)', 'tab peak']];
+  const rows: string[][] = [
+    ['shape', 'backend', 'preset', 'Start→1st step', 'score tok/s (cand/s)', 'train tok/s', 'steps/s', '× PyTorch (train, score)', 'tab peak'],
+  ];
   for (const r of runs) {
     const t = torch[key(r.shape, r.preset)];
-    const vs = typeof t === 'object' && !r.software ? `${(r.train.window.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×, ${(r.score.tokensPerSec / t.score.tokensPerSec).toFixed(2)}×` : r.software ? 'n/a (software)' : '–';
+    const vs =
+      typeof t === 'object' && !r.software
+        ? `${(r.train.window.tokensPerSec / t.train.tokensPerSec).toFixed(2)}×, ${(r.score.tokensPerSec / t.score.tokensPerSec).toFixed(2)}×`
+        : r.software
+          ? 'n/a (software)'
+          : '–';
     const shape = r.software && r.shape === 'sample' ? `sample, first ${SLOW_SLICE_QUESTIONS} q` : r.shape;
     const peak = r.peakMiB === null ? '–' : `${f0(r.peakMiB)} MiB`;
-    rows.push([shape, r.label, r.preset, `${f1(r.startToFirstStepSec)} s${r.startToUntrainedValidationSec > r.startToFirstStepSec ? ` (validated at ${f1(r.startToUntrainedValidationSec)} s)` : ''}`, `${f0(r.score.tokensPerSec)} (${f0(r.score.perSec)})`, f0(r.train.window.tokensPerSec), r.train.window.stepsPerSec.toFixed(2), vs, peak]);
+    rows.push([
+      shape,
+      r.label,
+      r.preset,
+      `${f1(r.startToFirstStepSec)} s${r.startToUntrainedValidationSec > r.startToFirstStepSec ? ` (validated at ${f1(r.startToUntrainedValidationSec)} s)` : ''}`,
+      `${f0(r.score.tokensPerSec)} (${f0(r.score.perSec)})`,
+      f0(r.train.window.tokensPerSec),
+      r.train.window.stepsPerSec.toFixed(2),
+      vs,
+      peak,
+    ]);
   }
   for (const [k, t] of Object.entries(torch)) {
     if (typeof t === 'string') continue;
     const shape = k.slice(0, k.lastIndexOf(' '));
-    rows.push([shape, `PyTorch ${t.torch} CPU, ${t.threads} threads, ${t.blas}`, t.preset, '–', `${f0(t.score.tokensPerSec)} (${f0(t.score.candidatesPerSec)})`, f0(t.train.tokensPerSec), t.train.stepsPerSec.toFixed(2), '1.00×, 1.00×', '–']);
+    rows.push([
+      shape,
+      `PyTorch ${t.torch} CPU, ${t.threads} threads, ${t.blas}`,
+      t.preset,
+      '–',
+      `${f0(t.score.tokensPerSec)} (${f0(t.score.candidatesPerSec)})`,
+      f0(t.train.tokensPerSec),
+      t.train.stepsPerSec.toFixed(2),
+      '1.00×, 1.00×',
+      '–',
+    ]);
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   console.log(`\n${cores} cores, ${chromium}; training over a window of whole steps between two pauses (up to ${SECONDS} s after the first step)\n`);
@@ -168,7 +195,10 @@ async function main() {
   for (const r of runs) console.log(`  ${r.shape}, ${r.label} ${r.preset}: ${r.counters.scoringPeerBatches}`);
   if (probe) {
     console.log(`\nprobe: ${probe.reason}`);
-    for (const p of probe.probes) console.log(`  ${p.backend.padEnd(7)} ${p.available ? `${p.gflops!.toFixed(2)} GFLOP/s, ${p.roundsPerSec!.toFixed(1)} rounds/s, ${p.ms.toFixed(0)} ms` : p.error}`);
+    for (const p of probe.probes)
+      console.log(
+        `  ${p.backend.padEnd(7)} ${p.available ? `${p.gflops!.toFixed(2)} GFLOP/s, ${p.roundsPerSec!.toFixed(1)} rounds/s, ${p.ms.toFixed(0)} ms` : p.error}`,
+      );
   }
   mkdirSync('bench/results', { recursive: true });
   const report = { date: new Date().toISOString(), cores, chromium, seconds: SECONDS, probe, app: runs, pytorch: torch };

@@ -34,7 +34,9 @@ const layerOf = (path: string) => LAYERS.indexOf(rel(path).split('/')[0] as (typ
 /** Relative imports of one file, resolved to files of the tree. */
 function importsOf(path: string): string[] {
   const text = readFileSync(path, 'utf8');
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]);
+  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map(
+    (m) => m[1] ?? m[2],
+  );
   return specs.map((s) => resolve(dirname(path), s)).filter((p) => files.includes(p));
 }
 
@@ -106,7 +108,7 @@ const BELOW: Array<[string, string]> = [
 ];
 const engineFolder = (path: string) => (rel(path).startsWith('engine/') ? rel(path).split('/')[1] : null);
 
-it('imports never run back up between engine\'s folders (gpuMemory, kernels, backend, model, score, train from the bottom)', () => {
+it("imports never run back up between engine's folders (gpuMemory, kernels, backend, model, score, train from the bottom)", () => {
   const upward: string[] = [];
   for (const [from, tos] of graph) {
     if (isTest(from) || /\/testing\//.test(rel(from))) continue; // a test (and its helpers) may build its case with what lies above
@@ -165,9 +167,11 @@ it("the backend's profile is handed down from where a run, a scoring call or a p
   for (const f of files) {
     const r = rel(f);
     if (isTest(f) || !/^(engine|worker)\//.test(r) || LOOKUP_HERE.test(r)) continue;
-    text(f).split('\n').forEach((line, i) => {
-      if (/\bactiveProfile\b/.test(line)) lookups.push(`${r}:${i + 1}`);
-    });
+    text(f)
+      .split('\n')
+      .forEach((line, i) => {
+        if (/\bactiveProfile\b/.test(line)) lookups.push(`${r}:${i + 1}`);
+      });
   }
   expect(lookups).toEqual([]);
 });

@@ -160,7 +160,13 @@ export function reduceEvent(s: EngineState, ev: WorkerEvent): Partial<EngineStat
       // A refresh (new maxLen or split) of the loaded data must not end a load that is still running.
       if (ev.reason === 'refreshed' && s.data[ev.summary.role].status === 'loading') return { data: withSlot(s, ev.summary.role, { summary: ev.summary }) };
       return {
-        data: withSlot(s, ev.summary.role, { status: 'ready', summary: ev.summary, progress: null, lastError: null, ...(ev.reason === 'loaded' ? { note: null } : {}) }),
+        data: withSlot(s, ev.summary.role, {
+          status: 'ready',
+          summary: ev.summary,
+          progress: null,
+          lastError: null,
+          ...(ev.reason === 'loaded' ? { note: null } : {}),
+        }),
         errors: ev.reason === 'loaded' ? withoutLoadBanners(s, ev.summary.role) : s.errors,
       };
     case 'dataNote':

@@ -20,12 +20,24 @@ describe('engine store: results and the model they came from', () => {
   });
   const models = (active: ModelSlot, ...available: ModelInfo[]): WorkerEvent => ({ type: 'models', active, available });
   const inspected: WorkerEvent = { type: 'inspectGroup', set: 'test', filter: 'all', position: 0, matching: 3, groupIndex: 1, question: 'q', candidates: [] };
-  const reranked = (slot: ModelSlot): WorkerEvent => ({ type: 'reranked', question: 'q', candidates: [], modelSlot: slot, answers: [], temperature: 1, temperatureSource: 'T = 1' });
+  const reranked = (slot: ModelSlot): WorkerEvent => ({
+    type: 'reranked',
+    question: 'q',
+    candidates: [],
+    modelSlot: slot,
+    answers: [],
+    temperature: 1,
+    temperatureSource: 'T = 1',
+  });
   const evaluated = (slot: ModelSlot): WorkerEvent => ({ type: 'evaluation', report: report({ set: 'test', epoch: 0, origin: 'request', modelSlot: slot }) });
 
   function staleness(store: ReturnType<typeof createEngineStore>) {
     const s = store.getState();
-    return [isStale(s.inspect!.model!, s.models.available), isStale(s.rerank!.model, s.models.available), isStale(s.latestEval.test!.model, s.models.available)];
+    return [
+      isStale(s.inspect!.model!, s.models.available),
+      isStale(s.rerank!.model, s.models.available),
+      isStale(s.latestEval.test!.model, s.models.available),
+    ];
   }
 
   it('tags Inspect, Rerank and requested evaluations with their model, stale once another file is imported into its slot', () => {
@@ -74,7 +86,10 @@ describe('engine store: Inspect after an evaluation', () => {
     revision: 1,
   });
   const models = (active: ModelSlot, ...available: ModelInfo[]): WorkerEvent => ({ type: 'models', active, available });
-  const evaluated = (set: 'val' | 'test', slot: ModelSlot, origin: 'run' | 'request' = 'request'): WorkerEvent => ({ type: 'evaluation', report: report({ set, epoch: 0, origin, modelSlot: slot }) });
+  const evaluated = (set: 'val' | 'test', slot: ModelSlot, origin: 'run' | 'request' = 'request'): WorkerEvent => ({
+    type: 'evaluation',
+    report: report({ set, epoch: 0, origin, modelSlot: slot }),
+  });
 
   it('asks for the first group of the set Inspect shows once an evaluation of it by the selected model arrives, and only until one is shown', () => {
     const store = replay([models('imported', info('imported')), evaluated('test', 'imported')]);
@@ -91,7 +106,12 @@ describe('engine store: Inspect after an evaluation', () => {
   it('not for an evaluation of a model other than the selected one, nor while a run trains (then once it is over)', () => {
     const other = replay([models('latest', info('imported'), info('latest', 10)), evaluated('test', 'imported')]);
     expect(firstGroupToShow(other.getState(), 'test')).toBeNull();
-    const run = replay([models('latest', info('latest', 0)), trainState('training', 3), evaluated('val', 'latest', 'run'), models('latest', info('latest', 3))]);
+    const run = replay([
+      models('latest', info('latest', 0)),
+      trainState('training', 3),
+      evaluated('val', 'latest', 'run'),
+      models('latest', info('latest', 3)),
+    ]);
     expect(firstGroupToShow(run.getState(), 'val')).toBeNull();
     run.getState().eventReceived(trainState('done', 20));
     expect(firstGroupToShow(run.getState(), 'val')).toBe(run.getState().latestEval.val!.report);

@@ -17,7 +17,7 @@ const result: CandidateSaliency = {
   truncated: false,
 };
 
-describe('the store\'s saliency', () => {
+describe("the store's saliency", () => {
   it('holds the request while it computes, then its answer; an answer to an earlier request is dropped', () => {
     const store = createEngineStore();
     const { commandSent, eventReceived } = store.getState();

@@ -53,7 +53,10 @@ describe('engine store: the selection report and the new events', () => {
       { answer: '18', probability: 0.7, picked: true, candidates: [2, 0] },
       { answer: '26', probability: 0.3, picked: false, candidates: [1] },
     ];
-    const store = replay([models('latest'), { type: 'reranked', question: 'q', candidates: [], modelSlot: 'latest', answers, temperature: 0.42, temperatureSource: 'fitted on 12 training groups' }]);
+    const store = replay([
+      models('latest'),
+      { type: 'reranked', question: 'q', candidates: [], modelSlot: 'latest', answers, temperature: 0.42, temperatureSource: 'fitted on 12 training groups' },
+    ]);
     const view = store.getState().rerank!;
     expect(view.answers).toEqual(answers);
     expect(view.temperature).toBe(0.42);

@@ -71,10 +71,7 @@ describe('engine store: training run', () => {
   });
 
   it('takes the best value from checkpoint and complete events', () => {
-    const store = replay([
-      trainState('training'),
-      { type: 'checkpoint', slot: 'best', epoch: 1, step: 10, valBestOfN: 0.6 },
-    ]);
+    const store = replay([trainState('training'), { type: 'checkpoint', slot: 'best', epoch: 1, step: 10, valBestOfN: 0.6 }]);
     expect(store.getState().run.bestValBestOfN).toBe(0.6);
     store.getState().eventReceived({ type: 'complete', reason: 'finished', steps: 20, bestValBestOfN: 0.61 });
     expect(store.getState().run.bestValBestOfN).toBe(0.61);

@@ -21,8 +21,8 @@ export function EngineDownBanner() {
   return (
     <div className="notice notice-error" role="alert" data-testid="engine-crashed" data-verdict={down.verdict}>
       <span>
-        <strong>{WHAT_HAPPENED[down.verdict]}</strong> Restart it: your saved runs and datasets are kept; an interrupted run can be resumed from its
-        last checkpoint under Saved runs.
+        <strong>{WHAT_HAPPENED[down.verdict]}</strong> Restart it: your saved runs and datasets are kept; an interrupted run can be resumed from its last
+        checkpoint under Saved runs.
       </span>
       <span>
         <label>

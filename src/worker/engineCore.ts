@@ -36,8 +36,17 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
   let tokenizerWorkers: number | undefined;
   let scoringWorkers: number | undefined;
   let lockAsked = false;
-  const scoringPeers = deps.scoringPeers(() => backend, () => scoringWorkers);
-  const session = new Session(emit, deps.tokenizePool(() => tokenizerWorkers), () => backend, deps.persister, scoringPeers);
+  const scoringPeers = deps.scoringPeers(
+    () => backend,
+    () => scoringWorkers,
+  );
+  const session = new Session(
+    emit,
+    deps.tokenizePool(() => tokenizerWorkers),
+    () => backend,
+    deps.persister,
+    scoringPeers,
+  );
   const announce = async () => {
     emit({ type: 'ready', backend: backend!, hardwareConcurrency: globalThis.navigator?.hardwareConcurrency || 1 });
     // The scoring peers (WASM only) start on the first scoring call: a large file loads without their engines' memory.
@@ -56,7 +65,9 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
     await announce();
     // Storage trouble must not keep the engine from starting: the app then works in memory. Storage that
     // another tab keeps from opening holds back the restore only: commands go on, the restore when it opens.
-    const restored = session.restore().catch((e: unknown) => emit({ type: 'log', level: 'warn', message: `Saved runs could not be restored: ${e instanceof Error ? e.message : String(e)}` }));
+    const restored = session
+      .restore()
+      .catch((e: unknown) => emit({ type: 'log', level: 'warn', message: `Saved runs could not be restored: ${e instanceof Error ? e.message : String(e)}` }));
     await Promise.race([restored, deps.persister.storageBlocked]);
   });
 
@@ -86,7 +97,9 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
       return;
     }
     if (cmd.type === 'destroyDevice') {
-      void ready.then(destroyDevice).catch((err: unknown) => emit({ type: 'error', command: cmd.type, message: err instanceof Error ? err.message : String(err) }));
+      void ready
+        .then(destroyDevice)
+        .catch((err: unknown) => emit({ type: 'error', command: cmd.type, message: err instanceof Error ? err.message : String(err) }));
       return;
     }
     if (cmd.type === 'init') {
@@ -102,7 +115,12 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
     void ready
       .then(() => (cmd.type === 'setBackend' ? switchBackend(cmd.backend) : session.handle(cmd)))
       .catch((err: unknown) =>
-        emit({ type: 'error', command: cmd.type, message: err instanceof Error ? err.message : String(err), ...(cmd.type === 'loadData' ? { role: cmd.role } : {}) }),
+        emit({
+          type: 'error',
+          command: cmd.type,
+          message: err instanceof Error ? err.message : String(err),
+          ...(cmd.type === 'loadData' ? { role: cmd.role } : {}),
+        }),
       );
   };
 }

@@ -45,7 +45,12 @@ describe('Session (the engine worker behind the protocol)', () => {
       [1, 'run'],
       [2, 'run'],
     ]);
-    expect(h.last('models')!.available.map((m) => m.slot).sort()).toEqual(['best', 'latest']);
+    expect(
+      h
+        .last('models')!
+        .available.map((m) => m.slot)
+        .sort(),
+    ).toEqual(['best', 'latest']);
 
     await h.run({ type: 'inspect', set: 'val', filter: 'all', position: 0 });
     const group = h.last('inspectGroup')!;
@@ -74,7 +79,12 @@ describe('Session (the engine worker behind the protocol)', () => {
     const allWrong = testLines.map((l) => JSON.stringify({ ...(JSON.parse(l) as object), label: 0 })).join('\n');
     await h.run({ type: 'loadData', role: 'test', source: file(allWrong, 'test.jsonl') });
     await h.run({ type: 'evaluate', set: 'test' });
-    expect(h.last('evaluation')!.report).toMatchObject({ set: 'test', origin: 'request', modelSlot: 'latest', summary: { nGroups: 10, nCandidates: 40, bestOfN: 0 } });
+    expect(h.last('evaluation')!.report).toMatchObject({
+      set: 'test',
+      origin: 'request',
+      modelSlot: 'latest',
+      summary: { nGroups: 10, nCandidates: 40, bestOfN: 0 },
+    });
     await h.run({ type: 'inspect', set: 'test', filter: 'top-wrong', position: 0 });
     const testWrong = h.last('inspectGroup')!;
     expect(testWrong.matching).toBe(10);
@@ -111,7 +121,9 @@ describe('Session (the engine worker behind the protocol)', () => {
     const h = harness();
     const dir = fixtureDir();
     const bytes = readFileSync(join(dir, 'weights.safetensors'));
-    const fixtureCase = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as { groups: Array<{ question: string; gen_texts: string[]; energies: number[] }> };
+    const fixtureCase = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as {
+      groups: Array<{ question: string; gen_texts: string[]; energies: number[] }>;
+    };
     await h.run({ type: 'import', bytes: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), fileName: 'weights.safetensors' });
     expect(h.last('models')).toMatchObject({ active: 'imported', available: [{ slot: 'imported', source: 'imported' }] });
     for (const g of fixtureCase.groups) {
@@ -126,7 +138,9 @@ describe('Session (the engine worker behind the protocol)', () => {
     const cfg = makeConfig({ vocabSize: 100, dModel: 8, nHeads: 2, nLayers: 1, maxLen: 16, clsId: 99, sepId: 99, padId: 99 });
     const tensors = new Map(paramShapes(cfg).map(([name, shape]) => [name, new Float32Array(shape.reduce((a, b) => a * b, 1))]));
     const bytes = writeModel({ cfg, tensors });
-    await expect(h.run({ type: 'import', bytes: bytes.buffer, fileName: 'small-vocab.safetensors' })).rejects.toThrow(/vocabulary of 100 tokens.*Nothing was loaded/);
+    await expect(h.run({ type: 'import', bytes: bytes.buffer, fileName: 'small-vocab.safetensors' })).rejects.toThrow(
+      /vocabulary of 100 tokens.*Nothing was loaded/,
+    );
     expect(h.last('models')).toBeUndefined();
   });
 

@@ -45,7 +45,9 @@ describe('Session: a broken file never breaks a load or a reload', () => {
     await a.run({ type: 'loadData', role: 'train', source: file(GOOD, 'good.jsonl') });
     await lastStored(db, 'good.jsonl');
     const broken = file('{"question":"Q1","responses":[],"gold":"1"}\n{"question":"Q2","samples":[],"gold":"2"}\n', 'broken.jsonl');
-    await expect(a.run({ type: 'loadData', role: 'train', source: broken })).rejects.toThrow(/^broken\.jsonl: No valid line.*First problem: line 1, field "responses": no samples/);
+    await expect(a.run({ type: 'loadData', role: 'train', source: broken })).rejects.toThrow(
+      /^broken\.jsonl: No valid line.*First problem: line 1, field "responses": no samples/,
+    );
     expect(a.last('dataset')!.summary.name).toBe('good.jsonl');
 
     const b = tab(db);
@@ -59,7 +61,10 @@ describe('Session: a broken file never breaks a load or a reload', () => {
     const broken = () => file('{"question":"Q1","responses":[],"gold":"1"}\n', 'broken.jsonl');
     await expect(a.run({ type: 'loadData', role: 'train', source: broken() })).rejects.toThrow(/^(?!.*kept).*First problem: line 1, field "responses"[^.]*\.$/);
     await a.run({ type: 'loadData', role: 'train', source: file(GOOD, 'good.jsonl') });
-    const error = await a.run({ type: 'loadData', role: 'train', source: broken() }).then(() => '', (e: Error) => e.message);
+    const error = await a.run({ type: 'loadData', role: 'train', source: broken() }).then(
+      () => '',
+      (e: Error) => e.message,
+    );
     expect(error.match(/kept/g)).toEqual(['kept']);
     expect(error).toMatch(/The previously loaded data is kept \(good\.jsonl\)\.$/);
   });

@@ -53,7 +53,9 @@ describe('Session: a run on a file over the storage cap', () => {
     // The same file, loaded again (under another name): the run resumes on it and finishes.
     await b.session.handle({ type: 'loadData', role: 'train', source: file(text, 'big (copy).jsonl') });
     await b.session.handle({ type: 'resumeRun', runId: id });
-    expect(b.events).toContainEqual(expect.objectContaining({ type: 'log', message: expect.stringMatching(new RegExp(`from its checkpoint at step ${checkpoint.step} of`)) }));
+    expect(b.events).toContainEqual(
+      expect.objectContaining({ type: 'log', message: expect.stringMatching(new RegExp(`from its checkpoint at step ${checkpoint.step} of`)) }),
+    );
     const end = await b.runEnd();
     expect(end.reason).toBe('finished');
     await writesSettled(db, id);
@@ -78,9 +80,13 @@ describe('Session: a run on a file over the storage cap', () => {
     const b = tab(db);
     await b.session.restore();
     await b.session.handle({ type: 'loadData', role: 'train', source: file(text) });
-    await expect(b.session.handle({ type: 'resumeRun', runId: 'no-identity' })).rejects.toThrow(/began before every training file was given an identity.*cannot be resumed/);
+    await expect(b.session.handle({ type: 'resumeRun', runId: 'no-identity' })).rejects.toThrow(
+      /began before every training file was given an identity.*cannot be resumed/,
+    );
     await b.session.handle({ type: 'resumeRun', runId: id });
-    expect(b.events).toContainEqual(expect.objectContaining({ type: 'log', level: 'warn', message: expect.stringMatching(/read with an older version of the app's reading rules/) }));
+    expect(b.events).toContainEqual(
+      expect.objectContaining({ type: 'log', level: 'warn', message: expect.stringMatching(/read with an older version of the app's reading rules/) }),
+    );
     expect((await b.runEnd()).reason).toBe('finished');
   });
 });

@@ -34,7 +34,10 @@ describe('Session: taking a run away', () => {
     const run = h.last('exported')!;
     expect(run.what).toBe('run');
     expect(run.fileName).toMatch(/metrics\.jsonl$/);
-    const records = text(run.bytes).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const records = text(run.bytes)
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(records[0]).toMatchObject({ type: 'config', trainGroups: expect.any(Number), settings: { bestMetric: 'btLoss' } });
     expect(records.filter((r) => r.type === 'eval').map((r) => r.epoch)).toEqual(evals.map((r) => r.epoch));
     expect(records.filter((r) => r.type === 'step')).toHaveLength(h.last('complete')!.steps);

@@ -32,7 +32,12 @@ async function validated(h: Harness): Promise<Map<number, string[]>> {
 
 async function exportedSplit(h: Harness): Promise<unknown> {
   await h.run({ type: 'export' });
-  return readModel(h.all('exported').filter((e) => e.what !== 'card').at(-1)!.bytes).training!.split;
+  return readModel(
+    h
+      .all('exported')
+      .filter((e) => e.what !== 'card')
+      .at(-1)!.bytes,
+  ).training!.split;
 }
 
 beforeAll(async () => {

@@ -24,11 +24,19 @@ describe('Session: a picks run and a reload', () => {
       return read.call(this);
     } as typeof read);
     const running = a.run({ type: 'picks', set: 'train', rule: 'majority' });
-    for (let i = 0; i < 100 && ((await db.listPicksRuns()).length === 0); i++) await settle();
+    for (let i = 0; i < 100 && (await db.listPicksRuns()).length === 0; i++) await settle();
 
     const b = tab(db);
     await b.session.restore();
-    expect(b.all('picksProgress')).toMatchObject([{ state: 'interrupted', dataName: 'sample.jsonl', done: 0, total: 12, message: expect.stringMatching(/^Pick answers on sample\.jsonl was cut off by a reload .* after 0 of 12 questions: its picks were not kept/) }]);
+    expect(b.all('picksProgress')).toMatchObject([
+      {
+        state: 'interrupted',
+        dataName: 'sample.jsonl',
+        done: 0,
+        total: 12,
+        message: expect.stringMatching(/^Pick answers on sample\.jsonl was cut off by a reload .* after 0 of 12 questions: its picks were not kept/),
+      },
+    ]);
     const again = tab(db);
     await again.session.restore();
     expect(again.all('picksProgress')).toEqual([]);
@@ -43,7 +51,7 @@ describe('Session: a picks run and a reload', () => {
     await a.run({ type: 'loadData', role: 'train', source: file(sampleLines(0, 48), 'sample.jsonl') });
     await a.run({ type: 'import', bytes: await modelFile(3), fileName: 'tiny.safetensors' });
     await a.run({ type: 'picks', set: 'train', rule: 'majority' });
-    for (let i = 0; i < 100 && ((await db.listPicksRuns()).length > 0); i++) await settle();
+    for (let i = 0; i < 100 && (await db.listPicksRuns()).length > 0; i++) await settle();
     const b = tab(db);
     await b.session.restore();
     expect(b.all('picksProgress')).toEqual([]);

@@ -47,7 +47,12 @@ describe('Session: what a reload brings back of the training data', () => {
     const b = tab(db, undefined, GOOD_BYTES);
     await b.session.restore();
     expect(b.last('dataset')!.summary.name).toBe('good.jsonl');
-    expect(b.last('dataNote')).toMatchObject({ role: 'train', message: expect.stringMatching(/^big\.jsonl was the training file loaded last, but it is not in this browser's storage .*good\.jsonl, loaded before it, is back instead\. Load big\.jsonl again/) });
+    expect(b.last('dataNote')).toMatchObject({
+      role: 'train',
+      message: expect.stringMatching(
+        /^big\.jsonl was the training file loaded last, but it is not in this browser's storage .*good\.jsonl, loaded before it, is back instead\. Load big\.jsonl again/,
+      ),
+    });
   });
 
   it('a reload while the file is still being stored: the panel says so', async () => {

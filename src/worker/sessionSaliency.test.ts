@@ -10,13 +10,15 @@ beforeAll(async () => {
 });
 
 describe('the saliency command', () => {
-  it('answers with the candidate\'s energy and its pieces\' deletion effects, on the selected model, its request id echoed, with progress', async () => {
+  it("answers with the candidate's energy and its pieces' deletion effects, on the selected model, its request id echoed, with progress", async () => {
     const h = harness();
     await expect(h.run({ type: 'saliency', target: { view: 'rerank', index: 0, id: 1 }, question: 'q', text: 'a' })).rejects.toThrow(/model/i);
 
     const dir = fixtureDir();
     const bytes = readFileSync(join(dir, 'weights.safetensors'));
-    const fixtureCase = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as { groups: Array<{ question: string; gen_texts: string[]; energies: number[] }> };
+    const fixtureCase = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as {
+      groups: Array<{ question: string; gen_texts: string[]; energies: number[] }>;
+    };
     await h.run({ type: 'import', bytes: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), fileName: 'weights.safetensors' });
     const g = fixtureCase.groups[0];
     await h.run({ type: 'saliency', target: { view: 'inspect', index: 3, id: 7 }, question: g.question, text: g.gen_texts[3] });
@@ -34,6 +36,11 @@ describe('the saliency command', () => {
     }
     const progress = h.all('saliencyProgress');
     expect(progress.length).toBeGreaterThan(0);
-    expect(progress.at(-1)).toEqual({ type: 'saliencyProgress', target: { view: 'inspect', index: 3, id: 7 }, done: answer.variants + 1, total: answer.variants + 1 });
+    expect(progress.at(-1)).toEqual({
+      type: 'saliencyProgress',
+      target: { view: 'inspect', index: 3, id: 7 },
+      done: answer.variants + 1,
+      total: answer.variants + 1,
+    });
   });
 });

@@ -34,7 +34,11 @@ async function expectedVal(s: string, seed: number, trainFraction: number, kind:
 let dbs = 0;
 const storage = (name = `split-test-${++dbs}`) => ({ name, persist: new Persister(StudioDb.open(name), () => undefined) });
 
-const warnings = (h: Harness) => h.all('log').filter((e) => e.level === 'warn').map((e) => e.message);
+const warnings = (h: Harness) =>
+  h
+    .all('log')
+    .filter((e) => e.level === 'warn')
+    .map((e) => e.message);
 
 async function waitFor(done: () => Promise<boolean>, what: string): Promise<void> {
   for (let t = 0; !(await done()); t += 20) {
@@ -46,7 +50,12 @@ async function waitFor(done: () => Promise<boolean>, what: string): Promise<void
 async function exportedTraining(h: Harness): Promise<Record<string, unknown>> {
   await h.run({ type: 'export' });
   // The weights: a model card follows them.
-  return readModel(h.all('exported').filter((e) => e.what !== 'card').at(-1)!.bytes).training!;
+  return readModel(
+    h
+      .all('exported')
+      .filter((e) => e.what !== 'card')
+      .at(-1)!.bytes,
+  ).training!;
 }
 
 beforeAll(async () => {
@@ -101,7 +110,11 @@ describe('Session: the split travels with the model', () => {
     await h.run({ type: 'start', settings: { ...settings, seed: 42, init: 'continue' } });
     await h.runEnd();
     expect(await inspectedValGroups(h)).toEqual(want);
-    expect(warnings(h)).toEqual([expect.stringMatching(/old\.safetensors does not record which file it was trained on.*kept its split \(seed 7, 90% of the groups for training\).*not comparable/)]);
+    expect(warnings(h)).toEqual([
+      expect.stringMatching(
+        /old\.safetensors does not record which file it was trained on.*kept its split \(seed 7, 90% of the groups for training\).*not comparable/,
+      ),
+    ]);
   });
 
   it('warns in plain words, and splits with the run’s own seed, when the model was trained on another file', async () => {
@@ -130,7 +143,15 @@ describe('Session: the split travels with the model', () => {
     expect(trainedSplit!.seed).toBe(42);
     await h.run({ type: 'start', settings: { ...settings, seed: 7, init: 'continue' } });
     expect(h.last('dataset')!.summary.split).toEqual(trainedSplit);
-    expect(h.all('log').some((e) => /Keeping the latest model's split \(seed 42, 80% of all questions for training \(validation holds every kind\)\): it was trained on this file/.test(e.message))).toBe(true);
+    expect(
+      h
+        .all('log')
+        .some((e) =>
+          /Keeping the latest model's split \(seed 42, 80% of all questions for training \(validation holds every kind\)\): it was trained on this file/.test(
+            e.message,
+          ),
+        ),
+    ).toBe(true);
     expect(warnings(h)).toEqual([]);
     await h.run({ type: 'stop' });
     await h.runEnd(2);

@@ -7,7 +7,10 @@ import { DROPOUT } from '../kernels/dropout/webgpu.ts';
 import { MASKED_SOFTMAX } from '../kernels/maskedSoftmax/webgpu.ts';
 import { type BackendProfile, DEFAULT_PASS_BUDGET_BYTES, READBACK_EVERY, activeProfile, detectProfile, useProfile } from './profile.ts';
 
-const on = (p: BackendProfile) => Object.entries(p.fused).filter(([, v]) => v).map(([op]) => op);
+const on = (p: BackendProfile) =>
+  Object.entries(p.fused)
+    .filter(([, v]) => v)
+    .map(([op]) => op);
 
 describe('the backend profile', () => {
   afterEach(() => useProfile(null));
@@ -15,7 +18,16 @@ describe('the backend profile', () => {
   it('on cpu and wasm: lazy embedding, host kernels, the host AdamW, GELU, LayerNorm and linear kernels, a read-back every step; the packed forward on wasm only', () => {
     for (const backend of ['cpu', 'wasm']) {
       const p = detectProfile(backend);
-      expect(p).toMatchObject({ backend, hostKernels: true, lazyEmbedding: true, flatAdamW: false, readTogether: false, readbackEvery: 1, trimGpuPool: false, headsFromOneProduct: false });
+      expect(p).toMatchObject({
+        backend,
+        hostKernels: true,
+        lazyEmbedding: true,
+        flatAdamW: false,
+        readTogether: false,
+        readbackEvery: 1,
+        trimGpuPool: false,
+        headsFromOneProduct: false,
+      });
       expect(p.packedForward).toBe(backend === 'wasm');
       expect(p.sharedSteps).toBe(backend === 'wasm');
       expect(p.replaySteps).toBe(false);
@@ -27,7 +39,18 @@ describe('the backend profile', () => {
 
   it('on webgpu: read-backs together every READBACK_EVERY steps, pool trimming, heads from one product, no host path; the flat AdamW where its kernel is registered, replay where the kernels that keep per-step values on the device are', () => {
     const p = detectProfile('webgpu');
-    expect(p).toMatchObject({ backend: 'webgpu', passBudgetBytes: DEFAULT_PASS_BUDGET_BYTES, packedForward: false, hostKernels: false, lazyEmbedding: false, readTogether: true, readbackEvery: READBACK_EVERY, trimGpuPool: true, headsFromOneProduct: true, sharedSteps: false });
+    expect(p).toMatchObject({
+      backend: 'webgpu',
+      passBudgetBytes: DEFAULT_PASS_BUDGET_BYTES,
+      packedForward: false,
+      hostKernels: false,
+      lazyEmbedding: false,
+      readTogether: true,
+      readbackEvery: READBACK_EVERY,
+      trimGpuPool: true,
+      headsFromOneProduct: true,
+      sharedSteps: false,
+    });
     // The worker registers WebGPU's kernels when WebGPU starts: here stand-ins, unless they are there.
     const stand = [ADAMW_LINK, DROPOUT, BT_LOSS].filter((k) => !tf.getKernel(k, 'webgpu'));
     const add = (k: string) => tf.registerKernel({ kernelName: k, backendName: 'webgpu', kernelFunc: () => [] });

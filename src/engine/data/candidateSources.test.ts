@@ -7,7 +7,12 @@ import type { TokenizedSet } from './types.ts';
 const line = (q: string, label: number, source?: string | null) =>
   JSON.stringify({ question: q, gen_text: `answer ${label}`, label, ...(source === undefined ? {} : { source }) });
 
-const fakeTokens = (n: number): TokenizedSet => ({ maxLen: 4, tokens: new Uint16Array(n), offsets: Uint32Array.from({ length: n + 1 }, (_, i) => i), truncated: 0 });
+const fakeTokens = (n: number): TokenizedSet => ({
+  maxLen: 4,
+  tokens: new Uint16Array(n),
+  offsets: Uint32Array.from({ length: n + 1 }, (_, i) => i),
+  truncated: 0,
+});
 
 describe('candidateSources', () => {
   it('indexes each candidate in view order by first appearance; no source is -1', async () => {

@@ -17,7 +17,10 @@ describe('JSONL lines nested 100,000 levels deep', () => {
   it('an ignored field at any depth leaves the line valid', () => {
     for (const value of [deepArray, deepObject]) {
       const r = parseCandidateLine(`{"question":"Q","x":${value},"gen_text":"A","label":1,"question_id":12345678901234567890}`, 3);
-      expect(r).toEqual({ ok: true, record: { question: 'Q', genText: 'A', label: 1, questionId: '12345678901234567890', answer: null, gold: null, source: null } });
+      expect(r).toEqual({
+        ok: true,
+        record: { question: 'Q', genText: 'A', label: 1, questionId: '12345678901234567890', answer: null, gold: null, source: null },
+      });
     }
   });
 
@@ -26,9 +29,15 @@ describe('JSONL lines nested 100,000 levels deep', () => {
       ok: false,
       error: { line: 1, field: 'question', kind: 'wrong_type', reason: 'expected a string, got an array' },
     });
-    expect(parseCandidateLine(`{"question":"Q","gen_text":"A","label":${deepObject}}`, 2)).toMatchObject({ ok: false, error: { field: 'label', kind: 'bad_label' } });
+    expect(parseCandidateLine(`{"question":"Q","gen_text":"A","label":${deepObject}}`, 2)).toMatchObject({
+      ok: false,
+      error: { field: 'label', kind: 'bad_label' },
+    });
     expect(parseCandidateLine(deepArray, 4)).toMatchObject({ ok: false, error: { kind: 'not_object' } });
-    expect(parseCandidateLine(`{"question":"Q","gen_text":"A","label":1,"x":${deepArray.slice(1)}}`, 5)).toMatchObject({ ok: false, error: { kind: 'invalid_json' } });
+    expect(parseCandidateLine(`{"question":"Q","gen_text":"A","label":1,"x":${deepArray.slice(1)}}`, 5)).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_json' },
+    });
   });
 
   it('topLevelSources skips a deep value without recursion', () => {
@@ -46,7 +55,10 @@ describe('JSONL lines nested 100,000 levels deep', () => {
       `{"question":"Q2","gen_text":"c","label":1,"meta":${deepObject}}`,
     ];
     const ds = await readDataset(bytesStream(`${lines.join('\n')}\n`));
-    expect(ds.groups.map((g) => [g.question, g.candidates.map((c) => c.genText)])).toEqual([['Q1', ['a', 'b']], ['Q2', ['c']]]);
+    expect(ds.groups.map((g) => [g.question, g.candidates.map((c) => c.genText)])).toEqual([
+      ['Q1', ['a', 'b']],
+      ['Q2', ['c']],
+    ]);
     expect(ds.report.rejected).toBe(0);
   });
 });

@@ -37,7 +37,23 @@ const QUESTIONS: ReadonlyArray<{ text: string; id: string | null; idLiteral: str
   return { text, id: big, idLiteral: big };
 });
 
-const GEN_PIECES = ['Step 1: 3 + 4 = 7. ', 'The answer is 18. ', '#### 42', '\\boxed{\\frac{1}{2}}', 'A: 5\n', 'é€', '😀', '<|endoftext|>', '"quoted"', 'back\\slash', '\u0000', '\ud800', '\udfff', '\t', '\r\n'];
+const GEN_PIECES = [
+  'Step 1: 3 + 4 = 7. ',
+  'The answer is 18. ',
+  '#### 42',
+  '\\boxed{\\frac{1}{2}}',
+  'A: 5\n',
+  'é€',
+  '😀',
+  '<|endoftext|>',
+  '"quoted"',
+  'back\\slash',
+  '\u0000',
+  '\ud800',
+  '\udfff',
+  '\t',
+  '\r\n',
+];
 
 function genText(rng: Rng): string {
   let s = '';
@@ -74,7 +90,16 @@ function render(rng: Rng, fields: Map<string, string>): string {
   return `${space(rng)}{${entries.map(([k, v]) => `${space(rng)}${JSON.stringify(k)}${space(rng)}:${space(rng)}${v}`).join(',')}${space(rng)}}`;
 }
 
-const LABELS: ReadonlyArray<[string, 0 | 1]> = [['0', 0], ['1', 1], ['true', 1], ['false', 0], ['1.0', 1], ['0.0', 0], ['10e-1', 1], ['-0', 0]];
+const LABELS: ReadonlyArray<[string, 0 | 1]> = [
+  ['0', 0],
+  ['1', 1],
+  ['true', 1],
+  ['false', 0],
+  ['1.0', 1],
+  ['0.0', 0],
+  ['10e-1', 1],
+  ['-0', 0],
+];
 
 function valid(rng: Rng): Spec {
   const q = pick(rng, QUESTIONS);
@@ -113,7 +138,21 @@ function edited(rng: Rng, field: string, value: string | undefined): string {
 }
 
 const WRONG_TYPES = ['5', '1e400', '[]', '{}', 'true', 'null', '[[[["x"]]]]'];
-const BAD_LABELS = ['"yes"', '"1"', '2', '-1', '0.5', '[1]', '{}', '1e400', '-1e400', '1e-400', '0.99999999999999999', '1.0000000000000001', `0.${'0'.repeat(400)}1`];
+const BAD_LABELS = [
+  '"yes"',
+  '"1"',
+  '2',
+  '-1',
+  '0.5',
+  '[1]',
+  '{}',
+  '1e400',
+  '-1e400',
+  '1e-400',
+  '0.99999999999999999',
+  '1.0000000000000001',
+  `0.${'0'.repeat(400)}1`,
+];
 
 type Bad = Omit<Extract<Spec, { type: 'bad' }>, 'type'>;
 
@@ -145,7 +184,11 @@ const BAD: ReadonlyArray<(rng: Rng, usedIds: Array<(typeof QUESTIONS)[number]>) 
   }),
   (rng) => {
     const label = pick(rng, BAD_LABELS);
-    const reason = /e400$/.test(label) ? /a number too large/ : /^0\.0|e-400|0\.999|1\.000/.test(label) ? /only rounds to/ : /^expected 0, 1, true or false, got /;
+    const reason = /e400$/.test(label)
+      ? /a number too large/
+      : /^0\.0|e-400|0\.999|1\.000/.test(label)
+        ? /only rounds to/
+        : /^expected 0, 1, true or false, got /;
     return { what: `label ${label.slice(0, 20)}`, text: enc.encode(edited(rng, 'label', label)), kinds: ['bad_label'], reason };
   },
   (rng) => ({ what: 'empty question', text: enc.encode(edited(rng, 'question', pick(rng, ['""', '"  "', '"\\n\\t"']))), kinds: ['empty_question'] }),
@@ -182,7 +225,12 @@ const BAD: ReadonlyArray<(rng: Rng, usedIds: Array<(typeof QUESTIONS)[number]>) 
     if (usedIds.length === 0) return { what: 'not an object', text: enc.encode('[]'), kinds: ['not_object'] };
     const q = pick(rng, usedIds);
     const fields = recordFields(rng, { ...q, text: `${q.text} (reworded)` }, 'g', '1');
-    return { what: 'question_id reused with another question', text: enc.encode(render(rng, fields)), kinds: ['conflicting_question'], reason: /was first used on line \d+ with another question/ };
+    return {
+      what: 'question_id reused with another question',
+      text: enc.encode(render(rng, fields)),
+      kinds: ['conflicting_question'],
+      reason: /was first used on line \d+ with another question/,
+    };
   },
 ];
 
@@ -286,7 +334,9 @@ describe('ingest fuzz (seeded)', () => {
     expect([...tally.byKind.keys()].sort()).toEqual(
       ['bad_label', 'conflicting_question', 'empty_question', 'invalid_json', 'missing_field', 'not_object', 'wrong_type'].sort(),
     );
-    console.info(`ingest fuzz: ${tally.lines} lines (${tally.bad} bad, ${tally.valid} valid, ${tally.blank} blank; ${tally.invalidUtf8} with invalid UTF-8) in 35 files; rejections by kind: ${JSON.stringify(Object.fromEntries(tally.byKind))}`);
+    console.info(
+      `ingest fuzz: ${tally.lines} lines (${tally.bad} bad, ${tally.valid} valid, ${tally.blank} blank; ${tally.invalidUtf8} with invalid UTF-8) in 35 files; rejections by kind: ${JSON.stringify(Object.fromEntries(tally.byKind))}`,
+    );
   });
 
   it('skips a 10 MB line without buffering it and goes on, in a file without a final newline', async () => {

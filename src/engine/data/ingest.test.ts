@@ -39,7 +39,8 @@ describe('one labelled JSONL file read (readFiles)', () => {
         line: 2,
         field: 'question',
         kind: 'conflicting_question',
-        reason: 'question_id "7" was first used on line 1 with another question ("Q1"); give each question its own question_id, or write the question identically',
+        reason:
+          'question_id "7" was first used on line 1 with another question ("Q1"); give each question its own question_id, or write the question identically',
       },
     ]);
     expect([ds.report.accepted, ds.report.rejected]).toEqual([2, 1]);
@@ -72,8 +73,30 @@ describe('one labelled JSONL file read (readFiles)', () => {
       ),
     );
     expect(ds.groups[0].candidates).toEqual([
-      { line: 1, genText: 'x\nA: 7', label: 1, labelFromGold: false, goldMatch: true, answer: '$1,000', answerKey: '1000', textAnswerKey: '7', gold: '1000', source: 's' },
-      { line: 2, genText: 'x\nA: 7', label: 0, labelFromGold: false, goldMatch: null, answer: null, answerKey: '7', textAnswerKey: '7', gold: null, source: null },
+      {
+        line: 1,
+        genText: 'x\nA: 7',
+        label: 1,
+        labelFromGold: false,
+        goldMatch: true,
+        answer: '$1,000',
+        answerKey: '1000',
+        textAnswerKey: '7',
+        gold: '1000',
+        source: 's',
+      },
+      {
+        line: 2,
+        genText: 'x\nA: 7',
+        label: 0,
+        labelFromGold: false,
+        goldMatch: null,
+        answer: null,
+        answerKey: '7',
+        textAnswerKey: '7',
+        gold: null,
+        source: null,
+      },
     ]);
   });
 
@@ -116,7 +139,11 @@ describe('one labelled JSONL file read (readFiles)', () => {
   });
 
   it('rejects a line with neither a label nor a gold answer that has a final answer, saying what to give', async () => {
-    const ds = await readDataset(bytesStream(`${row({ question: 'Q', gen_text: 'g', gold: '  ' })}\n${row({ question: 'Q', gen_text: 'g' })}\n${row({ question: 'Q', gen_text: 'g', label: 1 })}`));
+    const ds = await readDataset(
+      bytesStream(
+        `${row({ question: 'Q', gen_text: 'g', gold: '  ' })}\n${row({ question: 'Q', gen_text: 'g' })}\n${row({ question: 'Q', gen_text: 'g', label: 1 })}`,
+      ),
+    );
     expect(ds.report.errors.map((e) => [e.line, e.field, e.kind])).toEqual([
       [1, 'label', 'missing_field'],
       [2, 'label', 'missing_field'],

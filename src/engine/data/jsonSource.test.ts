@@ -51,7 +51,8 @@ describe('exactZeroOrOne', () => {
   });
 
   it('refuses values that only round to 0 or 1', () => {
-    for (const s of ['1e-400', '0.99999999999999999', '1.00000000000000001', '-1', '2', '0.5', '1e400', '11e-1', '1e1']) expect(exactZeroOrOne(s), s).toBeNull();
+    for (const s of ['1e-400', '0.99999999999999999', '1.00000000000000001', '-1', '2', '0.5', '1e400', '11e-1', '1e1'])
+      expect(exactZeroOrOne(s), s).toBeNull();
   });
 
   it('runs in linear time on a long run of zeros', () => {

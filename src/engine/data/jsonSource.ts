@@ -18,7 +18,7 @@ function skipSpace(text: string, i: number): number {
 
 /** Index just past the string that starts at the quote `i`; an escaped quote is one after an odd run of backslashes. */
 function endOfString(text: string, i: number): number {
-  for (let from = i + 1; ; ) {
+  for (let from = i + 1; ;) {
     const q = text.indexOf('"', from);
     if (q < 0) return text.length;
     let b = q - 1;
@@ -34,7 +34,7 @@ function endOfValue(text: string, i: number): number {
   if (c === QUOTE) return endOfString(text, i);
   if (c === 0x7b || c === 0x5b) {
     let depth = 0;
-    for (let j = i; j < text.length; ) {
+    for (let j = i; j < text.length;) {
       const d = text.charCodeAt(j);
       if (d === QUOTE) {
         j = endOfString(text, j);

@@ -4,7 +4,18 @@ import type { Dataset, TrainingView } from './types.ts';
 
 /** Two groups: g0 with three candidates (tokens of lengths 2, 3, 4), g1 with two (lengths 4, 1); maxLen 4. */
 function data() {
-  const cand = (line: number, label: 0 | 1, source: string | null) => ({ line, genText: `t${line}`, label, labelFromGold: false, goldMatch: null, answer: null, answerKey: `a${line}`, textAnswerKey: `a${line}`, gold: null, source });
+  const cand = (line: number, label: 0 | 1, source: string | null) => ({
+    line,
+    genText: `t${line}`,
+    label,
+    labelFromGold: false,
+    goldMatch: null,
+    answer: null,
+    answerKey: `a${line}`,
+    textAnswerKey: `a${line}`,
+    gold: null,
+    source,
+  });
   const dataset: Dataset = {
     groups: [
       { questionId: '1', question: 'q1', candidates: [cand(1, 1, 'p'), cand(2, 0, 'q'), cand(3, 0, 'p')] },
@@ -14,7 +25,12 @@ function data() {
     report: { bytesRead: 0, linesRead: 5, accepted: 5, rejected: 0, blank: 0, invalidUtf8Lines: 0, errors: [] },
   };
   const view: TrainingView = {
-    tokens: { maxLen: 4, tokens: Uint16Array.from([10, 11, 20, 21, 22, 30, 31, 32, 33, 40, 41, 42, 43, 50]), offsets: Uint32Array.from([0, 2, 5, 9, 13, 14]), truncated: 2 },
+    tokens: {
+      maxLen: 4,
+      tokens: Uint16Array.from([10, 11, 20, 21, 22, 30, 31, 32, 33, 40, 41, 42, 43, 50]),
+      offsets: Uint32Array.from([0, 2, 5, 9, 13, 14]),
+      truncated: 2,
+    },
     labels: Uint8Array.from([1, 0, 0, 1, 0]),
     groupStart: Uint32Array.from([0, 3, 5]),
     sources: { names: ['p', 'q'], index: Int32Array.from([0, 1, 0, 1, -1]) },

@@ -34,7 +34,10 @@ describe('line errors', () => {
         '3,(line),invalid_json,invalid JSON: Unexpected end of JSON input\r\n' +
         '17,label,bad_label,"expected 0, 1, true or false, got ""yes"""\r\n',
     );
-    const jsonl = formatLineErrors(errors, 'jsonl').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const jsonl = formatLineErrors(errors, 'jsonl')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(jsonl).toEqual(errors);
     expect(formatLineErrors([], 'text')).toBe('');
   });

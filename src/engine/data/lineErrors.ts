@@ -31,8 +31,12 @@ const csvCell = (s: string): string => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g,
 export function formatLineErrors(errors: readonly LineError[], format: ErrorListFormat): string {
   let rows: string[];
   if (format === 'text') rows = errors.map(lineErrorMessage);
-  else if (format === 'jsonl') rows = errors.map((e) => JSON.stringify({ ...(e.file === undefined ? {} : { file: e.file }), line: e.line, field: e.field, kind: e.kind, reason: e.reason }));
-  else if (errors.some((e) => e.file !== undefined)) rows = ['file,line,field,kind,reason', ...errors.map((e) => [e.file ?? '', String(e.line), e.field, e.kind, e.reason].map(csvCell).join(','))];
+  else if (format === 'jsonl')
+    rows = errors.map((e) =>
+      JSON.stringify({ ...(e.file === undefined ? {} : { file: e.file }), line: e.line, field: e.field, kind: e.kind, reason: e.reason }),
+    );
+  else if (errors.some((e) => e.file !== undefined))
+    rows = ['file,line,field,kind,reason', ...errors.map((e) => [e.file ?? '', String(e.line), e.field, e.kind, e.reason].map(csvCell).join(','))];
   else rows = ['line,field,kind,reason', ...errors.map((e) => [String(e.line), e.field, e.kind, e.reason].map(csvCell).join(','))];
   return rows.length === 0 ? '' : `${rows.join(format === 'csv' ? '\r\n' : '\n')}${format === 'csv' ? '\r\n' : '\n'}`;
 }

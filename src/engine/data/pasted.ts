@@ -39,7 +39,10 @@ function parseJsonl(lines: Array<{ text: string; line: number }>): PastedCandida
     const obj = value as Record<string, unknown>;
     const gen = obj.gen_text ?? obj.generated_full_text;
     if (typeof gen !== 'string') {
-      return { ok: false, message: `Pasted line ${line}, field "gen_text": missing or not a string. Each JSONL line needs "gen_text" (or "generated_full_text").` };
+      return {
+        ok: false,
+        message: `Pasted line ${line}, field "gen_text": missing or not a string. Each JSONL line needs "gen_text" (or "generated_full_text").`,
+      };
     }
     texts.push(gen);
   }

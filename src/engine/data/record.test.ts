@@ -11,10 +11,7 @@ const base = { question: 'Q?', gen_text: 'A: 1', label: 1 };
 
 describe('parseCandidateLine', () => {
   it('accepts the documented fields and ignores unknown ones', () => {
-    const r = parseCandidateLine(
-      JSON.stringify({ ...base, question_id: 7, answer: 1.5, gold: '2', source: 'm', extra: [1] }),
-      1,
-    );
+    const r = parseCandidateLine(JSON.stringify({ ...base, question_id: 7, answer: 1.5, gold: '2', source: 'm', extra: [1] }), 1);
     expect(r).toEqual({
       ok: true,
       record: { question: 'Q?', genText: 'A: 1', label: 1, questionId: '7', answer: '1.5', gold: '2', source: 'm' },

@@ -21,7 +21,7 @@ describe('Sha256 (incremental)', () => {
       const bytes = new Uint8Array(n);
       for (let i = 0; i < n; i++) bytes[i] = Math.floor(rand() * 256);
       const h = new Sha256();
-      for (let at = 0; at < n; ) {
+      for (let at = 0; at < n;) {
         // Chunks of 0 to ~2 blocks, and sometimes much larger.
         const step = rand() < 0.1 ? Math.floor(rand() * 100_000) : Math.floor(rand() * 130);
         h.update(bytes.subarray(at, Math.min(n, at + step)));

@@ -35,7 +35,10 @@ describe('splitGroups', () => {
   });
 
   it('keeps both parts non-empty for tiny inputs, and honours the fraction', () => {
-    const two = labelsOf([[1, 0], [0, 1]]);
+    const two = labelsOf([
+      [1, 0],
+      [0, 1],
+    ]);
     const s = splitGroups(two);
     expect([s.train.length, s.val.length]).toEqual([1, 1]);
     expect(splitGroups(labelsOf([[1, 0]])).train.length).toBe(1);
@@ -93,8 +96,20 @@ describe("splitGroups, kind 'all'", () => {
 describe('splitGroups with held-out sources', () => {
   // Four groups, sources p and q (and one candidate without a source).
   const data = withSourcesOf(
-    [[1, 0, 1, 0], [1, 0, 0, 1], [0, 1, 1, 0], [1, 0, 1, 0], [0, 0, 1, 1]],
-    [['p', 'p', 'q', 'q'], ['p', 'q', 'p', 'q'], ['p', 'p', 'q', null], ['q', 'q', 'p', 'p'], ['p', 'q', 'p', 'q']],
+    [
+      [1, 0, 1, 0],
+      [1, 0, 0, 1],
+      [0, 1, 1, 0],
+      [1, 0, 1, 0],
+      [0, 0, 1, 1],
+    ],
+    [
+      ['p', 'p', 'q', 'q'],
+      ['p', 'q', 'p', 'q'],
+      ['p', 'p', 'q', null],
+      ['q', 'q', 'p', 'p'],
+      ['p', 'q', 'p', 'q'],
+    ],
   );
 
   it('holds out the same groups; trains on the other sources, validates on the held-out ones', () => {

@@ -119,7 +119,8 @@ function hasKept({ groupStart }: Labels, g: number, keep: Uint8Array): boolean {
  */
 export function holdoutKeep({ groupStart, sources }: LabelsAndSources, val: ArrayLike<number>, holdout: readonly string[]): Uint8Array {
   const n = groupStart[groupStart.length - 1] ?? 0;
-  if (!sources || sources.index.length !== n) throw new Error(`holding out sources needs each candidate's source (${n} candidates, ${sources?.index.length ?? 'no'} sources given)`);
+  if (!sources || sources.index.length !== n)
+    throw new Error(`holding out sources needs each candidate's source (${n} candidates, ${sources?.index.length ?? 'no'} sources given)`);
   const wanted = new Set(holdout);
   const held = Uint8Array.from(sources.names, (name) => (wanted.has(name) ? 1 : 0));
   const inVal = new Uint8Array(groupStart.length - 1);

@@ -9,7 +9,12 @@ describe('readRecordedSplit', () => {
     const training = { splitSeed: 3, settings: { seed: 4, train_fraction: 0.5 }, split: { seed: 7, trainFraction: 0.9, dataset: hash } };
     // A split without a kind was made before kinds: 'mixed'.
     expect(readRecordedSplit(training)).toEqual({ split: { seed: 7, trainFraction: 0.9, dataset: hash, kind: 'mixed' }, problem: null });
-    expect(readRecordedSplit({ split: { seed: 7, trainFraction: 1, dataset: null } }).split).toEqual({ seed: 7, trainFraction: 1, dataset: null, kind: 'mixed' });
+    expect(readRecordedSplit({ split: { seed: 7, trainFraction: 1, dataset: null } }).split).toEqual({
+      seed: 7,
+      trainFraction: 1,
+      dataset: null,
+      kind: 'mixed',
+    });
   });
 
   it("falls back on older files: the app's splitSeed at 0.8, python/'s settings with their train_fraction (0.8 when absent)", () => {
@@ -26,7 +31,9 @@ describe('readRecordedSplit', () => {
       problem: 'split.trainFraction is 2, not a number in (0, 1]',
     });
     expect(readRecordedSplit({ split: { seed: 1.5, trainFraction: 0.8 } }).problem).toBe('split.seed is 1.5, not an integer');
-    expect(readRecordedSplit({ split: { seed: 1, trainFraction: 0.8, dataset: 'train.jsonl' } }).problem).toBe('split.dataset is "train.jsonl", not "sha256:" and 64 hex digits');
+    expect(readRecordedSplit({ split: { seed: 1, trainFraction: 0.8, dataset: 'train.jsonl' } }).problem).toBe(
+      'split.dataset is "train.jsonl", not "sha256:" and 64 hex digits',
+    );
     expect(readRecordedSplit({ split: [7] })).toEqual({ split: null, problem: 'split is not an object' });
   });
 
@@ -49,7 +56,9 @@ describe('readRecordedSplit', () => {
 
   it('describes a split in words', () => {
     expect(describeSplit({ seed: 7, trainFraction: 0.9, kind: 'all' })).toBe('seed 7, 90% of all questions for training (validation holds every kind)');
-    expect(describeSplit({ seed: 7, trainFraction: 0.9, kind: 'mixed', holdoutSources: ['a', 'b'] })).toBe('seed 7, 90% of the groups for training, sources held out for validation: a, b');
+    expect(describeSplit({ seed: 7, trainFraction: 0.9, kind: 'mixed', holdoutSources: ['a', 'b'] })).toBe(
+      'seed 7, 90% of the groups for training, sources held out for validation: a, b',
+    );
     expect(describeSplit({ seed: 7, trainFraction: 0.9 })).toBe('seed 7, 90% of the groups for training');
     expect(describeSplit({ seed: 0, trainFraction: 0.8 })).toBe('seed 0, 80% of the groups for training');
   });

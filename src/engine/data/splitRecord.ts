@@ -21,7 +21,13 @@ export interface RecordedSplit {
 }
 
 /** A split as runs and model files write it: `kind` always, `holdoutSources` only when some are held out. */
-export function splitRecord(seed: number, trainFraction: number, dataset: string | null, kind: SplitKind, holdoutSources: readonly string[] = []): RecordedSplit {
+export function splitRecord(
+  seed: number,
+  trainFraction: number,
+  dataset: string | null,
+  kind: SplitKind,
+  holdoutSources: readonly string[] = [],
+): RecordedSplit {
   return { seed, trainFraction, dataset, kind, ...(holdoutSources.length > 0 ? { holdoutSources: [...holdoutSources] } : {}) };
 }
 
@@ -69,9 +75,17 @@ export function readRecordedSplit(training: Record<string, unknown>): { split: R
  * "seed 7, 90% of the groups for training" ('mixed', the wording of every split before kinds);
  * "seed 7, 90% of all questions for training (validation holds every kind)" ('all'); then held-out sources.
  */
-export function describeSplit({ seed, trainFraction, kind, holdoutSources }: Pick<RecordedSplit, 'seed' | 'trainFraction' | 'kind' | 'holdoutSources'>): string {
+export function describeSplit({
+  seed,
+  trainFraction,
+  kind,
+  holdoutSources,
+}: Pick<RecordedSplit, 'seed' | 'trainFraction' | 'kind' | 'holdoutSources'>): string {
   const pct = Number((trainFraction * 100).toFixed(2));
-  const base = recordedShape({ kind }).kind === 'all' ? `seed ${seed}, ${pct}% of all questions for training (validation holds every kind)` : `seed ${seed}, ${pct}% of the groups for training`;
+  const base =
+    recordedShape({ kind }).kind === 'all'
+      ? `seed ${seed}, ${pct}% of all questions for training (validation holds every kind)`
+      : `seed ${seed}, ${pct}% of the groups for training`;
   return holdoutSources && holdoutSources.length > 0 ? `${base}, sources held out for validation: ${holdoutSources.join(', ')}` : base;
 }
 

@@ -14,9 +14,17 @@ function halfValue(h: number): number {
 describe('f16 decode', () => {
   it('known values, incl. ±0, subnormals, max, ±inf, NaN', () => {
     const cases: Array<[number, number]> = [
-      [0x0000, 0], [0x3c00, 1], [0xc000, -2], [0x3555, 0.333251953125], [0x7bff, 65504],
-      [0x0400, 2 ** -14], [0x0001, 2 ** -24], [0x03ff, 1023 * 2 ** -24], [0x8001, -(2 ** -24)],
-      [0x7c00, Infinity], [0xfc00, -Infinity],
+      [0x0000, 0],
+      [0x3c00, 1],
+      [0xc000, -2],
+      [0x3555, 0.333251953125],
+      [0x7bff, 65504],
+      [0x0400, 2 ** -14],
+      [0x0001, 2 ** -24],
+      [0x03ff, 1023 * 2 ** -24],
+      [0x8001, -(2 ** -24)],
+      [0x7c00, Infinity],
+      [0xfc00, -Infinity],
     ];
     for (const [h, v] of cases) expect(f16BitsToNumber(h)).toBe(v);
     expect(Object.is(f16BitsToNumber(0x8000), -0)).toBe(true);
@@ -81,7 +89,7 @@ describe('f16 encode', () => {
 
   it('is the nearest half for random float32 values (checked against the decoded neighbours)', () => {
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     const xs = new Float32Array(20000);
     for (let i = 0; i < xs.length; i++) xs[i] = (rand() - 0.5) * 2 ** (rand() * 44 - 28);
     const enc = encodeF16(xs);

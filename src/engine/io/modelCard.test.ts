@@ -8,8 +8,32 @@ import { type ModelCardInput, modelCard } from './modelCard.ts';
 
 const groups: ScoredGroup[] = [{ energies: [0.1, 0.5], labels: [1, 0], answers: ['1', '2'] }];
 const sources: SourceRow[] = [
-  { source: 'gpt-4o', candidates: 40, shareCorrect: 0.8, pickedShare: 0.3, chanceShare: 0.25, earnedShare: 0.4, picks: 12, pairwise: 0.7, meanEnergyCorrect: -1, meanEnergyIncorrect: 0.5, flagged: false },
-  { source: 'llama|3', candidates: 40, shareCorrect: 0.2, pickedShare: 0.6, chanceShare: 0.25, earnedShare: 0.1, picks: 24, pairwise: NaN, meanEnergyCorrect: 0.1, meanEnergyIncorrect: 0.2, flagged: true },
+  {
+    source: 'gpt-4o',
+    candidates: 40,
+    shareCorrect: 0.8,
+    pickedShare: 0.3,
+    chanceShare: 0.25,
+    earnedShare: 0.4,
+    picks: 12,
+    pairwise: 0.7,
+    meanEnergyCorrect: -1,
+    meanEnergyIncorrect: 0.5,
+    flagged: false,
+  },
+  {
+    source: 'llama|3',
+    candidates: 40,
+    shareCorrect: 0.2,
+    pickedShare: 0.6,
+    chanceShare: 0.25,
+    earnedShare: 0.1,
+    picks: 24,
+    pairwise: NaN,
+    meanEnergyCorrect: 0.1,
+    meanEnergyIncorrect: 0.2,
+    flagged: true,
+  },
 ];
 
 const input = (over: Partial<ModelCardInput> = {}): ModelCardInput => ({
@@ -56,7 +80,9 @@ describe('modelCard', () => {
 
   it('reports calibration out of fold and of the raw shares, with the 10 bins', () => {
     expect(card).toContain('Temperature T = 0.420 (fitted on 132 held-out questions; every figure that depends on it is out of fold (5 folds))');
-    expect(card).toContain('Calibration k-fold:5: expected calibration error of the picked answer\'s probability 0.040 (out of fold), Brier 0.150, log loss 0.460');
+    expect(card).toContain(
+      "Calibration k-fold:5: expected calibration error of the picked answer's probability 0.040 (out of fold), Brier 0.150, log loss 0.460",
+    );
     expect(card).toContain('the raw shares at T = 1: ECE 0.110, Brier 0.190, log loss 0.900');
     expect(card.split('\n').filter((l) => /^\| 0\.\d–/.test(l) || /^\| 0\.9–1\.0/.test(l))).toHaveLength(10);
   });

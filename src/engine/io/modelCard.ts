@@ -69,27 +69,52 @@ function selectionSection(e: CardEvaluation): string[] {
   const sel = e.selection;
   const head = [`## Selection rules: ${setName(e.set)} (${e.summary.nGroups} groups of ${e.dataName})`, '', ...(e.heldOut ? [e.heldOut.sentence, ''] : [])];
   if (!sel) {
-    return [...head, `Best-of-N ${pct(e.summary.bestOfN)}, majority vote ${pct(e.summary.baselines.majorityVote)}, weighted vote (T = 1) ${pct(e.summary.baselines.weightedVote)}, pairwise ${pct(e.summary.pairwise)}. No intervals: this evaluation has no selection report.`, ''];
+    return [
+      ...head,
+      `Best-of-N ${pct(e.summary.bestOfN)}, majority vote ${pct(e.summary.baselines.majorityVote)}, weighted vote (T = 1) ${pct(e.summary.baselines.weightedVote)}, pairwise ${pct(e.summary.pairwise)}. No intervals: this evaluation has no selection report.`,
+      '',
+    ];
   }
   // Reports recorded before a rule existed leave it out.
-  const rows = SELECTION_RULES.filter((r) => sel.rules[r] !== undefined).map((r) => [RULE_NAMES[r], pct(sel.rules[r].accuracy), `${pct(sel.rules[r].ci.lo)} – ${pct(sel.rules[r].ci.hi)}`]);
+  const rows = SELECTION_RULES.filter((r) => sel.rules[r] !== undefined).map((r) => [
+    RULE_NAMES[r],
+    pct(sel.rules[r].accuracy),
+    `${pct(sel.rules[r].ci.lo)} – ${pct(sel.rules[r].ci.hi)}`,
+  ]);
   const out = [...head, sel.recommended.sentence, '', ...table(['rule', 'accuracy', '95% interval'], rows), ''];
   for (const v of sel.versusMajority) {
     const test = v.p === undefined ? '' : `, p = ${num(v.pAdjusted)} adjusted (${v.differing} questions differ)`;
-    out.push(`- ${RULE_NAMES[v.rule]} minus majority vote: ${v.diff >= 0 ? '+' : ''}${(100 * v.diff).toFixed(1)} points (95% interval ${(100 * v.ci.lo).toFixed(1)} to ${(100 * v.ci.hi).toFixed(1)}${test}): ${v.real ? 'a real difference' : 'not distinguishable from zero'}.`);
+    out.push(
+      `- ${RULE_NAMES[v.rule]} minus majority vote: ${v.diff >= 0 ? '+' : ''}${(100 * v.diff).toFixed(1)} points (95% interval ${(100 * v.ci.lo).toFixed(1)} to ${(100 * v.ci.hi).toFixed(1)}${test}): ${v.real ? 'a real difference' : 'not distinguishable from zero'}.`,
+    );
   }
   if (sel.energyGain) out.push(`- ${sel.energyGain.sentence}`);
-  out.push(`- Intervals: percentile bootstrap over groups, ${sel.bootstrap.resamples} resamples, seed ${sel.bootstrap.seed} (the fitted rules refitted in each); ties scored as the expected accuracy of a random pick among the tied answers.${sel.test ? ` "Real": ${sel.test}.` : ''}`);
+  out.push(
+    `- Intervals: percentile bootstrap over groups, ${sel.bootstrap.resamples} resamples, seed ${sel.bootstrap.seed} (the fitted rules refitted in each); ties scored as the expected accuracy of a random pick among the tied answers.${sel.test ? ` "Real": ${sel.test}.` : ''}`,
+  );
   if (typeof e.allQuestionsAccuracy === 'number') out.push(`- Over all held-out questions (not only those with both labels): ${pct(e.allQuestionsAccuracy)}.`);
   if (sel.mixedLabelAnswers > 0) {
-    out.push(`- ${sel.mixedLabelAnswers} final answers have candidates labelled both correct and incorrect: the labels and the app's answer matching disagree there; each counts as the share of its candidates labelled correct.`);
+    out.push(
+      `- ${sel.mixedLabelAnswers} final answers have candidates labelled both correct and incorrect: the labels and the app's answer matching disagree there; each counts as the share of its candidates labelled correct.`,
+    );
   }
   const c = sel.calibration;
   out.push('', `### Calibration (${setName(e.set)})`, '');
-  out.push(`Temperature T = ${num(sel.temperature)} (${sel.temperatureSource}). Calibration ${c.method}: expected calibration error of the picked answer's probability ${num(c.ece)} (out of fold), Brier ${num(c.brier)}, log loss ${num(c.logLoss)}; the raw shares at T = 1: ECE ${num(c.eceRaw)}, Brier ${num(c.brierRaw)}, log loss ${num(c.logLossRaw)}.`, '');
+  out.push(
+    `Temperature T = ${num(sel.temperature)} (${sel.temperatureSource}). Calibration ${c.method}: expected calibration error of the picked answer's probability ${num(c.ece)} (out of fold), Brier ${num(c.brier)}, log loss ${num(c.logLoss)}; the raw shares at T = 1: ECE ${num(c.eceRaw)}, Brier ${num(c.brierRaw)}, log loss ${num(c.logLossRaw)}.`,
+    '',
+  );
   const bins = c.bins.map((b, i) => {
     const raw = c.binsRaw[i];
-    return [`${b.lo.toFixed(1)}–${b.hi.toFixed(1)}`, String(b.count), num(b.confidence), num(b.accuracy), String(raw?.count ?? '–'), num(raw?.confidence), num(raw?.accuracy)];
+    return [
+      `${b.lo.toFixed(1)}–${b.hi.toFixed(1)}`,
+      String(b.count),
+      num(b.confidence),
+      num(b.accuracy),
+      String(raw?.count ?? '–'),
+      num(raw?.confidence),
+      num(raw?.accuracy),
+    ];
   });
   out.push(...table(['probability', 'picks (T)', 'confidence (T)', 'accuracy (T)', 'picks (T = 1)', 'confidence (T = 1)', 'accuracy (T = 1)'], bins), '');
   return out;
@@ -112,9 +137,14 @@ function sourcesSection(e: CardEvaluation): string[] {
   return [
     `## Per-source audit (${setName(e.set)})`,
     '',
-    ...table(['source', 'candidates', 'correct', 'picked', 'picked by chance', 'earned by correctness', 'pairwise', 'mean E correct', 'mean E incorrect'], rows),
+    ...table(
+      ['source', 'candidates', 'correct', 'picked', 'picked by chance', 'earned by correctness', 'pairwise', 'mean E correct', 'mean E incorrect'],
+      rows,
+    ),
     '',
-    ...(flagged.length > 0 ? [`⚠ picked far above its correctness: ${flagged.join(', ')} (the model may favour who wrote an answer over whether it is right).`, ''] : []),
+    ...(flagged.length > 0
+      ? [`⚠ picked far above its correctness: ${flagged.join(', ')} (the model may favour who wrote an answer over whether it is right).`, '']
+      : []),
   ];
 }
 
@@ -122,16 +152,25 @@ function limitsSection(input: ModelCardInput): string[] {
   const t = input.training;
   const sets = input.evaluations.map((e) => `${setName(e.set)} (${e.summary.nGroups} groups of ${e.dataName})`);
   const out = ['## Limits', ''];
-  out.push(`- Trained on ${t.dataset !== undefined ? cell(t.dataset) : 'data this file does not record'}; every figure above is on ${sets.length > 0 ? sets.join(' and ') : 'no evaluation (none was run before export)'}.`);
-  out.push('- Validation holds questions of the same file as training: it measures questions like those, not other datasets, other question types or other languages.');
+  out.push(
+    `- Trained on ${t.dataset !== undefined ? cell(t.dataset) : 'data this file does not record'}; every figure above is on ${sets.length > 0 ? sets.join(' and ') : 'no evaluation (none was run before export)'}.`,
+  );
+  out.push(
+    '- Validation holds questions of the same file as training: it measures questions like those, not other datasets, other question types or other languages.',
+  );
   if (input.chosenOnValidation) {
     const test = input.evaluations.find((e) => e.set === 'test');
-    out.push(`- The best checkpoint was chosen by its validation figures, so they are optimistic; ${test ? `the test figures (${test.dataName}) are not.` : 'load a test set and export again for figures that did not choose it.'}`);
+    out.push(
+      `- The best checkpoint was chosen by its validation figures, so they are optimistic; ${test ? `the test figures (${test.dataName}) are not.` : 'load a test set and export again for figures that did not choose it.'}`,
+    );
   }
-  if (!input.evaluations.some((e) => e.sources && e.sources.length > 0)) out.push('- No per-source audit: the data names no generator (`source`), so whether the model favours some generator was not measured.');
+  if (!input.evaluations.some((e) => e.sources && e.sources.length > 0))
+    out.push('- No per-source audit: the data names no generator (`source`), so whether the model favours some generator was not measured.');
   out.push('- Answers written by generators absent from the training file were not tested, unless a hold-out-sources split says otherwise.');
   out.push(`- Inputs are cut at ${input.config.maxLen} tokens (question and answer together): what follows was never read.`);
-  out.push('- The temperature, the probability map and the selector were fitted on held-out questions of this file (figures out of fold); on other data the probabilities may be miscalibrated.');
+  out.push(
+    '- The temperature, the probability map and the selector were fitted on held-out questions of this file (figures out of fold); on other data the probabilities may be miscalibrated.',
+  );
   return [...out, ''];
 }
 

@@ -8,7 +8,9 @@ describe('config limits (validateConfig), which every file config passes through
     const small = makeConfig({ vocabSize: 16, dModel: 8, nHeads: 2, nLayers: 1, ffnDim: 8, clsId: 1, sepId: 1, padId: 1 });
     for (const k of ['nLayers', 'ffnDim', 'vocabSize', 'maxLen'] as const) expect(validateConfig({ ...small, [k]: CONFIG_LIMITS[k] }), k).toEqual([]);
     // dModel at its limit is a size no layer count fits into the parameter limit: only that is reported.
-    expect(validateConfig({ ...small, dModel: CONFIG_LIMITS.dModel, nHeads: CONFIG_LIMITS.nHeads })).toEqual([expect.stringMatching(/^the model would have \d+ parameters/)]);
+    expect(validateConfig({ ...small, dModel: CONFIG_LIMITS.dModel, nHeads: CONFIG_LIMITS.nHeads })).toEqual([
+      expect.stringMatching(/^the model would have \d+ parameters/),
+    ]);
   });
 
   it('refuse each size one above its limit, saying which and what was given', () => {

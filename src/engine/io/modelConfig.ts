@@ -33,7 +33,9 @@ export function configFromFile(
     } else if (callerComplete) {
       warnings.push('The config in the file\'s metadata ("eorm_config") is not a JSON object; using the config supplied instead.');
     } else {
-      throw new SafetensorsError('The config in the file\'s metadata ("eorm_config") is not a JSON object. The file is damaged: load it with an explicit config.');
+      throw new SafetensorsError(
+        'The config in the file\'s metadata ("eorm_config") is not a JSON object. The file is damaged: load it with an explicit config.',
+      );
     }
   } else if (meta.config !== undefined) {
     const obj = parseObject(meta.config);
@@ -69,7 +71,9 @@ export function configFromFile(
     );
   }
   if (merged.nHeads === undefined) {
-    warnings.push(`The number of attention heads is not recorded in the file and cannot be read from the shapes; assuming nHeads = ${DEFAULT_CONFIG.nHeads}. If the model was trained with another count, load it with that nHeads or its scores will be wrong.`);
+    warnings.push(
+      `The number of attention heads is not recorded in the file and cannot be read from the shapes; assuming nHeads = ${DEFAULT_CONFIG.nHeads}. If the model was trained with another count, load it with that nHeads or its scores will be wrong.`,
+    );
   }
   if (merged.clsId === undefined || merged.sepId === undefined || merged.padId === undefined) {
     warnings.push(`The special token ids are not recorded in the file; assuming GPT-2's <|endoftext|> (${GPT2_EOT}) where missing.`);
@@ -98,7 +102,9 @@ function ourConfigFields(obj: Record<string, unknown>, warnings: string[]): Fiel
   for (const k of KEYS) {
     if (!Object.hasOwn(obj, k)) continue;
     if (typeof obj[k] !== typeof DEFAULT_CONFIG[k]) {
-      throw new SafetensorsError(`The file's config field "${k}" is ${JSON.stringify(obj[k])}, not a ${typeof DEFAULT_CONFIG[k]}. Load it with an explicit config.`);
+      throw new SafetensorsError(
+        `The file's config field "${k}" is ${JSON.stringify(obj[k])}, not a ${typeof DEFAULT_CONFIG[k]}. Load it with an explicit config.`,
+      );
     }
     out[k] = obj[k];
   }
@@ -110,8 +116,15 @@ function ourConfigFields(obj: Record<string, unknown>, warnings: string[]): Fiel
 /** The PyTorch reference's snake_case config (see the fixtures' weights.safetensors); numeric fields only. */
 function referenceFields(obj: Record<string, unknown>): Fields {
   const map: Array<[string, keyof ModelConfig]> = [
-    ['vocab_size', 'vocabSize'], ['d_model', 'dModel'], ['n_heads', 'nHeads'], ['n_layers', 'nLayers'],
-    ['ffn', 'ffnDim'], ['max_len', 'maxLen'], ['cls_id', 'clsId'], ['sep_id', 'sepId'], ['pad_id', 'padId'],
+    ['vocab_size', 'vocabSize'],
+    ['d_model', 'dModel'],
+    ['n_heads', 'nHeads'],
+    ['n_layers', 'nLayers'],
+    ['ffn', 'ffnDim'],
+    ['max_len', 'maxLen'],
+    ['cls_id', 'clsId'],
+    ['sep_id', 'sepId'],
+    ['pad_id', 'padId'],
   ];
   const out: Fields = {};
   for (const [ref, k] of map) if (typeof obj[ref] === 'number') out[k] = obj[ref];
@@ -143,7 +156,8 @@ function fromShapes(header: SafetensorsHeader): Fields {
     if (m) maxIndex = Math.max(maxIndex, Number(m[1]));
   }
   // A layer index beyond the limit is a corrupt name, not a model to build.
-  if (maxIndex >= CONFIG_LIMITS.nLayers) throw new SafetensorsError(`Tensor names go up to layer ${maxIndex}, which is not a plausible model. The file is damaged.`);
+  if (maxIndex >= CONFIG_LIMITS.nLayers)
+    throw new SafetensorsError(`Tensor names go up to layer ${maxIndex}, which is not a plausible model. The file is damaged.`);
   if (maxIndex >= 0) out.nLayers = maxIndex + 1;
   const l1 = header.byName.get('enc.layers.0.linear1.weight');
   if (l1 && l1.shape.length === 2) out.ffnDim = l1.shape[0];

@@ -16,7 +16,9 @@ const TINY = makeConfig({ vocabSize: 11, dModel: 8, nHeads: 2, nLayers: 2, ffnDi
 const NAMES = paramShapes(TINY).map(([n]) => n);
 
 function baseFile(f16: readonly string[]): Uint8Array<ArrayBuffer> {
-  const tensors = new Map(paramShapes(TINY).map(([name, shape], k) => [name, Float32Array.from({ length: numel(shape) }, (_, i) => (((i * 7 + k * 13) % 61) - 30) / 64)]));
+  const tensors = new Map(
+    paramShapes(TINY).map(([name, shape], k) => [name, Float32Array.from({ length: numel(shape) }, (_, i) => (((i * 7 + k * 13) % 61) - 30) / 64)]),
+  );
   return writeModel({ cfg: TINY, tensors, metadata: { tokenizer: 'r50k_base', training: { steps: 3 } }, f16 });
 }
 
@@ -54,7 +56,11 @@ const MUTATIONS: ReadonlyArray<(rng: Rng, base: ReturnType<typeof split>, file: 
   (rng, { header, data }) => {
     const real = JSON.stringify(header).length;
     const lie = real + 1 + data.length + rng.int(1_000_000);
-    return { what: 'header length beyond the file', bytes: rawFile(header, data, lie), message: new RegExp(`says ${lie} bytes but only \\d+ follow it: the file is truncated`) };
+    return {
+      what: 'header length beyond the file',
+      bytes: rawFile(header, data, lie),
+      message: new RegExp(`says ${lie} bytes but only \\d+ follow it: the file is truncated`),
+    };
   },
   (rng, { header, data }) => {
     const lie = MAX_HEADER_BYTES + 1 + rng.int(2 ** 40);
@@ -69,7 +75,10 @@ const MUTATIONS: ReadonlyArray<(rng: Rng, base: ReturnType<typeof split>, file: 
     const h = clone(header);
     const name = pick(rng, NAMES);
     const [b] = offsets(h, name);
-    entryOf(h, name).data_offsets = pick(rng, [[b, data.length + 1 + rng.int(100)], [data.length + 4, data.length + 4 + 4 * rng.int(8)]]);
+    entryOf(h, name).data_offsets = pick(rng, [
+      [b, data.length + 1 + rng.int(100)],
+      [data.length + 4, data.length + 4 + 4 * rng.int(8)],
+    ]);
     return { what: 'data_offsets out of range', bytes: rawFile(h, data), message: /data_offsets \[\d+, \d+\] reach past the end of the data/, tensor: name };
   },
   (rng, { header, data }) => {
@@ -94,7 +103,12 @@ const MUTATIONS: ReadonlyArray<(rng: Rng, base: ReturnType<typeof split>, file: 
     // Moved back into its predecessor (by at most the predecessor's length, so offsets stay non-negative).
     const back = 1 + rng.int(offsets(h, prev)[1] - offsets(h, prev)[0]);
     entryOf(h, name).data_offsets = [b - back, e - back];
-    return { what: 'overlapping tensors', bytes: rawFile(h, data), message: /\(bytes \d+\.\.\d+\) overlaps tensor ".*" \(bytes \d+\.\.\d+\)/, tensor: [prev, name] };
+    return {
+      what: 'overlapping tensors',
+      bytes: rawFile(h, data),
+      message: /\(bytes \d+\.\.\d+\) overlaps tensor ".*" \(bytes \d+\.\.\d+\)/,
+      tensor: [prev, name],
+    };
   },
   (rng, { header, data }) => {
     const h = clone(header);
@@ -105,14 +119,27 @@ const MUTATIONS: ReadonlyArray<(rng: Rng, base: ReturnType<typeof split>, file: 
     else if (edit === 1) shape.push(2 + rng.int(3));
     else shape.splice(0, shape.length, numel(shape) + 1);
     entryOf(h, name).shape = shape;
-    return { what: 'shape not matching the bytes', bytes: rawFile(h, data), message: /shape \[[\d, ]*\] × \d bytes \(F(32|16)\) = \d+ bytes, but data_offsets/, tensor: name };
+    return {
+      what: 'shape not matching the bytes',
+      bytes: rawFile(h, data),
+      message: /shape \[[\d, ]*\] × \d bytes \(F(32|16)\) = \d+ bytes, but data_offsets/,
+      tensor: name,
+    };
   },
   (rng, { header, data }) => {
     const h = clone(header);
-    const name = pick(rng, NAMES.filter((n) => (entryOf(h, n).shape as number[]).length === 2));
+    const name = pick(
+      rng,
+      NAMES.filter((n) => (entryOf(h, n).shape as number[]).length === 2),
+    );
     const [r, c] = entryOf(h, name).shape as number[];
     entryOf(h, name).shape = r === c ? [r * c] : pick(rng, [[c, r], [r * c], [1, r, c]]);
-    return { what: 'shape disagreeing with the config', bytes: rawFile(h, data), message: /has shape \[[\d, ]*\] but the config .* needs \[[\d, ]*\]/, tensor: name };
+    return {
+      what: 'shape disagreeing with the config',
+      bytes: rawFile(h, data),
+      message: /has shape \[[\d, ]*\] but the config .* needs \[[\d, ]*\]/,
+      tensor: name,
+    };
   },
   (rng, { header, data }) => {
     const h = clone(header);
@@ -137,14 +164,25 @@ const MUTATIONS: ReadonlyArray<(rng: Rng, base: ReturnType<typeof split>, file: 
     const h = clone(header);
     const name = pick(rng, NAMES);
     delete h[name];
-    return { what: 'missing tensor', bytes: rawFile(h, data), message: new RegExp(`Tensor "${name.replace(/\./g, '\\.')}" \\(shape \\[[\\d, ]*\\]\\) is missing`), tensor: name };
+    return {
+      what: 'missing tensor',
+      bytes: rawFile(h, data),
+      message: new RegExp(`Tensor "${name.replace(/\./g, '\\.')}" \\(shape \\[[\\d, ]*\\]\\) is missing`),
+      tensor: name,
+    };
   },
   (rng, { header, data }) => {
     const h = clone(header);
     const name = pick(rng, ['enc.norm.weight', 'enc.layers.2.linear1.weight', 'module.emb.weight', 'head.2.weight']);
     h[name] = { dtype: 'F32', shape: [2], data_offsets: [data.length, data.length + 8] };
     const bytes = rawFile(h, new Uint8Array([...data, ...f32le([1, 2])]));
-    return { what: 'extra tensor (with rejectExtra)', bytes, message: /does not use: ".*"\. Remove them or load with the matching config/, tensor: name, rejectExtra: true };
+    return {
+      what: 'extra tensor (with rejectExtra)',
+      bytes,
+      message: /does not use: ".*"\. Remove them or load with the matching config/,
+      tensor: name,
+      rejectExtra: true,
+    };
   },
   (rng, { header, data }) => {
     const h = clone(header);
@@ -156,7 +194,12 @@ const MUTATIONS: ReadonlyArray<(rng: Rng, base: ReturnType<typeof split>, file: 
       ['positional', 'learned', 'pos.weight'],
     ] as const);
     h.__metadata__.eorm_config = JSON.stringify({ ...TINY, [field]: value });
-    return { what: `config ${field} ${value} against the tensors`, bytes: rawFile(h, data), message: /is missing for the config|has shape \[[\d, ]*\] but the config/, tensor };
+    return {
+      what: `config ${field} ${value} against the tensors`,
+      bytes: rawFile(h, data),
+      message: /is missing for the config|has shape \[[\d, ]*\] but the config/,
+      tensor,
+    };
   },
   (rng, { header, data }) => {
     const h = clone(header);
@@ -190,9 +233,17 @@ const MUTATIONS: ReadonlyArray<(rng: Rng, base: ReturnType<typeof split>, file: 
   (rng, { header, data }) => {
     const text = JSON.stringify(header);
     return pick(rng, [
-      { what: 'BOM before the header', bytes: rawFile(`\uFEFF${text}`, data), message: /starts with a UTF-8 byte-order mark; a safetensors header must begin with "\{"/ },
+      {
+        what: 'BOM before the header',
+        bytes: rawFile(`\uFEFF${text}`, data),
+        message: /starts with a UTF-8 byte-order mark; a safetensors header must begin with "\{"/,
+      },
       { what: 'space before the header', bytes: rawFile(` ${text}`, data), message: /starts with whitespace \(byte 0x20\)/ },
-      { what: 'header not an object', bytes: rawFile(pick(rng, ['[]', '42', 'null', '"x"']), data), message: /The header is JSON but not an object of tensors/ },
+      {
+        what: 'header not an object',
+        bytes: rawFile(pick(rng, ['[]', '42', 'null', '"x"']), data),
+        message: /The header is JSON but not an object of tensors/,
+      },
     ]);
   },
   (rng, { header, data }) => {
@@ -202,7 +253,10 @@ const MUTATIONS: ReadonlyArray<(rng: Rng, base: ReturnType<typeof split>, file: 
   },
   (rng, _base, file) => {
     const at = rng.int(file.length);
-    const message = at < 8 ? /shorter than the 8-byte header length/ : /header length field says \d+ bytes but only \d+ follow|reach past the end of the data \(\d+ bytes\); the file may be truncated/;
+    const message =
+      at < 8
+        ? /shorter than the 8-byte header length/
+        : /header length field says \d+ bytes but only \d+ follow|reach past the end of the data \(\d+ bytes\); the file may be truncated/;
     return { what: 'truncated file', bytes: file.slice(0, at), message };
   },
   (rng, { header, data }) => {
@@ -218,7 +272,12 @@ const MUTATIONS: ReadonlyArray<(rng: Rng, base: ReturnType<typeof split>, file: 
     if (f16) dv.setUint16(at, Number.isNaN(value) ? 0x7c01 + rng.int(0x3ff) : value > 0 ? 0x7c00 : 0xfc00, true);
     else if (Number.isNaN(value)) dv.setUint32(at, 0x7f800001 + rng.int(0x7fffff), true);
     else dv.setFloat32(at, value, true);
-    return { what: 'NaN/Inf weight', bytes: rawFile(h, bad), message: /has 1 NaN\/infinite value\(s\) \(the first at index \d+: (NaN|-?Infinity)\)/, tensor: name };
+    return {
+      what: 'NaN/Inf weight',
+      bytes: rawFile(h, bad),
+      message: /has 1 NaN\/infinite value\(s\) \(the first at index \d+: (NaN|-?Infinity)\)/,
+      tensor: name,
+    };
   },
 ];
 

@@ -70,7 +70,11 @@ describe('fixture weights', () => {
 
   it('do not validate against a different config, naming the tensor', () => {
     const cfg = fixtureConfig();
-    refuse(() => readModel(fixture('weights.safetensors'), { config: { ...cfg, ffnDim: cfg.ffnDim * 2 } }), /"enc\.layers\.0\.linear1\.weight" has shape \[.*\] but the config/, 'enc.layers.0.linear1.weight');
+    refuse(
+      () => readModel(fixture('weights.safetensors'), { config: { ...cfg, ffnDim: cfg.ffnDim * 2 } }),
+      /"enc\.layers\.0\.linear1\.weight" has shape \[.*\] but the config/,
+      'enc.layers.0.linear1.weight',
+    );
   });
 });
 
@@ -174,11 +178,19 @@ describe('converted PyTorch checkpoints without metadata', () => {
 
 describe('readModel refuses files that do not fit, loading nothing', () => {
   it('NaN or infinite weights, naming the tensor and the first bad index (F32 and F16)', () => {
-    for (const [value, f16] of [[NaN, []], [Infinity, []], [-Infinity, ['head.1.bias']]] as const) {
+    for (const [value, f16] of [
+      [NaN, []],
+      [Infinity, []],
+      [-Infinity, ['head.1.bias']],
+    ] as const) {
       const t = tensorsFor(TINY);
       t.get('head.1.bias')![3] = value;
       const bytes = writeModel({ cfg: TINY, tensors: t, f16 });
-      refuse(() => readModel(bytes), new RegExp(`"head\\.1\\.bias" has 1 NaN/infinite value\\(s\\) \\(the first at index 3: ${value}\\).*earlier checkpoint`), 'head.1.bias');
+      refuse(
+        () => readModel(bytes),
+        new RegExp(`"head\\.1\\.bias" has 1 NaN/infinite value\\(s\\) \\(the first at index 3: ${value}\\).*earlier checkpoint`),
+        'head.1.bias',
+      );
     }
   });
 
@@ -186,7 +198,11 @@ describe('readModel refuses files that do not fit, loading nothing', () => {
     const meta = { eorm_config: JSON.stringify({ ...TINY, nLayers: 1000 }) };
     const list = paramShapes(TINY).map(([name, shape]) => ({ name, shape, data: tensorsFor(TINY).get(name)! }));
     // 1000 layers × 12 tensors expected, 2 layers present: 998 × 12 = 11,976 missing.
-    refuse(() => readModel(writeSafetensors(list, meta)), /"enc\.layers\.2\.self_attn\.in_proj_weight" .*is missing .*\(11975 more problem\(s\), e\.g\. "enc\.layers\.2\.self_attn\.in_proj_bias"\)$/, 'enc.layers.2.self_attn.in_proj_weight');
+    refuse(
+      () => readModel(writeSafetensors(list, meta)),
+      /"enc\.layers\.2\.self_attn\.in_proj_weight" .*is missing .*\(11975 more problem\(s\), e\.g\. "enc\.layers\.2\.self_attn\.in_proj_bias"\)$/,
+      'enc.layers.2.self_attn.in_proj_weight',
+    );
   });
 
   it('names a missing tensor in time linear in the number of tensors (enc.layers.<n/100>.x plus n junk tensors)', () => {
@@ -204,9 +220,13 @@ describe('readModel refuses files that do not fit, loading nothing', () => {
     expect(g.ratio, `${g.small.toFixed(2)} ms → ${g.large.toFixed(2)} ms`).toBeLessThan(LINEAR_LIMIT);
   });
 
-
   it('missing tensor', () => {
-    const bytes = bareFile(TINY, (list) => list.splice(list.findIndex((t) => t.name === 'enc.layers.1.norm2.bias'), 1));
+    const bytes = bareFile(TINY, (list) =>
+      list.splice(
+        list.findIndex((t) => t.name === 'enc.layers.1.norm2.bias'),
+        1,
+      ),
+    );
     refuse(() => readModel(bytes, { config: TINY }), /"enc\.layers\.1\.norm2\.bias" \(shape \[8\]\) is missing/, 'enc.layers.1.norm2.bias');
   });
 
@@ -214,7 +234,11 @@ describe('readModel refuses files that do not fit, loading nothing', () => {
     const cfg3 = makeConfig({ ...TINY, nLayers: 3 });
     const full = readSafetensors(writeModel({ cfg: cfg3, tensors: tensorsFor(cfg3) }));
     const list = [...full.tensors].filter(([n]) => !n.startsWith('enc.layers.2.')).map(([name, t]) => ({ name, ...t }));
-    refuse(() => readModel(writeSafetensors(list, full.metadata)), /"enc\.layers\.2\.self_attn\.in_proj_weight" .*missing.*\(11 more problem/, 'enc.layers.2.self_attn.in_proj_weight');
+    refuse(
+      () => readModel(writeSafetensors(list, full.metadata)),
+      /"enc\.layers\.2\.self_attn\.in_proj_weight" .*missing.*\(11 more problem/,
+      'enc.layers.2.self_attn.in_proj_weight',
+    );
   });
 
   it('shape that disagrees with the config', () => {
@@ -256,7 +280,7 @@ describe('readModel warnings', () => {
     const bytes = writeModel({ cfg: TINY, tensors: t });
     const m = readModel(bytes, { config: { nHeads: 4 } });
     expect(m.cfg.nHeads).toBe(4);
-    expect(m.warnings).toEqual(['Using the supplied nHeads = 4 instead of the file\'s 2.']);
+    expect(m.warnings).toEqual(["Using the supplied nHeads = 4 instead of the file's 2."]);
     const meta = { ...readSafetensors(bytes).metadata, eorm_config: JSON.stringify({ ...TINY, rotary: true }) };
     const list = paramShapes(TINY).map(([name, shape]) => ({ name, shape, data: tensorsFor(TINY).get(name)! }));
     expect(readModel(writeSafetensors(list, meta)).warnings).toEqual(['Ignored config fields this version does not know: rotary.']);
@@ -277,7 +301,11 @@ describe('hostile configs in a tiny file are refused before anything is sized by
     ['nLayers 2^31 − 1', { eorm_config: JSON.stringify({ ...TINY, nLayers: 2 ** 31 - 1 }) }, /nLayers must be at most 1024 \(got 2147483647\)/],
     ['vocabSize 2^31 − 1', { eorm_config: JSON.stringify({ ...TINY, vocabSize: 2 ** 31 - 1 }) }, /vocabSize must be at most 1048576/],
     ['dModel 2^20', { eorm_config: JSON.stringify({ ...TINY, dModel: 2 ** 20, nHeads: 1 }) }, /dModel must be at most 16384/],
-    ['4 GB of parameters', { eorm_config: JSON.stringify({ ...TINY, vocabSize: 1 << 20, dModel: 1024, nHeads: 2, ffnDim: 4096 }) }, /1099986945 parameters, more than/],
+    [
+      '4 GB of parameters',
+      { eorm_config: JSON.stringify({ ...TINY, vocabSize: 1 << 20, dModel: 1024, nHeads: 2, ffnDim: 4096 }) },
+      /1099986945 parameters, more than/,
+    ],
   ])('%s', (_, meta, msg) => {
     const bytes = rawFile({ __metadata__: meta });
     expect(bytes.length).toBeLessThan(300);

@@ -73,8 +73,14 @@ export function writeModel({ cfg, tensors, metadata = {}, f16 = [] }: WriteModel
     // Key list = fixed order and no stray fields, so equal configs give equal bytes.
     [META.config]: JSON.stringify(cfg, Object.keys(DEFAULT_CONFIG)),
     [META.referenceConfig]: JSON.stringify({
-      vocab_size: cfg.vocabSize, d_model: cfg.dModel, n_heads: cfg.nHeads, n_layers: cfg.nLayers,
-      ffn: cfg.ffnDim, cls_id: cfg.clsId, sep_id: cfg.sepId, pad_id: cfg.padId,
+      vocab_size: cfg.vocabSize,
+      d_model: cfg.dModel,
+      n_heads: cfg.nHeads,
+      n_layers: cfg.nLayers,
+      ffn: cfg.ffnDim,
+      cls_id: cfg.clsId,
+      sep_id: cfg.sepId,
+      pad_id: cfg.padId,
     }),
   };
   if (metadata.tokenizer !== undefined) meta[META.tokenizer] = metadata.tokenizer;
@@ -142,7 +148,11 @@ export function readModel(input: Uint8Array | ArrayBuffer, opts: ReadModelOption
   }
   const extra = header.tensors.filter((t) => !expectedNames.has(t.name)).map((t) => t.name);
   if (extra.length > 0) {
-    const list = extra.slice(0, 8).map((n) => `"${n}"`).join(', ') + (extra.length > 8 ? `, … (${extra.length} in all)` : '');
+    const list =
+      extra
+        .slice(0, 8)
+        .map((n) => `"${n}"`)
+        .join(', ') + (extra.length > 8 ? `, … (${extra.length} in all)` : '');
     if (opts.rejectExtra) problem(extra[0], () => `The file has tensors ${describe(cfg)} does not use: ${list}. Remove them or load with the matching config.`);
     else warnings.push(`Ignored ${extra.length} tensor(s) ${describe(cfg)} does not use: ${list}.`);
   }

@@ -22,7 +22,9 @@ import { MUTATIONS } from '../testing/modelFileMutations.ts';
 const FILES = 1_000;
 
 function baseFile(cfg: ModelConfig, f16: readonly string[]): Uint8Array {
-  const tensors = new Map(paramShapes(cfg).map(([name, shape], k) => [name, Float32Array.from({ length: numel(shape) }, (_, i) => (((i * 7 + k * 13) % 61) - 30) / 64)]));
+  const tensors = new Map(
+    paramShapes(cfg).map(([name, shape], k) => [name, Float32Array.from({ length: numel(shape) }, (_, i) => (((i * 7 + k * 13) % 61) - 30) / 64)]),
+  );
   return writeModel({ cfg, tensors, metadata: { tokenizer: 'r50k_base', training: { steps: 3 } }, f16 });
 }
 
@@ -73,7 +75,10 @@ describe('model files: the app and python/eorm/weights.py give the same verdicts
       app.push(appVerdict(file, bytes));
       what.set(file, d.what.join('; ') || 'unmutated');
     }
-    expect(app.filter((v) => v.crash !== undefined), 'the app threw something other than a SafetensorsError').toEqual([]);
+    expect(
+      app.filter((v) => v.crash !== undefined),
+      'the app threw something other than a SafetensorsError',
+    ).toEqual([]);
     const py = JSON.parse(runPython(python, ['scripts/model_verdicts.py', dir], { OMP_NUM_THREADS: '1' })) as Verdict[];
     expect(py.map((v) => v.file)).toEqual(app.map((v) => v.file));
 
@@ -82,7 +87,8 @@ describe('model files: the app and python/eorm/weights.py give the same verdicts
       const p = py[i];
       const same = a.ok === p.ok && p.crash === undefined && (!a.ok || (JSON.stringify(a.cfg) === JSON.stringify(p.cfg) && a.digest === p.digest));
       if (!same) {
-        const say = (v: Verdict) => (v.ok ? `accepts ${JSON.stringify(v.cfg)} ${v.digest!.slice(0, 8)}` : v.crash ? `CRASHES ${v.crash}` : `refuses: ${v.error}`);
+        const say = (v: Verdict) =>
+          v.ok ? `accepts ${JSON.stringify(v.cfg)} ${v.digest!.slice(0, 8)}` : v.crash ? `CRASHES ${v.crash}` : `refuses: ${v.error}`;
         disagreements.push(`${a.file} [${what.get(a.file)}]\n    app ${say(a).slice(0, 300)}\n    python ${say(p).slice(0, 300)}`);
       }
     });

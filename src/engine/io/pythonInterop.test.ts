@@ -64,7 +64,11 @@ function maxDiff(app: Map<number, number>, py: Map<number, number>): number {
 }
 
 const scored = (dataset: Dataset, energies: Map<number, number>): ScoredGroup[] =>
-  dataset.groups.map((g) => ({ energies: g.candidates.map((c) => energies.get(c.line)!), labels: g.candidates.map((c) => c.label), answers: g.candidates.map((c) => c.answerKey) }));
+  dataset.groups.map((g) => ({
+    energies: g.candidates.map((c) => energies.get(c.line)!),
+    labels: g.candidates.map((c) => c.label),
+    answers: g.candidates.map((c) => c.answerKey),
+  }));
 
 // 12 questions of the sample, 4 answers each; a small model with the real GPT-2 vocabulary.
 const sample = readFileSync(join(PYTHON_DIR, '../public/sample/gsm8k_gpt3_openai_4cand.jsonl'), 'utf8').split('\n').slice(0, 48).join('\n') + '\n';
@@ -90,9 +94,20 @@ describe('weights between the app and python/ (PyTorch)', () => {
     expect(python, `No Python with torch found (${tried.join('; ')}). ${INSTALL}`).not.toBeNull();
   });
 
-  it('an app model exported as .safetensors gives the app\'s energies in `python -m eorm.score`', async () => {
+  it("an app model exported as .safetensors gives the app's energies in `python -m eorm.score`", async () => {
     if (!python) throw new Error(`No Python with torch. ${INSTALL}`);
-    const cfg = makeConfig({ vocabSize: GPT2_VOCAB, dModel: 16, nHeads: 2, nLayers: 2, ffnDim: 40, dropout: 0.2, maxLen: 48, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+    const cfg = makeConfig({
+      vocabSize: GPT2_VOCAB,
+      dModel: 16,
+      nHeads: 2,
+      nLayers: 2,
+      ffnDim: 40,
+      dropout: 0.2,
+      maxLen: 48,
+      clsId: GPT2_EOT,
+      sepId: GPT2_EOT,
+      padId: GPT2_EOT,
+    });
     const init = initParams(cfg, 7);
     const arrays = await paramsToArrays(init, activeProfile());
     disposeParams(init);
@@ -110,10 +125,34 @@ describe('weights between the app and python/ (PyTorch)', () => {
     expect(evaluateGroups(scored(dataset, py)).btLoss).toBeCloseTo(evaluateGroups(scored(dataset, app)).btLoss, 5);
   });
 
-  it('a checkpoint trained by `python -m eorm.train` imports into the app with Python\'s energies', async () => {
+  it("a checkpoint trained by `python -m eorm.train` imports into the app with Python's energies", async () => {
     if (!python) throw new Error(`No Python with torch. ${INSTALL}`);
     const out = join(dir, 'run');
-    runPython(python, ['-m', 'eorm.train', '--data', dataPath, '--out', out, '--preset', 'tiny', '--d-model', '16', '--n-heads', '2', '--max-len', '48', '--epochs', '1', '--lr', '1e-2', '--max-steps', '4', '--curve-subsets', '0', '--quiet']);
+    runPython(python, [
+      '-m',
+      'eorm.train',
+      '--data',
+      dataPath,
+      '--out',
+      out,
+      '--preset',
+      'tiny',
+      '--d-model',
+      '16',
+      '--n-heads',
+      '2',
+      '--max-len',
+      '48',
+      '--epochs',
+      '1',
+      '--lr',
+      '1e-2',
+      '--max-steps',
+      '4',
+      '--curve-subsets',
+      '0',
+      '--quiet',
+    ]);
     const weights = join(out, 'model.safetensors');
     const loaded = readModel(new Uint8Array(readFileSync(weights)));
     expect(loaded.configSource).toBe('eorm_config');

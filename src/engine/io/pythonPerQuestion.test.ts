@@ -25,7 +25,18 @@ import { activeProfile } from '../backend/profile.ts';
 
 const SHARED = process.env.EORM_SHARED_DATA ?? '/work/shared/data';
 const FILES = ['gsm8k_gpt3_openai_4cand.jsonl', 'gsm8k_zeroeval_multimodel_16cand.jsonl'];
-const cfg = makeConfig({ vocabSize: GPT2_VOCAB, dModel: 16, nHeads: 2, nLayers: 2, ffnDim: 32, dropout: 0, maxLen: 32, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+const cfg = makeConfig({
+  vocabSize: GPT2_VOCAB,
+  dModel: 16,
+  nHeads: 2,
+  nLayers: 2,
+  ffnDim: 32,
+  dropout: 0,
+  maxLen: 32,
+  clsId: GPT2_EOT,
+  sepId: GPT2_EOT,
+  padId: GPT2_EOT,
+});
 const { python, tried } = findPython();
 let dir = '';
 let weights = '';

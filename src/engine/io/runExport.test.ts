@@ -23,7 +23,9 @@ function pythonMetrics(): string[] {
   try {
     const data = join(import.meta.dirname, '../../../public/sample/gsm8k_gpt3_openai_4cand.jsonl');
     const flags = ['--max-len', '32', '--d-model', '16', '--n-heads', '2', '--epochs', '1', '--max-steps', '3', '--eval-every', '2', '--curve-subsets', '4'];
-    runPython(python, ['-m', 'eorm.train', '--data', data, '--out', out, ...flags, '--quiet', '--device', 'cpu', '--resume', 'never'], { OMP_NUM_THREADS: '1' });
+    runPython(python, ['-m', 'eorm.train', '--data', data, '--out', out, ...flags, '--quiet', '--device', 'cpu', '--resume', 'never'], {
+      OMP_NUM_THREADS: '1',
+    });
     return readFileSync(join(out, 'metrics.jsonl'), 'utf8').trimEnd().split('\n');
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -7,14 +7,18 @@ import { writeSafetensors } from './safetensorsWriter.ts';
 import { caught, concat, f32le, rawFile } from '../testing/safetensorsBytes.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(resolve(fixtureDir(), name)));
-const refConfig = () => JSON.parse(readFileSync(resolve(fixtureDir(), 'config.json'), 'utf8')) as {
-  state_dict: { names_in_order: string[]; shapes: Record<string, number[]> };
-};
+const refConfig = () =>
+  JSON.parse(readFileSync(resolve(fixtureDir(), 'config.json'), 'utf8')) as {
+    state_dict: { names_in_order: string[]; shapes: Record<string, number[]> };
+  };
 
 /** Writes back what was read, same order, dtypes and metadata. */
 function rewrite(bytes: Uint8Array): Uint8Array {
   const f = readSafetensors(bytes);
-  return writeSafetensors([...f.tensors].map(([name, t]) => ({ name, ...t })), f.metadata);
+  return writeSafetensors(
+    [...f.tensors].map(([name, t]) => ({ name, ...t })),
+    f.metadata,
+  );
 }
 
 function expectSameBytes(a: Uint8Array, b: Uint8Array) {
@@ -91,7 +95,7 @@ describe('writer', () => {
       { name: 'ünï "quoted" 名', shape: [1], data: new Float32Array([5]) },
       { name: 'after.half', shape: [2], data: new Float32Array([0.1, 0.2]) },
     ];
-    const meta = { 'clé': 'välue ✓', json: '{"a": [1, 2]}', empty: '' };
+    const meta = { clé: 'välue ✓', json: '{"a": [1, 2]}', empty: '' };
     const out = writeSafetensors(tensors, meta);
     const f = readSafetensors(out);
     expect([...f.tensors.keys()]).toEqual(tensors.map((t) => t.name));
@@ -109,7 +113,14 @@ describe('writer', () => {
   it('refuses bad write requests', () => {
     const d = new Float32Array([1, 2]);
     expect(caught(() => writeSafetensors([{ name: 'a', shape: [3], data: d }])).message).toMatch(/needs 3 values but 2/);
-    expect(caught(() => writeSafetensors([{ name: 'a', shape: [2], data: d }, { name: 'a', shape: [2], data: d }])).tensor).toBe('a');
+    expect(
+      caught(() =>
+        writeSafetensors([
+          { name: 'a', shape: [2], data: d },
+          { name: 'a', shape: [2], data: d },
+        ]),
+      ).tensor,
+    ).toBe('a');
     expect(caught(() => writeSafetensors([{ name: '__metadata__', shape: [2], data: d }])).message).toMatch(/reserved/);
     expect(caught(() => writeSafetensors([{ name: 'a', shape: [-2], data: d }])).message).toMatch(/non-negative integers/);
     expect(caught(() => writeSafetensors([], { n: 3 as unknown as string })).message).toMatch(/must be a string/);
@@ -126,7 +137,10 @@ describe('reader: views and alignment', () => {
     expect([...f.tensors.get('b')!.data]).toEqual([3]);
 
     // Aligned, but the input is a Uint8Array at an odd offset inside a bigger buffer (e.g. a pooled Node Buffer).
-    const file = writeSafetensors([{ name: 'a', shape: [2], data: new Float32Array([1, 2]) }, { name: 'b', shape: [1], data: new Float32Array([3]) }]);
+    const file = writeSafetensors([
+      { name: 'a', shape: [2], data: new Float32Array([1, 2]) },
+      { name: 'b', shape: [1], data: new Float32Array([3]) },
+    ]);
     const big = new Uint8Array(file.length + 3);
     big.set(file, 3);
     const g = readSafetensors(big.subarray(3));

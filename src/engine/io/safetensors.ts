@@ -22,10 +22,21 @@ export const SUPPORTED_DTYPES: readonly FloatDtype[] = ['F32', 'F16'];
 
 /** Bytes per element of the spec's dtypes, so the layout of any valid file can be checked (not only ours). */
 const ITEM_SIZE = new Map<string, number>([
-  ['BOOL', 1], ['U8', 1], ['I8', 1], ['F8_E5M2', 1], ['F8_E4M3', 1],
-  ['I16', 2], ['U16', 2], ['F16', 2], ['BF16', 2],
-  ['I32', 4], ['U32', 4], ['F32', 4],
-  ['I64', 8], ['U64', 8], ['F64', 8],
+  ['BOOL', 1],
+  ['U8', 1],
+  ['I8', 1],
+  ['F8_E5M2', 1],
+  ['F8_E4M3', 1],
+  ['I16', 2],
+  ['U16', 2],
+  ['F16', 2],
+  ['BF16', 2],
+  ['I32', 4],
+  ['U32', 4],
+  ['F32', 4],
+  ['I64', 8],
+  ['U64', 8],
+  ['F64', 8],
 ]);
 
 /** The reference implementation's limit; a longer "header" means the file is something else. */
@@ -148,7 +159,8 @@ function checkMetadata(value: unknown): Record<string, string> {
   // Null prototype: a key such as "__proto__" or "constructor" is plain data, never an inherited member.
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [k, v] of Object.entries(value)) {
-    if (typeof v !== 'string') throw new SafetensorsError(`"__metadata__.${k}" is ${kindOf(v)}; the format allows only string values (re-save the file with string metadata).`);
+    if (typeof v !== 'string')
+      throw new SafetensorsError(`"__metadata__.${k}" is ${kindOf(v)}; the format allows only string values (re-save the file with string metadata).`);
     out[k] = v;
   }
   return out;
@@ -163,7 +175,8 @@ function checkEntry(name: string, value: unknown, dataLength: number): TensorEnt
   if (shape === undefined) throw bad('"shape" is missing');
   if (!Array.isArray(shape) || !shape.every(isCount)) throw bad('"shape" is not a list of non-negative integers');
   if (offsets === undefined) throw bad('"data_offsets" is missing');
-  if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isCount)) throw bad('"data_offsets" is not a pair of non-negative integers [begin, end]');
+  if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isCount))
+    throw bad('"data_offsets" is not a pair of non-negative integers [begin, end]');
   const [begin, end] = offsets as [number, number];
   if (end < begin) throw bad(`data_offsets [${begin}, ${end}] end before they begin`);
   if (end > dataLength) throw bad(`data_offsets [${begin}, ${end}] reach past the end of the data (${dataLength} bytes); the file may be truncated`);
@@ -172,7 +185,9 @@ function checkEntry(name: string, value: unknown, dataLength: number): TensorEnt
   if (size !== undefined) {
     const count = numel(shape as number[]);
     if (!(count * size === end - begin)) {
-      throw bad(`shape ${fmtShape(shape as number[])} × ${size} bytes (${dtype}) = ${count * size} bytes, but data_offsets [${begin}, ${end}] hold ${end - begin}`);
+      throw bad(
+        `shape ${fmtShape(shape as number[])} × ${size} bytes (${dtype}) = ${count * size} bytes, but data_offsets [${begin}, ${end}] hold ${end - begin}`,
+      );
     }
   }
   return { name, dtype, shape: shape as number[], begin, end };

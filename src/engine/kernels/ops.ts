@@ -42,7 +42,9 @@ export type FusedOp = (typeof OPS)[number] extends infer Op ? (Op extends { fuse
 export const FUSED_KERNELS = OPS.flatMap((op) => Object.entries(op.fused)) as Array<[FusedOp, string]>;
 
 /** Every fused kernel's parity check, by its key in the parity report, in the list's order. */
-export const PARITY_CHECKS: ReadonlyArray<readonly [string, (on: ParityOn) => Promise<ParityErrors | null>]> = OPS.flatMap((op: OpSpec) => Object.entries(op.parity ?? {}));
+export const PARITY_CHECKS: ReadonlyArray<readonly [string, (on: ParityOn) => Promise<ParityErrors | null>]> = OPS.flatMap((op: OpSpec) =>
+  Object.entries(op.parity ?? {}),
+);
 
 /**
  * The parity checks whose kernel the host backends (cpu, wasm) register too: a check keyed by a fused

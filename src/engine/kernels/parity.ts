@@ -14,7 +14,10 @@ export const hasKernel = (kernel: string): boolean => tf.getKernel(kernel, tf.ge
 
 export function randomTensor(shape: number[], seed: number, scale = 1): tf.Tensor {
   const rng = createRng(seed);
-  return tf.tensor(Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => (rng.next() * 2 - 1) * scale), shape);
+  return tf.tensor(
+    Float32Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => (rng.next() * 2 - 1) * scale),
+    shape,
+  );
 }
 
 /** max|a − b| / max|b|. */

@@ -122,7 +122,24 @@ export const SIMD = {
 
 /** A counted loop: local `i` from 0 while below local `end`, `body`, then i += step (bytes or elements, as the body counts). */
 export function countedLoop(i: number, end: number, step: number, body: number[]): number[] {
-  return [...op.i32(0), ...op.set(i), ...op.block, ...op.loop, ...op.get(i), ...op.get(end), ...op.i32GeU, ...op.brIf(1), ...body, ...op.get(i), ...op.i32(step), ...op.i32Add, ...op.set(i), ...op.br(0), ...op.end, ...op.end];
+  return [
+    ...op.i32(0),
+    ...op.set(i),
+    ...op.block,
+    ...op.loop,
+    ...op.get(i),
+    ...op.get(end),
+    ...op.i32GeU,
+    ...op.brIf(1),
+    ...body,
+    ...op.get(i),
+    ...op.i32(step),
+    ...op.i32Add,
+    ...op.set(i),
+    ...op.br(0),
+    ...op.end,
+    ...op.end,
+  ];
 }
 
 /** v128.load / v128.store at the address on the stack (+ offset), alignment 1 (any address). */

@@ -51,7 +51,9 @@ describe('bootstrapIntervals', () => {
     const cols = Array.from({ length: 9 }, (_, c) => Float64Array.from({ length: 1000 }, (_, i) => ((i * (c + 3)) % 7) / 7));
     // The columns as arrays that count every score read (not the length).
     let reads = 0;
-    const counted = cols.map((c) => new Proxy(Array.from(c), { get: (t, k, r) => (typeof k === 'string' && /^\d+$/.test(k) && reads++, Reflect.get(t, k, r)) }));
+    const counted = cols.map(
+      (c) => new Proxy(Array.from(c), { get: (t, k, r) => (typeof k === 'string' && /^\d+$/.test(k) && reads++, Reflect.get(t, k, r)) }),
+    );
     const intervals = bootstrapIntervals(counted, 1000, 42);
     expect(reads).toBe(9 * 1000);
     expect(intervals).toEqual(bootstrapIntervals(cols, 1000, 42));

@@ -34,7 +34,10 @@ describe('cross-fitted calibration', () => {
       const train = groups.filter((_, k) => fold[k] !== f);
       const { temperature } = fitTemperature(train);
       const picks = train.map((g) => weightedVotePick(answerSlots(g.answers, g.labels), g.energies, temperature));
-      const platt = fitPlatt(picks.map((p) => p.probability), picks.map((p) => p.score));
+      const platt = fitPlatt(
+        picks.map((p) => p.probability),
+        picks.map((p) => p.score),
+      );
       const beta = fitSelector(train);
       groups.forEach((g, k) => {
         if (fold[k] !== f) return;
@@ -62,7 +65,12 @@ describe('cross-fitted calibration', () => {
     const all = crossFit(groups, 42);
     if ('reason' in all) throw new Error(all.reason);
     const inSample = groups.map((g) => weightedVotePick(answerSlots(g.answers, g.labels), g.energies, all.all.temperature));
-    const inSampleLogLoss = mean(logLossTerms(inSample.map((p) => applyPlatt(all.all.platt, p.probability)), inSample.map((p) => p.score)));
+    const inSampleLogLoss = mean(
+      logLossTerms(
+        inSample.map((p) => applyPlatt(all.all.platt, p.probability)),
+        inSample.map((p) => p.score),
+      ),
+    );
     expect(report.calibration.map).toBe('platt');
     expect(report.calibration.logLoss).toBeGreaterThan(inSampleLogLoss);
   });

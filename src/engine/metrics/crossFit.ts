@@ -49,7 +49,8 @@ export interface OutOfFold {
 /** Cross-fits over `groups` (non-empty ones); a reason in words when there are too few to. */
 export function crossFit(groups: ReadonlyArray<ScoredGroup>, seed: number): OutOfFold | { reason: string } {
   const n = groups.length;
-  if (n < CROSS_FIT_MIN_QUESTIONS) return { reason: `only ${n} held-out question${n === 1 ? '' : 's'} (at least ${CROSS_FIT_MIN_QUESTIONS} are needed to calibrate out of fold)` };
+  if (n < CROSS_FIT_MIN_QUESTIONS)
+    return { reason: `only ${n} held-out question${n === 1 ? '' : 's'} (at least ${CROSS_FIT_MIN_QUESTIONS} are needed to calibrate out of fold)` };
   const fold = crossFitFolds(n, seed);
   const out: OutOfFold = {
     folds: CROSS_FIT_FOLDS,

@@ -63,7 +63,10 @@ export function datasetStats(dataset: Dataset): DatasetStats {
     first += g.candidates[0].label;
     const keys = g.candidates.map((c) => c.answerKey);
     withAnswer += keys.filter((k) => k !== null).length;
-    vote += majorityVoteScore(keys, g.candidates.map((c) => c.label));
+    vote += majorityVoteScore(
+      keys,
+      g.candidates.map((c) => c.label),
+    );
   });
 
   const nGroups = dataset.groups.length;

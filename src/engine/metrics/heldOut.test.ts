@@ -27,7 +27,8 @@ describe('heldOutFigures', () => {
   it('scores each rule as the selection report does', () => {
     const report = selectionReport(groups, { seed: 1, resamples: 10 });
     for (const rule of SELECTION_RULES) {
-      if (rule === 'selector') expect(report.rules.selector.accuracy).toBeNaN(); // 4 questions: not fitted
+      if (rule === 'selector')
+        expect(report.rules.selector.accuracy).toBeNaN(); // 4 questions: not fitted
       else expect(ruleAccuracy(groups, rule, 1), rule).toBeCloseTo(report.rules[rule].accuracy, 15);
     }
   });

@@ -72,7 +72,11 @@ export interface HeldOutFigure {
 }
 
 /** `rule`'s accuracy over every held-out question, and over those with both labels. */
-export function heldOutFigures(groups: ReadonlyArray<ScoredGroup>, rule: SelectionRule, temperature: number): { allQuestions: HeldOutFigure; bothLabels: HeldOutFigure } {
+export function heldOutFigures(
+  groups: ReadonlyArray<ScoredGroup>,
+  rule: SelectionRule,
+  temperature: number,
+): { allQuestions: HeldOutFigure; bothLabels: HeldOutFigure } {
   const all = groups.filter((g) => g.labels.length > 0);
   const both = all.filter(hasBothLabels);
   return {

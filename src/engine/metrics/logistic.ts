@@ -37,7 +37,14 @@ const softplus = (z: number): number => (z > 0 ? z + Math.log1p(Math.exp(-z)) : 
 const weightOf = (w: ArrayLike<number> | undefined, r: number): number => (w === undefined ? 1 : w[r]);
 
 /** The penalised log loss at `beta` (each row counted `weights[r]` times). */
-function objective(x: ArrayLike<number>, y: ArrayLike<number>, penalty: ArrayLike<number>, prior: ArrayLike<number>, beta: ArrayLike<number>, weights?: ArrayLike<number>): number {
+function objective(
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  penalty: ArrayLike<number>,
+  prior: ArrayLike<number>,
+  beta: ArrayLike<number>,
+  weights?: ArrayLike<number>,
+): number {
   let f = 0;
   for (let r = 0; r < y.length; r++) {
     const wr = weightOf(weights, r);
@@ -82,7 +89,13 @@ export interface LogisticOptions {
 }
 
 /** β for rows `x` (row-major, prior.length columns) and targets `y`; the prior itself when there are no rows. */
-export function fitLogistic(x: ArrayLike<number>, y: ArrayLike<number>, penalty: ArrayLike<number>, prior: ArrayLike<number>, opts: LogisticOptions = {}): Float64Array {
+export function fitLogistic(
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  penalty: ArrayLike<number>,
+  prior: ArrayLike<number>,
+  opts: LogisticOptions = {},
+): Float64Array {
   const d = prior.length;
   const weights = opts.weights;
   let beta = Float64Array.from(opts.start ?? prior);

@@ -83,7 +83,13 @@ describe('bestOfNCurve on two hand-made groups', () => {
     const rows = bestOfNCurve(groups, { seed: 3, subsetsPerN: 20000 });
     const n2 = rows[1];
     // Row N = 2: the mean over A's three subsets and B's whole group; 20,000 trials: std ≤ 0.5/√20000 ≈ 0.0035.
-    const expected = { model: (2 / 3 + 1) / 2, majorityVote: (1 / 3 + 1 / 2) / 2, weightedVote: (2 / 3 + 1) / 2, random: (1 / 3 + 1 / 2) / 2, oracle: (2 / 3 + 1) / 2 };
+    const expected = {
+      model: (2 / 3 + 1) / 2,
+      majorityVote: (1 / 3 + 1 / 2) / 2,
+      weightedVote: (2 / 3 + 1) / 2,
+      random: (1 / 3 + 1 / 2) / 2,
+      oracle: (2 / 3 + 1) / 2,
+    };
     for (const r of CURVE_RULES) expect(Math.abs(n2[r] - expected[r]), r).toBeLessThan(0.015);
     // A trial's model accuracy is (A's subset score + 1) / 2 ∈ {½, 1}: the band spans both.
     expect(n2.band.model).toEqual({ lo: 0.5, hi: 1 });
@@ -167,7 +173,15 @@ describe('bestOfNCurve properties', () => {
     const point = (x: number) => ({ lo: x, hi: x });
     expect(rows).toEqual([
       {
-        n: 1, nGroups: 2, exactGroups: 2, trials: 1, model: 0.5, majorityVote: 0, weightedVote: 0, random: 0.5, oracle: 0.5,
+        n: 1,
+        nGroups: 2,
+        exactGroups: 2,
+        trials: 1,
+        model: 0.5,
+        majorityVote: 0,
+        weightedVote: 0,
+        random: 0.5,
+        oracle: 0.5,
         band: { model: point(0.5), majorityVote: point(0), weightedVote: point(0), random: point(0.5), oracle: point(0.5) },
       },
     ]);

@@ -130,10 +130,24 @@ export function bestOfNCurve(groups: ReadonlyArray<ScoredGroup>, opts: NCurveOpt
   return curveSizes(maxSize).map((n) => {
     const members = groups.filter((g) => g.energies.length >= n);
     // A group of exactly n scores the same in every trial: once.
-    const whole = members.map((g) => (g.energies.length === n ? scoreSubset(g, Int32Array.from({ length: n }, (_, i) => i), temperature) : null));
+    const whole = members.map((g) =>
+      g.energies.length === n
+        ? scoreSubset(
+            g,
+            Int32Array.from({ length: n }, (_, i) => i),
+            temperature,
+          )
+        : null,
+    );
     const exactGroups = whole.filter((w) => w !== null).length;
     const trials = exactGroups === members.length ? 1 : subsetsPerN;
-    const perTrial: Record<CurveRule, Float64Array> = { model: new Float64Array(trials), majorityVote: new Float64Array(trials), weightedVote: new Float64Array(trials), random: new Float64Array(trials), oracle: new Float64Array(trials) };
+    const perTrial: Record<CurveRule, Float64Array> = {
+      model: new Float64Array(trials),
+      majorityVote: new Float64Array(trials),
+      weightedVote: new Float64Array(trials),
+      random: new Float64Array(trials),
+      oracle: new Float64Array(trials),
+    };
     for (let t = 0; t < trials; t++) {
       const sum = zeros();
       members.forEach((g, k) => {

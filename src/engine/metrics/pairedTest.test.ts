@@ -20,7 +20,13 @@ describe('signFlipTest', () => {
   });
 
   it('on ±1 differences it is the exact binomial sign test', () => {
-    for (const [w, m] of [[5, 5], [7, 8], [9, 12], [3, 10], [15, 20]]) {
+    for (const [w, m] of [
+      [5, 5],
+      [7, 8],
+      [9, 12],
+      [3, 10],
+      [15, 20],
+    ]) {
       const d = [...Array(w).fill(1), ...Array(m - w).fill(-1)];
       expect(signFlipTest(d).p).toBeCloseTo(binomialSignP(w, m), 12);
     }

@@ -46,7 +46,10 @@ describe('rankGroup', () => {
 
   it('is stable for huge energies (no overflow to NaN)', () => {
     // Only differences matter: [1000, 1001] and [-1000, -999] both give 1/(1+e^{-1}) ≈ 0.731059 to the first.
-    for (const e of [[1000, 1001], [-1000, -999]]) {
+    for (const e of [
+      [1000, 1001],
+      [-1000, -999],
+    ]) {
       const r = rankGroup(e);
       expect(r.share[0]).toBeCloseTo(1 / (1 + Math.exp(-1)), 12);
       expect(r.share[1]).toBeCloseTo(Math.exp(-1) / (1 + Math.exp(-1)), 12);

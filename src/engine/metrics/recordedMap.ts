@@ -31,7 +31,14 @@ export function readGeneratorWeights(v: unknown): GeneratorWeights | null {
   if (!Array.isArray(reliability) || reliability.length !== names.length || !reliability.every(rate)) return null;
   if (!Array.isArray(answers) || answers.length !== names.length || !answers.every(finite)) return null;
   if (!rate(w.pooled) || !finite(w.alternatives) || w.alternatives < 2) return null;
-  return { method: w.method, names: names as string[], reliability: reliability as number[], answers: answers as number[], pooled: w.pooled, alternatives: w.alternatives };
+  return {
+    method: w.method,
+    names: names as string[],
+    reliability: reliability as number[],
+    answers: answers as number[],
+    pooled: w.pooled,
+    alternatives: w.alternatives,
+  };
 }
 
 /** A map recorded in a model file's metadata (untrusted: written by any tool), or null when it is not a whole one. */
@@ -58,4 +65,3 @@ export function readProbabilityMap(v: unknown): ProbabilityMap | null {
     ...(unanimous ? { unanimous } : {}),
   };
 }
-

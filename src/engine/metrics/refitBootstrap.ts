@@ -43,7 +43,14 @@ function multiplicities(idx: Int32Array, n: number): Float64Array {
  * Replicates of the fitted rules' mean scores over `groups` (non-empty), `fold` the report's folds (K of
  * them), `selectorStart` the selector fitted on every question.
  */
-export function refitReplicates(groups: ReadonlyArray<ScoredGroup>, fold: Int32Array, folds: number, selectorStart: ArrayLike<number>, resamples: number, seed: number): RefitReplicates {
+export function refitReplicates(
+  groups: ReadonlyArray<ScoredGroup>,
+  fold: Int32Array,
+  folds: number,
+  selectorStart: ArrayLike<number>,
+  resamples: number,
+  seed: number,
+): RefitReplicates {
   const n = groups.length;
   const grid = refitGrid();
   const T = grid.length;

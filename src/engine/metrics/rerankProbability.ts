@@ -29,7 +29,9 @@ export const unanimousRate = (map: ProbabilityMap): number | null => (map.unanim
 /** Each named answer's own figure (slot order, as the rows) under `use`. */
 function figures(answers: ReadonlyArray<string | null>, energies: ArrayLike<number>, map: ProbabilityMap, use: ProbabilityUse, shares: number[]): number[] {
   if (use.by === 'selector' && map.selector) {
-    return Array.from(selectorProbabilities(answerFeatures(answers, energies, new Uint8Array(answers.length)).x, selectorCoefficients(map.selector) ?? map.selector));
+    return Array.from(
+      selectorProbabilities(answerFeatures(answers, energies, new Uint8Array(answers.length)).x, selectorCoefficients(map.selector) ?? map.selector),
+    );
   }
   if (use.by === 'generators' || use.by === 'counts') {
     const slots = answerSlots(answers, new Uint8Array(answers.length));
@@ -40,12 +42,23 @@ function figures(answers: ReadonlyArray<string | null>, energies: ArrayLike<numb
   return shares;
 }
 
-export function rerankAnswers(answers: ReadonlyArray<string | null>, energies: ArrayLike<number>, map: ProbabilityMap, use: ProbabilityUse = mapUse(map)): AnswerShare[] {
+export function rerankAnswers(
+  answers: ReadonlyArray<string | null>,
+  energies: ArrayLike<number>,
+  map: ProbabilityMap,
+  use: ProbabilityUse = mapUse(map),
+): AnswerShare[] {
   const rows = answerShares(answers, energies, map.temperature);
   const named = rows.filter((r) => r.answer !== null); // slot order: first appearance, as answerFeatures
   const none = rows.find((r) => r.answer === null) ?? null;
   if (named.length === 0) return rows;
-  const own = figures(answers, energies, map, use, named.map((r) => r.probability));
+  const own = figures(
+    answers,
+    energies,
+    map,
+    use,
+    named.map((r) => r.probability),
+  );
   let best = 0;
   for (let k = 1; k < own.length; k++) if (own[k] > own[best]) best = k;
   named.forEach((r, k) => (r.picked = k === best));
@@ -65,7 +78,9 @@ export function rerankAnswers(answers: ReadonlyArray<string | null>, energies: A
 
 /** What Rerank's probability column is, in words. */
 export function describeProbabilityMap(map: ProbabilityMap): string {
-  const unanimous = map.unanimous ? `; a question whose candidates all agree gets the held-out share of such questions that were right (${map.unanimous.questions} questions)` : '';
+  const unanimous = map.unanimous
+    ? `; a question whose candidates all agree gets the held-out share of such questions that were right (${map.unanimous.questions} questions)`
+    : '';
   return describeUse(map) + unanimous;
 }
 

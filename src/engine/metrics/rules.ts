@@ -5,7 +5,8 @@
  */
 import table from '../../../python/eorm/data/rules.json';
 
-export type SelectionRule = 'bestOfN' | 'majority' | 'weightedVote' | 'weightedVoteRaw' | 'selector' | 'generatorVote' | 'generatorVoteFree' | 'first' | 'random' | 'oracle';
+export type SelectionRule =
+  'bestOfN' | 'majority' | 'weightedVote' | 'weightedVoteRaw' | 'selector' | 'generatorVote' | 'generatorVoteFree' | 'first' | 'random' | 'oracle';
 
 export interface RuleSpec {
   id: SelectionRule;

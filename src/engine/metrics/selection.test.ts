@@ -29,7 +29,18 @@ describe('selectionReport on four hand-made groups, too few to fit on', () => {
     expect(r.groups).toBe(4);
     const acc = Object.fromEntries(Object.entries(r.rules).map(([k, v]) => [k, v.accuracy]));
     // No generators named: both generator-weighted votes are majority vote.
-    expect(acc).toEqual({ bestOfN: 0.5, majority: 0.25, weightedVote: 0.625, weightedVoteRaw: 0.625, selector: NaN, generatorVote: 0.25, generatorVoteFree: 0.25, first: 0.5, random: 0.375, oracle: 0.75 });
+    expect(acc).toEqual({
+      bestOfN: 0.5,
+      majority: 0.25,
+      weightedVote: 0.625,
+      weightedVoteRaw: 0.625,
+      selector: NaN,
+      generatorVote: 0.25,
+      generatorVoteFree: 0.25,
+      first: 0.5,
+      random: 0.375,
+      oracle: 0.75,
+    });
     expect(r.mixedLabelAnswers).toBe(1);
   });
 
@@ -80,7 +91,11 @@ describe('selectionReport on four hand-made groups, too few to fit on', () => {
     expect(r.calibration.brier).toBeCloseTo(probs.reduce((s, q, i) => s + (q - right[i]) ** 2, 0) / 4, 14);
     expect(r.calibration.logLoss).toBeCloseTo(probs.reduce((s, q, i) => s - right[i] * Math.log(q) - (1 - right[i]) * Math.log(1 - q), 0) / 4, 12);
     expect(r.calibration.brierRaw).toBe(r.calibration.brier);
-    for (const [x, ci] of [[r.calibration.ece, r.calibration.eceCi], [r.calibration.brier, r.calibration.brierCi], [r.calibration.logLoss, r.calibration.logLossCi]] as const) {
+    for (const [x, ci] of [
+      [r.calibration.ece, r.calibration.eceCi],
+      [r.calibration.brier, r.calibration.brierCi],
+      [r.calibration.logLoss, r.calibration.logLossCi],
+    ] as const) {
       expect(ci.lo).toBeLessThanOrEqual(x);
       expect(ci.hi).toBeGreaterThanOrEqual(x);
     }
@@ -149,17 +164,30 @@ describe('recommendRule', () => {
     const out = recommendRule(r, [versus('bestOfN', -0.005, [-0.05, 0.04], 0.9), versus('weightedVote', 0.099, [0.062, 0.135], 0.0004, 31)], 0.42, 132);
     expect(out).toEqual({
       rule: 'weightedVote',
-      sentence: 'Use the energy-weighted vote (T = 0.42): 81.1% vs 71.2% for majority vote, +9.9 points (95% CI +6.2 to +13.5; p < 0.001 adjusted, 31 differing) over 132 questions.',
+      sentence:
+        'Use the energy-weighted vote (T = 0.42): 81.1% vs 71.2% for majority vote, +9.9 points (95% CI +6.2 to +13.5; p < 0.001 adjusted, 31 differing) over 132 questions.',
     });
   });
 
   it('a real winner beats a larger difference that is not real; Best-of-N has its own words', () => {
-    const out = recommendRule({ ...rules, bestOfN: fig(0.6), majority: fig(0.5), weightedVote: fig(0.65) }, [versus('bestOfN', 0.1, [0.01, 0.2], 0.02, 9), versus('weightedVote', 0.15, [-0.01, 0.3], 0.2)], 1, 1);
-    expect(out.sentence).toBe('Use Best-of-N (the lowest-energy answer): 60.0% vs 50.0% for majority vote, +10.0 points (95% CI +1.0 to +20.0; p = 0.020 adjusted, 9 differing) over 1 question.');
+    const out = recommendRule(
+      { ...rules, bestOfN: fig(0.6), majority: fig(0.5), weightedVote: fig(0.65) },
+      [versus('bestOfN', 0.1, [0.01, 0.2], 0.02, 9), versus('weightedVote', 0.15, [-0.01, 0.3], 0.2)],
+      1,
+      1,
+    );
+    expect(out.sentence).toBe(
+      'Use Best-of-N (the lowest-energy answer): 60.0% vs 50.0% for majority vote, +10.0 points (95% CI +1.0 to +20.0; p = 0.020 adjusted, 9 differing) over 1 question.',
+    );
   });
 
   it('a rule worse than majority vote for real is never recommended', () => {
-    const out = recommendRule({ ...rules, bestOfN: fig(0.3), majority: fig(0.5), weightedVote: fig(0.4) }, [versus('bestOfN', -0.2, [-0.3, -0.1], 0.001), versus('weightedVote', -0.1, [-0.2, -0.01], 0.01)], 2.5, 50);
+    const out = recommendRule(
+      { ...rules, bestOfN: fig(0.3), majority: fig(0.5), weightedVote: fig(0.4) },
+      [versus('bestOfN', -0.2, [-0.3, -0.1], 0.001), versus('weightedVote', -0.1, [-0.2, -0.01], 0.01)],
+      2.5,
+      50,
+    );
     expect(out).toEqual({
       rule: 'majority',
       sentence:
@@ -173,7 +201,12 @@ describe('recommendRule', () => {
   });
 
   it('names the selector and the generator-weighted vote in their own words', () => {
-    const out = recommendRule({ ...rules, majority: fig(0.5), selector: fig(0.6), weightedVoteRaw: fig(0.55) }, [versus('weightedVoteRaw', 0.05, [-0.01, 0.1], 0.3), versus('selector', 0.1, [0.02, 0.2], 0.01)], 0.5, 80);
+    const out = recommendRule(
+      { ...rules, majority: fig(0.5), selector: fig(0.6), weightedVoteRaw: fig(0.55) },
+      [versus('weightedVoteRaw', 0.05, [-0.01, 0.1], 0.3), versus('selector', 0.1, [0.02, 0.2], 0.01)],
+      0.5,
+      80,
+    );
     expect(out).toEqual({
       rule: 'selector',
       sentence:

@@ -37,7 +37,8 @@ export interface SelectionOptions {
   resamples?: number;
 }
 
-export const SIGNIFICANCE_TEST = 'an exact paired sign-flip test on the per-question differences (drawn beyond 20 differing questions), Holm-adjusted over the rules compared';
+export const SIGNIFICANCE_TEST =
+  'an exact paired sign-flip test on the per-question differences (drawn beyond 20 differing questions), Holm-adjusted over the rules compared';
 
 const mean = (xs: ArrayLike<number>): number => {
   let s = 0;
@@ -105,14 +106,25 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
     return a.map((x, i) => x - b[i]);
   };
 
-  const rules = Object.fromEntries(SELECTION_RULES.map((r) => [r, { accuracy: mean(score[r]), ci: percentileInterval(ruleReplicates(r)) }])) as Record<SelectionRule, RuleFigure>;
+  const rules = Object.fromEntries(SELECTION_RULES.map((r) => [r, { accuracy: mean(score[r]), ci: percentileInterval(ruleReplicates(r)) }])) as Record<
+    SelectionRule,
+    RuleFigure
+  >;
   const tests = diffs.map((d) => signFlipTest(d));
   const family = compared.filter((_, j) => tests[j].differing > 0);
   const adjusted = holm(family.map((r) => tests[compared.indexOf(r)].p));
   const versusMajority: VersusMajority[] = compared.map((rule, j) => {
     const f = family.indexOf(rule);
     const pAdjusted = f >= 0 ? adjusted[f] : 1;
-    return { rule, diff: mean(diffs[j]), ci: percentileInterval(diffReplicates(rule)), differing: tests[j].differing, p: tests[j].p, pAdjusted, real: pAdjusted < 0.05 };
+    return {
+      rule,
+      diff: mean(diffs[j]),
+      ci: percentileInterval(diffReplicates(rule)),
+      differing: tests[j].differing,
+      p: tests[j].p,
+      pAdjusted,
+      real: pAdjusted < 0.05,
+    };
   });
   const fittedCal = reliability(prob, score.weightedVote);
   const rawCal = reliability(probRaw, score.weightedVoteRaw);
@@ -158,7 +170,11 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
       binsRaw: rawCal.bins,
       selector:
         fitted && selectorCal
-          ? { ece: selectorCal.ece, brier: mean(brierTerms(fit.selector.probability, fit.selector.score)), logLoss: mean(logLossTerms(fit.selector.probability, fit.selector.score)) }
+          ? {
+              ece: selectorCal.ece,
+              brier: mean(brierTerms(fit.selector.probability, fit.selector.score)),
+              logLoss: mean(logLossTerms(fit.selector.probability, fit.selector.score)),
+            }
           : null,
     },
     bootstrap: { resamples, seed: opts.seed },

@@ -34,7 +34,10 @@ export function recommendRule(
   groups: number,
 ): { rule: SelectionRule; sentence: string } {
   if (groups === 0) return { rule: 'majority', sentence: 'No questions to compare the rules on.' };
-  const winner = largestDiff(versus.filter((v) => v.real && v.diff > 0), (v) => v.diff);
+  const winner = largestDiff(
+    versus.filter((v) => v.real && v.diff > 0),
+    (v) => v.diff,
+  );
   const best = winner ?? largestDiff(versus, (v) => v.diff);
   if (best === null) return { rule: 'majority', sentence: `Use majority vote: no other rule was compared on these ${questions(groups)}.` };
   const majority = pct(rules.majority.accuracy);

@@ -24,13 +24,26 @@ const mean = (xs: ArrayLike<number>): number => {
 /** The primary verifier rule where it is fitted, else the vote at the temperature fitted (or at T = 1). */
 const primaryRule = (fitted: boolean): VerifierRule => (fitted ? PRIMARY_VERIFIER_RULE : 'weightedVote') as VerifierRule;
 
-export function bestVerifierOf(versus: ReadonlyArray<VersusMajority>, fitted: boolean, diffReplicates: (r: SelectionRule) => Float64Array): BestVerifier | null {
+export function bestVerifierOf(
+  versus: ReadonlyArray<VersusMajority>,
+  fitted: boolean,
+  diffReplicates: (r: SelectionRule) => Float64Array,
+): BestVerifier | null {
   const verifier = versus.filter((v) => VERIFIER_RULES.includes(v.rule));
   if (verifier.length === 0) return null;
-  const winner = largestDiff(verifier.filter((v) => v.real && v.diff > 0), (v) => v.diff);
+  const winner = largestDiff(
+    verifier.filter((v) => v.real && v.diff > 0),
+    (v) => v.diff,
+  );
   const chosen = winner ?? verifier.find((v) => v.rule === primaryRule(fitted)) ?? verifier[0];
   const alpha = 0.05 / verifier.length;
-  return { ...chosen, rule: chosen.rule as VerifierRule, chosen: winner ? 'real gain' : 'declared in advance', level: 1 - alpha, ci: percentileInterval(diffReplicates(chosen.rule), alpha) };
+  return {
+    ...chosen,
+    rule: chosen.rule as VerifierRule,
+    chosen: winner ? 'real gain' : 'declared in advance',
+    level: 1 - alpha,
+    ci: percentileInterval(diffReplicates(chosen.rule), alpha),
+  };
 }
 
 /** The rule without the energy that the energy is measured against, from the groups' shape alone. */

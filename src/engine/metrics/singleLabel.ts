@@ -50,6 +50,9 @@ export function singleLabelNote(groups: ReadonlyArray<ScoredGroup>): SingleLabel
  * A validation's figures (those with `allQuestions`) with the note on its single-label questions in the
  * selection report. (Typed by shape: selectionTypes.ts imports SingleLabelNote from here.)
  */
-export function withSingleLabelNote<F extends { selection: { allQuestions?: unknown; singleLabel?: SingleLabelNote } }>(scored: ReadonlyArray<ScoredGroup>, figures: F): F {
+export function withSingleLabelNote<F extends { selection: { allQuestions?: unknown; singleLabel?: SingleLabelNote } }>(
+  scored: ReadonlyArray<ScoredGroup>,
+  figures: F,
+): F {
   return figures.selection.allQuestions ? { ...figures, selection: { ...figures.selection, singleLabel: singleLabelNote(scored) } } : figures;
 }

@@ -70,21 +70,30 @@ describe('sourceAudit', () => {
 
   it('flags a source picked far above both chance and what its correct answers earn', () => {
     // A is always wrong and always preferred: picked 100%, chance 50%, earned 0%.
-    const [a, b] = sourceAudit(pairs(FLAG_MIN_PICKS, [0, 1], () => [0, 1]), ['A', 'B']);
+    const [a, b] = sourceAudit(
+      pairs(FLAG_MIN_PICKS, [0, 1], () => [0, 1]),
+      ['A', 'B'],
+    );
     expect(a.pickedShare).toBe(1);
     expect(a.flagged).toBe(true);
     expect(b.flagged).toBe(false);
   });
 
   it('does not flag on too few picks', () => {
-    const [a] = sourceAudit(pairs(FLAG_MIN_PICKS - 1, [0, 1], () => [0, 1]), ['A', 'B']);
+    const [a] = sourceAudit(
+      pairs(FLAG_MIN_PICKS - 1, [0, 1], () => [0, 1]),
+      ['A', 'B'],
+    );
     expect(a.pickedShare).toBe(1);
     expect(a.flagged).toBe(false);
   });
 
   it('does not flag a strong source picked as often as its correct answers deserve', () => {
     // B is always right and always picked: twice its chance share, but exactly its earned share.
-    const [, b] = sourceAudit(pairs(100, [0, 1], () => [1, 0]), ['A', 'B']);
+    const [, b] = sourceAudit(
+      pairs(100, [0, 1], () => [1, 0]),
+      ['A', 'B'],
+    );
     expect(b.pickedShare).toBe(1);
     expect(b.chanceShare).toBe(0.5);
     expect(b.flagged).toBe(false);
@@ -92,7 +101,10 @@ describe('sourceAudit', () => {
 
   it('does not flag a weak source that an uninformative model picks at chance', () => {
     // A is always wrong (earns 0) but picked half the time, as a coin would: no preference for it.
-    const [a] = sourceAudit(pairs(100, [0, 1], (k) => (k % 2 === 0 ? [0, 1] : [1, 0])), ['A', 'B']);
+    const [a] = sourceAudit(
+      pairs(100, [0, 1], (k) => (k % 2 === 0 ? [0, 1] : [1, 0])),
+      ['A', 'B'],
+    );
     expect(a.pickedShare).toBe(0.5);
     expect(a.earnedShare).toBe(0);
     expect(a.flagged).toBe(false);

@@ -101,9 +101,7 @@ export function softplus(x: number): number {
 export function assertGroup(g: ScoredGroup, index: number): void {
   const n = g.energies.length;
   if (g.labels.length !== n || g.answers.length !== n) {
-    throw new RangeError(
-      `group ${index}: ${n} energies, ${g.labels.length} labels, ${g.answers.length} answers (must be equal)`,
-    );
+    throw new RangeError(`group ${index}: ${n} energies, ${g.labels.length} labels, ${g.answers.length} answers (must be equal)`);
   }
   for (let i = 0; i < n; i++) {
     const l = g.labels[i];

@@ -123,11 +123,6 @@ export function weightedVotePick(s: AnswerSlots, energies: ArrayLike<number>, te
 }
 
 /** Expected accuracy of the energy-weighted vote at temperature T (see weightedVotePick). */
-export function weightedVoteScore(
-  answers: ReadonlyArray<string | null>,
-  energies: ArrayLike<number>,
-  labels: ArrayLike<number>,
-  temperature = 1,
-): number {
+export function weightedVoteScore(answers: ReadonlyArray<string | null>, energies: ArrayLike<number>, labels: ArrayLike<number>, temperature = 1): number {
   return weightedVotePick(answerSlots(answers, labels), energies, temperature).score;
 }

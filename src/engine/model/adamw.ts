@@ -80,13 +80,20 @@ export class AdamW {
     this.variant = choice.variant;
     this.update = choice.update;
     const emb = params.get(EMBEDDING);
-    this.lazy = this.variant === 'lazyEmbedding' && emb ? new LazyEmbeddingAdam(emb.dataSync().slice() as Float32Array, emb.shape[0]!, emb.shape[1]!, opts) : null;
+    this.lazy =
+      this.variant === 'lazyEmbedding' && emb ? new LazyEmbeddingAdam(emb.dataSync().slice() as Float32Array, emb.shape[0]!, emb.shape[1]!, opts) : null;
     this.flat = this.variant === 'flat' ? new FlatMoments([...params].map(([name, p]) => [name, p.shape])) : null;
     for (const [name, p] of params) {
       if (this.flat || (this.lazy && name === EMBEDDING)) continue;
       // Inside tidy so the zero tensors the variables are made from do not linger.
-      this.m.set(name, tf.tidy(() => tf.variable(tf.zerosLike(p), false)));
-      this.v.set(name, tf.tidy(() => tf.variable(tf.zerosLike(p), false)));
+      this.m.set(
+        name,
+        tf.tidy(() => tf.variable(tf.zerosLike(p), false)),
+      );
+      this.v.set(
+        name,
+        tf.tidy(() => tf.variable(tf.zerosLike(p), false)),
+      );
     }
   }
 
@@ -132,7 +139,14 @@ export class AdamW {
     return stepHyper({ ...this.opts, lr, t: this.t });
   }
 
-  stepFlat(params: Params, grads: ReadonlyMap<string, tf.Tensor>, hyper: tf.Tensor1D, gradScale: tf.Scalar, apply: tf.Scalar, embeddingRows?: tf.Tensor1D): void {
+  stepFlat(
+    params: Params,
+    grads: ReadonlyMap<string, tf.Tensor>,
+    hyper: tf.Tensor1D,
+    gradScale: tf.Scalar,
+    apply: tf.Scalar,
+    embeddingRows?: tf.Tensor1D,
+  ): void {
     const rowGrad = embeddingRows ? new Map([[EMBEDDING, { rows: embeddingRows, grad: grads.get(EMBEDDING) as tf.Tensor2D }]]) : undefined;
     // lr and t reach the device through `hyper` only; the kernel's uniforms are the same every step.
     this.flat!.step(params, grads, gradScale, apply, { ...this.opts, lr: 0, t: this.t }, rowGrad, hyper);

@@ -26,8 +26,14 @@ describe('length buckets', () => {
   it('do not change the energies: padded keys are masked', () => {
     const cfg = makeConfig({ vocabSize: 100, dModel: 16, nHeads: 2, nLayers: 2, maxLen: 96, dropout: 0, clsId: 99, sepId: 99, padId: 99 });
     const params = initParams(cfg, 4);
-    const cands = [[99, 5, 6, 7], [99, 8, 9, 10, 11, 12, 13], [99, 14]];
-    const [tight, bucketed] = [undefined, 64].map((len) => tf.tidy(() => energies(cfg, params, padBatch(cands, cfg.padId, len), { profile: activeProfile() }).dataSync()));
+    const cands = [
+      [99, 5, 6, 7],
+      [99, 8, 9, 10, 11, 12, 13],
+      [99, 14],
+    ];
+    const [tight, bucketed] = [undefined, 64].map((len) =>
+      tf.tidy(() => energies(cfg, params, padBatch(cands, cfg.padId, len), { profile: activeProfile() }).dataSync()),
+    );
     expect(maxAbsDiff(tight, bucketed).max).toBeLessThan(1e-6);
     disposeParams(params);
   });

@@ -1,7 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { EnergyInputs } from './transebm.ts';
 
-
 /**
  * Pads candidates (CLS first, already truncated) to `length` (default: the longest of them):
  * int32 ids [B, T] and true lengths.

@@ -20,7 +20,14 @@ beforeAll(async () => {
 function forward(profile: BackendProfile, packed: boolean, from = 0, seed = 5): Float32Array {
   const params = initParams(cfg, 3);
   const inputs = padBatch(candidates.slice(from), cfg.padId);
-  const out = tf.tidy(() => energies(cfg, params, inputs, { packed, dropout: dropoutForChunk(cfg.dropout, seed, from, profile), profile: activeProfile() }).dataSync() as Float32Array);
+  const out = tf.tidy(
+    () =>
+      energies(cfg, params, inputs, {
+        packed,
+        dropout: dropoutForChunk(cfg.dropout, seed, from, profile),
+        profile: activeProfile(),
+      }).dataSync() as Float32Array,
+  );
   tf.dispose([inputs.ids, inputs.lengths]);
   disposeParams(params);
   return out;

@@ -114,7 +114,8 @@ export class LazyEmbeddingAdam {
     const w = this.width;
     const rows = s.touched.length === this.rows ? touchedRows(s.touched) : null;
     const whole = s.m.length === this.m.length && s.v.length === this.v.length;
-    if (!rows || (!whole && (s.m.length !== rows.length * w || s.v.length !== rows.length * w))) throw new Error('embedding optimizer state does not fit this table');
+    if (!rows || (!whole && (s.m.length !== rows.length * w || s.v.length !== rows.length * w)))
+      throw new Error('embedding optimizer state does not fit this table');
     if (s.lrs.length !== s.t + 1 || s.decayProduct.length !== s.t + 1) throw new Error('embedding optimizer state: schedule history does not match its step');
     if (whole) {
       this.m.set(s.m);

@@ -81,7 +81,10 @@ describe('Bradley-Terry loss per group', () => {
   });
 
   it('holds one group pair matrix at a time: 16 groups of 16 stay far below one 256×256 matrix', async () => {
-    const { labels, groupOf, e } = randomStep(Array.from({ length: 16 }, () => 16), 5);
+    const { labels, groupOf, e } = randomStep(
+      Array.from({ length: 16 }, () => 16),
+      5,
+    );
     const pairs = pairGroups(labels, groupOf);
     const et = tf.tensor1d(e);
     const before = tf.memory().numTensors;

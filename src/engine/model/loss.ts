@@ -22,4 +22,3 @@ export function btLoss(e: tf.Tensor1D, pairs: PairGroups, profile: BackendProfil
 export function btLossGradient(e: tf.Tensor1D, pairs: PairGroups, profile: BackendProfile): tf.Tensor1D {
   return btLossGradientOp(e, pairs, profile.fused.btLoss);
 }
-

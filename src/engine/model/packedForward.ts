@@ -47,7 +47,10 @@ export function packedTokens(cfg: ModelConfig, paddedIds: tf.Tensor2D, lengths: 
     const q = op.linear(op.gatherRows(h, cls), tf.mul(wq, s), tf.mul(bq, s));
     // Row (b, head) of [B·H, d]: candidate b's query in that head's columns, zeros elsewhere; times W_k, it
     // is that head's W_kᵀq.
-    const heads = tf.tensor3d(Float32Array.from({ length: H * d }, (_, i) => (Math.floor((i % d) / dh) === Math.floor(i / d) ? 1 : 0)), [1, H, d]);
+    const heads = tf.tensor3d(
+      Float32Array.from({ length: H * d }, (_, i) => (Math.floor((i % d) / dh) === Math.floor(i / d) ? 1 : 0)),
+      [1, H, d],
+    );
     const u = op.matMul(tf.reshape(tf.mul(tf.reshape(q, [B, 1, d]), heads), [B * H, d]), wk);
     // Each candidate's rows, and its heads' rows of u: one strided copy each, and their gradients one paste.
     const rowsOf = splitHeads(h, { lengths, heads: 1, dh: d }, [{ col0: 0 }])[0];
@@ -56,7 +59,14 @@ export function packedTokens(cfg: ModelConfig, paddedIds: tf.Tensor2D, lengths: 
     const mass: tf.Tensor[] = [];
     rowsOf.forEach((hb, b) => {
       let probs = tf.softmax(op.matMul(uOf[b], hb, false, true));
-      if (drop) probs = drop.apply(probs, probKeys(b, Int32Array.from({ length: H }, (_, j) => j * cfg.maxLen)));
+      if (drop)
+        probs = drop.apply(
+          probs,
+          probKeys(
+            b,
+            Int32Array.from({ length: H }, (_, j) => j * cfg.maxLen),
+          ),
+        );
       weighted.push(op.matMul(probs, hb));
       mass.push(tf.sum(probs, 1));
     });
@@ -75,7 +85,8 @@ export function packedTokens(cfg: ModelConfig, paddedIds: tf.Tensor2D, lengths: 
       return tf.reshape(tf.gather(tf.concat([x, tf.zeros([1, d])]), tf.tensor1d(index, 'int32')), [B, T, d]);
     },
     cls: (x) => op.gatherRows(x as tf.Tensor2D, cls),
-    dropoutRows: (clsOnly) => (clsOnly ? clsKeys() : (tokenKeys ??= { candidate: Int32Array.from(rows, (r) => Math.floor(r / T)), position: Int32Array.from(positions) })),
+    dropoutRows: (clsOnly) =>
+      clsOnly ? clsKeys() : (tokenKeys ??= { candidate: Int32Array.from(rows, (r) => Math.floor(r / T)), position: Int32Array.from(positions) }),
     attention: (h, wIn, bIn, H, clsOnly, drop) => {
       const dh = d / H;
       // The queries' 1/√dh is folded into their projection (a [d, d] product instead of every score block).
@@ -89,7 +100,14 @@ export function packedTokens(cfg: ModelConfig, paddedIds: tf.Tensor2D, lengths: 
       const context = q.map((qi, j) => {
         const b = Math.floor(j / H);
         let probs = tf.softmax(op.matMul(qi, k[j], false, true));
-        if (drop) probs = drop.apply(probs, probKeys(b, Int32Array.from({ length: lengths[b] }, (_, i) => (j % H) * cfg.maxLen + i)));
+        if (drop)
+          probs = drop.apply(
+            probs,
+            probKeys(
+              b,
+              Int32Array.from({ length: lengths[b] }, (_, i) => (j % H) * cfg.maxLen + i),
+            ),
+          );
         return op.matMul(probs, v[j]);
       });
       return mergeHeads(context, layout);

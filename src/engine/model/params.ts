@@ -17,7 +17,10 @@ export function paramsFromArrays(cfg: ModelConfig, arrays: ParamArrays): Params 
       if (!data) throw new Error(`parameter "${name}" is missing`);
       const size = shape.reduce((a, b) => a * b, 1);
       if (data.length !== size) throw new Error(`parameter "${name}" has ${data.length} values, the config needs ${size} (shape [${shape.join(', ')}])`);
-      params.set(name, tf.tidy(() => tf.variable(tf.tensor(data, shape, 'float32'), true, `${name}#${uniqueSuffix()}`)));
+      params.set(
+        name,
+        tf.tidy(() => tf.variable(tf.tensor(data, shape, 'float32'), true, `${name}#${uniqueSuffix()}`)),
+      );
     }
   } catch (e) {
     // The variables made before the failure would otherwise hold their memory for good.
@@ -45,7 +48,10 @@ export function initParams(cfg: ModelConfig, seed: number): Params {
   let k = 0;
   for (const [name, shape] of shapes) {
     const paramSeed = seed * 1000 + k++;
-    params.set(name, tf.tidy(() => tf.variable(initValue(name, shape, shapes, paramSeed), true, `${name}#${uniqueSuffix()}`)));
+    params.set(
+      name,
+      tf.tidy(() => tf.variable(initValue(name, shape, shapes, paramSeed), true, `${name}#${uniqueSuffix()}`)),
+    );
   }
   return params;
 }
@@ -83,6 +89,10 @@ export function disposeParams(params: Params): void {
  */
 export function cloneParams(params: Params, trainable = false): Params {
   const out: Params = new Map();
-  for (const [name, v] of params) out.set(name, tf.tidy(() => tf.variable(tf.mul(v, 1), trainable, `${name}#${uniqueSuffix()}`)));
+  for (const [name, v] of params)
+    out.set(
+      name,
+      tf.tidy(() => tf.variable(tf.mul(v, 1), trainable, `${name}#${uniqueSuffix()}`)),
+    );
   return out;
 }

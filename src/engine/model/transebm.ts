@@ -77,7 +77,16 @@ export function energies(cfg: ModelConfig, p: ParamTensors, inputs: EnergyInputs
  * x + Drop(MHA(LN1(x))), then y + Drop(W2·Drop(GELU(W1·LN2(y)))).
  * With `clsOnly`, returns [B, d] for the CLS rows only (keys and values still span every token).
  */
-function encoderLayer(cfg: ModelConfig, op: ModelOps, get: Getter, pre: string, x: tf.Tensor, tokens: TokenLayout, clsOnly: boolean, drop?: SeededDropout): tf.Tensor {
+function encoderLayer(
+  cfg: ModelConfig,
+  op: ModelOps,
+  get: Getter,
+  pre: string,
+  x: tf.Tensor,
+  tokens: TokenLayout,
+  clsOnly: boolean,
+  drop?: SeededDropout,
+): tf.Tensor {
   const h = op.layerNorm(x, get(`${pre}norm1.weight`), get(`${pre}norm1.bias`));
   const context = tokens.attention(h, get(`${pre}self_attn.in_proj_weight`), get(`${pre}self_attn.in_proj_bias`), cfg.nHeads, clsOnly, drop?.site());
   // The three [.., width] dropouts below share the layer's row keys; each is its own site.

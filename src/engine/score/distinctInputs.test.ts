@@ -19,7 +19,11 @@ describe('distinct inputs', () => {
   it('names each token sequence once, in order of first appearance', () => {
     const a = Uint16Array.of(1, 2, 3);
     const { unique, of } = distinctInputs([a, [1, 2], Uint16Array.of(1, 2, 3), [1, 2, 3, 0], [1, 2]]);
-    expect(unique.map((u) => Array.from(u))).toEqual([[1, 2, 3], [1, 2], [1, 2, 3, 0]]);
+    expect(unique.map((u) => Array.from(u))).toEqual([
+      [1, 2, 3],
+      [1, 2],
+      [1, 2, 3, 0],
+    ]);
     expect(Array.from(of)).toEqual([0, 1, 0, 2, 1]);
     // Ids above 2^16 stay apart (a vocabulary may be that large).
     expect(distinctInputs([[65536 + 5], [5]]).unique.length).toBe(2);
@@ -43,9 +47,14 @@ describe('distinct inputs', () => {
   });
 
   it('takes inputs with the same ids in another order as one input when the model has no positional encoding', () => {
-    const inputs = [[0, 5, 6, 7], [0, 7, 5, 6], [5, 0, 6, 7], [0, 5, 6, 6], [0, 6, 7, 5]];
+    const inputs = [
+      [0, 5, 6, 7],
+      [0, 7, 5, 6],
+      [5, 0, 6, 7],
+      [0, 5, 6, 6],
+      [0, 6, 7, 5],
+    ];
     expect(Array.from(distinctInputs(inputs, true).of)).toEqual([0, 0, 1, 2, 0]);
     expect(Array.from(distinctInputs(inputs).of)).toEqual([0, 1, 2, 3, 4]);
   });
-
 });

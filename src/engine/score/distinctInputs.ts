@@ -69,7 +69,12 @@ function sameMultiset(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 }
 
 /** scoreCandidates over the distinct inputs, energies back in input order; progress counts distinct inputs. */
-export async function scoreDistinct(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions): Promise<Float32Array> {
+export async function scoreDistinct(
+  cfg: ModelConfig,
+  params: ParamTensors,
+  candidates: ReadonlyArray<ArrayLike<number>>,
+  opts: ScoreOptions,
+): Promise<Float32Array> {
   // Without positional encoding an input's energy depends on its ids, not their order.
   const { unique, of } = distinctInputs(candidates, cfg.positional === 'none');
   const energies = await scoreCandidates(cfg, params, unique, opts);

@@ -29,7 +29,11 @@ function view(): { view: TrainingView; answers: string[]; lengths: number[] } {
   const tokens = new Uint16Array(offsets[ids.length]);
   ids.forEach((c, k) => tokens.set(c, offsets[k]));
   const groupStart = Uint32Array.from({ length: 13 }, (_, g) => 4 * g);
-  return { view: { tokens: { maxLen: 64, tokens, offsets, truncated: 0 }, labels: Uint8Array.from(labels), groupStart }, answers: labels.map((l, k) => (l ? 'right' : `wrong${k}`)), lengths };
+  return {
+    view: { tokens: { maxLen: 64, tokens, offsets, truncated: 0 }, labels: Uint8Array.from(labels), groupStart },
+    answers: labels.map((l, k) => (l ? 'right' : `wrong${k}`)),
+    lengths,
+  };
 }
 
 beforeAll(async () => {

@@ -26,7 +26,10 @@ describe('evaluateModel: the selection report', () => {
     expect(bigSplit.val.length).toBeGreaterThanOrEqual(20);
     const params = initParams(cfg, 4);
     const progress: Array<[number, number]> = [];
-    const e = await evaluateModel(cfg, params, big.view, big.answers, bigSplit.val, 9, { onProgress: (d, t) => progress.push([d, t]), profile: activeProfile() });
+    const e = await evaluateModel(cfg, params, big.view, big.answers, bigSplit.val, 9, {
+      onProgress: (d, t) => progress.push([d, t]),
+      profile: activeProfile(),
+    });
     const valCandidates = 4 * bigSplit.val.length;
     expect(progress.at(-1)).toEqual([valCandidates, valCandidates]);
     expect(e.selection.groups).toBe(bigSplit.val.length);

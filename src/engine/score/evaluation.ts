@@ -103,15 +103,25 @@ export function evaluationOf(
       answers: answers.slice(start, start + n),
       lengths: answerTokens(view, start, n, sepId),
     });
-    if (view.sources) sourced.push({ energies: energies.subarray(offset, offset + n), labels: view.labels.subarray(start, start + n), sources: view.sources.index.subarray(start, start + n) });
+    if (view.sources)
+      sourced.push({
+        energies: energies.subarray(offset, offset + n),
+        labels: view.labels.subarray(start, start + n),
+        sources: view.sources.index.subarray(start, start + n),
+      });
     offset += n;
   }
   if (offset !== energies.length) throw new Error(`evaluationOf: ${energies.length} energies for ${offset} candidates`);
   const known = view.sources ? withGenerators({ groups: scored, sources: sourced.map((g) => g.sources), names: view.sources.names }, generators) : null;
   const groupsWithGenerators = known?.groups ?? scored;
-  const figures = withSingleLabelNote(groupsWithGenerators, withLengthCheck(groupsWithGenerators, { seed, figuresOver }, evaluationFigures(groupsWithGenerators, { seed, subsetsPerN: CURVE_SUBSETS, figuresOver })));
+  const figures = withSingleLabelNote(
+    groupsWithGenerators,
+    withLengthCheck(groupsWithGenerators, { seed, figuresOver }, evaluationFigures(groupsWithGenerators, { seed, subsetsPerN: CURVE_SUBSETS, figuresOver })),
+  );
   // The labelled generator weights travel with the map (Rerank, picks, the exported file) where they were used.
-  const selection = known?.table ? { ...figures.selection, probabilityMap: { ...figures.selection.probabilityMap, generators }, generators: known.table } : figures.selection;
+  const selection = known?.table
+    ? { ...figures.selection, probabilityMap: { ...figures.selection.probabilityMap, generators }, generators: known.table }
+    : figures.selection;
   return {
     ...figures,
     selection,

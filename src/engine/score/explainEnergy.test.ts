@@ -45,7 +45,18 @@ const texts = [0, 1, 3, 5].map((i) => rows[i].gen_text);
 
 /** A random model whose biases and norms are moved off 0 and 1, so that each of them shapes the energy. */
 async function randomModel(nLayers: number, maxLen: number): Promise<{ cfg: ModelConfig; arrays: ParamArrays; params: Params }> {
-  const cfg = makeConfig({ vocabSize: GPT2_VOCAB, dModel: 16, nHeads: 2, nLayers, ffnDim: 32, dropout: 0, maxLen, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+  const cfg = makeConfig({
+    vocabSize: GPT2_VOCAB,
+    dModel: 16,
+    nHeads: 2,
+    nLayers,
+    ffnDim: 32,
+    dropout: 0,
+    maxLen,
+    clsId: GPT2_EOT,
+    sepId: GPT2_EOT,
+    padId: GPT2_EOT,
+  });
   const init = initParams(cfg, 3);
   const arrays = await paramsToArrays(init, activeProfile());
   disposeParams(init);
@@ -67,7 +78,7 @@ function spearman(a: number[], b: number[]): number {
   const ranks = (v: number[]) => {
     const order = v.map((_, i) => i).sort((i, j) => v[i] - v[j]);
     const r = new Array<number>(v.length);
-    for (let s = 0; s < order.length; ) {
+    for (let s = 0; s < order.length;) {
       let e = s;
       while (e + 1 < order.length && v[order[e + 1]] === v[order[s]]) e++;
       for (let k = s; k <= e; k++) r[order[k]] = (s + e) / 2;
@@ -109,7 +120,7 @@ describe('explainCandidate on real answers (2-layer random model, maxLen 512)', 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('every step\'s and token\'s delta is the energy of the text without it, scored on its own, minus the candidate\'s', async () => {
+  it("every step's and token's delta is the energy of the text without it, scored on its own, minus the candidate's", async () => {
     let worst = 0;
     for (const [i, text] of texts.entries()) {
       const out = explained[i];
@@ -134,7 +145,8 @@ describe('explainCandidate on real answers (2-layer random model, maxLen 512)', 
       const lowest = Math.min(...out.steps.map((s) => s.delta));
       if (lowest < 0) expect(out.steps[out.distrusted!].delta).toBe(lowest);
       else expect(out.distrusted).toBeNull();
-      const answerTokens = tokenizeChunk({ maxLen: 512, clsId: GPT2_EOT, sepId: GPT2_EOT, questions: [''], groupSizes: [1], genTexts: [texts[i]] }).tokens.length - 2;
+      const answerTokens =
+        tokenizeChunk({ maxLen: 512, clsId: GPT2_EOT, sepId: GPT2_EOT, questions: [''], groupSizes: [1], genTexts: [texts[i]] }).tokens.length - 2;
       if (answerTokens > MAX_TOKENS) {
         const focus = out.steps[out.focus.step!];
         expect(focus.delta).toBe(lowest);
@@ -153,7 +165,7 @@ describe('explainCandidate on real answers (2-layer random model, maxLen 512)', 
     expect(new Set(explained.map((o) => o.focus.step === null))).toEqual(new Set([true, false]));
   });
 
-  it('the token effects rank as an independent reference\'s deletion effects (this package\'s tokenizer, torch, float64)', () => {
+  it("the token effects rank as an independent reference's deletion effects (this package's tokenizer, torch, float64)", () => {
     const { python, tried } = findPython();
     if (!python) throw new Error(`No Python with torch found (${tried.join('; ')}). ${INSTALL_TORCH}`);
     const weights = join(dir, 'random.safetensors');
@@ -161,13 +173,19 @@ describe('explainCandidate on real answers (2-layer random model, maxLen 512)', 
     const request = join(dir, 'request.json');
     const items = texts.map((text, i) => ({ question, text, pieces: [...explained[i].steps, ...explained[i].tokens].map((p) => [p.start, p.end]) }));
     writeFileSync(request, JSON.stringify({ weights, config: null, items }));
-    const ref = JSON.parse(runPython(python, ['scripts/saliency_reference.py', request], { OMP_NUM_THREADS: '1' })) as { energies: number[]; deltas: number[][] };
+    const ref = JSON.parse(runPython(python, ['scripts/saliency_reference.py', request], { OMP_NUM_THREADS: '1' })) as {
+      energies: number[];
+      deltas: number[][];
+    };
     for (const [i, out] of explained.entries()) {
       expect(Math.abs(out.energy - ref.energies[i])).toBeLessThanOrEqual(TOL);
       const app = [...out.steps, ...out.tokens].map((p) => p.delta);
       app.forEach((d, k) => expect(Math.abs(d - ref.deltas[i][k])).toBeLessThanOrEqual(TOL));
       const tokens = ref.deltas[i].slice(out.steps.length);
-      const rho = spearman(out.tokens.map((t) => t.delta), tokens);
+      const rho = spearman(
+        out.tokens.map((t) => t.delta),
+        tokens,
+      );
       console.log(`answer ${i}: ${out.tokens.length} tokens, rank correlation with the reference's deletion effects ${rho.toFixed(4)}`);
       expect(rho).toBeGreaterThanOrEqual(0.8);
     }
@@ -215,8 +233,13 @@ describe('explainCandidate: bounds, progress', () => {
       const inputs = seen.slice();
       expect(out.truncated).toBe(true);
       const readText = text.slice(0, out.answerCharsRead);
-      const questionTokens = tokenizeChunk({ maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT, questions: [question], groupSizes: [1], genTexts: [''] }).tokens.length - 2;
-      const answerOf = (ids: ArrayLike<number>) => tokenPieces(ids, questionTokens).filter((p) => p.part === 'answer').map((p) => p.text).join('');
+      const questionTokens =
+        tokenizeChunk({ maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT, questions: [question], groupSizes: [1], genTexts: [''] }).tokens.length - 2;
+      const answerOf = (ids: ArrayLike<number>) =>
+        tokenPieces(ids, questionTokens)
+          .filter((p) => p.part === 'answer')
+          .map((p) => p.text)
+          .join('');
       const candidate = tokenizeChunk({ maxLen: 96, clsId: GPT2_EOT, sepId: GPT2_EOT, questions: [question], groupSizes: [1], genTexts: [text] }).tokens;
       const pieces = [...out.steps, ...out.tokens];
       // The candidate as cut, then each piece deleted from what was read (deleted from the whole text, the

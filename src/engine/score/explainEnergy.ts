@@ -66,7 +66,14 @@ export interface ExplainOptions {
 /** The model inputs of texts answering `question`, exactly as training and Rerank build them, and whether each was cut. */
 function modelInputs(cfg: ModelConfig, question: string, texts: string[]): { ids: Uint16Array[]; full: Uint16Array[] } {
   // One id more than maxLen tells an input that was cut from one exactly maxLen long.
-  const chunk = tokenizeChunk({ maxLen: cfg.maxLen + 1, clsId: cfg.clsId, sepId: cfg.sepId, questions: [question], groupSizes: [texts.length], genTexts: texts });
+  const chunk = tokenizeChunk({
+    maxLen: cfg.maxLen + 1,
+    clsId: cfg.clsId,
+    sepId: cfg.sepId,
+    questions: [question],
+    groupSizes: [texts.length],
+    genTexts: texts,
+  });
   const full = texts.map((_, i) => chunk.tokens.subarray(chunk.offsets[i], chunk.offsets[i + 1]));
   return { ids: full.map((f) => f.subarray(0, cfg.maxLen)), full };
 }
@@ -99,7 +106,13 @@ function effects(text: string, ranges: TextRange[], energies: Float32Array, ener
   return out;
 }
 
-export async function explainCandidate(cfg: ModelConfig, params: ParamTensors, question: string, text: string, opts: ExplainOptions): Promise<CandidateSaliency> {
+export async function explainCandidate(
+  cfg: ModelConfig,
+  params: ParamTensors,
+  question: string,
+  text: string,
+  opts: ExplainOptions,
+): Promise<CandidateSaliency> {
   const input = modelInputs(cfg, question, [text]);
   const tokens = answerTokens(cfg, question, text, input.ids[0]);
   const truncated = input.full[0].length > cfg.maxLen;
@@ -121,7 +134,11 @@ export async function explainCandidate(cfg: ModelConfig, params: ParamTensors, q
   let done = 0;
   const score = (texts: string[]) => {
     const before = done;
-    return scoreCandidates(cfg, params, modelInputs(cfg, question, texts).ids, { profile: opts.profile, peers: opts.peers, onProgress: (n) => opts.onProgress?.((done = before + n), total) });
+    return scoreCandidates(cfg, params, modelInputs(cfg, question, texts).ids, {
+      profile: opts.profile,
+      peers: opts.peers,
+      onProgress: (n) => opts.onProgress?.((done = before + n), total),
+    });
   };
   const first = await score([text, ...steps.map((s) => without(readText, s)), ...(whole ? wholeTokens.map((t) => without(readText, t)) : [])]);
   const energy = first[0];

@@ -27,7 +27,18 @@ import { runPicks } from './picksRun.ts';
 import { activeProfile } from '../backend/profile.ts';
 
 const TOL = 1e-5;
-const cfg = makeConfig({ vocabSize: GPT2_VOCAB, dModel: 16, nHeads: 2, nLayers: 2, ffnDim: 32, dropout: 0, maxLen: 40, clsId: GPT2_EOT, sepId: GPT2_EOT, padId: GPT2_EOT });
+const cfg = makeConfig({
+  vocabSize: GPT2_VOCAB,
+  dModel: 16,
+  nHeads: 2,
+  nLayers: 2,
+  ffnDim: 32,
+  dropout: 0,
+  maxLen: 40,
+  clsId: GPT2_EOT,
+  sepId: GPT2_EOT,
+  padId: GPT2_EOT,
+});
 // A map as an evaluation records it: the selector recommended, Platt's map of the vote's share fitted.
 const recorded: ProbabilityMap = { temperature: 0.35, platt: { a: 1.4, b: -0.3 }, selector: [-0.4, 3.1, -0.8, -0.2, 0.25], use: 'selector' };
 const { python, tried } = findPython();
@@ -65,7 +76,14 @@ async function appPicks(groups: ReadonlyArray<Group<CandidateText>>, choice: Pic
   const params = paramsFromArrays(model.cfg, model.tensors);
   const out: PicksRecord[] = [];
   try {
-    await runPicks(groups, { model: { cfg: model.cfg, params, map }, rule: resolveRule(choice, map, true), pool: inProcessPool(), chunkQuestions: 7, onChunk: (r) => void out.push(...r), profile: activeProfile() });
+    await runPicks(groups, {
+      model: { cfg: model.cfg, params, map },
+      rule: resolveRule(choice, map, true),
+      pool: inProcessPool(),
+      chunkQuestions: 7,
+      onChunk: (r) => void out.push(...r),
+      profile: activeProfile(),
+    });
   } finally {
     disposeParams(params);
   }
@@ -75,7 +93,10 @@ async function appPicks(groups: ReadonlyArray<Group<CandidateText>>, choice: Pic
 function pythonPicks(data: string, rule: PickRuleChoice): { records: PicksRecord[]; summary: { accuracy: number | null; rule: string } } {
   const out = join(dir, `py-${rule}.jsonl`);
   const stdout = runPython(python!, ['-m', 'eorm.score', '--weights', weights, '--data', data, '--picks', out, '--rule', rule], { OMP_NUM_THREADS: '1' });
-  const records = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as PicksRecord);
+  const records = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as PicksRecord);
   return { records, summary: JSON.parse(stdout.trim().split('\n').pop()!) };
 }
 
@@ -86,7 +107,12 @@ function expectSame(app: PicksRecord[], py: PicksRecord[]): void {
   app.forEach((a, g) => {
     const p = py[g];
     expect(Object.keys(p)).toEqual(Object.keys(a));
-    const exact = (r: PicksRecord) => ({ ...r, energies: r.energies.length, probability: r.probability === null, runnerUpProbability: r.runnerUpProbability === null });
+    const exact = (r: PicksRecord) => ({
+      ...r,
+      energies: r.energies.length,
+      probability: r.probability === null,
+      runnerUpProbability: r.runnerUpProbability === null,
+    });
     expect(exact(p), `question ${g}`).toEqual(exact(a));
     for (const [x, y] of [[a.probability, p.probability], [a.runnerUpProbability, p.runnerUpProbability], ...a.energies.map((e, i) => [e, p.energies[i]])]) {
       expect(Math.abs((x ?? 0) - (y ?? 0)), `question ${g}`).toBeLessThan(TOL);
@@ -110,12 +136,18 @@ describe('the app and eorm.score --picks write the same picks', () => {
     if (!python) throw new Error(`No Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`);
     // Words each with their leading space are tokens of their own, so a reordering keeps the token multiset.
     const rng = createRng(9);
-    const words = ' the answer is so we add then take away half of it and get'.split(' ').slice(1).map((w) => ` ${w}`);
+    const words = ' the answer is so we add then take away half of it and get'
+      .split(' ')
+      .slice(1)
+      .map((w) => ` ${w}`);
     const text = () => Array.from({ length: 6 + rng.int(10) }, () => (rng.int(3) === 0 ? ` ${rng.int(100)}` : words[rng.int(words.length)])).join('');
     // Short questions: the inputs stay under maxLen (40), as a cut would keep other tokens of each order.
     const lines = Array.from({ length: 24 }, (_, q) => {
       const a = text();
-      const shuffled = a.split(/(?= )/).sort(() => rng.next() - 0.5).join('');
+      const shuffled = a
+        .split(/(?= )/)
+        .sort(() => rng.next() - 0.5)
+        .join('');
       return [text(), a, shuffled].map((t) => JSON.stringify({ question: `What is ${q} + ${q}?`, question_id: `q${q}`, gen_text: t }));
     }).flat();
     const file = join(dir, 'reordered.jsonl');

@@ -28,7 +28,7 @@ describe('pickQuestion', () => {
     expect(p).toMatchObject({ answer: '9', index: 1, runnerUp: '7' });
   });
 
-  it("majority: the most frequent answer, picked at its lowest energy; its probability its share of the candidates", () => {
+  it('majority: the most frequent answer, picked at its lowest energy; its probability its share of the candidates', () => {
     const p = pickQuestion(answers, energies, vote, 'majority');
     expect(p).toMatchObject({ answer: '7', index: 2 });
     expect(p.probability).toBe(3 / 6);
@@ -53,7 +53,13 @@ describe('pickQuestion', () => {
   });
 
   it('no answer at all: the lowest energy candidate, no probability, no runner-up', () => {
-    expect(pickQuestion([null, null], Float32Array.from([1, 0]), vote, 'weightedVote')).toEqual({ index: 1, answer: null, probability: null, runnerUp: null, runnerUpProbability: null });
+    expect(pickQuestion([null, null], Float32Array.from([1, 0]), vote, 'weightedVote')).toEqual({
+      index: 1,
+      answer: null,
+      probability: null,
+      runnerUp: null,
+      runnerUpProbability: null,
+    });
   });
 });
 
@@ -85,8 +91,22 @@ describe('coherent probabilities (issue 48, point 5)', () => {
 
   it("the picked answer, the runner-up and the rest sum to 1 under every rule (Platt's map, the selector, the votes)", () => {
     for (const rule of ['weightedVote', 'selector', 'majority', 'bestOfN', 'generatorVoteFree'] as const) {
-      const rows = rerankAnswers(answers, energies, withUnanimous, rule === 'selector' ? { by: 'selector' } : rule === 'majority' ? { by: 'counts' } : rule === 'generatorVoteFree' ? { by: 'generators', weights: null } : { by: 'vote' });
-      expect(rows.reduce((a, r) => a + r.probability, 0), rule).toBeCloseTo(1, 12);
+      const rows = rerankAnswers(
+        answers,
+        energies,
+        withUnanimous,
+        rule === 'selector'
+          ? { by: 'selector' }
+          : rule === 'majority'
+            ? { by: 'counts' }
+            : rule === 'generatorVoteFree'
+              ? { by: 'generators', weights: null }
+              : { by: 'vote' },
+      );
+      expect(
+        rows.reduce((a, r) => a + r.probability, 0),
+        rule,
+      ).toBeCloseTo(1, 12);
       const p = pickQuestion(answers, energies, withUnanimous, rule);
       expect((p.probability ?? 0) + (p.runnerUpProbability ?? 0), rule).toBeLessThanOrEqual(1 + 1e-12);
     }

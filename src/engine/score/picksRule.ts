@@ -41,7 +41,10 @@ const NO_GENERATORS: CandidateGeneratorWeights = { labelled: null, agreement: nu
 export function resolveRule(choice: PickRuleChoice, map: ProbabilityMap | null, namesGenerators: boolean): PickRule {
   if (map === null) {
     if (choice === 'recommended') return namesGenerators ? 'generatorVoteFree' : 'majority';
-    if (!MODEL_FREE_RULES.includes(choice)) throw new Error(`${RULE_BY_ID[choice].label} needs a model: train or import one, or pick by majority vote or the generator-weighted vote learnt without labels.`);
+    if (!MODEL_FREE_RULES.includes(choice))
+      throw new Error(
+        `${RULE_BY_ID[choice].label} needs a model: train or import one, or pick by majority vote or the generator-weighted vote learnt without labels.`,
+      );
     return choice;
   }
   if (choice === 'recommended') {
@@ -50,9 +53,12 @@ export function resolveRule(choice: PickRuleChoice, map: ProbabilityMap | null, 
     if (r === 'generatorVoteFree' || r === 'majority' || r === 'bestOfN' || r === 'weightedVote') return r;
     return map.use === 'selector' && map.selector ? 'selector' : 'weightedVote';
   }
-  if (choice === 'selector' && !map.selector) throw new Error('The learned selector was not fitted for this model (evaluate it on validation data first), so it cannot pick; choose another rule.');
+  if (choice === 'selector' && !map.selector)
+    throw new Error('The learned selector was not fitted for this model (evaluate it on validation data first), so it cannot pick; choose another rule.');
   if (choice === 'generatorVote' && !map.generators) {
-    throw new Error("This model learnt no generator weights (its training file named fewer than two generators, or it was trained before them): choose the generator-weighted vote learnt without labels.");
+    throw new Error(
+      'This model learnt no generator weights (its training file named fewer than two generators, or it was trained before them): choose the generator-weighted vote learnt without labels.',
+    );
   }
   return choice;
 }

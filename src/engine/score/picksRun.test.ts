@@ -30,7 +30,15 @@ beforeAll(async () => {
 async function picks(groups: ReadonlyArray<Group<CandidateText>>, chunkQuestions: number, control?: RunControl) {
   const params = initParams(cfg, 5);
   const chunks: PicksRecord[][] = [];
-  const outcome = await runPicks(groups, { model: { cfg, params, map }, rule: 'weightedVote', pool: inProcessPool(), chunkQuestions, control, onChunk: (r) => void chunks.push(r), profile: activeProfile() });
+  const outcome = await runPicks(groups, {
+    model: { cfg, params, map },
+    rule: 'weightedVote',
+    pool: inProcessPool(),
+    chunkQuestions,
+    control,
+    onChunk: (r) => void chunks.push(r),
+    profile: activeProfile(),
+  });
   return { outcome, chunks, records: chunks.flat() };
 }
 
@@ -38,13 +46,23 @@ describe('runPicks', () => {
   it('without a model: nothing scored, majority vote and the generator vote learnt without labels pick from answers and sources', async () => {
     const chunks: PicksRecord[] = [];
     for (const rule of ['majority', 'generatorVoteFree'] as const) {
-      const outcome = await runPicks(dataset.groups, { model: null, rule, pool: inProcessPool(), chunkQuestions: 4, onChunk: (r) => void chunks.push(...r), profile: activeProfile() });
+      const outcome = await runPicks(dataset.groups, {
+        model: null,
+        rule,
+        pool: inProcessPool(),
+        chunkQuestions: 4,
+        onChunk: (r) => void chunks.push(...r),
+        profile: activeProfile(),
+      });
       expect(outcome).toEqual({ done: 11, total: 11, cancelled: false });
     }
     const [majority, free] = [chunks.slice(0, 11), chunks.slice(11)];
     for (const r of [...majority, ...free]) expect(r.energies).toEqual([]);
     majority.forEach((r, g) => {
-      const slots = answerSlots(dataset.groups[g].candidates.map((c) => c.answerKey), new Uint8Array(4));
+      const slots = answerSlots(
+        dataset.groups[g].candidates.map((c) => c.answerKey),
+        new Uint8Array(4),
+      );
       expect(slots.votes[slots.slot[r.index]]).toBe(Math.max(...slots.votes));
       expect(r.probability).toBe(Math.max(...slots.votes) / 4);
     });
@@ -54,7 +72,14 @@ describe('runPicks', () => {
   it('one record per question in input order, as scoring the whole set at once and picking gives, whatever the chunk size', async () => {
     const groups = dataset.groups;
     const ids = (() => {
-      const c = tokenizeChunk({ maxLen: cfg.maxLen, clsId: cfg.clsId, sepId: cfg.sepId, questions: groups.map((g) => g.question), groupSizes: groups.map((g) => g.candidates.length), genTexts: groups.flatMap((g) => g.candidates.map((x) => x.genText)) });
+      const c = tokenizeChunk({
+        maxLen: cfg.maxLen,
+        clsId: cfg.clsId,
+        sepId: cfg.sepId,
+        questions: groups.map((g) => g.question),
+        groupSizes: groups.map((g) => g.candidates.length),
+        genTexts: groups.flatMap((g) => g.candidates.map((x) => x.genText)),
+      });
       return Array.from({ length: c.offsets.length - 1 }, (_, i) => c.tokens.subarray(c.offsets[i], c.offsets[i + 1]));
     })();
     const all = await scoreDistinct(cfg, initParams(cfg, 5), ids, { profile: activeProfile() });
@@ -70,8 +95,21 @@ describe('runPicks', () => {
       const e = all.subarray(c, c + n);
       c += n;
       // The sample names its generators: the picks carry their agreement weights (the vote's figures do not read them).
-      const p = pickQuestion(groups[g].candidates.map((x) => x.answerKey), e, map, 'weightedVote');
-      expect(r).toMatchObject({ group: g, question: groups[g].question, index: p.index, text: groups[g].candidates[p.index].genText, answer: p.answer, probability: p.probability, rule: 'weightedVote' });
+      const p = pickQuestion(
+        groups[g].candidates.map((x) => x.answerKey),
+        e,
+        map,
+        'weightedVote',
+      );
+      expect(r).toMatchObject({
+        group: g,
+        question: groups[g].question,
+        index: p.index,
+        text: groups[g].candidates[p.index].genText,
+        answer: p.answer,
+        probability: p.probability,
+        rule: 'weightedVote',
+      });
       expect(r.energies).toEqual(Array.from(e));
       expect(r.correct).toBe(groups[g].candidates[p.index].label);
     });
@@ -84,7 +122,15 @@ describe('runPicks', () => {
     const bare: Group<CandidateText>[] = dataset.groups.map((g) => ({
       questionId: g.questionId,
       question: g.question,
-      candidates: g.candidates.map(({ line, genText, answer, answerKey, textAnswerKey, gold, source }) => ({ line, genText, answer, answerKey, textAnswerKey, gold, source })),
+      candidates: g.candidates.map(({ line, genText, answer, answerKey, textAnswerKey, gold, source }) => ({
+        line,
+        genText,
+        answer,
+        answerKey,
+        textAnswerKey,
+        gold,
+        source,
+      })),
     }));
     const labelled = await picks(dataset.groups, 4);
     const unlabelled = await picks(bare, 4);

@@ -111,7 +111,10 @@ export async function runPicks(groups: ReadonlyArray<Group<CandidateText>>, opts
     const start = done;
     const ids = await next;
     next = tokenize(start + size);
-    const energies = model && ids ? await scoreDistinct(model.cfg, model.params, ids, { profile: opts.profile, peers: opts.peers, budgetBytes: PICKS_PASS_BUDGET_BYTES }) : null;
+    const energies =
+      model && ids
+        ? await scoreDistinct(model.cfg, model.params, ids, { profile: opts.profile, peers: opts.peers, budgetBytes: PICKS_PASS_BUDGET_BYTES })
+        : null;
     const records: PicksRecord[] = [];
     let c = 0;
     for (let g = start; g < Math.min(start + size, total); g++) {

@@ -61,11 +61,20 @@ describe('scoreCandidates', () => {
     };
     const a = counting(peerWork(Promise.resolve(activeProfile())));
     const b = counting(peerWork(Promise.resolve(activeProfile())), 1);
-    const broken: ScoringPeer = { load: () => Promise.reject(new Error('no backend')), score: () => Promise.reject(new Error('no model')), release: () => undefined };
+    const broken: ScoringPeer = {
+      load: () => Promise.reject(new Error('no backend')),
+      score: () => Promise.reject(new Error('no model')),
+      release: () => undefined,
+    };
     // A peer that never answers: its batches are scored here once nothing else is left.
     const hanging: ScoringPeer = { load: () => new Promise(() => undefined), score: () => new Promise(() => undefined), release: () => undefined };
     let progress = 0;
-    const shared = await scoreCandidates(cfg, params, cands, { budgetBytes, peers: [a.wrapped, b.wrapped, broken, hanging], onProgress: (done) => (progress = done), profile: activeProfile() });
+    const shared = await scoreCandidates(cfg, params, cands, {
+      budgetBytes,
+      peers: [a.wrapped, b.wrapped, broken, hanging],
+      onProgress: (done) => (progress = done),
+      profile: activeProfile(),
+    });
     // The peers took batches (the tests' peers run on this thread, interleaving at every await).
     expect(a.seen.batches).toBeGreaterThan(0);
     expect(b.seen.batches).toBe(2);

@@ -52,7 +52,7 @@ interface Batch {
 function planBatches(cfg: ModelConfig, candidates: ReadonlyArray<ArrayLike<number>>, budgetBytes: number): Batch[] {
   const order = candidates.map((_, i) => i).sort((a, b) => candidates[b].length - candidates[a].length);
   const batches: Batch[] = [];
-  for (let s = 0; s < order.length; ) {
+  for (let s = 0; s < order.length;) {
     const fit = Math.floor(budgetBytes / activationBytesPerCandidate(cfg, candidates[order[s]].length));
     const idx = order.slice(s, s + Math.min(EVAL_BATCH_MAX, Math.max(1, fit)));
     s += idx.length;
@@ -65,8 +65,16 @@ function planBatches(cfg: ModelConfig, candidates: ReadonlyArray<ArrayLike<numbe
  * Eval-mode energies (no dropout) of one batch padded to `length`, read back asynchronously; on WebGPU's
  * replay the batch's shape is recorded once and replayed (webgpuScore.ts).
  */
-export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: ReadonlyArray<ArrayLike<number>>, length: number, profile: BackendProfile): Promise<Float32Array> {
-  const e = profile.replaySteps ? webgpuScore(cfg, params, batch, length, profile) : tf.tidy(() => energies(cfg, params, padBatch(batch, cfg.padId, length), { profile }));
+export async function scoreBatch(
+  cfg: ModelConfig,
+  params: ParamTensors,
+  batch: ReadonlyArray<ArrayLike<number>>,
+  length: number,
+  profile: BackendProfile,
+): Promise<Float32Array> {
+  const e = profile.replaySteps
+    ? webgpuScore(cfg, params, batch, length, profile)
+    : tf.tidy(() => energies(cfg, params, padBatch(batch, cfg.padId, length), { profile }));
   const values = (await e.data()) as Float32Array;
   e.dispose();
   return values.length === batch.length ? values : values.slice(0, batch.length);
@@ -79,7 +87,12 @@ export async function scoreBatch(cfg: ModelConfig, params: ParamTensors, batch: 
  * itself, and those a peer is running once they take twice as long as this thread would, so a slow, late
  * or failing peer never holds the result up.
  */
-export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, opts: ScoreOptions): Promise<Float32Array> {
+export async function scoreCandidates(
+  cfg: ModelConfig,
+  params: ParamTensors,
+  candidates: ReadonlyArray<ArrayLike<number>>,
+  opts: ScoreOptions,
+): Promise<Float32Array> {
   const { profile } = opts;
   const out = new Float32Array(candidates.length);
   const batches = planBatches(cfg, candidates, opts.budgetBytes ?? DEFAULT_PASS_BUDGET_BYTES);
@@ -99,7 +112,13 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
   const padded = (k: number) => batches[k].idx.length * batches[k].length;
   const here = async (k: number) => {
     const t0 = performance.now();
-    const values = await scoreBatch(cfg, params, batches[k].idx.map((i) => candidates[i]), batches[k].length, profile);
+    const values = await scoreBatch(
+      cfg,
+      params,
+      batches[k].idx.map((i) => candidates[i]),
+      batches[k].length,
+      profile,
+    );
     hereMs += performance.now() - t0;
     hereTokens += padded(k);
     deliver(k, values);
@@ -127,8 +146,17 @@ export async function scoreCandidates(cfg: ModelConfig, params: ParamTensors, ca
         const k = next++;
         const b = batches[k];
         inFlight[p].push(k);
-        const reply = peer.score(call, b.idx.map((i) => compact.renumber(candidates[i])), b.length).then((values) => deliver(k, values));
-        replies.set(k, reply.catch(() => undefined));
+        const reply = peer
+          .score(
+            call,
+            b.idx.map((i) => compact.renumber(candidates[i])),
+            b.length,
+          )
+          .then((values) => deliver(k, values));
+        replies.set(
+          k,
+          reply.catch(() => undefined),
+        );
         try {
           await reply;
         } catch {
@@ -210,7 +238,12 @@ export interface CompactModel {
 }
 
 /** This call's weights for its peers, and how its candidates' ids map into them. */
-export async function compactModel(cfg: ModelConfig, params: ParamTensors, candidates: ReadonlyArray<ArrayLike<number>>, profile: BackendProfile): Promise<CompactModel> {
+export async function compactModel(
+  cfg: ModelConfig,
+  params: ParamTensors,
+  candidates: ReadonlyArray<ArrayLike<number>>,
+  profile: BackendProfile,
+): Promise<CompactModel> {
   const index = new Map<number, number>();
   const add = (id: number) => {
     if (!index.has(id)) index.set(id, index.size);

@@ -6,7 +6,12 @@
 import type { TrainingView } from '../data/types.ts';
 import { type GeneratorWeights, type SourcedAnswers, fitLabelledGenerators } from '../metrics/generators/generators.ts';
 
-export function trainingGenerators(view: TrainingView, answers: ReadonlyArray<string | null>, trainGroups: ArrayLike<number>, seed: number): GeneratorWeights | null {
+export function trainingGenerators(
+  view: TrainingView,
+  answers: ReadonlyArray<string | null>,
+  trainGroups: ArrayLike<number>,
+  seed: number,
+): GeneratorWeights | null {
   const sources = view.sources;
   if (!sources) return null;
   const groups: SourcedAnswers[] = Array.from(trainGroups, (g) => {

@@ -18,7 +18,13 @@ const modelId = (params: ParamTensors) => {
  * (replay/stepReplay.ts): the batch padded to a bucket of candidates (the pad token alone) and of
  * length. Returns [padded count] energies on the device; the first `batch.length` are the batch's.
  */
-export function webgpuScore(cfg: ModelConfig, params: ParamTensors, batch: ReadonlyArray<ArrayLike<number>>, length: number, profile: BackendProfile): tf.Tensor1D {
+export function webgpuScore(
+  cfg: ModelConfig,
+  params: ParamTensors,
+  batch: ReadonlyArray<ArrayLike<number>>,
+  length: number,
+  profile: BackendProfile,
+): tf.Tensor1D {
   const n = bucketUp(batch.length);
   // The batch's planned length (scoring.ts), padded for replay.
   const T = padLength(length, cfg.maxLen, true);
@@ -28,7 +34,15 @@ export function webgpuScore(cfg: ModelConfig, params: ParamTensors, batch: Reado
     ids.set(c, b * T);
     lengths[b] = c.length;
   });
-  const io = { inputs: [{ data: ids, shape: [n, T] }, { data: lengths, shape: [n] }], externals: [...params.values()] };
+  const io = {
+    inputs: [
+      { data: ids, shape: [n, T] },
+      { data: lengths, shape: [n] },
+    ],
+    externals: [...params.values()],
+  };
   const key = `score model ${modelId(params)} ${n}×${T}`;
-  return stepReplay().run(key, io, ([idsT, lengthsT]) => [energies(cfg, params, { ids: idsT as tf.Tensor2D, lengths: lengthsT as tf.Tensor1D }, { profile })])[0] as tf.Tensor1D;
+  return stepReplay().run(key, io, ([idsT, lengthsT]) => [
+    energies(cfg, params, { ids: idsT as tf.Tensor2D, lengths: lengthsT as tf.Tensor1D }, { profile }),
+  ])[0] as tf.Tensor1D;
 }

@@ -107,7 +107,10 @@ type Add = (name: string, kind: CheckKind, error: number) => void;
 async function checkForward(cfg: ModelConfig, fx: ParityFixture, params: Map<string, tf.Tensor>, add: Add): Promise<void> {
   for (const [gi, g] of fx.caseJson.groups.entries()) {
     const inter = new Map<string, tf.Tensor>();
-    const inputs = padBatch(g.ids.map((row, i) => row.slice(0, g.lengths[i])), cfg.padId);
+    const inputs = padBatch(
+      g.ids.map((row, i) => row.slice(0, g.lengths[i])),
+      cfg.padId,
+    );
     const e = energies(cfg, params, inputs, { inspect: (name, t) => inter.set(name, tf.keep(t.clone())), profile: activeProfile() });
     const got = (await e.data()) as Float32Array;
     add(`energies g${gi}`, 'energy', maxAbsDiff(got, g.energies).max);
@@ -118,7 +121,11 @@ async function checkForward(cfg: ModelConfig, fx: ParityFixture, params: Map<str
       const want = fx.expected.get(`inter.g${gi}.${name}`);
       if (!want) continue;
       const data = (await t.data()) as Float32Array;
-      add(`inter.g${gi}.${name}`, 'inter', name.startsWith('layer') || name === 'x0' ? validPositionsError(data, want, g.lengths) : maxAbsDiff(data, want.data).max);
+      add(
+        `inter.g${gi}.${name}`,
+        'inter',
+        name.startsWith('layer') || name === 'x0' ? validPositionsError(data, want, g.lengths) : maxAbsDiff(data, want.data).max,
+      );
     }
     tf.dispose([e, inputs.ids, inputs.lengths, ...inter.values()]);
   }
@@ -146,7 +153,12 @@ function checkGradients(cfg: ModelConfig, fx: ParityFixture, grads: Map<string, 
     if (!want) throw new Error(`fixture lacks grad.${name}`);
     const got = name === 'emb.weight' ? gatherRows(g, fx.caseJson.emb_rows, cfg.dModel) : g;
     add(`grad.${name}`, 'grad', maxAbsDiff(got, want.data).max);
-    if (name === 'emb.weight') add('grad.emb.weight (rows not in the inputs are 0)', 'grad', maxOutsideRows(g, fx.caseJson.emb_rows, cfg.dModel, () => 0));
+    if (name === 'emb.weight')
+      add(
+        'grad.emb.weight (rows not in the inputs are 0)',
+        'grad',
+        maxOutsideRows(g, fx.caseJson.emb_rows, cfg.dModel, () => 0),
+      );
   }
 }
 
@@ -161,8 +173,14 @@ async function checkSteps(cfg: ModelConfig, fx: ParityFixture, batch: StepBatch,
       const coef = (await s.clipCoef.data())[0];
       const norm = (await s.gradNorm.data())[0];
       tf.dispose([s.loss, s.gradNorm, s.clipCoef]);
-      if (step === 1) add(`${prefix}step1 gradient norm on the device`, 'gradNormRel', Math.abs(norm - fx.caseJson.grad_norm_before_clip) / fx.caseJson.grad_norm_before_clip);
-      if (prefix) add(`${prefix}step${step} clip coefficient`, 'clipCoef', Math.abs(coef - fx.caseJson.clip_variant[`step${step}` as 'step1' | 'step2'].clip_coef));
+      if (step === 1)
+        add(
+          `${prefix}step1 gradient norm on the device`,
+          'gradNormRel',
+          Math.abs(norm - fx.caseJson.grad_norm_before_clip) / fx.caseJson.grad_norm_before_clip,
+        );
+      if (prefix)
+        add(`${prefix}step${step} clip coefficient`, 'clipCoef', Math.abs(coef - fx.caseJson.clip_variant[`step${step}` as 'step1' | 'step2'].clip_coef));
       const after = await paramsToArrays(params, activeProfile());
       const decay = (1 - o.lr * o.weight_decay) ** step;
       for (const [name, got] of after) {
@@ -172,11 +190,19 @@ async function checkSteps(cfg: ModelConfig, fx: ParityFixture, batch: StepBatch,
         if (name === 'emb.weight') {
           add(label, 'param', maxAbsDiff(gatherRows(got, fx.caseJson.emb_rows, cfg.dModel), want.data).max);
           const w0 = fx.weights.get(name)!;
-          add(`${label} untouched rows = w0·(1−lr·wd)^${step}`, 'decayRel', maxOutsideRows(got, fx.caseJson.emb_rows, cfg.dModel, (i) => w0[i] * decay, true));
+          add(
+            `${label} untouched rows = w0·(1−lr·wd)^${step}`,
+            'decayRel',
+            maxOutsideRows(got, fx.caseJson.emb_rows, cfg.dModel, (i) => w0[i] * decay, true),
+          );
           continue;
         }
         const zero = zeroGradEntries(name, cfg.dModel);
-        add(label, 'param', maskedMaxAbs(got, want.data, (i) => !zero?.(i)));
+        add(
+          label,
+          'param',
+          maskedMaxAbs(got, want.data, (i) => !zero?.(i)),
+        );
         if (zero) add(`${label} (zero-gradient entries)`, 'zeroGradParam', maskedMaxAbs(got, want.data, zero));
       }
     }

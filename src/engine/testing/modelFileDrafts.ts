@@ -52,25 +52,60 @@ export function meta(d: Draft): Record<string, Json> | undefined {
   return typeof m === 'object' && m !== null && !Array.isArray(m) ? (m as Record<string, Json>) : undefined;
 }
 
-
 export const CONFIG_TEXTS = (rng: Rng, d: Draft): string => {
   const c = { ...TINY } as Record<string, Json>;
   const [k, v] = pick(rng, [
-    ['dModel', '8.0'], ['dModel', '8e0'], ['dModel', '"8"'], ['dModel', '8.5'], ['dModel', '1e400'], ['dModel', 'NaN'], ['dModel', 'true'], ['dModel', 'null'],
-    ['nHeads', '3'], ['nHeads', '0'], ['nHeads', '-2'], ['nLayers', '1000000'], ['nLayers', '1'], ['nLayers', '3'], ['vocabSize', '2147483647'], ['vocabSize', '1048577'],
-    ['vocabSize', '12'], ['clsId', '11'], ['clsId', '-0'], ['clsId', '10.5'], ['clsId', '-1'], ['padId', '1e1'], ['dropout', '1'], ['dropout', '-0.1'], ['dropout', '"0.2"'],
-    ['dropout', '0'], ['dropout', '0.9999999999999999'], ['positional', '"learned"'], ['positional', '"other"'], ['positional', '5'], ['maxLen', '1'], ['maxLen', '65537'],
-    ['maxLen', '16.000000000000001'], ['ffnDim', '24'], ['ffnDim', '65537'], ['extra', '1'], ['extra', deep(depthOf(rng))], ['extra', 'Infinity'], ['extra', '7'.repeat(5000)],
-    ['__proto__', '{"dModel":16}'], ['dModel', '9007199254740993'],
+    ['dModel', '8.0'],
+    ['dModel', '8e0'],
+    ['dModel', '"8"'],
+    ['dModel', '8.5'],
+    ['dModel', '1e400'],
+    ['dModel', 'NaN'],
+    ['dModel', 'true'],
+    ['dModel', 'null'],
+    ['nHeads', '3'],
+    ['nHeads', '0'],
+    ['nHeads', '-2'],
+    ['nLayers', '1000000'],
+    ['nLayers', '1'],
+    ['nLayers', '3'],
+    ['vocabSize', '2147483647'],
+    ['vocabSize', '1048577'],
+    ['vocabSize', '12'],
+    ['clsId', '11'],
+    ['clsId', '-0'],
+    ['clsId', '10.5'],
+    ['clsId', '-1'],
+    ['padId', '1e1'],
+    ['dropout', '1'],
+    ['dropout', '-0.1'],
+    ['dropout', '"0.2"'],
+    ['dropout', '0'],
+    ['dropout', '0.9999999999999999'],
+    ['positional', '"learned"'],
+    ['positional', '"other"'],
+    ['positional', '5'],
+    ['maxLen', '1'],
+    ['maxLen', '65537'],
+    ['maxLen', '16.000000000000001'],
+    ['ffnDim', '24'],
+    ['ffnDim', '65537'],
+    ['extra', '1'],
+    ['extra', deep(depthOf(rng))],
+    ['extra', 'Infinity'],
+    ['extra', '7'.repeat(5000)],
+    ['__proto__', '{"dModel":16}'],
+    ['dModel', '9007199254740993'],
   ] as const);
   d.what.push(`eorm_config ${k}=${v.slice(0, 20)}`);
-  const parts = Object.entries(c).filter(([key]) => key !== k).map(([key, val]) => `${JSON.stringify(key)}:${JSON.stringify(val)}`);
+  const parts = Object.entries(c)
+    .filter(([key]) => key !== k)
+    .map(([key, val]) => `${JSON.stringify(key)}:${JSON.stringify(val)}`);
   parts.splice(rng.int(parts.length + 1), 0, `${JSON.stringify(k)}:${v}`);
   // Sometimes only a few fields: the rest come from the shapes, the special ids and the defaults.
   if (rng.int(6) === 0) return `{${parts.filter(() => rng.int(2) === 0).join(',')}}`;
   return `{${parts.join(',')}}`;
 };
-
 
 export function indexOf(hay: Uint8Array, needle: Uint8Array): number {
   outer: for (let i = 0; i + needle.length <= hay.length; i++) {

@@ -16,7 +16,17 @@ export const MUTATIONS: ReadonlyArray<(rng: Rng, d: Draft) => void> = [
       // Moved after the tensors.
       delete d.header.__metadata__;
       d.header.__metadata__ = m;
-    } else if (m) m[pick(rng, ['steps', 'eorm_tokenizer', '__proto__', 'constructor', 'note'])] = pick(rng, [3, null, true, {}, ['x'], raw(d, deep(depthOf(rng))), 'ok', raw(d, '"\\ud83d\\ude00"')]);
+    } else if (m)
+      m[pick(rng, ['steps', 'eorm_tokenizer', '__proto__', 'constructor', 'note'])] = pick(rng, [
+        3,
+        null,
+        true,
+        {},
+        ['x'],
+        raw(d, deep(depthOf(rng))),
+        'ok',
+        raw(d, '"\\ud83d\\ude00"'),
+      ]);
     d.what.push(`metadata (${kind})`);
   },
   // eorm_config
@@ -36,9 +46,23 @@ export const MUTATIONS: ReadonlyArray<(rng: Rng, d: Draft) => void> = [
     if (rng.int(2) === 0) delete m.eorm_config;
     const field = pick(rng, ['config', 'eorm_special_ids', 'eorm_training']);
     m[field] = pick(rng, [
-      '{not json', '[1]', 'NaN', '{"cls":10,"sep":9,"pad":10}', '{"cls":"10"}', '{"cls":50}', '{"cls":10.0,"sep":9e0,"pad":1e1}', '{"vocab_size":11,"d_model":8,"n_heads":2,"n_layers":2,"ffn":12,"cls_id":10,"sep_id":9,"pad_id":10}',
-      '{"vocab_size":11.0,"d_model":8,"n_heads":3}', '{"d_model":"8","n_heads":2}', '{"n_heads":2,"max_len":1e400}', `{"n_heads":2,"x":${deep(depthOf(rng))}}`, deep(depthOf(rng)),
-      '{"n_heads":2,"cls_id":10,"sep_id":9,"pad_id":10}', `{"n_heads":${'9'.repeat(5000)}}`, '{"steps":NaN}', '{"n_heads":2,"vocab_size":true}',
+      '{not json',
+      '[1]',
+      'NaN',
+      '{"cls":10,"sep":9,"pad":10}',
+      '{"cls":"10"}',
+      '{"cls":50}',
+      '{"cls":10.0,"sep":9e0,"pad":1e1}',
+      '{"vocab_size":11,"d_model":8,"n_heads":2,"n_layers":2,"ffn":12,"cls_id":10,"sep_id":9,"pad_id":10}',
+      '{"vocab_size":11.0,"d_model":8,"n_heads":3}',
+      '{"d_model":"8","n_heads":2}',
+      '{"n_heads":2,"max_len":1e400}',
+      `{"n_heads":2,"x":${deep(depthOf(rng))}}`,
+      deep(depthOf(rng)),
+      '{"n_heads":2,"cls_id":10,"sep_id":9,"pad_id":10}',
+      `{"n_heads":${'9'.repeat(5000)}}`,
+      '{"steps":NaN}',
+      '{"n_heads":2,"vocab_size":true}',
     ]);
     if (rng.int(3) === 0) delete m[pick(rng, ['config', 'eorm_special_ids', 'eorm_training'])];
     d.what.push(`metadata ${field}`);
@@ -47,8 +71,15 @@ export const MUTATIONS: ReadonlyArray<(rng: Rng, d: Draft) => void> = [
   (rng, d) => {
     const kind = rng.int(9);
     const edits: Array<(t: string) => string> = [
-      (t) => ` ${t}`, (t) => `\n${t}`, (t) => `\uFEFF${t}`, (t) => `${t}   `, (t) => `${t}x`, (t) => `${t}\u0000`,
-      (t) => t.replace('"emb.weight"', '"emb\\u002eweight"'), (t) => t.replace('"head.3.bias"', '"head.3.bias\\ud800"'), () => pick(rng, ['[]', '42', 'null', '"x"', '{}']),
+      (t) => ` ${t}`,
+      (t) => `\n${t}`,
+      (t) => `\uFEFF${t}`,
+      (t) => `${t}   `,
+      (t) => `${t}x`,
+      (t) => `${t}\u0000`,
+      (t) => t.replace('"emb.weight"', '"emb\\u002eweight"'),
+      (t) => t.replace('"head.3.bias"', '"head.3.bias\\ud800"'),
+      () => pick(rng, ['[]', '42', 'null', '"x"', '{}']),
     ];
     d.textEdits.push(edits[kind]);
     d.what.push(`text (${kind})`);

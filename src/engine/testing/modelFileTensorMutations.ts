@@ -13,9 +13,29 @@ export const TENSOR_MUTATIONS: ReadonlyArray<(rng: Rng, d: Draft) => void> = [
     const [b, end] = offsetsOf(e);
     const n = d.data.length;
     const v = pick(rng, [
-      [-16, -8], [b - 4, end - 4], [b + 4, end + 4], [end, b], [b], [b, end, end], 'x', null, {}, [String(b), String(end)], [b + 0.5, end],
-      [raw(d, `${b}.0`), raw(d, `${end}e0`)], [raw(d, `${b}.0000000000000001`), end], [2 ** 53, 2 ** 53 + 4], [raw(d, '-0'), end], [true, end], [[b], end],
-      [b, raw(d, '1e400')], [b, n + 4], [n, n], [0, 0], [b, end - 1], [b - 1, end - 1],
+      [-16, -8],
+      [b - 4, end - 4],
+      [b + 4, end + 4],
+      [end, b],
+      [b],
+      [b, end, end],
+      'x',
+      null,
+      {},
+      [String(b), String(end)],
+      [b + 0.5, end],
+      [raw(d, `${b}.0`), raw(d, `${end}e0`)],
+      [raw(d, `${b}.0000000000000001`), end],
+      [2 ** 53, 2 ** 53 + 4],
+      [raw(d, '-0'), end],
+      [true, end],
+      [[b], end],
+      [b, raw(d, '1e400')],
+      [b, n + 4],
+      [n, n],
+      [0, 0],
+      [b, end - 1],
+      [b - 1, end - 1],
     ]);
     e.data_offsets = v;
     d.what.push(`offsets ${name}`);
@@ -27,8 +47,24 @@ export const TENSOR_MUTATIONS: ReadonlyArray<(rng: Rng, d: Draft) => void> = [
     const [name, e] = pick(rng, list);
     const s = Array.isArray(e.shape) ? (e.shape as number[]) : [1];
     const v = pick(rng, [
-      [-1], s.map((x, i) => (i === 0 ? -x : x)), s.map((x) => raw(d, `${x}.0`)), s.map((x, i) => (i === 0 ? raw(d, `${x}.5`) : x)), [], [0], '8', null,
-      s.map(String), [...s].reverse(), [numel(s)], [1, ...s], [2 ** 53], [raw(d, '1e400')], [true], [s], s.map((x) => raw(d, `${x}e0`)), [...s, 1],
+      [-1],
+      s.map((x, i) => (i === 0 ? -x : x)),
+      s.map((x) => raw(d, `${x}.0`)),
+      s.map((x, i) => (i === 0 ? raw(d, `${x}.5`) : x)),
+      [],
+      [0],
+      '8',
+      null,
+      s.map(String),
+      [...s].reverse(),
+      [numel(s)],
+      [1, ...s],
+      [2 ** 53],
+      [raw(d, '1e400')],
+      [true],
+      [s],
+      s.map((x) => raw(d, `${x}e0`)),
+      [...s, 1],
       // Overflows doubles to Infinity, then × 0: NaN elements in the app (refused), whatever the offsets.
       [...Array<number>(20).fill(2 ** 53 - 1), 0],
     ]);
@@ -52,8 +88,26 @@ export const TENSOR_MUTATIONS: ReadonlyArray<(rng: Rng, d: Draft) => void> = [
     if (kind === 0) delete e[pick(rng, ['dtype', 'shape', 'data_offsets'])];
     else if (kind === 1) {
       e[pick(rng, ['note', 'x', '__proto__'])] = pick(rng, [
-        1, 'x', {}, null, raw(d, 'NaN'), raw(d, 'Infinity'), raw(d, '-Infinity'), raw(d, deep(depthOf(rng))), raw(d, deepObject(depthOf(rng))), raw(d, '7'.repeat(5000)),
-        raw(d, '1e400'), raw(d, '-0'), raw(d, '"\\ud800"'), raw(d, '01'), raw(d, '+1'), raw(d, '.5'), raw(d, '1.'), raw(d, '"a\tb"'), raw(d, '"\\x"'), raw(d, '[1,]'),
+        1,
+        'x',
+        {},
+        null,
+        raw(d, 'NaN'),
+        raw(d, 'Infinity'),
+        raw(d, '-Infinity'),
+        raw(d, deep(depthOf(rng))),
+        raw(d, deepObject(depthOf(rng))),
+        raw(d, '7'.repeat(5000)),
+        raw(d, '1e400'),
+        raw(d, '-0'),
+        raw(d, '"\\ud800"'),
+        raw(d, '01'),
+        raw(d, '+1'),
+        raw(d, '.5'),
+        raw(d, '1.'),
+        raw(d, '"a\tb"'),
+        raw(d, '"\\x"'),
+        raw(d, '[1,]'),
       ]);
     } else d.header[name] = pick(rng, [[1], 'F32', 7, null, true]);
     d.what.push(`entry ${name} (${kind})`);
@@ -70,7 +124,15 @@ export const TENSOR_MUTATIONS: ReadonlyArray<(rng: Rng, d: Draft) => void> = [
     }
     const e = d.header[name] as Entry;
     const [b, end] = offsetsOf(e);
-    const dup = JSON.stringify({ ...e, data_offsets: pick(rng, [[b, end], [0, end - b], [b + 4, end + 4], [d.data.length, d.data.length]]) });
+    const dup = JSON.stringify({
+      ...e,
+      data_offsets: pick(rng, [
+        [b, end],
+        [0, end - b],
+        [b + 4, end + 4],
+        [d.data.length, d.data.length],
+      ]),
+    });
     const first = rng.int(2) === 0;
     d.textEdits.push((t) => (first ? `{${JSON.stringify(name)}:${dup},${t.slice(1)}` : `${t.slice(0, -1)},${JSON.stringify(name)}:${dup}}`));
     d.what.push(`duplicate ${name} ${first ? 'first' : 'last'}`);
@@ -78,8 +140,24 @@ export const TENSOR_MUTATIONS: ReadonlyArray<(rng: Rng, d: Draft) => void> = [
   // an extra tensor
   (rng, d) => {
     const name = pick(rng, [
-      'extra', 'enc.layers.7', 'enc.layers.2.x', 'enc.layers.0001.x', 'enc.layers.\u00b2.x', 'enc.layers.\u0663.x', 'enc.layers.99999999999999999999.x', 'enc.layers.1023.x',
-      'enc.layers.1024.x', 'module.emb.weight', 'pos.weight', '__proto__', 'constructor', '0', '123', '', 'emb.weight\u0000', 'h\u00e9ad',
+      'extra',
+      'enc.layers.7',
+      'enc.layers.2.x',
+      'enc.layers.0001.x',
+      'enc.layers.\u00b2.x',
+      'enc.layers.\u0663.x',
+      'enc.layers.99999999999999999999.x',
+      'enc.layers.1023.x',
+      'enc.layers.1024.x',
+      'module.emb.weight',
+      'pos.weight',
+      '__proto__',
+      'constructor',
+      '0',
+      '123',
+      '',
+      'emb.weight\u0000',
+      'h\u00e9ad',
     ]);
     const dtype = pick(rng, ['F32', 'F16', 'BF16', 'Q4', 'F64']);
     if (rng.int(3) === 0) {

@@ -17,7 +17,16 @@ import type { ParityReport } from './parityVerdict.ts';
  */
 export async function parityReport(fx: ParityFixture): Promise<ParityReport> {
   const checks = await runParity(fx, { microBatches: [1, 3, 1000] });
-  return { checks, kernels: { adamw: await adamwKernelParity(), fused: await fusedKernelParity(), dropoutMask: await dropoutStatistics(), replay: await replayParity(), wasmSimd: wasmSimdLoops() } };
+  return {
+    checks,
+    kernels: {
+      adamw: await adamwKernelParity(),
+      fused: await fusedKernelParity(),
+      dropoutMask: await dropoutStatistics(),
+      replay: await replayParity(),
+      wasmSimd: wasmSimdLoops(),
+    },
+  };
 }
 
 /** On tfjs-wasm, whether the host kernels' WebAssembly SIMD loops run (else their TypeScript loops do); null elsewhere. */

@@ -70,7 +70,11 @@ describe('parityFailures', () => {
 
   it('off WebGPU wants the host fused kernels (within tolerance) and no other, no device mask and no replay', () => {
     const r = passing();
-    expect(parityFailures(r, false, WEBGPU_TOLERANCE)).toEqual(['step replay off WebGPU', 'fused dropout registered off WebGPU', 'a device-drawn dropout mask off WebGPU']);
+    expect(parityFailures(r, false, WEBGPU_TOLERANCE)).toEqual([
+      'step replay off WebGPU',
+      'fused dropout registered off WebGPU',
+      'a device-drawn dropout mask off WebGPU',
+    ]);
     r.kernels.fused = { gelu: { value: 1e-7, dx: 2e-7 }, dropout: null };
     r.kernels.dropoutMask = null;
     r.kernels.replay = null;

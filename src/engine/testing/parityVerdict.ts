@@ -96,15 +96,36 @@ export function paritySummary(report: ParityReport): string[] {
   const lines = [...worst.values()].map((c) => `${c.kind.padEnd(14)} ${c.error.toExponential(2)}  (${c.name})`);
   const { adamw, fused, dropoutMask: mask, replay: r } = report.kernels;
   if (r) {
-    const w = (x: StepWork) => `${x.dispatches.toFixed(0)} dispatches, ${x.bindGroups.toFixed(1)} bind groups, ${x.buffers.toFixed(1)} buffers made, ${x.writes.toFixed(1)} writes, ${x.submits.toFixed(1)} submits`;
-    lines.push(`replay: ${r.replayed} of ${r.steps} steps replayed (${r.recorded} recorded, ${r.shapes} shapes); largest |Δ| loss ${r.lossDiff}, grad norm ${r.gradNormDiff}, weights ${r.weightDiff}, scores ${r.scoreDiff} (${r.scoreReplays} batches replayed)`);
-    lines.push(`replay: a replayed step at most ${w(r.perReplay)} (${r.extraDispatches} dispatches beyond the same step without replay); a step without replay ${w(r.perPlain)} on average`);
+    const w = (x: StepWork) =>
+      `${x.dispatches.toFixed(0)} dispatches, ${x.bindGroups.toFixed(1)} bind groups, ${x.buffers.toFixed(1)} buffers made, ${x.writes.toFixed(1)} writes, ${x.submits.toFixed(1)} submits`;
+    lines.push(
+      `replay: ${r.replayed} of ${r.steps} steps replayed (${r.recorded} recorded, ${r.shapes} shapes); largest |Δ| loss ${r.lossDiff}, grad norm ${r.gradNormDiff}, weights ${r.weightDiff}, scores ${r.scoreDiff} (${r.scoreReplays} batches replayed)`,
+    );
+    lines.push(
+      `replay: a replayed step at most ${w(r.perReplay)} (${r.extraDispatches} dispatches beyond the same step without replay); a step without replay ${w(r.perPlain)} on average`,
+    );
   }
   lines.push(`fused AdamW vs composition: p ${adamw.p.toExponential(2)}, m ${adamw.m.toExponential(2)}, v ${adamw.v.toExponential(2)}`);
   for (const [kernel, errors] of Object.entries(fused)) {
-    lines.push(`fused ${kernel} vs composition: ${errors ? Object.entries(errors).map(([k, v]) => `${k} ${v.toExponential(2)}`).join(', ') : 'not registered'}`);
+    lines.push(
+      `fused ${kernel} vs composition: ${
+        errors
+          ? Object.entries(errors)
+              .map(([k, v]) => `${k} ${v.toExponential(2)}`)
+              .join(', ')
+          : 'not registered'
+      }`,
+    );
   }
-  if (report.kernels.wasmSimd) lines.push(`WebAssembly SIMD loops: ${Object.entries(report.kernels.wasmSimd).map(([k, on]) => `${k} ${on ? 'on' : 'OFF'}`).join(', ')}`);
-  if (mask) lines.push(`dropout mask at rate ${mask.rate}: dropped ${mask.dropped.toFixed(4)}, neighbours both dropped ${mask.pairsDropped.toFixed(4)}, two seeds agree ${mask.seedsAgree.toFixed(4)}`);
+  if (report.kernels.wasmSimd)
+    lines.push(
+      `WebAssembly SIMD loops: ${Object.entries(report.kernels.wasmSimd)
+        .map(([k, on]) => `${k} ${on ? 'on' : 'OFF'}`)
+        .join(', ')}`,
+    );
+  if (mask)
+    lines.push(
+      `dropout mask at rate ${mask.rate}: dropped ${mask.dropped.toFixed(4)}, neighbours both dropped ${mask.pairsDropped.toFixed(4)}, two seeds agree ${mask.seedsAgree.toFixed(4)}`,
+    );
   return lines;
 }

@@ -7,7 +7,8 @@ import { join, resolve } from 'node:path';
 
 // EORM_PYTHON_DIR: for bundles that run from elsewhere (the GPU kit).
 export const PYTHON_DIR = process.env.EORM_PYTHON_DIR ?? join(resolve(import.meta.dirname, '../../..'), 'python');
-export const INSTALL_TORCH = 'Install Debian\'s PyTorch: `sudo apt-get install -y python3-torch python3-numpy` (or point PYTHON at an interpreter that has torch).';
+export const INSTALL_TORCH =
+  "Install Debian's PyTorch: `sudo apt-get install -y python3-torch python3-numpy` (or point PYTHON at an interpreter that has torch).";
 
 /** `$PYTHON`, else `python3` when it imports torch, else /usr/bin/python3 (Debian's torch lives there). */
 export function findPython(): { python: string | null; tried: string[] } {

@@ -58,7 +58,10 @@ export async function replayParity(): Promise<ReplayParity | null> {
   try {
     const candidates = batches.flatMap((b) => b.candidates);
     const before = replaySummary()?.replays ?? 0;
-    const scoreWith = async (p: BackendProfile) => (await Promise.all([0, 1, 2].map(() => withProfile(p, () => scoreCandidates(cfg, replayed.params, candidates, { profile: activeProfile() }))))).flatMap((a) => [...a]);
+    const scoreWith = async (p: BackendProfile) =>
+      (await Promise.all([0, 1, 2].map(() => withProfile(p, () => scoreCandidates(cfg, replayed.params, candidates, { profile: activeProfile() }))))).flatMap(
+        (a) => [...a],
+      );
     const [a, b] = [await scoreWith(base), await scoreWith({ ...base, replaySteps: false })];
     return {
       steps: STEPS,
@@ -90,7 +93,9 @@ function makeBatches(): Array<StepBatch & { microBatch?: number }> {
     const micro = s % 5 === 4;
     const n = micro ? 4 : [4, 5][s % 2];
     const long = [32, 64][Math.floor(s / 2) % 2];
-    const candidates = Array.from({ length: n }, () => Int32Array.from({ length: int(long - 12, long) }, (_, t) => (t === 0 ? cfg.clsId : int(3, cfg.vocabSize - 1))));
+    const candidates = Array.from({ length: n }, () =>
+      Int32Array.from({ length: int(long - 12, long) }, (_, t) => (t === 0 ? cfg.clsId : int(3, cfg.vocabSize - 1))),
+    );
     const labels = Array.from({ length: n }, (_, i) => (i === 0 ? 1 : int(0, 1)));
     return { candidates, labels, groupOf: new Array<number>(n).fill(0), microBatch: micro ? 2 : undefined };
   });
@@ -109,7 +114,9 @@ async function train(profile: BackendProfile, batches: Array<StepBatch & { micro
   try {
     for (let s = 0; s < batches.length; s++) {
       const before = replaySummary()?.replays ?? 0;
-      const { work, out } = await counted(() => trainStep(cfg, params, optimizer, batches[s], { lr: 1e-3, maxGradNorm: 1, microBatch: batches[s].microBatch, dropoutSeed: 1000 + s }));
+      const { work, out } = await counted(() =>
+        trainStep(cfg, params, optimizer, batches[s], { lr: 1e-3, maxGradNorm: 1, microBatch: batches[s].microBatch, dropoutSeed: 1000 + s }),
+      );
       const [loss, norm] = await Promise.all([out.loss.data(), out.gradNorm.data()]);
       tf.dispose([out.loss, out.gradNorm, out.clipCoef]);
       losses.push(loss[0]);
@@ -121,7 +128,19 @@ async function train(profile: BackendProfile, batches: Array<StepBatch & { micro
     }
     const weights = (await Promise.all([...params.values()].map((p) => p.data()))).flatMap((a) => [...(a as Float32Array)]);
     const end = replaySummary() ?? { replays: 0, recordings: 0, captures: 0 };
-    return { params, losses, norms, weights, perReplay, perPlain: sum, dispatches, replayedAt, replays: end.replays - start.replays, recordings: end.recordings - start.recordings, shapes: (end as { captures: number }).captures };
+    return {
+      params,
+      losses,
+      norms,
+      weights,
+      perReplay,
+      perPlain: sum,
+      dispatches,
+      replayedAt,
+      replays: end.replays - start.replays,
+      recordings: end.recordings - start.recordings,
+      shapes: (end as { captures: number }).captures,
+    };
   } finally {
     optimizer.dispose();
   }

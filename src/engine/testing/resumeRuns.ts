@@ -85,7 +85,13 @@ export interface CrossResume {
  * Both ways between two backends: the uninterrupted run on each, a run stopped at `stopAt` on one and
  * resumed on the other, each resumed run against both uninterrupted ones. `use` makes a backend active.
  */
-export async function crossBackendResumes(setup: ResumeSetup, init: ParamArrays, stopAt: number, backends: readonly [string, string], use: (backend: string) => Promise<void>): Promise<CrossResume[]> {
+export async function crossBackendResumes(
+  setup: ResumeSetup,
+  init: ParamArrays,
+  stopAt: number,
+  backends: readonly [string, string],
+  use: (backend: string) => Promise<void>,
+): Promise<CrossResume[]> {
   const whole = new Map<string, ParamArrays>();
   for (const b of backends) {
     await use(b);

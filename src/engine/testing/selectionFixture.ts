@@ -32,7 +32,17 @@ export function selectionFixture(over: Partial<SelectionReport> = {}): Selection
       { rule: 'generatorVote', diff: 0, ci: { lo: 0, hi: 0 }, differing: 0, p: 1, pAdjusted: 1, real: false },
       { rule: 'generatorVoteFree', diff: 0, ci: { lo: 0, hi: 0 }, differing: 0, p: 1, pAdjusted: 1, real: false },
     ],
-    bestVerifier: { rule: 'weightedVote', diff: 0.079, ci: { lo: 0.02, hi: 0.14 }, differing: 21, p: 0.002, pAdjusted: 0.008, real: true, chosen: 'real gain', level: 0.9875 },
+    bestVerifier: {
+      rule: 'weightedVote',
+      diff: 0.079,
+      ci: { lo: 0.02, hi: 0.14 },
+      differing: 21,
+      p: 0.002,
+      pAdjusted: 0.008,
+      real: true,
+      chosen: 'real gain',
+      level: 0.9875,
+    },
     energyGain: {
       rule: 'selector',
       versus: 'majority',

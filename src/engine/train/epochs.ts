@@ -109,7 +109,10 @@ async function pause(run: Run, epoch: number): Promise<void> {
   state.pauseReason = undefined;
   state.skippedInARow = 0;
   // The untrained model's validation, if it finishes meanwhile, is reported while paused.
-  void run.untrained.scoring?.then(() => reportUntrained(run), () => undefined);
+  void run.untrained.scoring?.then(
+    () => reportUntrained(run),
+    () => undefined,
+  );
   await control.holdStill(run.take, () => control.waitWhilePaused());
   listener.state('training', state.step, epoch);
 }

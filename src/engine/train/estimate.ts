@@ -40,6 +40,7 @@ export function estimateMemory(cfg: ModelConfig, candidatesPerPass: number, micr
     warnings.push(`One tensor needs ${fmt(largest)}, above this GPU's maxBufferSize (${fmt(limits.maxBufferSize)}). Lower maxLen or the micro-batch size.`);
   }
   const total = state + activations;
-  if (total > 4 * GB) warnings.push(`Training needs roughly ${fmt(total)} of GPU memory; most laptop GPUs have less. Try a smaller preset, maxLen or micro-batch.`);
+  if (total > 4 * GB)
+    warnings.push(`Training needs roughly ${fmt(total)} of GPU memory; most laptop GPUs have less. Try a smaller preset, maxLen or micro-batch.`);
   return { params: P, trainingBytes: total, largestBufferBytes: largest, warnings };
 }

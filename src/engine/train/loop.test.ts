@@ -85,7 +85,12 @@ describe('training step hygiene', () => {
     const pairs = pairGroups(batch.labels, batch.groupOf);
     const ref = tf.variableGrads(() => {
       const parts = chunkRanges(n, 3).map(([s, e]) =>
-        energies(cfg, params, padBatch(batch.candidates.slice(s, e), cfg.padId, bucketLength(Math.max(...batch.candidates.slice(s, e).map((c) => c.length)), cfg.maxLen)), { dropout: dropoutForChunk(cfg.dropout, 9, s, activeProfile()), profile: activeProfile() }),
+        energies(
+          cfg,
+          params,
+          padBatch(batch.candidates.slice(s, e), cfg.padId, bucketLength(Math.max(...batch.candidates.slice(s, e).map((c) => c.length)), cfg.maxLen)),
+          { dropout: dropoutForChunk(cfg.dropout, 9, s, activeProfile()), profile: activeProfile() },
+        ),
       );
       return btLoss(tf.concat(parts) as tf.Tensor1D, pairs, activeProfile());
     });
@@ -111,7 +116,11 @@ describe('runTraining', () => {
     const params = initParams(cfg, 4);
     const before = tf.memory().numTensors;
     const seen = { points: [] as TrainPoint[], evals: [] as RunEvaluation[], scored: [] as Array<[number, number]> };
-    const result = await runTraining({ cfg, params, view: data.view, answers: data.answers, split, settings: settings(), profile: activeProfile() }, listener(seen), new RunControl());
+    const result = await runTraining(
+      { cfg, params, view: data.view, answers: data.answers, split, settings: settings(), profile: activeProfile() },
+      listener(seen),
+      new RunControl(),
+    );
     // Validation reports its progress, ending at every candidate of the validation groups.
     const valCandidates = Array.from(split.val).reduce((n, g) => n + data.view.groupStart[g + 1] - data.view.groupStart[g], 0);
     expect(seen.scored.at(-1)).toEqual([valCandidates, valCandidates]);
@@ -170,7 +179,11 @@ describe('runTraining', () => {
         setTimeout(() => control.resume(), 10);
       }
     }) as typeof l.state;
-    const result = await runTraining({ cfg, params, view: data.view, answers: data.answers, split, settings: settings({ epochs: 1 }), profile: activeProfile() }, l, control);
+    const result = await runTraining(
+      { cfg, params, view: data.view, answers: data.answers, split, settings: settings({ epochs: 1 }), profile: activeProfile() },
+      l,
+      control,
+    );
     expect(states).toEqual(['compiling', 'training', 'paused', 'training']);
     expect(result.reason).toBe('finished');
     expect(result.steps).toBe(split.train.length);

@@ -77,7 +77,8 @@ export function prepareRun(inputs: RunInputs, listener: RunListener, control: Ru
   const optimizer = new AdamW(params, { ...ADAMW_DEFAULTS, weightDecay: settings.weightDecay }, inputs.lazyEmbedding, profile);
   const resume = inputs.resumeFrom;
   if (resume) {
-    if (resume.step > total || resume.epoch < 1 || resume.stepInEpoch > perEpoch) throw new Error(`checkpoint at step ${resume.step} does not fit this run's ${total} steps`);
+    if (resume.step > total || resume.epoch < 1 || resume.stepInEpoch > perEpoch)
+      throw new Error(`checkpoint at step ${resume.step} does not fit this run's ${total} steps`);
     optimizer.restore(resume.optimizer);
   }
   const metric = bestMetricOf(settings);

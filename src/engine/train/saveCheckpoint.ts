@@ -9,7 +9,13 @@ export function saveCheckpoint(run: Run, epoch: number, stepInEpoch: number): vo
   const { listener, state } = run;
   const deliver = listener.checkpoint;
   if (!deliver) return;
-  const tallies = { ema: state.ema, bestValBestOfN: state.best, bestMetricValue: state.bestScore, epochLossSum: state.epochLossSum, epochLossCount: state.epochLossCount };
+  const tallies = {
+    ema: state.ema,
+    bestValBestOfN: state.best,
+    bestMetricValue: state.bestScore,
+    epochLossSum: state.epochLossSum,
+    epochLossCount: state.epochLossCount,
+  };
   const done = captureCheckpoint(run.inputs.params, run.optimizer, { step: state.step, epoch, stepInEpoch }, tallies).then((c) => deliver.call(listener, c));
   done.catch(() => undefined);
   run.checkpointsInFlight.push(done);

@@ -67,7 +67,11 @@ describe("the untrained model's validation alongside the first steps", () => {
     const peer: StepPeer = { ...inner, score: (call, batch, length) => gate.then(() => (scored++, inner.score(call, batch, length))) };
     const along = recorder((step) => step >= 2 && open());
     const p1 = initParams(cfg, 4);
-    await runTraining({ cfg, params: p1, view: data.view, answers: data.answers, split, settings, profile: shared, scoringPeers: [peer], stepPeer: peer }, along.listener, new RunControl());
+    await runTraining(
+      { cfg, params: p1, view: data.view, answers: data.answers, split, settings, profile: shared, scoringPeers: [peer], stepPeer: peer },
+      along.listener,
+      new RunControl(),
+    );
     disposeParams(p1);
 
     expect(scored).toBeGreaterThan(0);
@@ -76,7 +80,10 @@ describe("the untrained model's validation alongside the first steps", () => {
     expect(along.events.indexOf('training')).toBeLessThan(at);
     expect(along.events.indexOf('step 2')).toBeLessThan(at);
     // Still step 0's weights, figures as the blocking run's; the epoch's own validation after it.
-    expect(along.evals.map((e) => [e.epoch, e.step])).toEqual([[0, 0], [1, split.train.length]]);
+    expect(along.evals.map((e) => [e.epoch, e.step])).toEqual([
+      [0, 0],
+      [1, split.train.length],
+    ]);
     expect(along.evals[0].evaluation.summary).toEqual(alone.evals[0].evaluation.summary);
     expect(along.evals[0].evaluation.histogram).toEqual(alone.evals[0].evaluation.histogram);
     expect(along.evals[0].evaluation.selection.temperature).toEqual(alone.evals[0].evaluation.selection.temperature);

@@ -8,7 +8,17 @@ import type { Run } from './run.ts';
 const evaluate = (run: Run, weights: Params, alongside: boolean) => {
   const { cfg, view, answers, split, settings, scoringPeers } = run.inputs;
   const scoring = { onProgress: run.listener.evalProgress, peers: scoringPeers, peersOnly: alongside, profile: run.profile };
-  return evaluateModel(cfg, weights, view, answers, split.val, settings.seed, scoring, 'bothLabels', trainingGenerators(view, answers, split.train, settings.seed));
+  return evaluateModel(
+    cfg,
+    weights,
+    view,
+    answers,
+    split.val,
+    settings.seed,
+    scoring,
+    'bothLabels',
+    trainingGenerators(view, answers, split.train, settings.seed),
+  );
 };
 
 /**

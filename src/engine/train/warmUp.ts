@@ -27,7 +27,16 @@ export async function warmUp(profile: BackendProfile, reserveBytes = HEAP_RESERV
   const cfg = makeConfig({ vocabSize: 8, dModel: 8, nHeads: 2, nLayers: 2, maxLen: 32, dropout: 0, clsId: 7, sepId: 7, padId: 7 });
   const params = initParams(cfg, 0);
   try {
-    await scoreBatch(cfg, params, [[7, 1, 2, 3, 7, 4], [7, 5]], 32, profile);
+    await scoreBatch(
+      cfg,
+      params,
+      [
+        [7, 1, 2, 3, 7, 4],
+        [7, 5],
+      ],
+      32,
+      profile,
+    );
   } finally {
     disposeParams(params);
   }

@@ -11,8 +11,7 @@ function useLatest(): LatestEval | null {
   return useEngine((s) => (s.lastEvalSet ? s.latestEval[s.lastEvalSet] : null));
 }
 
-const reportName = (l: LatestEval | null): string =>
-  l ? `${l.report.set === 'val' ? 'validation' : 'test'}, ${evalWhen(l)}` : 'no evaluation yet';
+const reportName = (l: LatestEval | null): string => (l ? `${l.report.set === 'val' ? 'validation' : 'test'}, ${evalWhen(l)}` : 'no evaluation yet');
 
 /** Accuracy against the number of candidates N on a log2 axis (as in the EORM paper, Figure 3). */
 export function NCurveChart() {

@@ -9,7 +9,11 @@ const fmt = (digits: number) => (_u: uPlot, v: number | null) => (v === null ? '
 type Quantity = Exclude<keyof TrainSeries, 'step'>;
 
 /** Per-step quantities against the step; every training curve has this shape. */
-function StepSeriesChart(props: { title: string; testId: string; lines: Array<{ pick: Quantity; label: string; color: string; width?: number; digits: number }> }) {
+function StepSeriesChart(props: {
+  title: string;
+  testId: string;
+  lines: Array<{ pick: Quantity; label: string; color: string; width?: number; digits: number }>;
+}) {
   const series = useEngine((s) => s.run.series);
   const version = useEngine((s) => s.run.seriesVersion);
   return (
@@ -42,8 +46,14 @@ export const LossChart = () => (
   />
 );
 
-export const LearningRateChart = () => <StepSeriesChart title="Learning rate" testId="chart-lr" lines={[{ pick: 'lr', label: 'lr', color: COLORS.lr, digits: 3 }]} />;
+export const LearningRateChart = () => (
+  <StepSeriesChart title="Learning rate" testId="chart-lr" lines={[{ pick: 'lr', label: 'lr', color: COLORS.lr, digits: 3 }]} />
+);
 
 export const GradNormChart = () => (
-  <StepSeriesChart title="Gradient norm (before clipping)" testId="chart-grad" lines={[{ pick: 'gradNorm', label: 'grad norm', color: COLORS.grad, digits: 3 }]} />
+  <StepSeriesChart
+    title="Gradient norm (before clipping)"
+    testId="chart-grad"
+    lines={[{ pick: 'gradNorm', label: 'grad norm', color: COLORS.grad, digits: 3 }]}
+  />
 );

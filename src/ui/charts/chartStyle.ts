@@ -33,7 +33,10 @@ export function percentAxes(xLabel: string, xValues?: uPlot.Axis['values']): uPl
 }
 
 export function plainAxes(xLabel: string): uPlot.Axis[] {
-  return [{ label: xLabel, labelSize: 18, size: 34 }, { values: smartTick, size: 58 }];
+  return [
+    { label: xLabel, labelSize: 18, size: 34 },
+    { values: smartTick, size: 58 },
+  ];
 }
 
 export const pctValue = (_u: uPlot, v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);

@@ -20,7 +20,10 @@ function Legend({ scale }: { scale: number }) {
   return (
     <div className="row small" data-testid="saliency-legend" style={{ alignItems: 'center', gap: 8, margin: '4px 0' }}>
       <span>deleting it raises the energy by {sig(scale, 3)} (counts for the answer)</span>
-      <span aria-hidden style={{ display: 'inline-block', width: 120, height: 10, border: '1px solid #ccc', background: `linear-gradient(to right, ${stops})` }} />
+      <span
+        aria-hidden
+        style={{ display: 'inline-block', width: 120, height: 10, border: '1px solid #ccc', background: `linear-gradient(to right, ${stops})` }}
+      />
       <span>lowers it by {sig(scale, 3)} (counts against)</span>
     </div>
   );
@@ -37,10 +40,16 @@ function Step({ step, distrusted }: { step: DeletionEffect; distrusted: boolean 
       className="row"
       style={{ alignItems: 'baseline', gap: 8, margin: '2px 0' }}
     >
-      <span className="small" style={{ minWidth: '6em', textAlign: 'right', fontVariantNumeric: 'tabular-nums' }} title="energy without this step − the candidate's energy">
+      <span
+        className="small"
+        style={{ minWidth: '6em', textAlign: 'right', fontVariantNumeric: 'tabular-nums' }}
+        title="energy without this step − the candidate's energy"
+      >
         {signed(step.delta)}
       </span>
-      <span style={{ background: background(step.shade), borderRadius: 2, whiteSpace: 'pre-wrap', outline: distrusted ? '2px solid rgb(230, 97, 1)' : undefined }}>
+      <span
+        style={{ background: background(step.shade), borderRadius: 2, whiteSpace: 'pre-wrap', outline: distrusted ? '2px solid rgb(230, 97, 1)' : undefined }}
+      >
         {step.text.trimEnd()}
       </span>
       {distrusted && <strong className="small">distrusted most</strong>}
@@ -69,9 +78,9 @@ export function SaliencyText({ saliency }: { saliency: CandidateSaliency }) {
   return (
     <div className="saliency" data-testid="saliency-text" data-energy={String(saliency.energy)}>
       <p className="small muted">
-        Energy {sig(saliency.energy, 5)}. Each piece of the answer was deleted and the rest scored again: its number is the energy
-        without it minus this energy. Orange: deleting it lowers the energy, so the verifier holds it against the answer; blue:
-        deleting it raises the energy, so it counts for the answer. Full colour is the largest change in the list.
+        Energy {sig(saliency.energy, 5)}. Each piece of the answer was deleted and the rest scored again: its number is the energy without it minus this energy.
+        Orange: deleting it lowers the energy, so the verifier holds it against the answer; blue: deleting it raises the energy, so it counts for the answer.
+        Full colour is the largest change in the list.
         {saliency.truncated
           ? ` The input was cut at ${saliency.tokensRead} tokens: the model read the first ${saliency.answerCharsRead} characters of the answer, and each piece was deleted from those alone; the rest was not read, nor explained.`
           : ''}

@@ -11,7 +11,9 @@ import { FORMATS, type FormatSpec } from '../../engine/data/formats/table.ts';
 const ACCEPT = '.jsonl,.json,.txt';
 
 /** The formats read beside the app's own, as the hint names them (formats/table.ts): "a, b, or c". */
-const OTHER_FORMATS = ((hints: string[]) => `${hints.slice(0, -1).join(', ')}, or ${hints.at(-1)}`)(FORMATS.flatMap((f: FormatSpec) => (f.hint ? [f.hint] : [])));
+const OTHER_FORMATS = ((hints: string[]) => `${hints.slice(0, -1).join(', ')}, or ${hints.at(-1)}`)(
+  FORMATS.flatMap((f: FormatSpec) => (f.hint ? [f.hint] : [])),
+);
 
 function FileInput(props: { role: DataRole; label: string; testId: string; disabled?: boolean }) {
   const id = useId();
@@ -72,8 +74,8 @@ export function DataPanel() {
           </div>
           {running && <p className="hint">Stop the training run to load another training file.</p>}
           <p className="hint">
-            Or drop files here. JSONL, one answer per line: <code>{'{"question": …, "gen_text": …, "label": 0|1}'}</code>; or {OTHER_FORMATS}.
-            Without labels or gold answers a file is for Pick answers.
+            Or drop files here. JSONL, one answer per line: <code>{'{"question": …, "gen_text": …, "label": 0|1}'}</code>; or {OTHER_FORMATS}. Without labels or
+            gold answers a file is for Pick answers.
           </p>
         </div>
         <IngestProgressView progress={train.progress} testId="ingest-progress" />

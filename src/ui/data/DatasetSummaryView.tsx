@@ -66,8 +66,8 @@ function SummaryBody({ role, slot }: { role: DataRole; slot: DataSlot }) {
   return (
     <>
       <p className="file-line">
-        <strong>{s.name}</strong> · {bytes(s.bytes)} · parsed in {fixed(s.timing.parseSeconds, 1)} s, tokenized in{' '}
-        {fixed(s.timing.tokenizeSeconds, 1)} s ({s.timing.workers} {s.timing.workers === 1 ? 'worker' : 'workers'})
+        <strong>{s.name}</strong> · {bytes(s.bytes)} · parsed in {fixed(s.timing.parseSeconds, 1)} s, tokenized in {fixed(s.timing.tokenizeSeconds, 1)} s (
+        {s.timing.workers} {s.timing.workers === 1 ? 'worker' : 'workers'})
       </p>
       <dl className="stats">
         <LineStats lines={st.lines} />
@@ -106,11 +106,7 @@ function SummaryBody({ role, slot }: { role: DataRole; slot: DataSlot }) {
         )}
       </dl>
       <div className="histograms">
-        <BarHistogram
-          caption="Candidates per group"
-          unit="groups"
-          bars={cpg.histogram.map((h) => ({ label: String(h.size), count: h.groups }))}
-        />
+        <BarHistogram caption="Candidates per group" unit="groups" bars={cpg.histogram.map((h) => ({ label: String(h.size), count: h.groups }))} />
         <BarHistogram
           caption={`Token lengths (min ${int(tk.min)}, median ${int(tk.median)}, mean ${fixed(tk.mean, 0)}, max ${int(tk.max)}); ${int(tk.truncated)} cut at maxLen`}
           unit="candidates"

@@ -6,8 +6,7 @@ import { bytes, duration, int } from '../format.ts';
 export function IngestProgressView(props: { progress: IngestProgressEvent | null; testId: string }) {
   const p = props.progress;
   if (!p) return null;
-  const amount =
-    p.phase === 'reading' ? `${bytes(p.done)} / ${bytes(p.total)}` : `${int(p.done)} / ${int(p.total)} candidates`;
+  const amount = p.phase === 'reading' ? `${bytes(p.done)} / ${bytes(p.total)}` : `${int(p.done)} / ${int(p.total)} candidates`;
   const label = `${p.phase === 'reading' ? 'Reading' : 'Tokenizing'} ${amount} · ${int(p.lines)} lines · ETA ${duration(p.etaSeconds)}`;
   return <ProgressBar value={p.done} max={p.total} label={label} testId={props.testId} />;
 }

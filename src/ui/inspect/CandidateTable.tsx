@@ -68,7 +68,10 @@ export function CandidateTable(props: { candidates: RankedCandidate[]; rowTestId
                 <td className="num">{sig(c.deltaToBest, 3)}</td>
                 <td className="num">{pct(c.share)}</td>
                 {props.showLabel && (
-                  <td className={`label-mark ${c.label === 1 ? 'good' : c.label === 0 ? 'bad' : ''}`} aria-label={c.label === 1 ? 'correct' : c.label === 0 ? 'incorrect' : 'unlabelled'}>
+                  <td
+                    className={`label-mark ${c.label === 1 ? 'good' : c.label === 0 ? 'bad' : ''}`}
+                    aria-label={c.label === 1 ? 'correct' : c.label === 0 ? 'incorrect' : 'unlabelled'}
+                  >
                     {labelMark(c.label)}
                   </td>
                 )}

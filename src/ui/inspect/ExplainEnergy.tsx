@@ -13,7 +13,13 @@ export interface ExplainContext {
 
 /** The store's saliency is the one asked for this candidate of this view (same question and text, so not another group's). */
 function askedFor(saliency: SaliencyView | null, context: ExplainContext, c: RankedCandidate): boolean {
-  return saliency !== null && saliency.target.view === context.view && saliency.target.index === c.index && saliency.question === context.question && saliency.text === c.text;
+  return (
+    saliency !== null &&
+    saliency.target.view === context.view &&
+    saliency.target.index === c.index &&
+    saliency.question === context.question &&
+    saliency.text === c.text
+  );
 }
 
 /** Asks the worker what deleting each piece of one candidate's answer does to its energy; it computes there, so the page stays responsive. */

@@ -15,8 +15,8 @@ export function GeneratorTable({ selection }: { selection: SelectionReport }) {
   return (
     <details className="generators" data-testid="generators" data-alternatives={attr(table.alternatives)} data-alternatives-free={attr(table.alternativesFree)}>
       <summary className="small">
-        Generators: how often each is right, and its weight in the generator-weighted votes (K = {Number.isFinite(table.alternatives) ? table.alternatives : '—'} from
-        labels, {table.alternativesFree} without)
+        Generators: how often each is right, and its weight in the generator-weighted votes (K ={' '}
+        {Number.isFinite(table.alternatives) ? table.alternatives : '—'} from labels, {table.alternativesFree} without)
       </summary>
       <table className="grid-table compact">
         <thead>

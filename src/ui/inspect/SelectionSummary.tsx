@@ -7,7 +7,6 @@ import { ReliabilityDiagram } from '../charts/ReliabilityDiagram.tsx';
 import { GeneratorTable } from './GeneratorTable.tsx';
 import { attr, fixed, pct } from '../format.ts';
 
-
 const ci = (i: Interval | undefined): string => (i ? `${i.lo},${i.hi}` : '');
 const points = (x: number): string => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
 
@@ -36,7 +35,14 @@ function RuleTable({ selection }: { selection: SelectionReport }) {
         ))}
         {length &&
           LENGTH_RULES.map((r) => (
-            <RuleRow key={r} rule={r} name={LENGTH_RULE_NAMES[r]} figure={length.rules[r]} all={all ? (length.allQuestions?.rules[r] ?? NaN) : undefined} strong={false} />
+            <RuleRow
+              key={r}
+              rule={r}
+              name={LENGTH_RULE_NAMES[r]}
+              figure={length.rules[r]}
+              all={all ? (length.allQuestions?.rules[r] ?? NaN) : undefined}
+              strong={false}
+            />
           ))}
       </tbody>
     </table>
@@ -44,7 +50,19 @@ function RuleTable({ selection }: { selection: SelectionReport }) {
 }
 
 /** One rule's row: its accuracy and interval and, for a validation (`all` given), its accuracy over every held-out question. */
-function RuleRow({ rule, name, figure, all, strong }: { rule: string; name: string; figure: SelectionReport['rules'][SelectionRule]; all: number | undefined; strong: boolean }) {
+function RuleRow({
+  rule,
+  name,
+  figure,
+  all,
+  strong,
+}: {
+  rule: string;
+  name: string;
+  figure: SelectionReport['rules'][SelectionRule];
+  all: number | undefined;
+  strong: boolean;
+}) {
   return (
     <tr data-testid="selection-rule" data-rule={rule} data-accuracy={attr(figure.accuracy)} className={strong ? 'strong' : undefined}>
       <th>
@@ -70,7 +88,12 @@ const crossFitted = (c: Calibration): boolean => typeof c.method === 'string';
 /** How the probabilities were calibrated, in words, with Brier and log loss beside ECE (each with its interval). */
 function CalibrationLine({ selection }: { selection: SelectionReport }) {
   const c = selection.calibration;
-  if (!crossFitted(c)) return <li className="muted">Temperature T = {fixed(selection.temperature, 3)}, {selection.temperatureSource}.</li>;
+  if (!crossFitted(c))
+    return (
+      <li className="muted">
+        Temperature T = {fixed(selection.temperature, 3)}, {selection.temperatureSource}.
+      </li>
+    );
   const range = (i: Interval): string => `${fixed(i.lo, 3)}–${fixed(i.hi, 3)}`;
   const mapName = c.map === 'platt' ? "Platt's map of the vote share" : 'the vote share itself';
   return (
@@ -78,13 +101,14 @@ function CalibrationLine({ selection }: { selection: SelectionReport }) {
       {c.method.startsWith('k-fold:') ? (
         <>
           Calibrated on {c.questions} held-out questions, {c.method.slice('k-fold:'.length)} folds (T = {fixed(selection.temperature, 3)}, {mapName}, chosen by
-          out-of-fold log loss); every figure below is out of fold: ECE {fixed(c.ece, 3)} ({range(c.eceCi)}), Brier {fixed(c.brier, 3)} ({range(c.brierCi)}), log loss{' '}
-          {fixed(c.logLoss, 3)} ({range(c.logLossCi)}). The raw vote shares at T = 1: ECE {fixed(c.eceRaw, 3)}, Brier {fixed(c.brierRaw, 3)}, log loss {fixed(c.logLossRaw, 3)}.
+          out-of-fold log loss); every figure below is out of fold: ECE {fixed(c.ece, 3)} ({range(c.eceCi)}), Brier {fixed(c.brier, 3)} ({range(c.brierCi)}),
+          log loss {fixed(c.logLoss, 3)} ({range(c.logLossCi)}). The raw vote shares at T = 1: ECE {fixed(c.eceRaw, 3)}, Brier {fixed(c.brierRaw, 3)}, log loss{' '}
+          {fixed(c.logLossRaw, 3)}.
         </>
       ) : (
         <>
-          Not calibrated ({c.method.replace(/^none: /, '')}): the probabilities are the uncalibrated vote shares at T = 1. ECE {fixed(c.ece, 3)} ({range(c.eceCi)}), Brier{' '}
-          {fixed(c.brier, 3)}, log loss {fixed(c.logLoss, 3)}.
+          Not calibrated ({c.method.replace(/^none: /, '')}): the probabilities are the uncalibrated vote shares at T = 1. ECE {fixed(c.ece, 3)} (
+          {range(c.eceCi)}), Brier {fixed(c.brier, 3)}, log loss {fixed(c.logLoss, 3)}.
         </>
       )}
     </li>
@@ -117,16 +141,16 @@ function SelectionDetails({ selection }: { selection: SelectionReport }) {
           ))}
           <CalibrationLine selection={selection} />
           <li className="muted">
-            Intervals: bootstrap over the {reportedQuestions(selection)},{' '}
-            {selection.bootstrap.resamples} resamples (seed {selection.bootstrap.seed}; the fitted rules refitted in each); tied picks count as a random choice among them.
+            Intervals: bootstrap over the {reportedQuestions(selection)}, {selection.bootstrap.resamples} resamples (seed {selection.bootstrap.seed}; the fitted
+            rules refitted in each); tied picks count as a random choice among them.
             {selection.test ? ` "Real": ${selection.test}.` : ''}
           </li>
         </ul>
         {selection.mixedLabelAnswers > 0 && (
           <p className="notice notice-warn small" data-testid="mixed-label-answers" data-count={selection.mixedLabelAnswers}>
             {selection.mixedLabelAnswers} final {selection.mixedLabelAnswers === 1 ? 'answer has' : 'answers have'} candidates labelled both correct and
-            incorrect: the app read the same final answer where the labels disagree (the answer matching and your labels differ). Each such answer counts
-            as the share of its candidates labelled correct.
+            incorrect: the app read the same final answer where the labels disagree (the answer matching and your labels differ). Each such answer counts as the
+            share of its candidates labelled correct.
           </p>
         )}
       </div>

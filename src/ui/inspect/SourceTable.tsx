@@ -9,10 +9,9 @@ const WARN_ROW = { background: 'var(--warn-bg)' };
 function FlagNote({ row }: { row: SourceRow }) {
   return (
     <p className="notice notice-warn small" role="status" data-testid="source-flag" data-source={row.source}>
-      The model picks <strong>{row.source}</strong>’s answer in {pct(row.pickedShare)} of questions. A random pick would choose it in{' '}
-      {pct(row.chanceShare)}, and a picker that only knew which answers are right in {pct(row.earnedShare)}: its answers are picked far more
-      often than their correctness earns. The verifier may be rewarding who wrote an answer (its style or length) rather than whether it is right;
-      check by training with this source held out.
+      The model picks <strong>{row.source}</strong>’s answer in {pct(row.pickedShare)} of questions. A random pick would choose it in {pct(row.chanceShare)},
+      and a picker that only knew which answers are right in {pct(row.earnedShare)}: its answers are picked far more often than their correctness earns. The
+      verifier may be rewarding who wrote an answer (its style or length) rather than whether it is right; check by training with this source held out.
     </p>
   );
 }

@@ -20,8 +20,8 @@ function ModelDetails({ info }: { info: ModelInfo }) {
       <p className="small">{info.description}</p>
       {info.slot === 'best' && (
         <p className="hint" data-testid="model-optimistic">
-          Chosen as the best by its validation figures, so those (the Best-of-N above among them) are optimistic: a test set it was not chosen on gives
-          figures to report.
+          Chosen as the best by its validation figures, so those (the Best-of-N above among them) are optimistic: a test set it was not chosen on gives figures
+          to report.
         </p>
       )}
       <dl className="stats">
@@ -68,13 +68,7 @@ export function ModelPanel() {
       <p className="hint">
         Inspect, Rerank and Export use the <strong>selected</strong> model.
       </p>
-      <div
-        className="model-info"
-        data-testid="model-info"
-        data-source={info?.source ?? ''}
-        data-params={info?.params ?? ''}
-        data-slot={active ?? ''}
-      >
+      <div className="model-info" data-testid="model-info" data-source={info?.source ?? ''} data-params={info?.params ?? ''} data-slot={active ?? ''}>
         <div className="field inline">
           <label htmlFor={slotId}>Selected model</label>
           <select
@@ -98,7 +92,13 @@ export function ModelPanel() {
         <button type="button" data-testid="export-weights" disabled={!info} onClick={exportWeights}>
           {exporting ? 'Exporting…' : 'Export weights (.safetensors)'}
         </button>
-        <button type="button" data-testid="export-run" disabled={!hasRun} onClick={exportRun} title="This session's run: metrics.jsonl in the format eorm.train writes">
+        <button
+          type="button"
+          data-testid="export-run"
+          disabled={!hasRun}
+          onClick={exportRun}
+          title="This session's run: metrics.jsonl in the format eorm.train writes"
+        >
           {exportingRun ? 'Exporting…' : 'Export run (metrics.jsonl)'}
         </button>
         <label htmlFor={importId} className="button-like">
@@ -114,9 +114,7 @@ export function ModelPanel() {
             const file = e.target.files?.[0];
             e.target.value = '';
             if (file) {
-              importWeights(file).catch((err: unknown) =>
-                engineStore.getState().reportFailure(`Could not read ${file.name}: ${String(err)}`),
-              );
+              importWeights(file).catch((err: unknown) => engineStore.getState().reportFailure(`Could not read ${file.name}: ${String(err)}`));
             }
           }}
         />

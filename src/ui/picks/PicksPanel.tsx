@@ -30,7 +30,11 @@ function offered(data: Record<DataRole, DataSlot>, set: PicksSource): boolean {
 /** Pick answers: the selected model's pick for every question of a file, written to picks.jsonl as it goes. */
 export function PicksPanel() {
   // A role's panel shows either its labelled file or the picks set (a file without labels) loaded there.
-  const loaded = useEngine((s) => SETS.filter(({ set }) => offered(s.data, set)).map(({ set }) => set).join(','));
+  const loaded = useEngine((s) =>
+    SETS.filter(({ set }) => offered(s.data, set))
+      .map(({ set }) => set)
+      .join(','),
+  );
   const hasModel = useEngine((s) => s.models.active !== null);
   const progress = useEngine((s) => s.picks);
   const starting = useEngine((s) => s.pending.picks === true);
@@ -47,10 +51,21 @@ export function PicksPanel() {
   const ruleShown = rules.some((r) => r.rule === rule) ? rule : 'recommended';
 
   return (
-    <Panel id="picks" title="Pick answers" className="area-picks" aside={<span className="muted small">{hasModel ? 'uses the selected model' : 'no model: votes only'}</span>}>
+    <Panel
+      id="picks"
+      title="Pick answers"
+      className="area-picks"
+      aside={<span className="muted small">{hasModel ? 'uses the selected model' : 'no model: votes only'}</span>}
+    >
       <div className="row">
         <label htmlFor={setId}>Questions of</label>
-        <select id={setId} data-testid="picks-set" value={set ?? ''} disabled={available.length === 0 || active} onChange={(e) => setChosen(e.target.value as PicksSource)}>
+        <select
+          id={setId}
+          data-testid="picks-set"
+          value={set ?? ''}
+          disabled={available.length === 0 || active}
+          onChange={(e) => setChosen(e.target.value as PicksSource)}
+        >
           {SETS.filter((x) => available.includes(x.set)).map((x) => (
             <option key={x.set} value={x.set}>
               {x.label}
@@ -65,7 +80,13 @@ export function PicksPanel() {
             </option>
           ))}
         </select>
-        <button type="button" className="primary" data-testid="picks-run" disabled={reason !== null || active || starting} onClick={() => set && pickAnswers(set, ruleShown)}>
+        <button
+          type="button"
+          className="primary"
+          data-testid="picks-run"
+          disabled={reason !== null || active || starting}
+          onClick={() => set && pickAnswers(set, ruleShown)}
+        >
           Pick answers
         </button>
         {reason && <span className="muted small">{reason}</span>}
@@ -73,8 +94,11 @@ export function PicksPanel() {
       {progress && (
         <div data-testid="picks-progress" data-done={progress.done} data-total={progress.total} data-state={progress.state}>
           <p className="small" role="status">
-            {progress.dataName}: {int(progress.done)} of {int(progress.total)} questions picked {progress.modelSlot ? `by the ${progress.modelSlot} model` : 'without a model'} ({RULE_NAMES[progress.rule]})
-            {progress.state === 'running' && progress.questionsPerSecond !== null && ` · ${sig(progress.questionsPerSecond, 3)} questions/s · about ${duration(progress.etaSeconds)} left`}
+            {progress.dataName}: {int(progress.done)} of {int(progress.total)} questions picked{' '}
+            {progress.modelSlot ? `by the ${progress.modelSlot} model` : 'without a model'} ({RULE_NAMES[progress.rule]})
+            {progress.state === 'running' &&
+              progress.questionsPerSecond !== null &&
+              ` · ${sig(progress.questionsPerSecond, 3)} questions/s · about ${duration(progress.etaSeconds)} left`}
             {progress.state === 'paused' && ' · paused'}
             {progress.state === 'cancelled' && ' · cancelled'}
             {progress.state === 'done' && ' · done'}

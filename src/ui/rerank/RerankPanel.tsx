@@ -38,7 +38,13 @@ export function RerankPanel() {
       return;
     }
     try {
-      await navigator.clipboard.writeText(JSON.stringify({ question: result.question, model: result.model.slot, temperature: result.temperature, answers: result.answers, ranked: rows }, null, 2));
+      await navigator.clipboard.writeText(
+        JSON.stringify(
+          { question: result.question, model: result.model.slot, temperature: result.temperature, answers: result.answers, ranked: rows },
+          null,
+          2,
+        ),
+      );
       setCopy('copied');
     } catch {
       setCopy('failed');
@@ -56,8 +62,8 @@ export function RerankPanel() {
           <textarea id={qId} data-testid="rerank-question" rows={3} value={question} onChange={(e) => setQuestion(e.target.value)} />
           {noQuestion && (
             <p className="hint" data-testid="rerank-no-question">
-              Without a question the model reads <code>[CLS] [SEP] answer</code>. It was trained with the question in front of each
-              answer, so energies without it say less.
+              Without a question the model reads <code>[CLS] [SEP] answer</code>. It was trained with the question in front of each answer, so energies without
+              it say less.
             </p>
           )}
         </div>
@@ -72,8 +78,7 @@ export function RerankPanel() {
             onChange={(e) => setCandidates(e.target.value)}
           />
           <p id={helpId} className="hint">
-            Separate candidates with a line containing only <code>---</code>, or paste JSONL lines with a <code>gen_text</code>{' '}
-            field.
+            Separate candidates with a line containing only <code>---</code>, or paste JSONL lines with a <code>gen_text</code> field.
           </p>
         </div>
       </div>
@@ -88,7 +93,13 @@ export function RerankPanel() {
               Copy as JSON
             </button>
             <span className="muted small" role="status">
-              {copy === 'copied' ? 'Copied.' : copy === 'unavailable' ? 'Clipboard not available in this browser.' : copy === 'failed' ? 'Copy was refused.' : ''}
+              {copy === 'copied'
+                ? 'Copied.'
+                : copy === 'unavailable'
+                  ? 'Clipboard not available in this browser.'
+                  : copy === 'failed'
+                    ? 'Copy was refused.'
+                    : ''}
             </span>
           </>
         )}
@@ -101,14 +112,23 @@ export function RerankPanel() {
           </p>
           {stale && (
             <p className="notice notice-warn small" role="status" data-testid="rerank-stale">
-              The {result.model.slot} model has been replaced since: these energies are from the earlier one. Press Rerank again for the current
-              one.
+              The {result.model.slot} model has been replaced since: these energies are from the earlier one. Press Rerank again for the current one.
             </p>
           )}
           {result.answers.length > 0 && (
-            <AnswerGroups answers={result.answers} candidates={result.candidates} temperature={result.temperature} temperatureSource={result.temperatureSource} />
+            <AnswerGroups
+              answers={result.answers}
+              candidates={result.candidates}
+              temperature={result.temperature}
+              temperatureSource={result.temperatureSource}
+            />
           )}
-          <CandidateTable candidates={result.candidates} rowTestId="ranked-candidate" showLabel={false} explain={{ view: 'rerank', question: result.question }} />
+          <CandidateTable
+            candidates={result.candidates}
+            rowTestId="ranked-candidate"
+            showLabel={false}
+            explain={{ view: 'rerank', question: result.question }}
+          />
         </div>
       )}
     </Panel>

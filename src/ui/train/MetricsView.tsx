@@ -58,15 +58,10 @@ export function MetricsView() {
       )}
       {m && m.nNonFinite > 0 && (
         <p className="notice notice-warn small" data-testid="nonfinite-warning">
-          {m.nNonFinite} validation energies are NaN or infinite: they rank last, and the margin and BT loss read NaN. Lower the
-          learning rate or raise warmup.
+          {m.nNonFinite} validation energies are NaN or infinite: they rank last, and the margin and BT loss read NaN. Lower the learning rate or raise warmup.
         </p>
       )}
-      {epochLosses.length > 0 && (
-        <p className="small">
-          Epoch train loss: {epochLosses.map((l, i) => `ep ${i + 1} ${sig(l)}`).join(' · ')}
-        </p>
-      )}
+      {epochLosses.length > 0 && <p className="small">Epoch train loss: {epochLosses.map((l, i) => `ep ${i + 1} ${sig(l)}`).join(' · ')}</p>}
     </div>
   );
 }

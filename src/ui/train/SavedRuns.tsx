@@ -34,8 +34,8 @@ export function SavedRuns() {
         {runs.map((r) => (
           <li key={r.id} data-testid="run-item" data-run-id={r.id} data-checkpoint-step={r.checkpointStep} data-state={r.state}>
             <input type="checkbox" data-testid="run-compare-tick" aria-label="compare" checked={ticked.includes(r.id)} onChange={() => toggle(r.id)} />{' '}
-            <span className={`pill pill-${r.state}`}>{STATE_TEXT[r.state]}</span> {r.datasetName} · {r.settings.preset} · seed {r.settings.seed} · checkpoint at step{' '}
-            {int(r.checkpointStep)} / {int(r.totalSteps)} · loss {fixed(r.lastLoss)} · best val Best-of-N {fixed(r.bestValBestOfN)} ·{' '}
+            <span className={`pill pill-${r.state}`}>{STATE_TEXT[r.state]}</span> {r.datasetName} · {r.settings.preset} · seed {r.settings.seed} · checkpoint at
+            step {int(r.checkpointStep)} / {int(r.totalSteps)} · loss {fixed(r.lastLoss)} · best val Best-of-N {fixed(r.bestValBestOfN)} ·{' '}
             <span className="muted small">{new Date(r.createdAt).toLocaleString()}</span>{' '}
             <button
               type="button"
@@ -65,7 +65,11 @@ export function SavedRuns() {
           </li>
         ))}
       </ul>
-      {compared.length === 2 ? <RunCompare a={compared[0]} b={compared[1]} /> : runs.length > 1 && <p className="muted small">Tick two runs to compare them.</p>}
+      {compared.length === 2 ? (
+        <RunCompare a={compared[0]} b={compared[1]} />
+      ) : (
+        runs.length > 1 && <p className="muted small">Tick two runs to compare them.</p>
+      )}
       <StoredDatasets />
     </div>
   );

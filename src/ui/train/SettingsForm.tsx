@@ -25,18 +25,36 @@ const MODEL_FIELDS: Array<{ key: NumericModelField; label: string; rule: NumberR
   { key: 'nLayers', label: 'Layers', rule: INT_POS, testId: 'cfg-layers' },
   { key: 'ffnDim', label: 'FFN width', rule: INT_POS, testId: 'cfg-ffn', hint: 'Usually 4 × d_model' },
   { key: 'dropout', label: 'Dropout', rule: { min: 0, below: 1 }, testId: 'cfg-dropout' },
-  { key: 'maxLen', label: 'Max length', rule: { integer: true, min: 2 }, testId: 'cfg-max-len', hint: 'Tokens per candidate, CLS included; longer ones are cut' },
+  {
+    key: 'maxLen',
+    label: 'Max length',
+    rule: { integer: true, min: 2 },
+    testId: 'cfg-max-len',
+    hint: 'Tokens per candidate, CLS included; longer ones are cut',
+  },
 ];
 
 const RUN_FIELDS: Array<{ key: NumericRunField; label: string; rule: NumberRule; testId: string; hint?: string }> = [
   { key: 'epochs', label: 'Epochs', rule: INT_POS, testId: 'cfg-epochs' },
-  { key: 'lr', label: 'Learning rate', rule: POSITIVE, testId: 'cfg-lr', hint: 'Peak AdamW learning rate (each preset sets its own: 1e-3 for tiny; the reference 1e-4, for d 768, for small and paper)' },
+  {
+    key: 'lr',
+    label: 'Learning rate',
+    rule: POSITIVE,
+    testId: 'cfg-lr',
+    hint: 'Peak AdamW learning rate (each preset sets its own: 1e-3 for tiny; the reference 1e-4, for d 768, for small and paper)',
+  },
   { key: 'seed', label: 'Seed', rule: INT_NONNEG, testId: 'cfg-seed', hint: 'Seeds the split, shuffling, initialisation and dropout' },
   { key: 'warmupRatio', label: 'Warmup ratio', rule: { min: 0, max: 1 }, testId: 'cfg-warmup' },
   { key: 'weightDecay', label: 'Weight decay', rule: NONNEG, testId: 'cfg-weight-decay' },
   { key: 'maxGradNorm', label: 'Max grad norm', rule: POSITIVE, testId: 'cfg-max-grad-norm' },
   { key: 'groupsPerStep', label: 'Groups / step', rule: INT_POS, testId: 'cfg-groups-per-step' },
-  { key: 'microBatch', label: 'Micro-batch', rule: INT_NONNEG, testId: 'cfg-micro-batch', hint: 'Candidates per forward/backward pass; 0 = automatic: one pass when the step fits in memory' },
+  {
+    key: 'microBatch',
+    label: 'Micro-batch',
+    rule: INT_NONNEG,
+    testId: 'cfg-micro-batch',
+    hint: 'Candidates per forward/backward pass; 0 = automatic: one pass when the step fits in memory',
+  },
   { key: 'evalEverySteps', label: 'Eval every N steps', rule: INT_NONNEG, testId: 'cfg-eval-every', hint: '0 = validate at the end of each epoch only' },
   {
     key: 'checkpointEverySteps',
@@ -74,12 +92,7 @@ export function SettingsForm() {
         <legend>Model</legend>
         <div className="field">
           <label htmlFor={presetId}>Preset</label>
-          <select
-            id={presetId}
-            data-testid="preset"
-            value={settings.preset}
-            onChange={(e) => st.setPreset(e.target.value as PresetName)}
-          >
+          <select id={presetId} data-testid="preset" value={settings.preset} onChange={(e) => st.setPreset(e.target.value as PresetName)}>
             {(Object.keys(PRESET_LABELS) as PresetName[]).map((p) => (
               <option key={p} value={p}>
                 {PRESET_LABELS[p]}
@@ -101,11 +114,7 @@ export function SettingsForm() {
           ))}
           <div className="field" title="The reference model has no positional encoding (none); learned adds a position embedding">
             <label htmlFor={positionalId}>Positions</label>
-            <select
-              id={positionalId}
-              value={settings.model.positional}
-              onChange={(e) => setModel('positional', e.target.value as ModelSettings['positional'])}
-            >
+            <select id={positionalId} value={settings.model.positional} onChange={(e) => setModel('positional', e.target.value as ModelSettings['positional'])}>
               <option value="none">none</option>
               <option value="learned">learned</option>
             </select>
@@ -116,26 +125,30 @@ export function SettingsForm() {
         <legend>Training</legend>
         <div className="fields">
           {RUN_FIELDS.map((f) => (
-            <NumberField
-              key={f.key}
-              label={f.label}
-              value={settings[f.key]}
-              rule={f.rule}
-              testId={f.testId}
-              hint={f.hint}
-              onChange={(v) => setRun(f.key, v)}
-            />
+            <NumberField key={f.key} label={f.label} value={settings[f.key]} rule={f.rule} testId={f.testId} hint={f.hint} onChange={(v) => setRun(f.key, v)} />
           ))}
         </div>
-        <div className="field" title="All questions: validation holds the same share of every question, so its accuracy is what you would report; training uses those with both labels among the rest. Both labels only: the split before this option (the oracle reads 100%). Continuing a model keeps the split it records.">
+        <div
+          className="field"
+          title="All questions: validation holds the same share of every question, so its accuracy is what you would report; training uses those with both labels among the rest. Both labels only: the split before this option (the oracle reads 100%). Continuing a model keeps the split it records."
+        >
           <label htmlFor={splitKindId}>Validation questions</label>
-          <select id={splitKindId} data-testid="cfg-split-kind" value={settings.splitKind ?? 'mixed'} onChange={(e) => setRun('splitKind', e.target.value as SplitKind)}>
+          <select
+            id={splitKindId}
+            data-testid="cfg-split-kind"
+            value={settings.splitKind ?? 'mixed'}
+            onChange={(e) => setRun('splitKind', e.target.value as SplitKind)}
+          >
             <option value="all">all questions</option>
             <option value="mixed">both labels only</option>
           </select>
         </div>
         {sources.length > 0 && (
-          <fieldset className="checks" data-testid="cfg-holdout-sources" title="Train on the other sources' candidates only, validate on these sources' candidates (the same questions are held out): does the verifier transfer to a generator it never saw?">
+          <fieldset
+            className="checks"
+            data-testid="cfg-holdout-sources"
+            title="Train on the other sources' candidates only, validate on these sources' candidates (the same questions are held out): does the verifier transfer to a generator it never saw?"
+          >
             <legend>Hold out sources</legend>
             {sources.map((name) => {
               const held = settings.holdoutSources ?? [];
@@ -181,7 +194,12 @@ export function SettingsForm() {
         </div>
         <div className="field inline" title="The validation figure that makes a checkpoint the best model (the best slot and best.safetensors)">
           <label htmlFor={bestMetricId}>Best checkpoint by</label>
-          <select id={bestMetricId} data-testid="cfg-best-metric" value={bestMetricOf(settings)} onChange={(e) => setRun('bestMetric', e.target.value as BestMetric)}>
+          <select
+            id={bestMetricId}
+            data-testid="cfg-best-metric"
+            value={bestMetricOf(settings)}
+            onChange={(e) => setRun('bestMetric', e.target.value as BestMetric)}
+          >
             {(Object.keys(BEST_METRIC_LABELS) as BestMetric[]).map((m) => (
               <option key={m} value={m}>
                 {BEST_METRIC_LABELS[m]}

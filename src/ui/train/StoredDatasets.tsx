@@ -12,8 +12,7 @@ export function StoredDatasets() {
       <ul data-testid="stored-datasets">
         {datasets.map((d) => (
           <li key={d.key} data-testid="stored-dataset" data-key={d.key}>
-            {d.name} · {bytes(d.bytes)} · {int(d.candidates)} candidates ·{' '}
-            <span className="muted small">{new Date(d.savedAt).toLocaleString()}</span>{' '}
+            {d.name} · {bytes(d.bytes)} · {int(d.candidates)} candidates · <span className="muted small">{new Date(d.savedAt).toLocaleString()}</span>{' '}
             <button type="button" data-testid="stored-dataset-delete" onClick={() => deleteStoredDataset(d.key)}>
               Delete
             </button>

@@ -20,7 +20,14 @@ export function TrainControls() {
         : null;
   return (
     <div className="controls">
-      <button type="button" className="primary" data-testid="train-start" disabled={!canStart} onClick={() => startTraining(settingsStore.getState().settings)} title={why ?? undefined}>
+      <button
+        type="button"
+        className="primary"
+        data-testid="train-start"
+        disabled={!canStart}
+        onClick={() => startTraining(settingsStore.getState().settings)}
+        title={why ?? undefined}
+      >
         Start training
       </button>
       <button type="button" data-testid="train-pause" disabled={state !== 'training'} onClick={pauseTraining}>

@@ -37,9 +37,7 @@ export function TrainStatusView() {
           </span>
         )}
       </div>
-      {status.totalSteps > 0 && (
-        <ProgressBar value={status.step} max={status.totalSteps} label={`${pct(status.step / status.totalSteps, 0)}`} />
-      )}
+      {status.totalSteps > 0 && <ProgressBar value={status.step} max={status.totalSteps} label={`${pct(status.step / status.totalSteps, 0)}`} />}
       <EvalProgressView />
       {tp && (
         <div className="throughput">

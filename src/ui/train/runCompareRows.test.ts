@@ -47,7 +47,12 @@ describe('the runs comparison', () => {
   it('tells two different files of the same name apart by their content hash', () => {
     const a = run({ id: 'a' });
     const b = run({ id: 'b', datasetKey: `${hashB}:r50k_base:4096`, split: { seed: 42, trainFraction: 0.8, dataset: hashB } });
-    expect(row(compareRows(runInfo(a), runInfo(b)), 'Dataset')).toEqual({ label: 'Dataset', a: 'train.jsonl · sha256:a1a1a1a1…', b: 'train.jsonl · sha256:b2b2b2b2…', differs: true });
+    expect(row(compareRows(runInfo(a), runInfo(b)), 'Dataset')).toEqual({
+      label: 'Dataset',
+      a: 'train.jsonl · sha256:a1a1a1a1…',
+      b: 'train.jsonl · sha256:b2b2b2b2…',
+      differs: true,
+    });
     // The same file under two names is the same data.
     const renamed = run({ id: 'c', datasetName: 'copy.jsonl' });
     expect(row(compareRows(runInfo(a), runInfo(renamed)), 'Dataset').differs).toBe(false);

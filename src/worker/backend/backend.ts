@@ -1,7 +1,16 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
 import { getThreadsCount } from '@tensorflow/tfjs-backend-wasm';
-import { type AdapterSummary, BACKEND_NAMES, type BackendChoice, type BackendInfo, type BackendName, type ProbeResult, backendName, isSoftwareAdapter } from './backendInfo.ts';
+import {
+  type AdapterSummary,
+  BACKEND_NAMES,
+  type BackendChoice,
+  type BackendInfo,
+  type BackendName,
+  type ProbeResult,
+  backendName,
+  isSoftwareAdapter,
+} from './backendInfo.ts';
 import { fastest, probeActiveBackend } from './backendProbe.ts';
 import { configureWasm } from './wasmSetup.ts';
 import { detectProfile, useProfile } from '../../engine/backend/profile.ts';
@@ -35,7 +44,8 @@ async function activate(name: BackendName): Promise<void> {
       if (!a) throw new Error('WebGPU is present but no GPU adapter is available');
       const info = a.info;
       const [vendor, architecture, description] = [info?.vendor ?? '', info?.architecture ?? '', info?.description ?? ''];
-      const isFallbackAdapter = (info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter ?? (a as { isFallbackAdapter?: boolean }).isFallbackAdapter ?? false;
+      const isFallbackAdapter =
+        (info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter ?? (a as { isFallbackAdapter?: boolean }).isFallbackAdapter ?? false;
       adapter = {
         vendor,
         architecture,
@@ -81,7 +91,14 @@ async function probeAll(names: readonly BackendName[]): Promise<ProbeResult[]> {
       await activate(name);
       out.push({ backend: name, available: true, ...(await probeActiveBackend()) });
     } catch (e) {
-      out.push({ backend: name, available: false, roundsPerSec: null, gflops: null, ms: performance.now() - t0, error: e instanceof Error ? e.message : String(e) });
+      out.push({
+        backend: name,
+        available: false,
+        roundsPerSec: null,
+        gflops: null,
+        ms: performance.now() - t0,
+        error: e instanceof Error ? e.message : String(e),
+      });
     }
   }
   probes = out;
@@ -113,8 +130,7 @@ function autoReason(chosen: BackendName, all: ProbeResult[]): string {
       return `${o.bounded ? 'at least ' : ''}${ratio.toFixed(ratio >= 10 ? 0 : 1)}× faster than ${describe(o.backend)}`;
     });
     parts.push(`${against.join(' and ')} here`);
-  }
-  else parts.push('the only backend that runs here');
+  } else parts.push('the only backend that runs here');
   const missing = all.filter((p) => !p.available).map((p) => `${backendName(p.backend)}: ${p.error}`);
   return `${parts.join(' — ')}${missing.length > 0 ? ` (${missing.join('; ')})` : ''}`;
 }

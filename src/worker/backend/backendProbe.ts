@@ -48,7 +48,14 @@ export async function probeActiveBackend(): Promise<Omit<ProbeResult, 'backend' 
     return s.data().then(() => s.dispose());
   };
   try {
-    if ((await Promise.race([first().then(round).then(() => 'done' as const), sleep(FIRST_ROUND_LIMIT_MS)])) === 'late') {
+    if (
+      (await Promise.race([
+        first()
+          .then(round)
+          .then(() => 'done' as const),
+        sleep(FIRST_ROUND_LIMIT_MS),
+      ])) === 'late'
+    ) {
       // A software GPU compiling its kernels: slower than one round per limit, whatever comes after.
       const ms = performance.now() - t0;
       return { roundsPerSec: 1000 / ms, gflops: FLOPS_PER_ROUND / ms / 1e6, ms, bounded: true };

@@ -51,7 +51,20 @@ export interface EngineCounters {
   gpuPeakBytesAllocated: number | null;
 }
 
-const counts = { kernels: 0, dispatches: 0, submits: 0, uniformWrites: 0, uploadBytes: 0, readbacks: 0, pipelines: 0, buffersCreated: 0, bindGroups: 0, peerBatches: 0, peerSteps: 0, kernelMs: 0 };
+const counts = {
+  kernels: 0,
+  dispatches: 0,
+  submits: 0,
+  uniformWrites: 0,
+  uploadBytes: 0,
+  readbacks: 0,
+  pipelines: 0,
+  buffersCreated: 0,
+  bindGroups: 0,
+  peerBatches: 0,
+  peerSteps: 0,
+  kernelMs: 0,
+};
 
 let byName: Record<string, number> = {};
 
@@ -140,5 +153,17 @@ export function readCounters(): EngineCounters {
   const peak = installed ? (gpuPoolTrimmer()?.takePeak() ?? null) : null;
   const r = replaySummary();
   const since = (k: 'recordings' | 'replays' | 'replayMs') => (r?.[k] ?? 0) - (replayBase?.[k] ?? 0);
-  return { ...counts, kernelMsByName: { ...byName }, recordings: since('recordings'), replays: since('replays'), replayMs: since('replayMs'), captures: r?.captures ?? 0, captureBytes: r?.bytes ?? 0, liveTensorBytes: m.numBytes, gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null, gpuPeakBytesUsed: peak?.used ?? null, gpuPeakBytesAllocated: peak?.allocated ?? null };
+  return {
+    ...counts,
+    kernelMsByName: { ...byName },
+    recordings: since('recordings'),
+    replays: since('replays'),
+    replayMs: since('replayMs'),
+    captures: r?.captures ?? 0,
+    captureBytes: r?.bytes ?? 0,
+    liveTensorBytes: m.numBytes,
+    gpuBytesAllocated: m.numBytesAllocatedInGPU ?? null,
+    gpuPeakBytesUsed: peak?.used ?? null,
+    gpuPeakBytesAllocated: peak?.allocated ?? null,
+  };
 }

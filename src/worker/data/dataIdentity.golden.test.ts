@@ -9,7 +9,11 @@ import { inProcessPool } from '../../engine/data/tokenize/tokenizePool.ts';
 import { loadData } from './dataLoader.ts';
 
 const DIR = new URL('../../../python/tests/golden/formats/', import.meta.url);
-const CASES = [['real/zeroeval_gsm_gemma-2-2b-it.json', 'real/zeroeval_gsm_gpt-3.5-turbo-0125.json', 'real/zeroeval_gsm_Qwen2-7B-Instruct.json'], ['grouped.jsonl'], ['grouped.jsonl', 'picks.jsonl']];
+const CASES = [
+  ['real/zeroeval_gsm_gemma-2-2b-it.json', 'real/zeroeval_gsm_gpt-3.5-turbo-0125.json', 'real/zeroeval_gsm_Qwen2-7B-Instruct.json'],
+  ['grouped.jsonl'],
+  ['grouped.jsonl', 'picks.jsonl'],
+];
 
 describe('the identity of files read together, against the shared golden file', () => {
   it('is the one python/ computes for the same files in the same order', async () => {

@@ -82,7 +82,16 @@ export async function loadAny(
   let read: Dataset | PicksSet;
   try {
     read = await readFiles(inputs, {
-      onProgress: (p) => progress({ type: 'ingestProgress', role, phase: 'reading', done: p.bytesRead, total: size ?? 0, lines: p.lines, etaSeconds: size ? eta(p.bytesRead, size) : null }),
+      onProgress: (p) =>
+        progress({
+          type: 'ingestProgress',
+          role,
+          phase: 'reading',
+          done: p.bytesRead,
+          total: size ?? 0,
+          lines: p.lines,
+          etaSeconds: size ? eta(p.bytesRead, size) : null,
+        }),
     });
   } catch (e) {
     if (e instanceof NoValidLinesError) {
@@ -159,7 +168,11 @@ export function summarizePicks(data: LoadedPicks): DatasetSummary {
   const { picks } = data;
   const errors = picks.report.errors;
   // Statistics read labels: a picks set has none, so they are taken as all wrong and the panel does not show them.
-  const unlabelled: Dataset = { groups: picks.groups.map((g) => ({ ...g, candidates: g.candidates.map((c) => ({ ...c, label: 0 as const, labelFromGold: false, goldMatch: null })) })), candidateCount: picks.candidateCount, report: picks.report };
+  const unlabelled: Dataset = {
+    groups: picks.groups.map((g) => ({ ...g, candidates: g.candidates.map((c) => ({ ...c, label: 0 as const, labelFromGold: false, goldMatch: null })) })),
+    candidateCount: picks.candidateCount,
+    report: picks.report,
+  };
   return {
     role: data.role,
     name: data.name,

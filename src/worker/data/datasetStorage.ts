@@ -74,14 +74,21 @@ export class DatasetStorage {
     if (!load || load.key === last?.key) return { last, note: null };
     const instead = last ? `: ${last.data.name}, loaded before it, is back instead` : '';
     const why = `files without labels or over ${Math.round(this.deps.maxBytes() / MiB)} MiB are not, and one still being saved when the page went away is lost`;
-    return { last, note: `${load.name} was the training file loaded last, but it is not in this browser's storage (${why})${instead}. Load ${load.name} again to use it.` };
+    return {
+      last,
+      note: `${load.name} was the training file loaded last, but it is not in this browser's storage (${why})${instead}. Load ${load.name} again to use it.`,
+    };
   }
 
   /** Stores a newly tokenized load (a training one as the one to bring back), named first as the training file loaded last. */
   private store(role: DataRole, loaded: LoadedData): void {
     this.named(role, loaded);
     const { split: _s, splitSeed: _k, role: _r, key, ...data } = loaded;
-    this.persist.write(`the tokenized ${loaded.name}`, (db) => (role === 'train' ? db.putTrainDataset(key, data) : db.putDataset(key, data)), () => this.deps.stored());
+    this.persist.write(
+      `the tokenized ${loaded.name}`,
+      (db) => (role === 'train' ? db.putTrainDataset(key, data) : db.putDataset(key, data)),
+      () => this.deps.stored(),
+    );
   }
 
   /**

@@ -129,7 +129,8 @@ export class Datasets {
     }
     if (this.picksShownIn === role) this.picksShownIn = null;
     // Start may have run while the file loaded: the run keeps the data it started with.
-    if (role === 'train' && this.training()) throw new Error(`${loaded.name} finished loading after training started; the run keeps its data. Stop it, then load the file again.`);
+    if (role === 'train' && this.training())
+      throw new Error(`${loaded.name} finished loading after training started; the run keeps its data. Stop it, then load the file again.`);
     const data = role === 'train' ? this.split(loaded, this.settings().seed, DEFAULT_TRAIN_FRACTION, settingsShape(this.settings())) : loaded;
     // Summarized before it replaces anything or is stored: data the panel cannot show is neither kept nor brought back after a reload.
     const summary = this.summary(data);
@@ -142,7 +143,12 @@ export class Datasets {
   installTrain(key: string, stored: StoredData, seed: number): LoadedData {
     this.loads.train++;
     const contentHash = storedDataHash(contentHashOfKey(key), stored);
-    const data = this.split({ ...stored, role: 'train', key, contentHash, split: { train: new Uint32Array(0), val: new Uint32Array(0) }, splitSeed: seed }, seed, DEFAULT_TRAIN_FRACTION, settingsShape(this.settings()));
+    const data = this.split(
+      { ...stored, role: 'train', key, contentHash, split: { train: new Uint32Array(0), val: new Uint32Array(0) }, splitSeed: seed },
+      seed,
+      DEFAULT_TRAIN_FRACTION,
+      settingsShape(this.settings()),
+    );
     this.replace('train', data);
     this.emit({ type: 'dataset', summary: this.summary(data), reason: 'loaded' });
     return data;
@@ -200,7 +206,12 @@ export class Datasets {
     const d = this.picksShownIn === role && this.picksData ? { name: this.picksData.name, dataset: this.picksData.picks } : this.require(role);
     const mime = { text: 'text/plain', csv: 'text/csv', jsonl: 'application/x-ndjson' }[format];
     const ext = { text: 'txt', csv: 'csv', jsonl: 'jsonl' }[format];
-    this.emit({ type: 'errorList', fileName: `${d.name.replace(/\.[^.]*$/, '')}.rejected.${ext}`, mime, text: formatLineErrors(d.dataset.report.errors, format) });
+    this.emit({
+      type: 'errorList',
+      fileName: `${d.name.replace(/\.[^.]*$/, '')}.rejected.${ext}`,
+      mime,
+      text: formatLineErrors(d.dataset.report.errors, format),
+    });
   }
 
   private replace(role: DataRole, d: LoadedData): void {
@@ -215,7 +226,11 @@ export class Datasets {
     this.summarized.set(d, this.summaryBasis(d));
     const sources = withSources(d.view, d.dataset).sources!.names;
     if (!summary.split) return { ...summary, sources };
-    return { ...summary, sources, split: { ...summary.split, kind: d.split.kind ?? RECORDED_SPLIT_KIND_DEFAULT, holdoutSources: d.split.holdoutSources ?? [] } };
+    return {
+      ...summary,
+      sources,
+      split: { ...summary.split, kind: d.split.kind ?? RECORDED_SPLIT_KIND_DEFAULT, holdoutSources: d.split.holdoutSources ?? [] },
+    };
   }
 
   private summaryBasis(d: LoadedData): string {

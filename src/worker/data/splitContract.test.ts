@@ -56,7 +56,12 @@ it('python/ reads the split an app model file records, and splits the file into 
   await h.runEnd();
   await h.run({ type: 'export' });
   // The weights: a model card follows them.
-  const training = readModel(h.all('exported').filter((e) => e.what !== 'card').at(-1)!.bytes).training!;
+  const training = readModel(
+    h
+      .all('exported')
+      .filter((e) => e.what !== 'card')
+      .at(-1)!.bytes,
+  ).training!;
 
   const labels = loaded.dataset.groups.map((g) => g.candidates.map((c) => c.label));
   const py = python(training, labels);
@@ -88,8 +93,13 @@ it('Evaluate in the app and `eorm.score --groups val` score the same groups of t
   try {
     writeFileSync(join(dir, 'data.jsonl'), text);
     writeFileSync(join(dir, 'seed7.safetensors'), new Uint8Array(weights));
-    const out = runPython(py, ['-m', 'eorm.score', '--weights', join(dir, 'seed7.safetensors'), '--data', join(dir, 'data.jsonl'), '--groups', 'val'], { OMP_NUM_THREADS: '1' });
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { group?: number; metrics?: { bestOfN: number; nGroups: number }; selection?: { bootstrap: { seed: number } } });
+    const out = runPython(py, ['-m', 'eorm.score', '--weights', join(dir, 'seed7.safetensors'), '--data', join(dir, 'data.jsonl'), '--groups', 'val'], {
+      OMP_NUM_THREADS: '1',
+    });
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { group?: number; metrics?: { bestOfN: number; nGroups: number }; selection?: { bootstrap: { seed: number } } });
     const last = lines.at(-1)!;
     const pyGroups = [...new Set(lines.flatMap((r) => (r.group === undefined ? [] : [r.group])))];
     expect(appGroups.sort((a, b) => a - b)).toEqual(pyGroups.sort((a, b) => a - b));

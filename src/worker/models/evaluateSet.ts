@@ -39,14 +39,29 @@ export async function evaluateSet(
   const trained = set === 'val' ? modelSplit(datasets, m.model, m.slot) : null;
   const data = trained?.data ?? datasets.require(roleOf(set));
   const groups = set === 'val' ? data.split.val : Uint32Array.from(data.dataset.groups.keys());
-  if (groups.length === 0) throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
+  if (groups.length === 0)
+    throw new Error(set === 'val' ? 'The validation split is empty: the dataset needs more groups with both labels.' : 'The test file has no groups.');
   const seed = recordedFigureSeed(m.model.training, runs.settings.seed);
   const view = withSources(data.view, data.dataset);
   // The generator weights the model learnt from its training questions' labels; for its own validation
   // split they can be fitted again on that split's training questions.
   const recorded = readProbabilityMap(m.model.training.probabilityMap)?.generators ?? null;
   const generators = recorded ?? (set === 'val' ? trainingGenerators(view, data.answers, data.split.train, seed) : null);
-  const scoring = { onProgress: (done: number, total: number) => emit({ type: 'evalProgress', set, done, total }), peers: deps.scoringPeers(), profile: activeProfile() };
-  const evaluation = await evaluateModel(m.model.cfg, m.params, view, data.answers, groups, seed, scoring, set === 'val' ? 'bothLabels' : 'allQuestions', generators);
+  const scoring = {
+    onProgress: (done: number, total: number) => emit({ type: 'evalProgress', set, done, total }),
+    peers: deps.scoringPeers(),
+    profile: activeProfile(),
+  };
+  const evaluation = await evaluateModel(
+    m.model.cfg,
+    m.params,
+    view,
+    data.answers,
+    groups,
+    seed,
+    scoring,
+    set === 'val' ? 'bothLabels' : 'allQuestions',
+    generators,
+  );
   return { key, evaluated: { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation, heldOut: trained?.note ?? null } };
 }

@@ -13,7 +13,10 @@ export async function exportModel(model: SlotModel, params: Params, slot: ModelS
   const bytes = writeModel({
     cfg: model.cfg,
     tensors,
-    metadata: { tokenizer: 'r50k_base (GPT-2 BPE, gpt-tokenizer)', training: { slot, source: model.source, description: model.description, ...model.training, exportedAt: new Date().toISOString() } },
+    metadata: {
+      tokenizer: 'r50k_base (GPT-2 BPE, gpt-tokenizer)',
+      training: { slot, source: model.source, description: model.description, ...model.training, exportedAt: new Date().toISOString() },
+    },
   });
   const { dModel, nLayers, maxLen } = model.cfg;
   return { fileName: `eorm-${slot}-d${dModel}-l${nLayers}-len${maxLen}.safetensors`, bytes };

@@ -107,9 +107,21 @@ export class ModelQueries {
       },
       ({ scores, probability }, slot) => {
         const candidates = rankedCandidates(texts, scores);
-        const answers = rerankAnswers(texts.map((t) => candidateAnswerKey(null, t)), scores.energies, probability.map);
+        const answers = rerankAnswers(
+          texts.map((t) => candidateAnswerKey(null, t)),
+          scores.energies,
+          probability.map,
+        );
         const source = `${probability.source}; ${describeProbabilityMap(probability.map)}`;
-        this.deps.emit({ type: 'reranked', question, candidates, modelSlot: slot, answers, temperature: probability.map.temperature, temperatureSource: source });
+        this.deps.emit({
+          type: 'reranked',
+          question,
+          candidates,
+          modelSlot: slot,
+          answers,
+          temperature: probability.map.temperature,
+          temperatureSource: source,
+        });
       },
     );
   }
@@ -155,10 +167,30 @@ export class ModelQueries {
       const c = cache.get(set, runs.latestStep, runs.isTraining());
       if (!c) return [];
       const e = c.evaluation;
-      return [{ set, dataName: c.data.name, summary: e.summary, selection: selectionOf(e), sources: e.sources, allQuestionsAccuracy: e.allQuestionsAccuracy, heldOut: c.heldOut }];
+      return [
+        {
+          set,
+          dataName: c.data.name,
+          summary: e.summary,
+          selection: selectionOf(e),
+          sources: e.sources,
+          allQuestionsAccuracy: e.allQuestionsAccuracy,
+          heldOut: c.heldOut,
+        },
+      ];
     });
     const chosenOnValidation = slot === 'best' || isBestCheckpoint(model.training);
-    return modelCard({ weightsFile, description: model.description, source: model.source, config: model.cfg, params: paramCount(model.cfg), training: model.training, evaluations, exportedAt: new Date().toISOString(), chosenOnValidation });
+    return modelCard({
+      weightsFile,
+      description: model.description,
+      source: model.source,
+      config: model.cfg,
+      params: paramCount(model.cfg),
+      training: model.training,
+      evaluations,
+      exportedAt: new Date().toISOString(),
+      chosenOnValidation,
+    });
   }
 
   /** Rerank's probability map for the model read (probabilityMap.ts), with the validation at hand. */
@@ -172,7 +204,9 @@ export class ModelQueries {
     const loaded = readModel(bytes, { copy: true });
     if (loaded.cfg.maxLen > TOKEN_CAP) throw new Error(`${fileName}: maxLen ${loaded.cfg.maxLen} is above the supported ${TOKEN_CAP}.`);
     if (loaded.cfg.vocabSize !== GPT2_VOCAB) {
-      throw new Error(`${fileName}: the model has a vocabulary of ${loaded.cfg.vocabSize} tokens; EORM Studio feeds it GPT-2 BPE ids (${GPT2_VOCAB} tokens), which it could not read. Nothing was loaded.`);
+      throw new Error(
+        `${fileName}: the model has a vocabulary of ${loaded.cfg.vocabSize} tokens; EORM Studio feeds it GPT-2 BPE ids (${GPT2_VOCAB} tokens), which it could not read. Nothing was loaded.`,
+      );
     }
     const params = paramsFromArrays(loaded.cfg, loaded.tensors);
     models.set('imported', { cfg: loaded.cfg, params, source: 'imported', description: fileName, warnings: loaded.warnings, training: loaded.training ?? {} });
@@ -193,11 +227,25 @@ export class ModelQueries {
     const { models, runs } = this.deps;
     const lease = models.acquire();
     if (lease.slot !== 'latest' || !runs.isTraining()) {
-      return { slot: lease.slot, revision: lease.revision, model: lease.model, params: lease.model.params, step: lease.slot === 'latest' ? runs.latestStep : 0, release: lease.release };
+      return {
+        slot: lease.slot,
+        revision: lease.revision,
+        model: lease.model,
+        params: lease.model.params,
+        step: lease.slot === 'latest' ? runs.latestStep : 0,
+        release: lease.release,
+      };
     }
     lease.release();
     const snap = await runs.control().snapshot();
-    return { slot: 'latest', revision: lease.revision, model: atStep(lease.model, snap.step), params: snap.params, step: snap.step, release: () => disposeParams(snap.params) };
+    return {
+      slot: 'latest',
+      revision: lease.revision,
+      model: atStep(lease.model, snap.step),
+      params: snap.params,
+      step: snap.step,
+      release: () => disposeParams(snap.params),
+    };
   }
 
   /**
@@ -241,5 +289,9 @@ export class ModelQueries {
 function atStep(model: SlotModel, step: number): SlotModel {
   const { epoch, step: validated, valBestOfN, epochTrainLoss, ...rest } = model.training;
   if (validated === step) return model;
-  return { ...model, description: `training, step ${step}`, training: { ...rest, step, lastValidation: { epoch, step: validated, valBestOfN, epochTrainLoss } } };
+  return {
+    ...model,
+    description: `training, step ${step}`,
+    training: { ...rest, step, lastValidation: { epoch, step: validated, valBestOfN, epochTrainLoss } },
+  };
 }

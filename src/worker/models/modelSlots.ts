@@ -127,7 +127,15 @@ export class ModelSlots {
 
 /** The fields of a config that a run's settings choose (vocabulary and special ids are the tokenizer's). */
 export function modelSettingsOf(cfg: ModelConfig): ModelSettings {
-  return { dModel: cfg.dModel, nHeads: cfg.nHeads, nLayers: cfg.nLayers, ffnDim: cfg.ffnDim, dropout: cfg.dropout, maxLen: cfg.maxLen, positional: cfg.positional };
+  return {
+    dModel: cfg.dModel,
+    nHeads: cfg.nHeads,
+    nLayers: cfg.nLayers,
+    ffnDim: cfg.ffnDim,
+    dropout: cfg.dropout,
+    maxLen: cfg.maxLen,
+    positional: cfg.positional,
+  };
 }
 
 const missing = (slot: ModelSlot) => new Error(`No ${slot} model yet: train one, or import a .safetensors file in the Model panel.`);

@@ -22,7 +22,12 @@ export interface ModelSplit {
 export function modelSplit(datasets: Datasets, model: SlotModel, slot: ModelSlot): ModelSplit {
   const loaded = datasets.require('train');
   const applies = splitForFile(model.training, loaded.contentHash);
-  const own = { seed: loaded.splitSeed, trainFraction: loaded.splitFraction ?? DEFAULT_TRAIN_FRACTION, kind: loaded.split.kind, holdoutSources: loaded.split.holdoutSources };
+  const own = {
+    seed: loaded.splitSeed,
+    trainFraction: loaded.splitFraction ?? DEFAULT_TRAIN_FRACTION,
+    kind: loaded.split.kind,
+    holdoutSources: loaded.split.holdoutSources,
+  };
   const data = applies.use === 'recorded' ? datasets.splitAs(loaded, applies.split.seed, applies.split.trainFraction, recordedShape(applies.split)) : loaded;
   const chosen = slot === 'best' || isBestCheckpoint(model.training);
   return { data, note: heldOutNote(applies, own, loaded.name, chosen) };

@@ -19,7 +19,14 @@ export interface RerankScores {
  * the model's maxLen. One id more tells an input that was cut from one exactly maxLen long.
  */
 export async function scorePasted(cfg: ModelConfig, params: Params, question: string, texts: string[], profile: BackendProfile): Promise<RerankScores> {
-  const chunk = tokenizeChunk({ maxLen: cfg.maxLen + 1, clsId: cfg.clsId, sepId: cfg.sepId, questions: [question], groupSizes: [texts.length], genTexts: texts });
+  const chunk = tokenizeChunk({
+    maxLen: cfg.maxLen + 1,
+    clsId: cfg.clsId,
+    sepId: cfg.sepId,
+    questions: [question],
+    groupSizes: [texts.length],
+    genTexts: texts,
+  });
   const full = texts.map((_, i) => chunk.tokens.subarray(chunk.offsets[i], chunk.offsets[i + 1]));
   const ids = full.map((t) => t.subarray(0, cfg.maxLen));
   return { full, ids, energies: await scoreDistinct(cfg, params, ids, { profile }) };

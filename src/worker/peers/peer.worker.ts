@@ -38,9 +38,19 @@ self.addEventListener('message', (event: MessageEvent<PeerRequest>) => {
       case 'energies':
         return scorer.energies(req.call, req.part).then((energies) => reply({ id: req.id, energies }, [energies.buffer]));
       case 'gradients':
-        return scorer.gradients(req.call, req.part, req.upstream).then((gradients) => reply({ id: req.id, gradients }, gradients.map(([, g]) => g.buffer)));
+        return scorer.gradients(req.call, req.part, req.upstream).then((gradients) =>
+          reply(
+            { id: req.id, gradients },
+            gradients.map(([, g]) => g.buffer),
+          ),
+        );
       case 'onePass':
-        return scorer.onePass(req.call, req.part, req.step).then((gradients) => reply({ id: req.id, gradients }, gradients.map(([, g]) => g.buffer)));
+        return scorer.onePass(req.call, req.part, req.step).then((gradients) =>
+          reply(
+            { id: req.id, gradients },
+            gradients.map(([, g]) => g.buffer),
+          ),
+        );
     }
   })();
   work.catch((e: unknown) => reply({ id: req.id, error: e instanceof Error ? e.message : String(e) }));

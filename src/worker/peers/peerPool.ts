@@ -44,7 +44,9 @@ function workerPeer(worker: Worker): StepPeer {
         pending.delete(id);
         reject(new Error('the scoring worker did not answer in time'));
       }, REPLY_LIMIT_MS);
-      const settle = <T>(f: (v: T) => void) => (v: T) => (clearTimeout(timer), f(v));
+      const settle =
+        <T>(f: (v: T) => void) =>
+        (v: T) => (clearTimeout(timer), f(v));
       pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
       worker.postMessage({ ...req, id }, { transfer });
     });

@@ -36,9 +36,26 @@ export type WorkerEvent =
   | { type: 'checkpoint'; slot: 'best'; epoch: number; step: number; valBestOfN: number }
   | { type: 'complete'; reason: 'finished' | 'stopped'; steps: number; bestValBestOfN: number | null }
   | { type: 'models'; active: ModelSlot; available: ModelInfo[] }
-  | { type: 'inspectGroup'; set: EvalSet; filter: InspectFilter; position: number; matching: number; groupIndex: number; question: string; candidates: RankedCandidate[] }
+  | {
+      type: 'inspectGroup';
+      set: EvalSet;
+      filter: InspectFilter;
+      position: number;
+      matching: number;
+      groupIndex: number;
+      question: string;
+      candidates: RankedCandidate[];
+    }
   /** `answers`: the candidates grouped by final answer, at the selected model's temperature (`temperatureSource` says where it came from). */
-  | { type: 'reranked'; question: string; candidates: RankedCandidate[]; modelSlot: ModelSlot; answers: RerankAnswer[]; temperature: number; temperatureSource: string }
+  | {
+      type: 'reranked';
+      question: string;
+      candidates: RankedCandidate[];
+      modelSlot: ModelSlot;
+      answers: RerankAnswer[];
+      temperature: number;
+      temperatureSource: string;
+    }
   | ({ type: 'saliency'; target: SaliencyTarget; modelSlot: ModelSlot } & CandidateSaliency)
   /** Reduced texts of a "Why this energy?" scored so far; `total` grows once the token grain's step is known. */
   | { type: 'saliencyProgress'; target: SaliencyTarget; done: number; total: number }

@@ -14,4 +14,3 @@ export type PeerCall =
 /** Requests are answered by `id`; a release is not answered. */
 export type PeerRequest = (PeerCall & { id: number }) | { type: 'release'; call: number };
 export type PeerReply = { id: number; energies?: Float32Array; gradients?: Array<[string, Float32Array]>; error?: string };
-

@@ -66,7 +66,11 @@ describe('Pick answers in the worker', () => {
     await h.run({ type: 'picks', set: 'picks', rule: 'recommended' });
     expect(h.last('picksProgress')).toMatchObject({ state: 'done', done: 5, total: 5, labelled: 0, accuracy: null, rule: 'weightedVote', set: 'picks' });
     await h.run({ type: 'picksDownload' });
-    const records = new TextDecoder().decode(h.last('exported')!.bytes).trim().split('\n').map((l) => JSON.parse(l) as PicksRecord);
+    const records = new TextDecoder()
+      .decode(h.last('exported')!.bytes)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as PicksRecord);
     expect(records.map((r) => r.correct)).toEqual([null, null, null, null, null]);
   });
 });

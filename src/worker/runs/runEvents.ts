@@ -73,7 +73,13 @@ export class RunEvents {
     const { emit, recorder, exportable } = this.d;
     recorder.end(r.reason === 'finished' ? 'done' : 'paused');
     this.d.steps.set(r.steps);
-    exportable.end = { reason: r.reason, steps: r.steps, skippedSteps: exportable.skippedSteps, bestValBestOfN: r.bestValBestOfN, seconds: (performance.now() - exportable.startedAt) / 1000 };
+    exportable.end = {
+      reason: r.reason,
+      steps: r.steps,
+      skippedSteps: exportable.skippedSteps,
+      bestValBestOfN: r.bestValBestOfN,
+      seconds: (performance.now() - exportable.startedAt) / 1000,
+    };
     this.state('done', r.steps, this.d.totalEpochs);
     emit({ type: 'complete', reason: r.reason, steps: r.steps, bestValBestOfN: r.bestValBestOfN });
   }
@@ -108,7 +114,9 @@ export class RunEvents {
       type: 'error',
       command: null,
       message: `${message} Training stopped at step ${steps}. ${
-        saved > 0 ? `Its last checkpoint (step ${saved}) is saved: choose another backend in the header (or reload the page), then Resume it under Saved runs.` : 'No checkpoint of it was saved yet.'
+        saved > 0
+          ? `Its last checkpoint (step ${saved}) is saved: choose another backend in the header (or reload the page), then Resume it under Saved runs.`
+          : 'No checkpoint of it was saved yet.'
       }`,
     });
     this.d.emitModels();

@@ -46,4 +46,3 @@ export function exportRunFile(run: ExportableRun | null, emit: (event: WorkerEve
   const name = data.name.replace(/\.[^.]*$/, '');
   emit({ type: 'exported', fileName: `eorm-run-${name}-metrics.jsonl`, bytes: bytes.buffer, what: 'run' });
 }
-

@@ -42,11 +42,21 @@ export class RunRecorder {
    * listed checkpoint step moves once the write is committed: only a stored checkpoint can be resumed.
    */
   checkpoint(c: RunCheckpoint): void {
-    const record = { ...this.snapshot((p) => p.step < c.step, (e) => e.step <= c.step), checkpointStep: c.step };
-    this.persist.write(`the checkpoint at step ${c.step}`, (db) => db.putCheckpoint(record, c), () => {
-      this.run.checkpointStep = Math.max(this.run.checkpointStep, c.step);
-      this.changed(this.info);
-    });
+    const record = {
+      ...this.snapshot(
+        (p) => p.step < c.step,
+        (e) => e.step <= c.step,
+      ),
+      checkpointStep: c.step,
+    };
+    this.persist.write(
+      `the checkpoint at step ${c.step}`,
+      (db) => db.putCheckpoint(record, c),
+      () => {
+        this.run.checkpointStep = Math.max(this.run.checkpointStep, c.step);
+        this.changed(this.info);
+      },
+    );
   }
 
   /** A state change while the run goes on (training, paused). */
@@ -69,7 +79,10 @@ export class RunRecorder {
   private store(state: SavedRunState, ended: boolean): void {
     this.run.state = state;
     this.run.ended = ended;
-    const record = this.snapshot(() => true, () => true);
+    const record = this.snapshot(
+      () => true,
+      () => true,
+    );
     this.persist.write('the run', (db) => db.saveRun(record));
     this.changed(this.info);
   }

@@ -33,7 +33,22 @@ export function runValidated(deps: ValidationDeps, e: RunEvaluation, settings: T
   const selection = selectionOf(e.evaluation);
   // The run validates on its own split, which the latest model records.
   const heldOut = heldOutNote({ use: 'recorded', split: splitOf(data), checked: true }, splitOf(data), data.name, false);
-  const report: EvalReport = { set: 'val', epoch: e.epoch, step: e.step, epochTrainLoss: e.epochTrainLoss, summary: s, curve, histogram, sources: e.evaluation.sources, isBest: e.isBest, origin: 'run', modelSlot: 'latest', selection, allQuestionsAccuracy: e.evaluation.allQuestionsAccuracy, heldOut };
+  const report: EvalReport = {
+    set: 'val',
+    epoch: e.epoch,
+    step: e.step,
+    epochTrainLoss: e.epochTrainLoss,
+    summary: s,
+    curve,
+    histogram,
+    sources: e.evaluation.sources,
+    isBest: e.isBest,
+    origin: 'run',
+    modelSlot: 'latest',
+    selection,
+    allQuestionsAccuracy: e.evaluation.allQuestionsAccuracy,
+    heldOut,
+  };
   deps.cache.store('val', 'latest', { step: e.step, data, groups: data.split.val, maxLen: cfg.maxLen, evaluation: e.evaluation, heldOut });
   const latest = models.get('latest')!;
   latest.description = `epoch ${e.epoch}, step ${e.step}, val Best-of-N ${s.bestOfN.toFixed(3)}`;

@@ -78,7 +78,8 @@ export class SavedRuns {
         this.persist.read('the run', (db) => db.getRun(id)),
         this.persist.read('its checkpoint', (db) => db.getCheckpoint(id)),
       ]);
-      if (!record || !checkpoint) throw new Error('This run has no saved checkpoint to resume from (none was stored before it ended, or storage is unavailable).');
+      if (!record || !checkpoint)
+        throw new Error('This run has no saved checkpoint to resume from (none was stored before it ended, or storage is unavailable).');
       return { record, checkpoint, release };
     } catch (e) {
       release();

@@ -104,7 +104,11 @@ export class TrainingRuns {
   deviceLost(message: string): void {
     const run = this.run;
     if (!run) {
-      this.deps.emit({ type: 'error', command: null, message: `${message} Choose another backend in the header (or reload the page); an interrupted run can be resumed from its last checkpoint under Saved runs.` });
+      this.deps.emit({
+        type: 'error',
+        command: null,
+        message: `${message} Choose another backend in the header (or reload the page); an interrupted run can be resumed from its last checkpoint under Saved runs.`,
+      });
       return;
     }
     run.abandon(message);
@@ -117,10 +121,14 @@ export class TrainingRuns {
     const data = datasets.get('train');
     const largestGroup = data ? data.dataset.groups.reduce((m, g) => Math.max(m, g.candidates.length), 0) : 4;
     const perStep = largestGroup * groupsPerStep(settings);
-    const perPass = settings.microBatch > 0 ? settings.microBatch : (autoMicroBatch(cfg, perStep, cfg.maxLen, passBudget(activeProfile(), this.deps.backend())) ?? perStep);
+    const perPass =
+      settings.microBatch > 0 ? settings.microBatch : (autoMicroBatch(cfg, perStep, cfg.maxLen, passBudget(activeProfile(), this.deps.backend())) ?? perStep);
     const adapter = this.deps.backend()?.adapter ?? null;
     const e = estimateMemory(cfg, perPass, perPass < perStep, adapter);
-    this.deps.emit({ type: 'estimate', estimate: { params: e.params, trainingBytes: e.trainingBytes, largestBufferBytes: e.largestBufferBytes, warnings: e.warnings } });
+    this.deps.emit({
+      type: 'estimate',
+      estimate: { params: e.params, trainingBytes: e.trainingBytes, largestBufferBytes: e.largestBufferBytes, warnings: e.warnings },
+    });
     datasets.refreshSummaries();
   }
 
@@ -176,12 +184,20 @@ export class TrainingRuns {
       if (stored) {
         data = datasets.installTrain(record.datasetKey, stored, record.splitSeed);
       } else if (file === null) {
-        throw new Error(`This run on ${record.datasetName} began before every training file was given an identity (files over 256 MB had none), so the file it trained on cannot be checked and the run cannot be resumed. Start a new run on that file instead.`);
+        throw new Error(
+          `This run on ${record.datasetName} began before every training file was given an identity (files over 256 MB had none), so the file it trained on cannot be checked and the run cannot be resumed. Start a new run on that file instead.`,
+        );
       } else if (data?.contentHash !== file) {
-        throw new Error(`The file this run trained on (${record.datasetName}, ${shortHash(file)}) is not loaded, and not stored in this browser (files over 256 MB never are): load ${record.datasetName} again, then resume.`);
+        throw new Error(
+          `The file this run trained on (${record.datasetName}, ${shortHash(file)}) is not loaded, and not stored in this browser (files over 256 MB never are): load ${record.datasetName} again, then resume.`,
+        );
       } else {
         // The same bytes, read by an older app's rules (or another token cap) when the run began.
-        emit({ type: 'log', level: 'warn', message: `${record.datasetName} was read with an older version of the app's reading rules when this run began: it resumes on the file as read now, so its tokens or its split may differ slightly from what it trained on.` });
+        emit({
+          type: 'log',
+          level: 'warn',
+          message: `${record.datasetName} was read with an older version of the app's reading rules when this run began: it resumes on the file as read now, so its tokens or its split may differ slightly from what it trained on.`,
+        });
       }
     }
     if (this.run) throw new Error('Training started meanwhile: stop it before resuming another run.');
@@ -189,18 +205,40 @@ export class TrainingRuns {
     this.current = record.settings;
     record.points = record.points.filter((p) => p.step < checkpoint.step);
     record.evaluations = record.evaluations.filter((e) => e.step <= checkpoint.step);
-    emit({ type: 'log', level: 'info', message: `Resuming the run on ${record.datasetName} from its checkpoint at step ${checkpoint.step} of ${record.totalSteps}.` });
+    emit({
+      type: 'log',
+      level: 'info',
+      message: `Resuming the run on ${record.datasetName} from its checkpoint at step ${checkpoint.step} of ${record.totalSteps}.`,
+    });
     const recorder = this.deps.saved.recorder(record);
     recorder.resumed();
     this.launch(record.settings, record.cfg, paramsFromArrays(record.cfg, checkpoint.params), data, recorder, checkpoint, release);
   }
 
   /** `ended` runs once the run is over, whatever the outcome (it releases the run's lock). */
-  private launch(settings: TrainSettings, cfg: ModelConfig, params: Params, data: LoadedData, recorder: RunRecorder, resume: RunCheckpoint | null, ended: () => void): void {
+  private launch(
+    settings: TrainSettings,
+    cfg: ModelConfig,
+    params: Params,
+    data: LoadedData,
+    recorder: RunRecorder,
+    resume: RunCheckpoint | null,
+    ended: () => void,
+  ): void {
     const { emit, emitModels } = this.deps;
     this.installLatest(cfg, params, data, resume?.step ?? 0);
     const control = new RunControl();
-    const exportable: ExportableRun = { recorder, settings, cfg, data, split: splitOf(data), device: this.deps.backend()?.backend ?? 'unknown', startedAt: performance.now(), skippedSteps: 0, end: null };
+    const exportable: ExportableRun = {
+      recorder,
+      settings,
+      cfg,
+      data,
+      split: splitOf(data),
+      device: this.deps.backend()?.backend ?? 'unknown',
+      startedAt: performance.now(),
+      skippedSteps: 0,
+      end: null,
+    };
     this.lastRun = exportable;
     const events = new RunEvents({
       emit,
@@ -234,11 +272,17 @@ export class TrainingRuns {
     const { models } = this.deps;
     this.deps.datasets.refreshSummaries();
     models.clearTrained();
-    models.set('latest', { cfg, params, source: 'trained', description: 'training…', warnings: [], training: { splitSeed: data.splitSeed, split: splitOf(data) } });
+    models.set('latest', {
+      cfg,
+      params,
+      source: 'trained',
+      description: 'training…',
+      warnings: [],
+      training: { splitSeed: data.splitSeed, split: splitOf(data) },
+    });
     models.active = 'latest';
     this.stepsTaken = step;
     this.deps.cache.clear();
     this.deps.emitModels();
   }
-
 }

@@ -14,7 +14,11 @@ describe('Persister', () => {
     p.write('the checkpoint at step 50', full, () => saved++);
     p.write('the checkpoint at step 100', full, () => saved++);
     p.write('the run', () => Promise.reject(new Error('disk on fire')));
-    p.write('the run', () => Promise.resolve(), () => saved++);
+    p.write(
+      'the run',
+      () => Promise.resolve(),
+      () => saved++,
+    );
     await settle();
     expect(told).toEqual([
       "This browser's storage for the app is full: the checkpoint at step 50 was not saved. Training goes on in memory; delete old runs to save again.",

@@ -58,4 +58,3 @@ export function compact(s: string): string {
   }
   return out;
 }
-

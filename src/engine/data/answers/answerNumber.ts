@@ -44,7 +44,30 @@ const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c
 /** Currency signs, before a number or after it ("350$"). */
 const CURRENCY = ['\\$', '$', '€', '£'];
 /** Units written without a space after the number ("5cm"); with a space any word counts ("18 eggs"). */
-const COMPACT_UNITS = new Set(['cm', 'mm', 'km', 'm', 'kg', 'g', 'mg', 'ml', 'l', 's', 'ft', 'in', 'yd', 'mi', 'lb', 'lbs', 'oz', 'mph', 'h', 'hr', 'hrs', 'min']);
+const COMPACT_UNITS = new Set([
+  'cm',
+  'mm',
+  'km',
+  'm',
+  'kg',
+  'g',
+  'mg',
+  'ml',
+  'l',
+  's',
+  'ft',
+  'in',
+  'yd',
+  'mi',
+  'lb',
+  'lbs',
+  'oz',
+  'mph',
+  'h',
+  'hr',
+  'hrs',
+  'min',
+]);
 // A unit after a space: words, dots and slashes ("dollars/hour", "sq. ft"), perhaps squared or cubed.
 const SPACED_UNIT = /^[A-Za-z][A-Za-z. /]*(?:\^\{?[23]\}?)?$/;
 const COMPACT_UNIT = /^([A-Za-z]+)(?:\^\{?[23]\}?)?$/;

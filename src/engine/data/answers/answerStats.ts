@@ -64,7 +64,14 @@ export function answerStats(dataset: Dataset): AnswerStats {
         if (c.goldMatch !== (c.label === 1)) {
           disagreeing++;
           if (disagreements.length < MAX_LISTED_DISAGREEMENTS) {
-            disagreements.push({ ...(c.file === undefined ? {} : { file: c.file }), line: c.line, questionId: g.questionId, label: c.label, answerKey: c.answerKey, gold: c.gold! });
+            disagreements.push({
+              ...(c.file === undefined ? {} : { file: c.file }),
+              line: c.line,
+              questionId: g.questionId,
+              label: c.label,
+              answerKey: c.answerKey,
+              gold: c.gold!,
+            });
           }
         }
       }
@@ -85,5 +92,10 @@ export function answerStats(dataset: Dataset): AnswerStats {
 
 /** The disagreeing lines as JSONL, one object per line, for the panel's download. */
 export function disagreementsJsonl(list: LabelGoldDisagreement[]): string {
-  return list.map((d) => `${JSON.stringify({ ...(d.file === undefined ? {} : { file: d.file }), line: d.line, question_id: d.questionId, label: d.label, answer_key: d.answerKey, gold: d.gold })}\n`).join('');
+  return list
+    .map(
+      (d) =>
+        `${JSON.stringify({ ...(d.file === undefined ? {} : { file: d.file }), line: d.line, question_id: d.questionId, label: d.label, answer_key: d.answerKey, gold: d.gold })}\n`,
+    )
+    .join('');
 }

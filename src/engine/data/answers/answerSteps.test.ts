@@ -25,7 +25,10 @@ describe('answerSteps', () => {
   });
 
   it('partitions real answers (16-answer GSM8K, first 200 questions)', () => {
-    const texts = readFileSync('bench/data/zeroeval-gsm8k-16cand-first200.jsonl', 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { gen_text: string }).gen_text);
+    const texts = readFileSync('bench/data/zeroeval-gsm8k-16cand-first200.jsonl', 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { gen_text: string }).gen_text);
     let steps = 0;
     for (const text of texts) {
       const s = answerSteps(text);

@@ -14,8 +14,22 @@ const VULGAR_VALUES = ['1/2', '1/3', '2/3', '1/4', '3/4', '1/5', '2/5', '3/5', '
 /** Unicode a model writes for LaTeX: every minus-like dash (not the em dash of prose), operators, relations, constants. */
 const CHARACTERS = new Map<string, string>([
   ...['\u2010', '\u2011', '\u2012', '\u2013', '\u2212', '\ufe63', '\uff0d'].map((c): [string, string] => [c, '-']),
-  ['×', '\\times '], ['÷', '\\div '], ['·', '\\cdot '], ['⋅', '\\cdot '], ['≤', '\\leq '], ['≥', '\\geq '], ['≠', '\\neq '],
-  ['π', '\\pi '], ['∞', '\\infty '], ['√', '\\sqrt '], ['±', '\\pm '], ['∪', '\\cup '], ['∈', '\\in '], ['²', '^2'], ['³', '^3'], ['⁄', '/'],
+  ['×', '\\times '],
+  ['÷', '\\div '],
+  ['·', '\\cdot '],
+  ['⋅', '\\cdot '],
+  ['≤', '\\leq '],
+  ['≥', '\\geq '],
+  ['≠', '\\neq '],
+  ['π', '\\pi '],
+  ['∞', '\\infty '],
+  ['√', '\\sqrt '],
+  ['±', '\\pm '],
+  ['∪', '\\cup '],
+  ['∈', '\\in '],
+  ['²', '^2'],
+  ['³', '^3'],
+  ['⁄', '/'],
 ]);
 
 /** One pass over the characters: each mapped one is replaced; a vulgar fraction after a digit starts a mixed number ("2½" → "2 1/2"). */
@@ -86,7 +100,10 @@ const UNWRAP_STEPS: Array<[RegExp, string]> = [
   [/(?<!\\)\\\\(?=[A-Za-z])/g, '\\'],
   [/^\\\((.*)\\\)$/s, '$1'],
   [/^\\\[(.*)\\\]$/s, '$1'],
-  [/\\(?:text|textbf|textit|textrm|textup|textsf|texttt|textnormal|mathrm|mathbf|mathit|mathsf|mathtt|mathbb|mathcal|boldsymbol|bm|mbox|operatorname)\s*\{([^{}]*)\}/g, '$1'],
+  [
+    /\\(?:text|textbf|textit|textrm|textup|textsf|texttt|textnormal|mathrm|mathbf|mathit|mathsf|mathtt|mathbb|mathcal|boldsymbol|bm|mbox|operatorname)\s*\{([^{}]*)\}/g,
+    '$1',
+  ],
   [/\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|big|Big|bigg|Bigg)\b/g, ''],
   [/\\(?:q?quad|displaystyle)\b/g, ''],
   // "32,\! 349": a thin space after a thousands comma, not a list.

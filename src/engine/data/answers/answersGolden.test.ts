@@ -49,7 +49,10 @@ describe('answers golden: hand-written cases', () => {
   it("groups a question's equal answers for its vote", () => {
     for (const [answers, want] of G.classes) {
       const classes = classKeys(answers.map(keyOf));
-      expect(classes.map((c) => (c === null ? -1 : classes.indexOf(c))), JSON.stringify(answers)).toEqual(want);
+      expect(
+        classes.map((c) => (c === null ? -1 : classes.indexOf(c))),
+        JSON.stringify(answers),
+      ).toEqual(want);
     }
   });
   it('has hundreds of cases', () => {

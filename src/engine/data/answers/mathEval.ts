@@ -71,10 +71,24 @@ function factorialOf(a: number): number {
 }
 
 const FUNCTIONS: Record<string, (x: number) => number> = {
-  sin: Math.sin, cos: Math.cos, tan: Math.tan, sec: (x) => 1 / Math.cos(x), csc: (x) => 1 / Math.sin(x), cot: (x) => Math.cos(x) / Math.sin(x),
-  arcsin: Math.asin, arccos: Math.acos, arctan: Math.atan, sinh: Math.sinh, cosh: Math.cosh, tanh: Math.tanh,
-  ln: (x) => (x > 0 ? Math.log(x) : NaN), log: (x) => (x > 0 ? Math.log(x) : NaN), exp: Math.exp,
-  sqrt: (x) => (x >= 0 ? Math.sqrt(x) : NaN), abs: Math.abs, fact: factorialOf,
+  sin: Math.sin,
+  cos: Math.cos,
+  tan: Math.tan,
+  sec: (x) => 1 / Math.cos(x),
+  csc: (x) => 1 / Math.sin(x),
+  cot: (x) => Math.cos(x) / Math.sin(x),
+  arcsin: Math.asin,
+  arccos: Math.acos,
+  arctan: Math.atan,
+  sinh: Math.sinh,
+  cosh: Math.cosh,
+  tanh: Math.tanh,
+  ln: (x) => (x > 0 ? Math.log(x) : NaN),
+  log: (x) => (x > 0 ? Math.log(x) : NaN),
+  exp: Math.exp,
+  sqrt: (x) => (x >= 0 ? Math.sqrt(x) : NaN),
+  abs: Math.abs,
+  fact: factorialOf,
 };
 
 /** The value at the given values of the variables (NaN where undefined). */

@@ -24,7 +24,9 @@ const FUNCTIONS = new Set(['sin', 'cos', 'tan', 'sec', 'csc', 'cot', 'arcsin', '
 /** Functions also read without a backslash, before a bracket ("sqrt(2)", "sin(x)"). */
 const PLAIN_FUNCTIONS = ['arcsin', 'arccos', 'arctan', 'sqrt', 'sin', 'cos', 'tan', 'ln', 'log', 'exp'];
 const GREEK = new Set(
-  'alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi rho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Sigma Phi Psi Omega'.split(' '),
+  'alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi rho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Sigma Phi Psi Omega'.split(
+    ' ',
+  ),
 );
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
 const isLetter = (c: string | undefined): boolean => c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));

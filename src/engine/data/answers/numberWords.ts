@@ -5,8 +5,17 @@
  */
 import { type Rational, mul, pow } from './rational.ts';
 
-const SCALE_WORDS: Array<[string, bigint]> = [['hundred', 100n], ['thousand', 1000n], ['million', 10n ** 6n], ['billion', 10n ** 9n], ['trillion', 10n ** 12n]];
-const POWER_WORDS: Array<[string, bigint]> = [['squared', 2n], ['cubed', 3n]];
+const SCALE_WORDS: Array<[string, bigint]> = [
+  ['hundred', 100n],
+  ['thousand', 1000n],
+  ['million', 10n ** 6n],
+  ['billion', 10n ** 9n],
+  ['trillion', 10n ** 12n],
+];
+const POWER_WORDS: Array<[string, bigint]> = [
+  ['squared', 2n],
+  ['cubed', 3n],
+];
 
 const isLetter = (c: string | undefined): boolean => c !== undefined && /[A-Za-z]/.test(c);
 const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';

@@ -7,6 +7,12 @@ export function candidatesReader(ctx: ReadContext): ObjectReader {
     const r = readRecord(obj, source, false);
     if (r.label !== null) ctx.mapped.labels.add('label');
     if (r.gold !== null) ctx.mapped.gold.add('gold');
-    return { line, questionId: r.questionId, question: r.question, gold: r.gold, samples: [{ genText: r.genText, label: r.label, answer: r.answer, source: r.source }] };
+    return {
+      line,
+      questionId: r.questionId,
+      question: r.question,
+      gold: r.gold,
+      samples: [{ genText: r.genText, label: r.label, answer: r.answer, source: r.source }],
+    };
   };
 }

@@ -7,8 +7,10 @@ import { Reject, describeValue, requiredString } from '../record.ts';
 import type { ObjectReader, ReadContext } from './context.ts';
 import { isObject, messageText } from './fields.ts';
 
-export const isChatRequest = (obj: Record<string, unknown>): boolean => Object.hasOwn(obj, 'custom_id') && isObject(obj.body) && !Object.hasOwn(obj, 'response');
-export const isChatOutput = (obj: Record<string, unknown>): boolean => Object.hasOwn(obj, 'custom_id') && (Object.hasOwn(obj, 'response') || Object.hasOwn(obj, 'error'));
+export const isChatRequest = (obj: Record<string, unknown>): boolean =>
+  Object.hasOwn(obj, 'custom_id') && isObject(obj.body) && !Object.hasOwn(obj, 'response');
+export const isChatOutput = (obj: Record<string, unknown>): boolean =>
+  Object.hasOwn(obj, 'custom_id') && (Object.hasOwn(obj, 'response') || Object.hasOwn(obj, 'error'));
 
 /** custom_id → question, from request lines; the ones never answered are counted at the end. */
 export class ChatRequests {
@@ -22,7 +24,8 @@ export class ChatRequests {
       if (!Array.isArray(messages)) throw new Reject('body.messages', 'wrong_type', `expected a list of messages, got ${describeValue(messages)}`);
       const users = messages.filter((m): m is Record<string, unknown> => isObject(m) && m.role === 'user');
       const text = users.length === 0 ? null : messageText(users[users.length - 1].content);
-      if (text === null || text.trim() === '') throw new Reject('body.messages', 'empty_question', 'no user message with text: the last user message is the question');
+      if (text === null || text.trim() === '')
+        throw new Reject('body.messages', 'empty_question', 'no user message with text: the last user message is the question');
       this.questions.set(id, text);
       return null;
     };
@@ -46,13 +49,15 @@ export function chatOutputReader(ctx: ReadContext, requests: ChatRequests): Obje
     const response = obj.response;
     if (!isObject(response)) throw new Reject('response', 'wrong_type', `expected an object, got ${describeValue(response)}`);
     const status = response.status_code;
-    if (status !== undefined && status !== 200) throw new Reject('response.status_code', 'request_failed', `the request failed with HTTP status ${describeValue(status)}`);
+    if (status !== undefined && status !== 200)
+      throw new Reject('response.status_code', 'request_failed', `the request failed with HTTP status ${describeValue(status)}`);
     const body = response.body;
     const choices = isObject(body) ? body.choices : undefined;
     if (!Array.isArray(choices) || choices.length === 0) throw new Reject('response.body.choices', 'missing_field', 'no choices');
     const question = requests.questions.get(id);
     if (question === undefined) {
-      const hint = requests.questions.size === 0 ? 'drop the batch\'s request file together with this output file' : 'no request file dropped with it has this custom_id';
+      const hint =
+        requests.questions.size === 0 ? "drop the batch's request file together with this output file" : 'no request file dropped with it has this custom_id';
       throw new Reject('custom_id', 'request_failed', `no request ${describeValue(id)} to take the question from: ${hint}`);
     }
     const model = isObject(body) && typeof body.model === 'string' ? body.model : null;

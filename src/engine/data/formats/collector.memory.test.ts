@@ -20,7 +20,7 @@ const line = (n: number, question: string): RawLine => ({
   samples: [{ genText: `answer ${n}`, label: null, answer: null, source: null }],
 });
 
-test('a picks set held until finish() keeps one copy of a group\'s question text, not one per line', () => {
+test("a picks set held until finish() keeps one copy of a group's question text, not one per line", () => {
   const question = 'How many eggs? '.repeat(700); // about 10 KB
   const lines = 2_000; // one copy each would hold about 20 MB
   const collector = new Collector();
@@ -43,7 +43,13 @@ test('candidates keep one copy of a source name and an answer their lines repeat
   const before = heapAfterGc();
   for (let n = 1; n <= lines; n++) {
     // Each parsed anew: its own copies, as JSON.parse gives them.
-    collector.line({ line: n, questionId: `q${n % 10}`, question: `question ${n % 10}`, gold: null, samples: [{ genText: `text ${n}`, label: null, answer: answer.split('').join(''), source: source.split('').join('') }] });
+    collector.line({
+      line: n,
+      questionId: `q${n % 10}`,
+      question: `question ${n % 10}`,
+      gold: null,
+      samples: [{ genText: `text ${n}`, label: null, answer: answer.split('').join(''), source: source.split('').join('') }],
+    });
   }
   const collected = collector.finish();
   const heldPerCandidate = (heapAfterGc() - before) / lines;

@@ -162,7 +162,15 @@ export class Collector {
     for (const s of raw.samples) {
       const { answerKey, textAnswerKey } = candidateKeys(s.answer, s.genText);
       const voteKey = classes.classOf(answerKey);
-      const c: CandidateText = { line: raw.line, genText: s.genText, answer: this.shared(s.answer), answerKey: this.shared(voteKey), textAnswerKey: this.shared(textAnswerKey), gold: raw.gold, source: this.shared(s.source ?? fileDefault) };
+      const c: CandidateText = {
+        line: raw.line,
+        genText: s.genText,
+        answer: this.shared(s.answer),
+        answerKey: this.shared(voteKey),
+        textAnswerKey: this.shared(textAnswerKey),
+        gold: raw.gold,
+        source: this.shared(s.source ?? fileDefault),
+      };
       if (this.file !== undefined) c.file = this.file;
       if (s.reasoning !== undefined) c.reasoning = s.reasoning;
       if (labelled) {

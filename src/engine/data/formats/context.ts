@@ -13,7 +13,13 @@ export interface ReadContext {
 }
 
 export function newContext(): ReadContext {
-  return { invalidMarkers: 0, textLabels: 0, duplicateLines: 0, unansweredRequests: 0, mapped: { question: new Set(), samples: new Set(), labels: new Set(), gold: new Set() } };
+  return {
+    invalidMarkers: 0,
+    textLabels: 0,
+    duplicateLines: 0,
+    unansweredRequests: 0,
+    mapped: { question: new Set(), samples: new Set(), labels: new Set(), gold: new Set() },
+  };
 }
 
 const TEXT_LABEL = /^(?:[01](?:\.0*)?|true|false)$/i;

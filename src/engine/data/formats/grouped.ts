@@ -6,8 +6,20 @@ import { Reject, describeValue, optionalText, requiredString } from '../record.t
 import type { RawSample } from './collector.ts';
 import { type ObjectReader, type ReadContext, markerSeen } from './context.ts';
 import {
-  GENERATOR_FIELDS, GOLD_FIELDS, ID_FIELDS, LABELS_FIELDS, QUESTION_FIELDS, SAMPLES_FIELDS, SAMPLE_LABEL_FIELDS, SAMPLE_TEXT_FIELDS,
-  firstField, goldText, isObject, nonEmpty, readId, readSampleLabel,
+  GENERATOR_FIELDS,
+  GOLD_FIELDS,
+  ID_FIELDS,
+  LABELS_FIELDS,
+  QUESTION_FIELDS,
+  SAMPLES_FIELDS,
+  SAMPLE_LABEL_FIELDS,
+  SAMPLE_TEXT_FIELDS,
+  firstField,
+  goldText,
+  isObject,
+  nonEmpty,
+  readId,
+  readSampleLabel,
 } from './fields.ts';
 
 /** Whether an object looks like one question with its samples. */
@@ -41,7 +53,8 @@ export function groupedReader(ctx: ReadContext): ObjectReader {
       const v = obj[lField];
       labels = Array.isArray(v) ? v : rawSamples.length === 1 ? [v] : null;
       if (labels === null) throw new Reject(lField, 'wrong_type', `expected a list of ${rawSamples.length} labels (one per sample), got ${describeValue(v)}`);
-      if (labels.length !== rawSamples.length) throw new Reject(lField, 'wrong_type', `${labels.length} labels for ${rawSamples.length} samples in "${sField}"`);
+      if (labels.length !== rawSamples.length)
+        throw new Reject(lField, 'wrong_type', `${labels.length} labels for ${rawSamples.length} samples in "${sField}"`);
     }
     const generatorField = firstField(obj, GENERATOR_FIELDS);
     const generator = generatorField === null ? null : optionalText(obj, generatorField, false, source);

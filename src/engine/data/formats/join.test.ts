@@ -49,7 +49,11 @@ describe('per-model results files joined', () => {
       expect(g.candidates.map((c) => c.source)).toEqual(want.sources);
     }
     // GSM8K's gold written "# 18" is the answer 18, which all three models give for the first question.
-    expect(d.groups[0].candidates.map((c) => [c.gold, c.label])).toEqual([['18', 1], ['18', 1], ['18', 1]]);
+    expect(d.groups[0].candidates.map((c) => [c.gold, c.label])).toEqual([
+      ['18', 1],
+      ['18', 1],
+      ['18', 1],
+    ]);
   });
 
   it('names a file that holds the same question id with another question', async () => {
@@ -72,6 +76,8 @@ describe('per-model results files joined', () => {
     ])) as Dataset;
     const stats = answerStats(d);
     expect(stats.labelGoldDisagreements).toBe(1);
-    expect(disagreementsJsonl(stats.disagreements)).toBe(`${JSON.stringify({ file: 'b.jsonl', line: 1, question_id: 'x', label: 1, answer_key: '2', gold: '1' })}\n`);
+    expect(disagreementsJsonl(stats.disagreements)).toBe(
+      `${JSON.stringify({ file: 'b.jsonl', line: 1, question_id: 'x', label: 1, answer_key: '2', gold: '1' })}\n`,
+    );
   });
 });

@@ -38,10 +38,17 @@ describe('ArraySplitter', () => {
     const out = split(`[${items.join(', ')}]`, 64, 200);
     expect(out.length).toBe(40);
     expect(out.filter((e) => Array.isArray(e)).map((e) => (e as [string, number])[0])).toEqual(items.filter((_, i) => i !== 9));
-    expect(out[9]).toMatchObject({ line: 1, kind: 'line_too_long', reason: expect.stringMatching(new RegExp(`^array element too long: ${items[9].length} bytes \\(limit 200\\)`)) });
+    expect(out[9]).toMatchObject({
+      line: 1,
+      kind: 'line_too_long',
+      reason: expect.stringMatching(new RegExp(`^array element too long: ${items[9].length} bytes \\(limit 200\\)`)),
+    });
   });
 
   it('says an array cut short is not closed, on its last line', () => {
-    expect(split('[1,\n{"a": [2\n', 5)).toEqual([['1', 1], { line: 2, field: '(line)', kind: 'invalid_json', reason: 'the JSON array is not closed: the file ends inside it (was it cut short?)' }]);
+    expect(split('[1,\n{"a": [2\n', 5)).toEqual([
+      ['1', 1],
+      { line: 2, field: '(line)', kind: 'invalid_json', reason: 'the JSON array is not closed: the file ends inside it (was it cut short?)' },
+    ]);
   });
 });

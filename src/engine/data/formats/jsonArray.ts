@@ -126,7 +126,11 @@ export interface SplitArrayOptions extends EachChunkOptions {
 }
 
 /** Reads `stream` to the end, calling `sink` for every element; `progress` after each chunk with the bytes and lines read so far. */
-export async function splitArray(stream: ReadableStream<Uint8Array>, sink: ArraySink & { progress(bytes: number, lines: number): void }, options: SplitArrayOptions): Promise<void> {
+export async function splitArray(
+  stream: ReadableStream<Uint8Array>,
+  sink: ArraySink & { progress(bytes: number, lines: number): void },
+  options: SplitArrayOptions,
+): Promise<void> {
   const splitter = new ArraySplitter(sink, options.maxElementBytes);
   let bytes = 0;
   await eachChunk(

@@ -16,7 +16,8 @@ export function isLmEval(obj: Record<string, unknown>): boolean {
  * strings (`["…", "…"]`, as scripts that rewrite the file do) is the repeats themselves.
  */
 function responses(resps: unknown): { repeats: unknown[]; field: string } {
-  if (!Array.isArray(resps)) throw new Reject('resps', 'wrong_type', `expected a list of responses (the harness writes [["…", "…"]]), got ${describeValue(resps)}`);
+  if (!Array.isArray(resps))
+    throw new Reject('resps', 'wrong_type', `expected a list of responses (the harness writes [["…", "…"]]), got ${describeValue(resps)}`);
   const flat = typeof nonEmpty(resps, 'resps', 'responses')[0] === 'string';
   if (flat) return { repeats: resps, field: 'resps' };
   if (!Array.isArray(resps[0])) throw new Reject('resps[0]', 'wrong_type', `expected a list of response strings, got ${describeValue(resps[0])}`);

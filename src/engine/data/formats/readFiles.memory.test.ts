@@ -41,7 +41,9 @@ afterEach(() => vi.restoreAllMocks());
 describe('reading a large file', () => {
   it('reads a byte stream into one reused buffer: chunk buffers allocated stay at the peeked start, not the file', async () => {
     // 8,000 lines of about 1 KB (8 MB) in 64 KB chunks, no labels: a picks set.
-    const lines = Array.from({ length: 8000 }, (_, i) => JSON.stringify({ question_id: `${i >> 4}`, question: `q${i >> 4}`, gen_text: `${'step '.repeat(190)}so the answer is ${i}` }));
+    const lines = Array.from({ length: 8000 }, (_, i) =>
+      JSON.stringify({ question_id: `${i >> 4}`, question: `q${i >> 4}`, gen_text: `${'step '.repeat(190)}so the answer is ${i}` }),
+    );
     const bytes = new TextEncoder().encode(`${lines.join('\n')}\n`);
     const source = countingByteStream(bytes, 64 * 1024);
     const hash = new Sha256();
@@ -58,10 +60,14 @@ describe('reading a large file', () => {
   });
 
   it('makes ASCII lines without TextDecoder (a browser holds its strings outside the JS heap, freed late); others still decode', async () => {
-    const lines = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ question: `q${i >> 3}`, gen_text: `${'so '.repeat(300)}${i % 100 === 0 ? 'é…日本 ' : ''}the answer is ${i}` }));
+    const lines = Array.from({ length: 2000 }, (_, i) =>
+      JSON.stringify({ question: `q${i >> 3}`, gen_text: `${'so '.repeat(300)}${i % 100 === 0 ? 'é…日本 ' : ''}the answer is ${i}` }),
+    );
     const bytes = new TextEncoder().encode(`${lines.join('\n')}\n`);
     const nonAscii = lines.filter((l) => /[^\x00-\x7f]/.test(l));
-    const { result, bytes: decoded } = await decodedBytes(() => readFiles([{ name: 'a.jsonl', stream: countingByteStream(bytes, 64 * 1024).stream, size: bytes.length }]));
+    const { result, bytes: decoded } = await decodedBytes(() =>
+      readFiles([{ name: 'a.jsonl', stream: countingByteStream(bytes, 64 * 1024).stream, size: bytes.length }]),
+    );
     expect(result.candidateCount).toBe(2000);
     expect(result.groups[0].candidates[0].genText.endsWith('é…日本 the answer is 0')).toBe(true);
     expect(result.groups[1].candidates[0].genText.endsWith('so the answer is 8')).toBe(true);

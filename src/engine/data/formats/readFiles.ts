@@ -68,7 +68,15 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
       throw new NotJsonTextError(f.name, problem);
     }
     const layout = f.layout ?? layoutOf(p.firstChar);
-    opened.push({ name: f.name, head: p.head, rest: p.rest, onBytes: f.onBytes, layout, kind: layout === 'array' ? null : firstKind(p.firstLine), firstLine: p.firstLine });
+    opened.push({
+      name: f.name,
+      head: p.head,
+      rest: p.rest,
+      onBytes: f.onBytes,
+      layout,
+      kind: layout === 'array' ? null : firstKind(p.firstLine),
+      firstLine: p.firstLine,
+    });
   }
   // Questions come from the request files: read them before any output.
   const order = [...opened.filter((o) => o.kind === 'chat-request'), ...opened.filter((o) => o.kind !== 'chat-request')];
@@ -132,7 +140,13 @@ export async function readFiles(files: readonly InputFile[], options: ReadOption
   if (collected.candidateCount === 0) throw new NoValidLinesError(report, noCandidateReason(report, kinds) ?? lookalike(order, multi));
   const format = multi ? joinedFormat(kinds) : fileFormat(order[0].layout, kinds[0]);
   const labelsFrom = !collected.labelled ? 'none' : collected.givenLabels ? 'given' : 'gold';
-  const mapping = describeMapping(format, files.length, collected.groups.map((g) => g.candidates.length), ctx, labelsFrom);
+  const mapping = describeMapping(
+    format,
+    files.length,
+    collected.groups.map((g) => g.candidates.length),
+    ctx,
+    labelsFrom,
+  );
   const names = files.map((f) => f.name);
   if (labelsFrom === 'none') {
     return { groups: collected.groups as Group<CandidateText>[], candidateCount: collected.candidateCount, report, format, files: names, labelsFrom, mapping };

@@ -79,4 +79,7 @@ export const OBJECT_KINDS: ReadonlyArray<ObjectKindSpec & { kind: ObjectKind; fo
   format.kinds.map((k) => ({ ...k, kind: k.kind as ObjectKind, format })),
 ).sort((a, b) => a.precedence - b.precedence);
 
-export const FORMAT_BY_NAME: Readonly<Record<FormatName, FormatSpec>> = Object.fromEntries(FORMATS.map((f: FormatSpec) => [f.name, f])) as Record<FormatName, FormatSpec>;
+export const FORMAT_BY_NAME: Readonly<Record<FormatName, FormatSpec>> = Object.fromEntries(FORMATS.map((f: FormatSpec) => [f.name, f])) as Record<
+  FormatName,
+  FormatSpec
+>;

@@ -52,8 +52,14 @@ export function growth<T>(make: (n: number) => T, run: (input: T) => unknown, n:
   let small = Infinity;
   let large = Infinity;
   for (let t = 0; t < 7; t++) {
-    small = Math.min(small, timePerCall(() => run(a), 10));
-    large = Math.min(large, timePerCall(() => run(b), 10));
+    small = Math.min(
+      small,
+      timePerCall(() => run(a), 10),
+    );
+    large = Math.min(
+      large,
+      timePerCall(() => run(b), 10),
+    );
   }
   return { small, large, ratio: large / small };
 }

@@ -51,7 +51,14 @@ describe('tokenizing a candidate is bounded by maxLen', () => {
 
   it('a 1 MB question with a run is bounded too, and the answer is then not read at all', () => {
     const before = mergedSoFar();
-    const chunk = tokenizeChunk({ maxLen: MAX_LEN, clsId: GPT2_EOT, sepId: GPT2_EOT, questions: [`Q ${'!'.repeat(1_000_000)}`], groupSizes: [2], genTexts: ['a', '.'.repeat(1_000_000)] });
+    const chunk = tokenizeChunk({
+      maxLen: MAX_LEN,
+      clsId: GPT2_EOT,
+      sepId: GPT2_EOT,
+      questions: [`Q ${'!'.repeat(1_000_000)}`],
+      groupSizes: [2],
+      genTexts: ['a', '.'.repeat(1_000_000)],
+    });
     expect(mergedSoFar() - before).toBeLessThan(MERGE_BOUND);
     expect(chunk.offsets[1]).toBe(MAX_LEN);
     expect(chunk.offsets[2]).toBe(2 * MAX_LEN);

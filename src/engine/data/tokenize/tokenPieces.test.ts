@@ -26,7 +26,7 @@ function expectTiling(pieces: TokenPiece[], length: number) {
 }
 
 describe('tokenPieces', () => {
-  it('gives one piece per token of plain text, the parts in order, each part\'s text exactly', () => {
+  it("gives one piece per token of plain text, the parts in order, each part's text exactly", () => {
     const { ids, questionTokens } = input('What is 3+5?', ' The answer is $\\boxed{8}$.');
     const pieces = tokenPieces(ids, questionTokens);
     expect(pieces.length).toBe(ids.length);

@@ -103,10 +103,12 @@ describe('tokenizeChunk', () => {
   it('encodes each question once per group, not once per candidate', () => {
     const spy = vi.mocked(r50k.encode);
     spy.mockClear();
-    tokenizeChunk(job([
-      ['Q1', ['a', 'b', 'c']],
-      ['Q2', ['d', 'e']],
-    ]));
+    tokenizeChunk(
+      job([
+        ['Q1', ['a', 'b', 'c']],
+        ['Q2', ['d', 'e']],
+      ]),
+    );
     expect(spy).toHaveBeenCalledTimes(2 + 5);
     expect(spy.mock.calls.filter(([text]) => text === 'Q1').length).toBe(1);
   });
@@ -129,10 +131,15 @@ describe('mergeChunks', () => {
   it('concatenates chunks with shifted offsets and summed truncation', () => {
     const a = tokenizeChunk(job([['Q1', ['a', 'bb']]], 4));
     const b = tokenizeChunk(job([['Q2', ['c']]], 4));
-    const all = tokenizeChunk(job([
-      ['Q1', ['a', 'bb']],
-      ['Q2', ['c']],
-    ], 4));
+    const all = tokenizeChunk(
+      job(
+        [
+          ['Q1', ['a', 'bb']],
+          ['Q2', ['c']],
+        ],
+        4,
+      ),
+    );
     const merged = mergeChunks([a, b], 4);
     expect(merged).toEqual({ maxLen: 4, tokens: all.tokens, offsets: all.offsets, truncated: all.truncated });
   });

@@ -66,7 +66,9 @@ export function tokenizeChunk(job: TokenizeJob): TokenizedChunk {
   checkSettings(job);
   const covered = job.groupSizes.reduce((n, k) => n + k, 0);
   if (covered !== job.genTexts.length || job.groupSizes.length !== job.questions.length) {
-    throw new Error(`job mismatch: ${job.questions.length} questions, ${job.groupSizes.length} group sizes covering ${covered} candidates, ${job.genTexts.length} texts`);
+    throw new Error(
+      `job mismatch: ${job.questions.length} questions, ${job.groupSizes.length} group sizes covering ${covered} candidates, ${job.genTexts.length} texts`,
+    );
   }
   const { maxLen, clsId, sepId } = job;
   const offsets = new Uint32Array(job.genTexts.length + 1);

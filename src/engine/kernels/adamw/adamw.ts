@@ -19,7 +19,15 @@ export interface AdamWStep {
  * Returns new [p, m, v]. Both functions below compute it; the caller picks (the optimizer, from the
  * backend profile's `fused.adamw`).
  */
-export type AdamWUpdate = (p: tf.Tensor, m: tf.Tensor, v: tf.Tensor, g: tf.Tensor, scale: tf.Scalar, apply: tf.Scalar, s: AdamWStep) => [tf.Tensor, tf.Tensor, tf.Tensor];
+export type AdamWUpdate = (
+  p: tf.Tensor,
+  m: tf.Tensor,
+  v: tf.Tensor,
+  g: tf.Tensor,
+  scale: tf.Scalar,
+  apply: tf.Scalar,
+  s: AdamWStep,
+) => [tf.Tensor, tf.Tensor, tf.Tensor];
 
 /**
  * The step's scalars, computed once in double for every placement (the composition's scalars, and each

@@ -8,7 +8,11 @@ import { readTogether } from '../../gpuMemory/readTogether.ts';
 const SHAPES: number[][] = [[3, 5], [17], [64, 33], [1], [200], [7, 7], [1000], [2, 300], [50, 6]];
 const TABLE = SHAPES.length - 1;
 /** The table's rows with a gradient in each step (ascending); the others' gradient is 0. */
-const ROWS = [[0, 3, 4, 17, 49], [3, 5, 6, 30], [1, 3, 49]];
+const ROWS = [
+  [0, 3, 4, 17, 49],
+  [3, 5, 6, 30],
+  [1, 3, 49],
+];
 
 /**
  * The in-place flat AdamW over 9 parameters against the composition per parameter (the table's row
@@ -21,7 +25,11 @@ export async function adamwFlatParity(): Promise<ParityErrors | null> {
   if (!hasKernel(ADAMW_LINK)) return null;
   const names = SHAPES.map((_, i) => `w${i}`);
   const params = new Map(names.map((n, i) => [n, tf.variable(randomTensor(SHAPES[i], 20 + i), false)]));
-  const reference: Array<Record<'p' | 'm' | 'v', tf.Tensor>> = names.map((n, i) => ({ p: tf.mul(params.get(n)!, 1), m: tf.zeros(SHAPES[i]), v: tf.zeros(SHAPES[i]) }));
+  const reference: Array<Record<'p' | 'm' | 'v', tf.Tensor>> = names.map((n, i) => ({
+    p: tf.mul(params.get(n)!, 1),
+    m: tf.zeros(SHAPES[i]),
+    v: tf.zeros(SHAPES[i]),
+  }));
   const flat = new FlatMoments(names.map((n, i) => [n, SHAPES[i]]));
   // As a checkpoint reads them: the weights and the moments in one read-back (readTogether's one map on WebGPU).
   const read = async () => {
@@ -54,7 +62,8 @@ export async function adamwFlatParity(): Promise<ParityErrors | null> {
         reference[i] = { p, m, v };
       });
       tf.dispose([...grads.values(), sparse.rows, dense, scale, apply]);
-      if (skip) (await snapshot()).forEach((a, k) => a.forEach((x, j) => (skipMoved = Math.max(skipMoved, Number.isNaN(x) ? Infinity : Math.abs(x - before[k][j])))));
+      if (skip)
+        (await snapshot()).forEach((a, k) => a.forEach((x, j) => (skipMoved = Math.max(skipMoved, Number.isNaN(x) ? Infinity : Math.abs(x - before[k][j])))));
     }
     const { m, v } = await read();
     const errors = { p: 0, m: 0, v: 0, skipMoved };

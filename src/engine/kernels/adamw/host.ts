@@ -9,12 +9,35 @@ import { ADAMW_KERNEL, type AdamWStep, adamwScalars } from './adamw.ts';
  */
 
 /** The same update on plain arrays, in place: the lazy embedding rows' (gradient rows from `gOffset`). */
-export function adamwArrays(p: Float32Array, m: Float32Array, v: Float32Array, g: Float32Array, scale: number, s: AdamWStep, from = 0, to = p.length, gOffset = 0): void {
+export function adamwArrays(
+  p: Float32Array,
+  m: Float32Array,
+  v: Float32Array,
+  g: Float32Array,
+  scale: number,
+  s: AdamWStep,
+  from = 0,
+  to = p.length,
+  gOffset = 0,
+): void {
   adamwInto(p, m, v, g, scale, s, p, m, v, from, to, gOffset - from);
 }
 
 /** Reads p, m, v, g (entry i at i + gShift) and writes the updated values to the outputs (which may be the inputs), over [from, to). */
-function adamwInto(p: Float32Array, m: Float32Array, v: Float32Array, g: Float32Array, scale: number, s: AdamWStep, pOut: Float32Array, mOut: Float32Array, vOut: Float32Array, from = 0, to = p.length, gShift = 0): void {
+function adamwInto(
+  p: Float32Array,
+  m: Float32Array,
+  v: Float32Array,
+  g: Float32Array,
+  scale: number,
+  s: AdamWStep,
+  pOut: Float32Array,
+  mOut: Float32Array,
+  vOut: Float32Array,
+  from = 0,
+  to = p.length,
+  gShift = 0,
+): void {
   const b1 = s.beta1;
   const b2 = s.beta2;
   const c1 = 1 - b1;

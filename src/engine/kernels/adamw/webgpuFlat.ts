@@ -137,7 +137,15 @@ export class FlatMoments {
    * those in `sparse` (by name). `h`: stepHyper(s) already on the device (a training step's input);
    * left out, it is uploaded from `s`.
    */
-  step(params: ReadonlyMap<string, tf.Variable>, grads: ReadonlyMap<string, tf.Tensor>, scale: tf.Scalar, apply: tf.Scalar, s: AdamWStep, sparse: ReadonlyMap<string, RowGradient> = new Map(), h?: tf.Tensor1D): void {
+  step(
+    params: ReadonlyMap<string, tf.Variable>,
+    grads: ReadonlyMap<string, tf.Tensor>,
+    scale: tf.Scalar,
+    apply: tf.Scalar,
+    s: AdamWStep,
+    sparse: ReadonlyMap<string, RowGradient> = new Map(),
+    h?: tf.Tensor1D,
+  ): void {
     const backend = tf.backend() as unknown as WebGPUBackend;
     const param = (name: string) => {
       const p = params.get(name)!;
@@ -150,7 +158,9 @@ export class FlatMoments {
       if (!g) throw new Error(`no gradient for parameter "${name}"`);
       return g;
     };
-    tf.tidy(() => tf.engine().runKernel(ADAMW_LINK, { mv: this.buffer, s: scale, a: apply, h: h ?? tf.tensor1d(stepHyper(s)) }, { code: 'gate', total: this.total }));
+    tf.tidy(() =>
+      tf.engine().runKernel(ADAMW_LINK, { mv: this.buffer, s: scale, a: apply, h: h ?? tf.tensor1d(stepHyper(s)) }, { code: 'gate', total: this.total }),
+    );
     const dense = [...this.offsets.keys()].filter((n) => !sparse.has(n));
     for (let at = 0; at < dense.length; at += LINK) {
       const link = dense.slice(at, at + LINK);
@@ -159,11 +169,18 @@ export class FlatMoments {
         inputs[`p${j}`] = param(n);
         inputs[`g${j}`] = gradOf(n);
       });
-      tf.engine().runKernel(ADAMW_LINK, inputs, { ...s, code: 'dense', total: this.total, sizes: link.map((n) => this.sizes.get(n)!), offsets: link.map((n) => this.offsets.get(n)!) });
+      tf.engine().runKernel(ADAMW_LINK, inputs, {
+        ...s,
+        code: 'dense',
+        total: this.total,
+        sizes: link.map((n) => this.sizes.get(n)!),
+        offsets: link.map((n) => this.offsets.get(n)!),
+      });
     }
     for (const [name, { rows, grad }] of sparse) {
       const p = param(name);
-      if (p.rank !== 2 || grad.shape[1] !== p.shape[1] || grad.shape[0] !== rows.shape[0]) throw new Error(`row gradient of "${name}" does not fit its [${p.shape.join(', ')}] parameter`);
+      if (p.rank !== 2 || grad.shape[1] !== p.shape[1] || grad.shape[0] !== rows.shape[0])
+        throw new Error(`row gradient of "${name}" does not fit its [${p.shape.join(', ')}] parameter`);
       tf.engine().runKernel(ADAMW_LINK, { mv: this.buffer, p, g: grad, r: rows }, { ...s, code: 'sparse', total: this.total, offset: this.offsets.get(name)! });
     }
   }
@@ -181,7 +198,8 @@ export class FlatMoments {
     for (const [name, o] of this.offsets) {
       const mv = m.get(name);
       const vv = v.get(name);
-      if (!mv || !vv || mv.length !== this.sizes.get(name) || vv.length !== this.sizes.get(name)) throw new Error(`optimizer state for "${name}" is missing or mis-sized`);
+      if (!mv || !vv || mv.length !== this.sizes.get(name) || vv.length !== this.sizes.get(name))
+        throw new Error(`optimizer state for "${name}" is missing or mis-sized`);
       flat.set(mv, o);
       flat.set(vv, this.total + o);
     }
@@ -208,14 +226,31 @@ export const ADAMW_FLAT_WEBGPU: KernelFamily = {
         const b = backend as unknown as WebGPUBackend;
         const mv: Binding = { name: 'MV', t: inputs.mv!, write: true };
         if (a.code === 'gate') {
-          runInPlace(b, 'eorm_adamw_gate', GATE, [mv, { name: 'S', t: inputs.s! }, { name: 'A', t: inputs.a!, type: 'i32' }, { name: 'H', t: inputs.h! }], 'total : i32,', [int(a.total)], 1, 1);
+          runInPlace(
+            b,
+            'eorm_adamw_gate',
+            GATE,
+            [mv, { name: 'S', t: inputs.s! }, { name: 'A', t: inputs.a!, type: 'i32' }, { name: 'H', t: inputs.h! }],
+            'total : i32,',
+            [int(a.total)],
+            1,
+            1,
+          );
         } else if (a.code === 'dense') {
           const k = a.sizes!.length;
           const bindings: Binding[] = [mv];
           for (let j = 0; j < k; j++) bindings.push({ name: `P${j}`, t: inputs[`p${j}`]!, write: true }, { name: `G${j}`, t: inputs[`g${j}`]! });
           const count = a.sizes!.reduce((x, y) => x + y, 0);
           const decl = `${HYPER} ${a.sizes!.map((_, j) => `n${j} : i32, o${j} : i32,`).join(' ')}`;
-          runInPlace(b, `eorm_adamw_dense_${k}`, denseLink(k), bindings, decl, [...hyper(a, a.total), ...a.sizes!.flatMap((n, j) => [int(n), int(a.offsets![j])])], groups(count));
+          runInPlace(
+            b,
+            `eorm_adamw_dense_${k}`,
+            denseLink(k),
+            bindings,
+            decl,
+            [...hyper(a, a.total), ...a.sizes!.flatMap((n, j) => [int(n), int(a.offsets![j])])],
+            groups(count),
+          );
         } else {
           const p = inputs.p!;
           const n = size(p.shape);

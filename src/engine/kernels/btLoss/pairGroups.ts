@@ -29,6 +29,8 @@ export function pairGroups(labels: ArrayLike<number>, groupOf: ArrayLike<number>
     if (!g) byGroup.set(groupOf[i], (g = { pos: [], neg: [] }));
     (labels[i] ? g.pos : g.neg).push(i);
   }
-  const groups = [...byGroup.values()].filter((g) => g.pos.length > 0 && g.neg.length > 0).map((g) => ({ pos: Int32Array.from(g.pos), neg: Int32Array.from(g.neg) }));
+  const groups = [...byGroup.values()]
+    .filter((g) => g.pos.length > 0 && g.neg.length > 0)
+    .map((g) => ({ pos: Int32Array.from(g.pos), neg: Int32Array.from(g.neg) }));
   return { n, groups };
 }

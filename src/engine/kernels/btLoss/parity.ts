@@ -16,7 +16,11 @@ export async function btLossParity(): Promise<ParityErrors | null> {
   const pairs = pairGroups(labels, groupOf);
   const e = randomTensor([groupOf.length], 7, 3) as tf.Tensor1D;
   try {
-    const errors = await compareOps((x) => fusedBtLoss(x as tf.Tensor1D, pairs), (x) => composedBtLoss(x as tf.Tensor1D, pairs), { e });
+    const errors = await compareOps(
+      (x) => fusedBtLoss(x as tf.Tensor1D, pairs),
+      (x) => composedBtLoss(x as tf.Tensor1D, pairs),
+      { e },
+    );
     const [a, b] = [fusedBtLossGradient(e, pairs), composedBtLossGradient(e, pairs)];
     errors.closedForm = await relativeError(a, b);
     tf.dispose([a, b]);

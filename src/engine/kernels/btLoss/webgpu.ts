@@ -21,7 +21,10 @@ export function pairTableValues(pairs: PairGroups): Float32Array {
   const G = pairs.groups.length;
   pairs.groups.forEach((g, index) => {
     const weight = 1 / (g.pos.length * g.neg.length * G);
-    for (const [members, label] of [[g.pos, 1], [g.neg, 0]] as const) {
+    for (const [members, label] of [
+      [g.pos, 1],
+      [g.neg, 0],
+    ] as const) {
       for (const k of members) table.set([index, label, weight], 3 * k);
     }
   });

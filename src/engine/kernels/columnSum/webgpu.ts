@@ -27,10 +27,15 @@ export const COLUMN_SUM_WEBGPU: KernelFamily = {
         const width = x.shape[x.shape.length - 1];
         const rows = x.shape.reduce((a, b) => a * b, 1) / width;
         const program = new WorkgroupProgram('column_sum', ['X'], [width], width, CODE, 'rows : i32, width : i32,');
-        return runProgram(backend, program, [x], [
-          { type: 'int32', data: [rows] },
-          { type: 'int32', data: [width] },
-        ]);
+        return runProgram(
+          backend,
+          program,
+          [x],
+          [
+            { type: 'int32', data: [rows] },
+            { type: 'int32', data: [width] },
+          ],
+        );
       },
     },
   ],

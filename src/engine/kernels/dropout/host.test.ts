@@ -42,12 +42,20 @@ for (const backend of ['cpu', 'wasm']) {
       const a = dropped(7, rows, cols);
       expect(Math.abs(share(a, () => true) - rate)).toBeLessThan(0.002);
       // Pairs both dropped: rate² = 0.01 when independent. Neighbouring columns, the same column of neighbouring positions.
-      const both = (di: number, ok: (i: number) => boolean) => share(Uint8Array.from(a, (v, i) => (i >= di ? v & a[i - di] : 0)), (i) => i >= di && ok(i));
+      const both = (di: number, ok: (i: number) => boolean) =>
+        share(
+          Uint8Array.from(a, (v, i) => (i >= di ? v & a[i - di] : 0)),
+          (i) => i >= di && ok(i),
+        );
       expect(Math.abs(both(1, (i) => i % cols !== 0) - rate * rate)).toBeLessThan(0.001);
       expect(Math.abs(both(cols, () => true) - rate * rate)).toBeLessThan(0.001);
       // Two masks agree on an element with probability 1 − 2·rate·(1 − rate) = 0.82 when independent:
       // consecutive seeds, and the same positions of other candidates.
-      const agree = (b: Uint8Array) => share(Uint8Array.from(a, (v, i) => (v === b[i] ? 1 : 0)), () => true);
+      const agree = (b: Uint8Array) =>
+        share(
+          Uint8Array.from(a, (v, i) => (v === b[i] ? 1 : 0)),
+          () => true,
+        );
       const independent = 1 - 2 * rate * (1 - rate);
       expect(Math.abs(agree(dropped(8, rows, cols)) - independent)).toBeLessThan(0.002);
       expect(Math.abs(agree(dropped(7, keys(1024, 64, 1), cols)) - independent)).toBeLessThan(0.002);
@@ -59,7 +67,10 @@ for (const backend of ['cpu', 'wasm']) {
     it('draws each row from its keys alone: any split, order or neighbours of the rows give the same rows', async () => {
       expect(await tf.setBackend(backend)).toBe(true);
       const rng = createRng(3);
-      const x = tf.tensor2d(Float32Array.from({ length: 10 * 37 }, () => rng.next() - 0.5), [10, 37]);
+      const x = tf.tensor2d(
+        Float32Array.from({ length: 10 * 37 }, () => rng.next() - 0.5),
+        [10, 37],
+      );
       const rows = keys(10, 4, 5);
       const whole = hostDropout(x, 11, rate, rows).arraySync() as number[][];
       const part = (from: number, to: number) => {
@@ -80,8 +91,14 @@ for (const backend of ['cpu', 'wasm']) {
     it('has gradient dy · mask / keep, from the same keys', async () => {
       expect(await tf.setBackend(backend)).toBe(true);
       const rng = createRng(5);
-      const x = tf.tensor2d(Float32Array.from({ length: 12 * 50 }, () => rng.next()), [12, 50]);
-      const w = tf.tensor2d(Float32Array.from({ length: 12 * 50 }, () => rng.next() - 0.5), [12, 50]);
+      const x = tf.tensor2d(
+        Float32Array.from({ length: 12 * 50 }, () => rng.next()),
+        [12, 50],
+      );
+      const w = tf.tensor2d(
+        Float32Array.from({ length: 12 * 50 }, () => rng.next() - 0.5),
+        [12, 50],
+      );
       const rows = keys(12, 3, 2);
       const dx = tf.grad((xi: tf.Tensor) => tf.sum(tf.mul(hostDropout(xi, 4, rate, rows), w)))(x);
       const want = tf.mul(w, hostDropout(tf.onesLike(x), 4, rate, rows));

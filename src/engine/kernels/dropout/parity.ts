@@ -24,7 +24,11 @@ export async function dropoutParity(): Promise<ParityErrors | null> {
   const host = tf.tensor(scales, x.shape);
   const base = tf.tensor1d([seed], 'int32');
   try {
-    const errors = await compareOps((xi) => fusedDropout(xi, at(seed), rate, grid), (xi) => tf.mul(xi, host), { x });
+    const errors = await compareOps(
+      (xi) => fusedDropout(xi, at(seed), rate, grid),
+      (xi) => tf.mul(xi, host),
+      { x },
+    );
     const ones = tf.onesLike(x);
     const [a, b, m] = [fusedDropout(x, at(seed), rate, grid), fusedDropout(x, at(seed), rate, grid), fusedDropout(ones, at(seed), rate, grid)];
     const [c, d] = [fusedDropout(x, { base, path: [3, 4, 1] }, rate, grid), fusedDropout(x, at(mixSeed(mixSeed(mixSeed(seed, 3), 4), 1)), rate, grid)];
@@ -57,7 +61,7 @@ export async function dropoutStatistics(): Promise<{ rate: number; dropped: numb
   for (let i = 0; i < da.length; i++) {
     if (da[i] === 0) dropped++;
     if (i > 0 && da[i] === 0 && da[i - 1] === 0) pairs++;
-    if (da[i] === 0 === (db[i] === 0)) agree++;
+    if ((da[i] === 0) === (db[i] === 0)) agree++;
   }
   return { rate, dropped: dropped / da.length, pairsDropped: pairs / (da.length - 1), seedsAgree: agree / da.length };
 }

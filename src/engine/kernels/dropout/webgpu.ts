@@ -96,15 +96,20 @@ export const DROPOUT_WEBGPU: KernelFamily = {
           'n : i32, cols : i32, depth : i32, p0 : i32, p1 : i32, p2 : i32, candidate0 : i32, perCandidate : i32, innerRows : i32, positionStride : i32, cut : i32, scale : f32,',
         );
         const int = (v: number) => ({ type: 'int32' as const, data: [v | 0] });
-        return runProgram(backend, program, [x, seed], [
-          int(n),
-          int(x.shape[x.shape.length - 1]),
-          int(path.length),
-          ...[0, 1, 2].map((k) => int(path[k] ?? 0)),
-          ...[first, perCandidate, inner, stride].map(int),
-          int(keepCut(rate)),
-          { type: 'float32', data: [keepScale(rate)] },
-        ]);
+        return runProgram(
+          backend,
+          program,
+          [x, seed],
+          [
+            int(n),
+            int(x.shape[x.shape.length - 1]),
+            int(path.length),
+            ...[0, 1, 2].map((k) => int(path[k] ?? 0)),
+            ...[first, perCandidate, inner, stride].map(int),
+            int(keepCut(rate)),
+            { type: 'float32', data: [keepScale(rate)] },
+          ],
+        );
       },
     },
   ],

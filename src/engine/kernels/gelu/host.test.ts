@@ -19,7 +19,8 @@ it('on wasm, the SIMD loops and the TypeScript tail agree with the composition v
   const dy = tf.tensor1d(Float32Array.from({ length: 1207 }, (_, i) => Math.cos(i)));
   const [fused, composed] = [fusedGelu, composedGelu].map((f) => tf.tidy(() => [f(x), tf.grad((v: tf.Tensor) => f(v))(x, dy)].map((t) => t.dataSync())));
   for (const k of [0, 1]) {
-    for (let i = 0; i < 1207; i++) expect(Math.abs(fused[k][i] - composed[k][i]), `${k ? 'dx' : 'y'} at x = ${x.dataSync()[i]}`).toBeLessThan(2e-6 * Math.max(1, Math.abs(composed[k][i])));
+    for (let i = 0; i < 1207; i++)
+      expect(Math.abs(fused[k][i] - composed[k][i]), `${k ? 'dx' : 'y'} at x = ${x.dataSync()[i]}`).toBeLessThan(2e-6 * Math.max(1, Math.abs(composed[k][i])));
   }
   tf.dispose([x, dy]);
 });

@@ -19,7 +19,9 @@ const { ERF_P, ERF_A1, ERF_A2, ERF_A3, ERF_A4, ERF_A5 } = tf.backend_util;
 type Code = number[];
 const c = (v: number): Code => f32x4Const(v);
 const get = (i: number): Code => op.get(i);
-const bin = (code: number) => (a: Code, b: Code): Code => [...a, ...b, ...op.simd(code)];
+const bin =
+  (code: number) =>
+  (a: Code, b: Code): Code => [...a, ...b, ...op.simd(code)];
 const [add, sub, mul, div, max, and, or] = [SIMD.f32x4Add, SIMD.f32x4Sub, SIMD.f32x4Mul, SIMD.f32x4Div, SIMD.f32x4Max, SIMD.and, SIMD.or].map(bin);
 const abs = (a: Code): Code => [...a, ...op.simd(SIMD.f32x4Abs)];
 const neg = (a: Code): Code => [...a, ...op.simd(SIMD.f32x4Neg)];
@@ -35,7 +37,14 @@ function exp(z: number, w: number, k: number): Code {
     ...set(w, mul(max(get(z), c(-87)), c(Math.LOG2E))),
     ...set(k, [...get(w), ...op.simd(SIMD.f32x4Nearest)]),
     // p(w − k) · 2^k, 2^k built from its exponent bits: (k + 127) << 23.
-    ...mul(horner(sub(get(w), get(k)), LN2_POWERS), [...get(k), ...op.simd(SIMD.i32x4TruncSatF32x4S), ...i32x4Const([127, 127, 127, 127]), ...op.simd(SIMD.i32x4Add), ...op.i32(23), ...op.simd(SIMD.i32x4Shl)]),
+    ...mul(horner(sub(get(w), get(k)), LN2_POWERS), [
+      ...get(k),
+      ...op.simd(SIMD.i32x4TruncSatF32x4S),
+      ...i32x4Const([127, 127, 127, 127]),
+      ...op.simd(SIMD.i32x4Add),
+      ...op.i32(23),
+      ...op.simd(SIMD.i32x4Shl),
+    ]),
   ];
 }
 
@@ -44,7 +53,10 @@ function erf(a: number, t: number, z: number, w: number, k: number): Code {
   return [
     ...set(t, div(c(1), add(c(1), mul(c(ERF_P), abs(get(a)))))),
     ...set(z, neg(mul(get(a), get(a)))),
-    ...or(sub(c(1), mul(mul(horner(get(t), [ERF_A5, ERF_A4, ERF_A3, ERF_A2, ERF_A1]), get(t)), exp(z, w, k))), and(get(a), i32x4Const([-0x80000000, -0x80000000, -0x80000000, -0x80000000]))),
+    ...or(
+      sub(c(1), mul(mul(horner(get(t), [ERF_A5, ERF_A4, ERF_A3, ERF_A2, ERF_A1]), get(t)), exp(z, w, k))),
+      and(get(a), i32x4Const([-0x80000000, -0x80000000, -0x80000000, -0x80000000])),
+    ),
   ];
 }
 
@@ -79,7 +91,10 @@ const BACKWARD: WasmFunction = (() => {
       ...set(E, erf(A, T, Z, W, K)),
       ...at(DX, I),
       // z = −u² is still in its local from erf.
-      ...add(mul(mul(get(DYV), add(c(1), get(E))), c(0.5)), mul(mul(mul(get(DYV), mul(get(XV), c(0.5))), mul(c(2 / Math.sqrt(Math.PI)), exp(Z, W, K))), c(Math.SQRT1_2))),
+      ...add(
+        mul(mul(get(DYV), add(c(1), get(E))), c(0.5)),
+        mul(mul(mul(get(DYV), mul(get(XV), c(0.5))), mul(c(2 / Math.sqrt(Math.PI)), exp(Z, W, K))), c(Math.SQRT1_2)),
+      ),
       ...v128Store(),
     ]),
   };

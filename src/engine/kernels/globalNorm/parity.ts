@@ -27,7 +27,12 @@ export async function globalNormParity(): Promise<ParityErrors | null> {
     }
   }
   try {
-    return { norm: await relativeError(fused, composed), clipBelow: await relativeError(clip[0][0], clip[0][1]), clipAbove: await relativeError(clip[1][0], clip[1][1]), finite };
+    return {
+      norm: await relativeError(fused, composed),
+      clipBelow: await relativeError(clip[0][0], clip[0][1]),
+      clipAbove: await relativeError(clip[1][0], clip[1][1]),
+      finite,
+    };
   } finally {
     tf.dispose([...grads, fused, composed, ...clip.flat()]);
   }

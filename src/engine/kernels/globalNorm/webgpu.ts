@@ -78,9 +78,11 @@ const size = (t: tf.TensorInfo) => t.shape.reduce((a, b) => a * b, 1);
 export function fusedGlobalNorm(grads: tf.Tensor[]): tf.Scalar {
   if (grads.length === 0) return tf.scalar(0);
   return tf.tidy(() => {
-    const parts = grads.map((g) => (size(g) > LARGE ? { t: tf.engine().runKernel(SQUARED_NORM_PARTIALS, { x: g }) as tf.Tensor, kind: 'sum' as Kind } : { t: g, kind: 'square' as Kind }));
+    const parts = grads.map((g) =>
+      size(g) > LARGE ? { t: tf.engine().runKernel(SQUARED_NORM_PARTIALS, { x: g }) as tf.Tensor, kind: 'sum' as Kind } : { t: g, kind: 'square' as Kind },
+    );
     let total: tf.Tensor | null = null;
-    for (let i = 0; i < parts.length; ) {
+    for (let i = 0; i < parts.length;) {
       const take = parts.slice(i, i + LINK_INPUTS - (total ? 1 : 0));
       i += take.length;
       const inputs = [...(total ? [{ t: total, kind: 'sum' as Kind }] : []), ...take];
@@ -111,8 +113,21 @@ export const GLOBAL_NORM_WEBGPU: KernelFamily = {
         const { kinds, root } = attrs as unknown as { kinds: string; root: boolean };
         const list = kinds.split(',') as Kind[];
         const ins = list.map((_, j) => inputs[`x${j}`]!);
-        const program = new WorkgroupProgram(`norm_link_${kinds}_${root}`, list.map((_, j) => `X${j}`), [1], 1, link(list, root), list.map((_, j) => `n${j} : i32,`).join(' '), LANES);
-        return runProgram(backend, program, ins, ins.map((t) => ({ type: 'int32', data: [size(t)] })));
+        const program = new WorkgroupProgram(
+          `norm_link_${kinds}_${root}`,
+          list.map((_, j) => `X${j}`),
+          [1],
+          1,
+          link(list, root),
+          list.map((_, j) => `n${j} : i32,`).join(' '),
+          LANES,
+        );
+        return runProgram(
+          backend,
+          program,
+          ins,
+          ins.map((t) => ({ type: 'int32', data: [size(t)] })),
+        );
       },
     },
     {
@@ -120,20 +135,32 @@ export const GLOBAL_NORM_WEBGPU: KernelFamily = {
       kernelFunc: ({ inputs, backend }) => {
         const n = size(inputs.x!);
         const groups = Math.ceil(n / CHUNK);
-        return runProgram(backend, new WorkgroupProgram('norm_partials', ['X'], [groups], groups, PARTIALS, 'n : i32,', LANES), [inputs.x!], [{ type: 'int32', data: [n] }]);
+        return runProgram(
+          backend,
+          new WorkgroupProgram('norm_partials', ['X'], [groups], groups, PARTIALS, 'n : i32,', LANES),
+          [inputs.x!],
+          [{ type: 'int32', data: [n] }],
+        );
       },
     },
     {
       kernelName: BOTH_FINITE,
       kernelFunc: ({ inputs, backend }) =>
-        (backend as unknown as WebGPUBackend).runWebGPUProgram(new WorkgroupProgram('both_finite', ['L', 'N'], [1], 1, FINITE, '', 1) as never, [inputs.a!, inputs.b!], 'bool'),
+        (backend as unknown as WebGPUBackend).runWebGPUProgram(
+          new WorkgroupProgram('both_finite', ['L', 'N'], [1], 1, FINITE, '', 1) as never,
+          [inputs.a!, inputs.b!],
+          'bool',
+        ),
     },
     {
       kernelName: CLIP_COEFFICIENT,
       kernelFunc: ({ inputs, backend, attrs }) =>
-        runProgram(backend, new WorkgroupProgram('clip_coefficient', ['N'], [1], 1, CLIP, 'maxNorm : f32,', 1), [inputs.norm!], [
-          { type: 'float32', data: [(attrs as { maxNorm: number }).maxNorm] },
-        ]),
+        runProgram(
+          backend,
+          new WorkgroupProgram('clip_coefficient', ['N'], [1], 1, CLIP, 'maxNorm : f32,', 1),
+          [inputs.norm!],
+          [{ type: 'float32', data: [(attrs as { maxNorm: number }).maxNorm] }],
+        ),
     },
   ],
 };

@@ -16,7 +16,11 @@ it('the host LayerNorm runs its SIMD forward on wasm only', async () => {
 it('on wasm, the SIMD forward gives the TypeScript forward’s values (cpu), rows far from 0 and rows of one value included', async () => {
   const rng = createRng(4);
   // d 256 and 20 run the SIMD loops on wasm, d 6 the TypeScript loop there too.
-  for (const [rows, d, offset] of [[37, 256, 0], [9, 20, 1000], [5, 6, 0]]) {
+  for (const [rows, d, offset] of [
+    [37, 256, 0],
+    [9, 20, 1000],
+    [5, 6, 0],
+  ]) {
     const values = Float32Array.from({ length: rows * d }, () => offset + 3 * (rng.next() - 0.5));
     // A row of one value: variance 0, the output is the bias.
     values.fill(offset + 0.25, 0, d);

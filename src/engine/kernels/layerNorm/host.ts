@@ -33,7 +33,15 @@ function rowStats(x: Float32Array, r: number, d: number, eps: number): [number, 
  * The forward in WebAssembly SIMD (wasm.ts): its passes over the rows, with each row's mean
  * and 1/√(var + eps) taken here from its partial sums, as rowStats does.
  */
-function simdForward(loops: LayerNormLoops, backend: unknown, mem: HostMemory, [xInfo, wInfo, bInfo, yInfo]: tf.TensorInfo[], rows: number, d: number, eps: number): void {
+function simdForward(
+  loops: LayerNormLoops,
+  backend: unknown,
+  mem: HostMemory,
+  [xInfo, wInfo, bInfo, yInfo]: tf.TensorInfo[],
+  rows: number,
+  d: number,
+  eps: number,
+): void {
   const heap = wasmHeap(backend);
   // Per row: four partial sums (32 bytes), the mean and rstd as float64.
   const scratch = heap._malloc(48 * rows);

@@ -10,10 +10,17 @@ import { LAYER_NORM, composedLayerNorm, fusedLayerNorm } from './layerNorm.ts';
 export async function layerNormParity(): Promise<ParityErrors | null> {
   if (!hasKernel(LAYER_NORM)) return null;
   const worst: ParityErrors = {};
-  for (const [shape, seed] of [[[3, 5, 72], 1], [[4, 64], 2]] as const) {
+  for (const [shape, seed] of [
+    [[3, 5, 72], 1],
+    [[4, 64], 2],
+  ] as const) {
     const d = shape[shape.length - 1];
     const inputs = { x: randomTensor([...shape], seed, 3), weight: randomTensor([d], seed + 10), bias: randomTensor([d], seed + 20) };
-    const errors = await compareOps((x, w, b) => fusedLayerNorm(x, w, b, 1e-5), (x, w, b) => composedLayerNorm(x, w, b, 1e-5), inputs);
+    const errors = await compareOps(
+      (x, w, b) => fusedLayerNorm(x, w, b, 1e-5),
+      (x, w, b) => composedLayerNorm(x, w, b, 1e-5),
+      inputs,
+    );
     tf.dispose(Object.values(inputs));
     for (const [k, v] of Object.entries(errors)) worst[k] = Math.max(worst[k] ?? 0, v);
   }

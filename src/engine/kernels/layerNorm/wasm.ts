@@ -19,9 +19,13 @@ const [F32X4_DEMOTE_F64X2_ZERO, F64X2_PROMOTE_LOW_F32X4, F64X2_ADD, F64X2_SUB, F
 type Code = number[];
 const get = op.get;
 const set = (i: number, v: Code): Code => [...v, ...op.set(i)];
-const f64 = (code: number) => (a: Code, b: Code): Code => [...a, ...b, ...op.simd(code)];
+const f64 =
+  (code: number) =>
+  (a: Code, b: Code): Code => [...a, ...b, ...op.simd(code)];
 const [add, sub, mul] = [F64X2_ADD, F64X2_SUB, F64X2_MUL].map(f64);
-const i32 = (code: number[]) => (a: Code, b: Code): Code => [...a, ...b, ...code];
+const i32 =
+  (code: number[]) =>
+  (a: Code, b: Code): Code => [...a, ...b, ...code];
 const [iadd, imul] = [op.i32Add, op.i32Mul].map(i32);
 /** A v128's float32 lanes 0, 1 (low) or 2, 3 (high) as float64. */
 const low = (v: Code): Code => [...v, ...op.simd(F64X2_PROMOTE_LOW_F32X4)];
@@ -53,8 +57,12 @@ function sumsPass(squares: boolean): WasmFunction {
         ...set(LO, add(get(LO), term(low(get(V))))),
         ...set(HI, add(get(HI), term(high(get(V))))),
       ]),
-      ...iadd(get(OUT), imul(get(R), op.i32(32))), ...get(LO), ...v128Store(0),
-      ...iadd(get(OUT), imul(get(R), op.i32(32))), ...get(HI), ...v128Store(16),
+      ...iadd(get(OUT), imul(get(R), op.i32(32))),
+      ...get(LO),
+      ...v128Store(0),
+      ...iadd(get(OUT), imul(get(R), op.i32(32))),
+      ...get(HI),
+      ...v128Store(16),
     ]),
   };
 }
@@ -81,7 +89,9 @@ const NORMALIZE: WasmFunction = (() => {
         ...set(LO, [...half(low), ...op.simd(F32X4_DEMOTE_F64X2_ZERO)]),
         ...set(HI, [...half(high), ...op.simd(F32X4_DEMOTE_F64X2_ZERO)]),
         ...iadd(get(OUT), get(I)),
-        ...get(LO), ...get(HI), ...op.simd(SIMD.shuffle, ...[0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23]),
+        ...get(LO),
+        ...get(HI),
+        ...op.simd(SIMD.shuffle, ...[0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23]),
         ...v128Store(),
       ]),
     ]),
@@ -95,4 +105,3 @@ export function simdLayerNorm(backend: unknown): LayerNormLoops | null {
   const memory = backendMemory(backend);
   return memory ? kernelsOn([ROW_SUMS, ROW_SQUARES, NORMALIZE], memory, instances) : null;
 }
-

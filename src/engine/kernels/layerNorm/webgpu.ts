@@ -115,13 +115,22 @@ const GRAD_WEIGHT_BIAS_CODE = `
 function uniforms(x: tf.TensorInfo, eps: number) {
   const width = x.shape[x.shape.length - 1];
   const rows = x.shape.reduce((a, b) => a * b, 1) / width;
-  return { rows, width, data: [{ type: 'int32' as const, data: [rows] }, { type: 'int32' as const, data: [width] }, { type: 'float32' as const, data: [eps] }] };
+  return {
+    rows,
+    width,
+    data: [
+      { type: 'int32' as const, data: [rows] },
+      { type: 'int32' as const, data: [width] },
+      { type: 'float32' as const, data: [eps] },
+    ],
+  };
 }
 
 type Run = (inputs: Record<string, tf.TensorInfo>, backend: unknown, eps: number) => tf.TensorInfo;
 const withEps = (kernelName: string, run: Run) => ({
   kernelName,
-  kernelFunc: ({ inputs, backend, attrs }: Parameters<tf.KernelFunc>[0]) => run(inputs as Record<string, tf.TensorInfo>, backend, (attrs as { eps?: number }).eps ?? 0),
+  kernelFunc: ({ inputs, backend, attrs }: Parameters<tf.KernelFunc>[0]) =>
+    run(inputs as Record<string, tf.TensorInfo>, backend, (attrs as { eps?: number }).eps ?? 0),
 });
 
 /** The forward, dx, and dweight with dbias (fusedLayerNorm's custom gradient runs the last two). */
@@ -139,7 +148,13 @@ export const LAYER_NORM_WEBGPU: KernelFamily = {
         const b = backend as unknown as WebGPUBackend;
         const dx = b.makeTensorInfo(x.shape, 'float32');
         const stats = b.makeTensorInfo([u.rows, 2], 'float32');
-        const bindings = [{ name: 'DY', t: dy }, { name: 'X', t: x }, { name: 'W', t: weight }, { name: 'DX', t: dx, write: true }, { name: 'STATS', t: stats, write: true }];
+        const bindings = [
+          { name: 'DY', t: dy },
+          { name: 'X', t: x },
+          { name: 'W', t: weight },
+          { name: 'DX', t: dx, write: true },
+          { name: 'STATS', t: stats, write: true },
+        ];
         runInPlace(b, 'eorm_layer_norm_dx', GRAD_X_CODE, bindings, UNIFORMS, u.data, u.rows, WORKGROUP);
         return [dx, stats];
       },
@@ -151,7 +166,13 @@ export const LAYER_NORM_WEBGPU: KernelFamily = {
         const u = uniforms(x, 0);
         const b = backend as unknown as WebGPUBackend;
         const [dw, db] = [0, 1].map(() => b.makeTensorInfo([u.width], 'float32'));
-        const bindings = [{ name: 'DY', t: dy }, { name: 'X', t: x }, { name: 'STATS', t: stats }, { name: 'DW', t: dw, write: true }, { name: 'DB', t: db, write: true }];
+        const bindings = [
+          { name: 'DY', t: dy },
+          { name: 'X', t: x },
+          { name: 'STATS', t: stats },
+          { name: 'DW', t: dw, write: true },
+          { name: 'DB', t: db, write: true },
+        ];
         runInPlace(b, 'eorm_layer_norm_dwb', GRAD_WEIGHT_BIAS_CODE, bindings, UNIFORMS, u.data, Math.ceil(u.width / COLUMNS));
         return [dw, db];
       },

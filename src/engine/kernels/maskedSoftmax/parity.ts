@@ -11,11 +11,22 @@ import { composedMaskedSoftmax } from './maskedSoftmax.ts';
 export async function maskedSoftmaxParity(): Promise<ParityErrors | null> {
   if (!hasKernel(MASKED_SOFTMAX)) return null;
   const T = 70;
-  const mask = tf.tensor4d(Array.from({ length: 2 * T }, (_, i) => (i >= T + 33 ? -1e9 : 0)), [2, 1, 1, T]);
+  const mask = tf.tensor4d(
+    Array.from({ length: 2 * T }, (_, i) => (i >= T + 33 ? -1e9 : 0)),
+    [2, 1, 1, T],
+  );
   const worst: ParityErrors = {};
-  for (const [queries, seed] of [[5, 21], [1, 22]]) {
+  for (const [queries, seed] of [
+    [5, 21],
+    [1, 22],
+  ]) {
     const scores = randomTensor([2, 3, queries, T], seed, 8);
-    const errors = await compareOps((s, m) => fusedMaskedSoftmax(s, 0.25, m), (s, m) => composedMaskedSoftmax(s, 0.25, m), { scores, mask }, ['scores']);
+    const errors = await compareOps(
+      (s, m) => fusedMaskedSoftmax(s, 0.25, m),
+      (s, m) => composedMaskedSoftmax(s, 0.25, m),
+      { scores, mask },
+      ['scores'],
+    );
     scores.dispose();
     for (const [k, v] of Object.entries(errors)) worst[k] = Math.max(worst[k] ?? 0, v);
   }

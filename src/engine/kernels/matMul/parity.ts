@@ -11,7 +11,11 @@ export async function linearParity(simd: boolean): Promise<ParityErrors | null> 
   if (!hasKernel(COLUMN_SUM)) return null;
   const inputs = { x: randomTensor([300, 48], 31), weight: randomTensor([40, 48], 32, 0.2), bias: randomTensor([40], 33) };
   try {
-    return await compareOps((x, w, b) => fusedLinear(x as tf.Tensor2D, w as tf.Tensor2D, b, simd), (x, w, b) => composedLinear(x, w, b, simd), inputs);
+    return await compareOps(
+      (x, w, b) => fusedLinear(x as tf.Tensor2D, w as tf.Tensor2D, b, simd),
+      (x, w, b) => composedLinear(x, w, b, simd),
+      inputs,
+    );
   } finally {
     tf.dispose(Object.values(inputs));
   }

@@ -18,9 +18,33 @@ export interface GemmLoops {
    * Row r of a block starting at row R is at a + R·blockStride + r·rowStride (blockStride = rowStride
    * but for packed blocks, packAT).
    */
-  gemm4(a: number, bPacked: number, c: number, rows: number, kBytes: number, panels: number, rowStride: number, ldc: number, kStride: number, accumulate: number, blockStride: number): void;
+  gemm4(
+    a: number,
+    bPacked: number,
+    c: number,
+    rows: number,
+    kBytes: number,
+    panels: number,
+    rowStride: number,
+    ldc: number,
+    kStride: number,
+    accumulate: number,
+    blockStride: number,
+  ): void;
   /** The same for any number of rows, one at a time (the rows % 4 that gemm4 leaves). */
-  gemm1(a: number, bPacked: number, c: number, rows: number, kBytes: number, panels: number, rowStride: number, ldc: number, kStride: number, accumulate: number, blockStride: number): void;
+  gemm1(
+    a: number,
+    bPacked: number,
+    c: number,
+    rows: number,
+    kBytes: number,
+    panels: number,
+    rowStride: number,
+    ldc: number,
+    kStride: number,
+    accumulate: number,
+    blockStride: number,
+  ): void;
   /**
    * Aᵀ [k, m] (row stride lda bytes) into blocks of 4 rows of A at `dst`, `blocks` of them: block b is
    * [k][4] (A's rows 4b … 4b + 3 side by side), so gemm4 reads it with rowStride 4, kStride 16 and
@@ -58,23 +82,38 @@ function gemm(name: string, mr: number, fused: boolean): WasmFunction {
       ? [...get(AV), ...get(b), ...get(accIndex), ...op.simd(RELAXED_MADD), ...set(accIndex)]
       : [...get(accIndex), ...get(AV), ...get(b), ...op.simd(SIMD.f32x4Mul), ...op.simd(SIMD.f32x4Add), ...set(accIndex)];
   const kStep = [
-    ...get(BB), ...v128Load(0), ...set(B0),
-    ...get(BB), ...v128Load(16), ...set(B1),
-    ...rowPtr.flatMap((ptr, r) => [...add(get(ptr), get(AK)), ...op.simd(LOAD32_SPLAT, 2, 0), ...set(AV), ...madd(acc[2 * r], B0), ...madd(acc[2 * r + 1], B1)]),
-    ...add(get(BB), op.i32(32)), ...set(BB),
-    ...add(get(AK), get(K_STRIDE)), ...set(AK),
+    ...get(BB),
+    ...v128Load(0),
+    ...set(B0),
+    ...get(BB),
+    ...v128Load(16),
+    ...set(B1),
+    ...rowPtr.flatMap((ptr, r) => [
+      ...add(get(ptr), get(AK)),
+      ...op.simd(LOAD32_SPLAT, 2, 0),
+      ...set(AV),
+      ...madd(acc[2 * r], B0),
+      ...madd(acc[2 * r + 1], B1),
+    ]),
+    ...add(get(BB), op.i32(32)),
+    ...set(BB),
+    ...add(get(AK), get(K_STRIDE)),
+    ...set(AK),
   ];
   const block = [
     ...rowPtr.flatMap((ptr, r) => [...add(get(A), mul(get(R), get(BLOCK_STRIDE)), mul(op.i32(r), get(ROW_STRIDE))), ...set(ptr)]),
     ...cPtr.flatMap((ptr, r) => [...add(get(C), mul(add(get(R), op.i32(r)), get(LDC)), mul(get(P), op.i32(32))), ...set(ptr)]),
     // The chains go on from C's partial sums (float32, as in the registers), or start at 0.
-    ...get(ACCUMULATE), ...op.if,
+    ...get(ACCUMULATE),
+    ...op.if,
     ...cPtr.flatMap((ptr, r) => [...get(ptr), ...v128Load(0), ...set(acc[2 * r]), ...get(ptr), ...v128Load(16), ...set(acc[2 * r + 1])]),
     ...op.else,
     ...acc.flatMap((a) => [...f32x4Const(0), ...set(a)]),
     ...op.end,
-    ...add(get(BP), mul(get(P), mul(get(KBYTES), op.i32(8)))), ...set(BB),
-    ...op.i32(0), ...set(AK),
+    ...add(get(BP), mul(get(P), mul(get(KBYTES), op.i32(8)))),
+    ...set(BB),
+    ...op.i32(0),
+    ...set(AK),
     ...countedLoop(K, KBYTES, 4, kStep),
     ...cPtr.flatMap((ptr, r) => [...get(ptr), ...get(acc[2 * r]), ...v128Store(0), ...get(ptr), ...get(acc[2 * r + 1]), ...v128Store(16)]),
   ];
@@ -93,23 +132,42 @@ const packLoop = (name: string, panelStart: number[], kStep: number[]): WasmFunc
   params: ['i32', 'i32', 'i32', 'i32', 'i32'],
   locals: ['i32', 'i32', 'i32', 'i32'],
   body: countedLoop(P_, COUNT_, 1, [
-    ...panelStart, ...set(SRC),
-    ...add(get(DST_), mul(get(P_), mul(get(KBYTES_), op.i32(8)))), ...set(OUT),
+    ...panelStart,
+    ...set(SRC),
+    ...add(get(DST_), mul(get(P_), mul(get(KBYTES_), op.i32(8)))),
+    ...set(OUT),
     ...countedLoop(K_, KBYTES_, 4, [...kStep, ...add(get(OUT), op.i32(32)), ...set(OUT)]),
   ]),
 });
 
 /** Panel p starts at column 8p of B; each k copies 8 contiguous values and moves one row down. */
 const PACK_B = packLoop('packB', add(get(SRC_), mul(get(P_), op.i32(32))), [
-  ...get(OUT), ...get(SRC), ...v128Load(0), ...v128Store(0),
-  ...get(OUT), ...get(SRC), ...v128Load(16), ...v128Store(16),
-  ...add(get(SRC), get(STRIDE_)), ...set(SRC),
+  ...get(OUT),
+  ...get(SRC),
+  ...v128Load(0),
+  ...v128Store(0),
+  ...get(OUT),
+  ...get(SRC),
+  ...v128Load(16),
+  ...v128Store(16),
+  ...add(get(SRC), get(STRIDE_)),
+  ...set(SRC),
 ]);
 
 /** Panel p starts at row 8p of Bᵀ; each k gathers one value from each of its 8 rows and moves one column right. */
 const PACK_BT = packLoop('packBT', add(get(SRC_), mul(get(P_), mul(get(STRIDE_), op.i32(8)))), [
-  ...Array.from({ length: 8 }, (_, j) => [...get(OUT), ...(j ? add(get(SRC), mul(get(STRIDE_), op.i32(j))) : get(SRC)), F32_LOAD, 2, 0, F32_STORE, 2, ...uleb(4 * j)]).flat(),
-  ...add(get(SRC), op.i32(4)), ...set(SRC),
+  ...Array.from({ length: 8 }, (_, j) => [
+    ...get(OUT),
+    ...(j ? add(get(SRC), mul(get(STRIDE_), op.i32(j))) : get(SRC)),
+    F32_LOAD,
+    2,
+    0,
+    F32_STORE,
+    2,
+    ...uleb(4 * j),
+  ]).flat(),
+  ...add(get(SRC), op.i32(4)),
+  ...set(SRC),
 ]);
 
 /** Block b's values k: 16 bytes of Aᵀ's row k, at column 4b, one after the other. */
@@ -118,12 +176,19 @@ const PACK_AT: WasmFunction = {
   params: ['i32', 'i32', 'i32', 'i32', 'i32'],
   locals: ['i32', 'i32', 'i32', 'i32'],
   body: countedLoop(P_, COUNT_, 1, [
-    ...add(get(SRC_), mul(get(P_), op.i32(16))), ...set(SRC),
-    ...add(get(DST_), mul(get(P_), mul(get(KBYTES_), op.i32(4)))), ...set(OUT),
+    ...add(get(SRC_), mul(get(P_), op.i32(16))),
+    ...set(SRC),
+    ...add(get(DST_), mul(get(P_), mul(get(KBYTES_), op.i32(4)))),
+    ...set(OUT),
     ...countedLoop(K_, KBYTES_, 4, [
-      ...get(OUT), ...get(SRC), ...v128Load(0), ...v128Store(0),
-      ...add(get(SRC), get(STRIDE_)), ...set(SRC),
-      ...add(get(OUT), op.i32(16)), ...set(OUT),
+      ...get(OUT),
+      ...get(SRC),
+      ...v128Load(0),
+      ...v128Store(0),
+      ...add(get(SRC), get(STRIDE_)),
+      ...set(SRC),
+      ...add(get(OUT), op.i32(16)),
+      ...set(OUT),
     ]),
   ]),
 };
@@ -146,7 +211,10 @@ export function simdGemm(backend: unknown, fused = true): GemmLoops | null {
   if (!cache.has(memory)) {
     const withFma = fused ? kernelsOn(variants(true), memory, fusedInstances) : null;
     const loops = withFma ?? kernelsOn(variants(false), memory, plainInstances);
-    cache.set(memory, loops ? { gemm4: loops.gemm4, gemm1: loops.gemm1, packB: loops.packB, packBT: loops.packBT, packAT: loops.packAT, fused: withFma !== null } : null);
+    cache.set(
+      memory,
+      loops ? { gemm4: loops.gemm4, gemm1: loops.gemm1, packB: loops.packB, packBT: loops.packBT, packAT: loops.packAT, fused: withFma !== null } : null,
+    );
   }
   return cache.get(memory)!;
 }

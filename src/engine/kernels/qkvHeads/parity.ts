@@ -10,7 +10,8 @@ import { composedQkvHeads } from './qkvHeads.ts';
 export async function qkvHeadsParity(): Promise<ParityErrors | null> {
   if (!hasKernel(QKV_HEADS)) return null;
   const qkv = randomTensor([2, 5, 48], 51);
-  const joined = (split: typeof composedQkvHeads, clsOnly: boolean) => (x: tf.Tensor) => tf.concat(split(x as tf.Tensor3D, 4, clsOnly).map((t) => tf.reshape(t, [-1])));
+  const joined = (split: typeof composedQkvHeads, clsOnly: boolean) => (x: tf.Tensor) =>
+    tf.concat(split(x as tf.Tensor3D, 4, clsOnly).map((t) => tf.reshape(t, [-1])));
   const worst: ParityErrors = {};
   for (const clsOnly of [false, true]) {
     const errors = await compareOps(joined(fusedQkvHeads, clsOnly), joined(composedQkvHeads, clsOnly), { qkv });

@@ -24,7 +24,8 @@ export interface HeadPart {
 export function splitHeads(x: tf.Tensor, layout: Ragged, parts: HeadPart[]): tf.Tensor[][] {
   const width = x.shape[1]!;
   const { lengths, heads, dh } = layout;
-  if (parts.some((p) => p.col0 + heads * dh > width)) throw new Error(`splitHeads: columns ${width} and parts ${JSON.stringify(parts)} do not hold ${heads} heads of ${dh}`);
+  if (parts.some((p) => p.col0 + heads * dh > width))
+    throw new Error(`splitHeads: columns ${width} and parts ${JSON.stringify(parts)} do not hold ${heads} heads of ${dh}`);
   return parts.map((p) => cutBlocks(x, { lengths, col0: p.col0, heads, dh, width }));
 }
 
@@ -70,7 +71,17 @@ function forEachBlock(a: BlockAttrs, copy: (block: number, at: number, rows: num
 }
 
 /** `rows` runs of `run` values: from `src` at `s`, `srcStride` apart, to `dst` at `d`, `dstStride` apart. */
-function copyRows(backend: unknown, src: Float32Array, s: number, srcStride: number, dst: Float32Array, d: number, dstStride: number, rows: number, run: number): void {
+function copyRows(
+  backend: unknown,
+  src: Float32Array,
+  s: number,
+  srcStride: number,
+  dst: Float32Array,
+  d: number,
+  dstStride: number,
+  rows: number,
+  run: number,
+): void {
   const simd = run % 4 === 0 ? simdCopyRuns(backend) : null;
   if (simd) return simd(src.byteOffset + 4 * s, 4 * srcStride, dst.byteOffset + 4 * d, 4 * dstStride, rows, 4 * run);
   for (let r = 0; r < rows; r++) dst.set(src.subarray(s + r * srcStride, s + r * srcStride + run), d + r * dstStride);

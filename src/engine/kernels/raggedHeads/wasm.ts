@@ -16,8 +16,14 @@ const COPY_RUNS: WasmFunction = {
   locals: ['i32', 'i32'],
   body: countedLoop(R, RUNS, 1, [
     ...countedLoop(O, BYTES, 16, [...get(DST), ...get(O), ...op.i32Add, ...get(SRC), ...get(O), ...op.i32Add, ...v128Load(), ...v128Store()]),
-    ...get(SRC), ...get(SRC_STRIDE), ...op.i32Add, ...op.set(SRC),
-    ...get(DST), ...get(DST_STRIDE), ...op.i32Add, ...op.set(DST),
+    ...get(SRC),
+    ...get(SRC_STRIDE),
+    ...op.i32Add,
+    ...op.set(SRC),
+    ...get(DST),
+    ...get(DST_STRIDE),
+    ...op.i32Add,
+    ...op.set(DST),
   ]),
 };
 

@@ -24,7 +24,9 @@ export function gatherRows(table: tf.Tensor2D, ids: tf.Tensor, ordered: RowOrder
     return {
       value: gatherTableRows(t as tf.Tensor2D, idx, hostKernel),
       gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => [
-        ordered ? rowSum(tf.reshape(dy, [-1, width]) as tf.Tensor2D, ordered, rows) : tf.scatterND(tf.reshape(saved[0], [-1, 1]), tf.reshape(dy, [-1, width]), [rows, width]),
+        ordered
+          ? rowSum(tf.reshape(dy, [-1, width]) as tf.Tensor2D, ordered, rows)
+          : tf.scatterND(tf.reshape(saved[0], [-1, 1]), tf.reshape(dy, [-1, width]), [rows, width]),
         // The ids are integers: no gradient flows to them, but the tape wants a float32 tensor.
         tf.zeros(saved[0].shape),
       ],

@@ -19,7 +19,11 @@ export async function rowSumParity(): Promise<ParityErrors | null> {
   const idsT = tf.tensor2d(ids, [20, 30], 'int32');
   const byRow = { order: tf.tensor1d(order, 'int32'), starts: tf.tensor1d(starts, 'int32') };
   try {
-    return await compareOps((t) => gatherRows(t as tf.Tensor2D, idsT, byRow, false), (t) => gatherRows(t as tf.Tensor2D, idsT, undefined, false), { table });
+    return await compareOps(
+      (t) => gatherRows(t as tf.Tensor2D, idsT, byRow, false),
+      (t) => gatherRows(t as tf.Tensor2D, idsT, undefined, false),
+      { table },
+    );
   } finally {
     tf.dispose([table, idsT, byRow.order, byRow.starts]);
   }

@@ -36,11 +36,23 @@ export const ROW_SUM_WEBGPU: KernelFamily = {
         const { dy, order, starts } = inputs as Record<string, tf.TensorInfo>;
         const { rows } = attrs as unknown as { rows: number };
         const width = dy.shape[1];
-        const program = new WorkgroupProgram('row_sum', ['DY', 'ORDER', 'STARTS'], [rows, width], Math.ceil((rows * width) / WORKGROUP), CODE, 'rows : i32, width : i32,');
-        return runProgram(backend, program, [dy, order, starts], [
-          { type: 'int32', data: [rows] },
-          { type: 'int32', data: [width] },
-        ]);
+        const program = new WorkgroupProgram(
+          'row_sum',
+          ['DY', 'ORDER', 'STARTS'],
+          [rows, width],
+          Math.ceil((rows * width) / WORKGROUP),
+          CODE,
+          'rows : i32, width : i32,',
+        );
+        return runProgram(
+          backend,
+          program,
+          [dy, order, starts],
+          [
+            { type: 'int32', data: [rows] },
+            { type: 'int32', data: [width] },
+          ],
+        );
       },
     },
   ],

@@ -29,7 +29,16 @@ const pipelines = new WeakMap<GPUDevice, Map<string, GPUComputePipeline>>();
  * its workgroup, as in tfjs programs: program.ts's snippets work here) for index 0 … groups·size − 1.
  * `key` must name everything baked into `code` and the bindings' names, kinds and types.
  */
-export function runInPlace(backend: WebGPUBackend, key: string, code: string, bindings: Binding[], uniformDecl: string, uniforms: Uniform[], groups: number, size = 64): void {
+export function runInPlace(
+  backend: WebGPUBackend,
+  key: string,
+  code: string,
+  bindings: Binding[],
+  uniformDecl: string,
+  uniforms: Uniform[],
+  groups: number,
+  size = 64,
+): void {
   const b = internals(backend);
   const pipeline = pipelineFor(b.device, key, code, bindings, uniformDecl, size);
   const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: b.makeUniforms(uniforms.length > 0 ? uniforms : [{ type: 'int32', data: [0] }]) }];
@@ -66,7 +75,9 @@ function pipelineFor(device: GPUDevice, key: string, code: string, bindings: Bin
   const full = `${key}|${bindings.map((x) => `${x.name}:${x.write ? 'rw' : 'r'}:${x.type ?? 'f32'}`).join(',')}|${size}`;
   let pipeline = cache.get(full);
   if (!pipeline) {
-    const decls = bindings.map((x, i) => `@group(0) @binding(${i + 1}) var<storage, ${x.write ? 'read_write' : 'read'}> ${x.name} : array<${x.type ?? 'f32'}>;`);
+    const decls = bindings.map(
+      (x, i) => `@group(0) @binding(${i + 1}) var<storage, ${x.write ? 'read_write' : 'read'}> ${x.name} : array<${x.type ?? 'f32'}>;`,
+    );
     const source = `
       struct Uniforms { ${uniformDecl || 'unused : i32,'} };
       @group(0) @binding(0) var<uniform> uniforms : Uniforms;
@@ -82,11 +93,19 @@ function pipelineFor(device: GPUDevice, key: string, code: string, bindings: Bin
     const layout = device.createBindGroupLayout({
       entries: [
         { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
-        ...bindings.map((x, i) => ({ binding: i + 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: x.write ? ('storage' as const) : ('read-only-storage' as const) } })),
+        ...bindings.map((x, i) => ({
+          binding: i + 1,
+          visibility: GPUShaderStage.COMPUTE,
+          buffer: { type: x.write ? ('storage' as const) : ('read-only-storage' as const) },
+        })),
       ],
     });
     const module = device.createShaderModule({ code: source, label: key });
-    pipeline = device.createComputePipeline({ layout: device.createPipelineLayout({ bindGroupLayouts: [layout] }), compute: { module, entryPoint: '_start' }, label: key });
+    pipeline = device.createComputePipeline({
+      layout: device.createPipelineLayout({ bindGroupLayouts: [layout] }),
+      compute: { module, entryPoint: '_start' },
+      label: key,
+    });
     cache.set(full, pipeline);
   }
   return pipeline;

@@ -19,9 +19,16 @@ const GOLDEN = join(PYTHON_DIR, 'tests/golden/ece_interval.json');
 describe('ECE interval golden (app ↔ eorm.selection.ece_interval)', () => {
   it('gives the ECE and interval recorded for python/tests/golden/ece_interval.json', () => {
     const picks = [{ name: 'calibrated', seed: 42, ...calibratedPicks() }, ...[1, 2, 3].map((seed) => ({ name: `noisy-${seed}`, seed, ...noisyPicks(seed) }))];
-    const cases = picks.map((c) => ({ ...c, ece: reliability(c.probability, c.correct).ece, eceCi: eceInterval(c.probability, c.correct, BOOTSTRAP_RESAMPLES, c.seed) }));
+    const cases = picks.map((c) => ({
+      ...c,
+      ece: reliability(c.probability, c.correct).ece,
+      eceCi: eceInterval(c.probability, c.correct, BOOTSTRAP_RESAMPLES, c.seed),
+    }));
     if (process.env.EORM_WRITE_GOLDEN === '1') {
-      writeFileSync(GOLDEN, `${encode({ note: 'Written by src/engine/metrics/calibration.golden.test.ts (EORM_WRITE_GOLDEN=1); do not edit.', resamples: BOOTSTRAP_RESAMPLES, cases })}\n`);
+      writeFileSync(
+        GOLDEN,
+        `${encode({ note: 'Written by src/engine/metrics/calibration.golden.test.ts (EORM_WRITE_GOLDEN=1); do not edit.', resamples: BOOTSTRAP_RESAMPLES, cases })}\n`,
+      );
     }
     expect(existsSync(GOLDEN), `${GOLDEN} is missing: write it with EORM_WRITE_GOLDEN=1`).toBe(true);
     const golden = decode(readFileSync(GOLDEN, 'utf8')) as { resamples: number; cases: typeof cases };

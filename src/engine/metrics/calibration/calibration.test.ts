@@ -27,7 +27,10 @@ function percentileInterval(probability: number[], correct: number[], seed: numb
   const n = probability.length;
   const values = bootstrapValues(n, BOOTSTRAP_RESAMPLES, seed, (idx) => {
     const picked = Array.from(idx);
-    return reliability(picked.map((g) => probability[g]), picked.map((g) => correct[g])).ece;
+    return reliability(
+      picked.map((g) => probability[g]),
+      picked.map((g) => correct[g]),
+    ).ece;
   });
   return { lo: percentile(values, 0.025), hi: percentile(values, 0.975) };
 }

@@ -27,7 +27,13 @@ export function reliability(probability: ArrayLike<number>, correct: ArrayLike<n
   const n = probability.length;
   let ece = 0;
   const bins: ReliabilityBin[] = count.map((c, k) => {
-    const bin = { lo: k / CALIBRATION_BINS, hi: (k + 1) / CALIBRATION_BINS, count: c, confidence: c > 0 ? conf[k] / c : NaN, accuracy: c > 0 ? acc[k] / c : NaN };
+    const bin = {
+      lo: k / CALIBRATION_BINS,
+      hi: (k + 1) / CALIBRATION_BINS,
+      count: c,
+      confidence: c > 0 ? conf[k] / c : NaN,
+      accuracy: c > 0 ? acc[k] / c : NaN,
+    };
     if (c > 0) ece += (c / n) * Math.abs(bin.accuracy - bin.confidence);
     return bin;
   });

@@ -11,7 +11,11 @@ export function calibratedPicks(): Picks {
   const probability: number[] = [];
   const correct: number[] = [];
   for (let r = 0; r < 10; r++) {
-    for (const [p, right, of] of [[0.25, 1, 4], [0.5, 1, 2], [0.75, 3, 4]]) {
+    for (const [p, right, of] of [
+      [0.25, 1, 4],
+      [0.5, 1, 2],
+      [0.75, 3, 4],
+    ]) {
       for (let i = 0; i < of; i++) {
         probability.push(p);
         correct.push(i < right ? 1 : 0);

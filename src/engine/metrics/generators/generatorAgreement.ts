@@ -14,7 +14,12 @@ export const EM_ITERATIONS = 50;
 export const AGREEMENT_ALTERNATIVES = 10;
 
 /** Rates from each answer's credit (`credit(slots, q)`, slot order): a candidate earns its answer's credit. */
-function agreementRates(groups: ReadonlyArray<SourcedAnswers>, slots: AnswerSlots[], sources: number, credit: (s: AnswerSlots, q: number) => ArrayLike<number>) {
+function agreementRates(
+  groups: ReadonlyArray<SourcedAnswers>,
+  slots: AnswerSlots[],
+  sources: number,
+  credit: (s: AnswerSlots, q: number) => ArrayLike<number>,
+) {
   const credits = slots.map((s, q) => credit(s, q));
   return sourceRates(groups, sources, (q, i) => (slots[q].slot[i] >= 0 ? credits[q][slots[q].slot[i]] : 0));
 }
@@ -39,5 +44,12 @@ export function fitAgreementGenerators(groups: ReadonlyArray<SourcedAnswers>, na
     const pooled = voteWeight(fit.pooled, AGREEMENT_ALTERNATIVES);
     fit = agreementRates(groups, slots, names.length, (s, q) => answerPosterior(answerMass(s, weightsOf(groups[q].sources, bySource, pooled))));
   }
-  return { method: 'agreement', names: [...names], reliability: fit.rates, answers: Array.from(fit.counts), pooled: fit.pooled, alternatives: AGREEMENT_ALTERNATIVES };
+  return {
+    method: 'agreement',
+    names: [...names],
+    reliability: fit.rates,
+    answers: Array.from(fit.counts),
+    pooled: fit.pooled,
+    alternatives: AGREEMENT_ALTERNATIVES,
+  };
 }

@@ -21,7 +21,10 @@ const namesOf = (sources: ArrayLike<number>, names: readonly string[]): Array<st
  * The groups with their generator weights attached (a copy of each), the agreement fit, and the table;
  * the groups unchanged and no table where fewer than two generators are named.
  */
-export function withGenerators(s: SourcedScored, labelled: GeneratorWeights | null): { groups: ScoredGroup[]; agreement: GeneratorWeights | null; table: GeneratorTable | null } {
+export function withGenerators(
+  s: SourcedScored,
+  labelled: GeneratorWeights | null,
+): { groups: ScoredGroup[]; agreement: GeneratorWeights | null; table: GeneratorTable | null } {
   const sourced: SourcedAnswers[] = s.groups.map((g, k) => ({ answers: g.answers, labels: g.labels, sources: s.sources[k] }));
   const agreement = fitAgreementGenerators(sourced, s.names);
   if (!agreement) return { groups: s.groups, agreement: null, table: null };

@@ -47,7 +47,12 @@ describe('the generator-weighted vote', () => {
     const hits0 = train.reduce((a, q) => a + q.labels[0], 0);
     expect(w.reliability[0]).toBeCloseTo((hits0 + GENERATOR_PRIOR_ANSWERS * pooled) / (400 + GENERATOR_PRIOR_ANSWERS), 12);
     const test = simulate(accuracy, 400, 3);
-    const weighted = score(test, (q) => candidateWeights(w, Array.from(q.sources, (s) => `model-${s}`)));
+    const weighted = score(test, (q) =>
+      candidateWeights(
+        w,
+        Array.from(q.sources, (s) => `model-${s}`),
+      ),
+    );
     const majority = score(test, () => null);
     expect(weighted - majority).toBeGreaterThan(0.05);
   });
@@ -70,10 +75,18 @@ describe('the generator-weighted vote', () => {
     const accuracy = [0.95, 0.8, 0.6, 0.4, 0.2, 0.1];
     const qs = simulate(accuracy, 500, 6);
     const free = fitAgreementGenerators(qs, names(6))!;
-    const blind = fitAgreementGenerators(qs.map((q) => ({ ...q, labels: new Array(q.labels.length).fill(0) })), names(6))!;
+    const blind = fitAgreementGenerators(
+      qs.map((q) => ({ ...q, labels: new Array(q.labels.length).fill(0) })),
+      names(6),
+    )!;
     expect(blind).toEqual(free);
     for (let s = 1; s < accuracy.length; s++) expect(free.reliability[s]).toBeLessThan(free.reliability[s - 1]);
-    const weighted = score(qs, (q) => candidateWeights(free, Array.from(q.sources, (s) => `model-${s}`)));
+    const weighted = score(qs, (q) =>
+      candidateWeights(
+        free,
+        Array.from(q.sources, (s) => `model-${s}`),
+      ),
+    );
     expect(weighted - score(qs, () => null)).toBeGreaterThan(0.03);
   });
 });

@@ -162,7 +162,11 @@ export function fitLabelledGenerators(groups: ReadonlyArray<SourcedAnswers>, nam
     let score = 0;
     groups.forEach((g, q) => {
       const r = perFold[fold[q] % folds];
-      const w = weightsOf(g.sources, r.rates.map((p) => voteWeight(p, k)), voteWeight(r.pooled, k));
+      const w = weightsOf(
+        g.sources,
+        r.rates.map((p) => voteWeight(p, k)),
+        voteWeight(r.pooled, k),
+      );
       score += generatorVotePick(slots[q], w).score;
     });
     if (score > bestScore + 1e-9) {

@@ -38,8 +38,20 @@ interface Case {
 async function sample(): Promise<{ lines: number[]; groups: Array<{ labels: number[]; lengths: number[] }> }> {
   const ds = await readDataset(fileStream(repoSamplePath()));
   const groups = ds.groups.slice(0, GROUPS);
-  const chunk = tokenizeChunk({ maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT, questions: groups.map((g) => g.question), groupSizes: groups.map((g) => g.candidates.length), genTexts: groups.flatMap((g) => g.candidates.map((c) => c.genText)) });
-  const lengths = answerTokens({ tokens: { maxLen: 4096, ...chunk }, labels: new Uint8Array(0), groupStart: new Uint32Array(0) }, 0, chunk.offsets.length - 1, GPT2_EOT);
+  const chunk = tokenizeChunk({
+    maxLen: 4096,
+    clsId: GPT2_EOT,
+    sepId: GPT2_EOT,
+    questions: groups.map((g) => g.question),
+    groupSizes: groups.map((g) => g.candidates.length),
+    genTexts: groups.flatMap((g) => g.candidates.map((c) => c.genText)),
+  });
+  const lengths = answerTokens(
+    { tokens: { maxLen: 4096, ...chunk }, labels: new Uint8Array(0), groupStart: new Uint32Array(0) },
+    0,
+    chunk.offsets.length - 1,
+    GPT2_EOT,
+  );
   let c = 0;
   return {
     lines: groups.flatMap((g) => g.candidates.map((x) => x.line)),
@@ -50,7 +62,8 @@ async function sample(): Promise<{ lines: number[]; groups: Array<{ labels: numb
 async function cases(): Promise<{ lines: number[]; lengths: number[]; cases: Case[] }> {
   const s = await sample();
   const rng = createRng(21);
-  const energies = (e: (label: number, length: number) => number): Group[] => s.groups.map((g) => ({ ...g, energies: g.labels.map((l, i) => tenth(e(l, g.lengths[i]))) }));
+  const energies = (e: (label: number, length: number) => number): Group[] =>
+    s.groups.map((g) => ({ ...g, energies: g.labels.map((l, i) => tenth(e(l, g.lengths[i]))) }));
   const lengthy = energies((label, length) => 2 * rng.next() - 0.5 * label - length / 60);
   const labels = energies((label) => 2 * rng.next() - 1.5 * label);
   const edges: Group[] = [
@@ -77,9 +90,21 @@ async function cases(): Promise<{ lines: number[]; lengths: number[]; cases: Cas
 describe('length check golden (app ↔ eorm.metrics.length_bias)', () => {
   it('gives the answer tokens and figures recorded for python/tests/golden/length_bias.json', async () => {
     const c = await cases();
-    const now = { ...c, cases: c.cases.map((k) => ({ ...k, result: lengthBias(k.groups.map((g) => ({ ...g, answers: g.labels.map(() => null) })), { seed: SEED, figuresOver: k.figuresOver }) })) };
+    const now = {
+      ...c,
+      cases: c.cases.map((k) => ({
+        ...k,
+        result: lengthBias(
+          k.groups.map((g) => ({ ...g, answers: g.labels.map(() => null) })),
+          { seed: SEED, figuresOver: k.figuresOver },
+        ),
+      })),
+    };
     if (process.env.EORM_WRITE_GOLDEN === '1') {
-      writeFileSync(GOLDEN, `${encode({ note: 'Written by src/engine/metrics/lengthBias.golden.test.ts (EORM_WRITE_GOLDEN=1); do not edit.', seed: SEED, ...now })}\n`);
+      writeFileSync(
+        GOLDEN,
+        `${encode({ note: 'Written by src/engine/metrics/lengthBias.golden.test.ts (EORM_WRITE_GOLDEN=1); do not edit.', seed: SEED, ...now })}\n`,
+      );
     }
     expect(existsSync(GOLDEN), `${GOLDEN} is missing: write it with EORM_WRITE_GOLDEN=1`).toBe(true);
     const golden = decode(readFileSync(GOLDEN, 'utf8')) as typeof now & { seed: number };

@@ -18,8 +18,20 @@ const QUESTIONS = 145;
 /** Every question of the sample: its labels and answer tokens (answerLength.ts on the app's 4096-id inputs). */
 async function sample(): Promise<Array<{ labels: number[]; lengths: number[] }>> {
   const ds = await readDataset(fileStream(repoSamplePath()));
-  const chunk = tokenizeChunk({ maxLen: 4096, clsId: GPT2_EOT, sepId: GPT2_EOT, questions: ds.groups.map((g) => g.question), groupSizes: ds.groups.map((g) => g.candidates.length), genTexts: ds.groups.flatMap((g) => g.candidates.map((c) => c.genText)) });
-  const lengths = answerTokens({ tokens: { maxLen: 4096, ...chunk }, labels: new Uint8Array(0), groupStart: new Uint32Array(0) }, 0, chunk.offsets.length - 1, GPT2_EOT);
+  const chunk = tokenizeChunk({
+    maxLen: 4096,
+    clsId: GPT2_EOT,
+    sepId: GPT2_EOT,
+    questions: ds.groups.map((g) => g.question),
+    groupSizes: ds.groups.map((g) => g.candidates.length),
+    genTexts: ds.groups.flatMap((g) => g.candidates.map((c) => c.genText)),
+  });
+  const lengths = answerTokens(
+    { tokens: { maxLen: 4096, ...chunk }, labels: new Uint8Array(0), groupStart: new Uint32Array(0) },
+    0,
+    chunk.offsets.length - 1,
+    GPT2_EOT,
+  );
   let c = 0;
   return ds.groups.map((g) => ({ labels: g.candidates.map((x) => x.label), lengths: g.candidates.map(() => lengths[c++]) }));
 }
@@ -49,7 +61,9 @@ describe('length check under no signal', () => {
     const z = 1.96;
     const centre = (p + (z * z) / (2 * DRAWS)) / (1 + (z * z) / DRAWS);
     const half = (z * Math.sqrt((p * (1 - p)) / DRAWS + (z * z) / (4 * DRAWS * DRAWS))) / (1 + (z * z) / DRAWS);
-    console.log(`real in ${real} of ${DRAWS} draws: ${(100 * p).toFixed(1)}% (95% Wilson ${(100 * (centre - half)).toFixed(1)}% to ${(100 * (centre + half)).toFixed(1)}%); mean lean ${(leanSum / DRAWS).toFixed(4)}`);
+    console.log(
+      `real in ${real} of ${DRAWS} draws: ${(100 * p).toFixed(1)}% (95% Wilson ${(100 * (centre - half)).toFixed(1)}% to ${(100 * (centre + half)).toFixed(1)}%); mean lean ${(leanSum / DRAWS).toFixed(4)}`,
+    );
     // At a true 5%, a count above 5% of the draws plus two binomial standard deviations (28 of 400) is rare.
     expect(real).toBeLessThanOrEqual(Math.floor(DRAWS * 0.05 + 2 * Math.sqrt(DRAWS * 0.05 * 0.95)));
     // No signal leans neither way: the old lean averaged −0.057 here (−ρ(label, length)).

@@ -42,7 +42,11 @@ describe('length rules', () => {
 const questions = (label: (q: number, i: number) => number, energy: (q: number, i: number, len: number) => number): ScoredGroup[] =>
   Array.from({ length: 40 }, (_, q) => {
     const lengths = [10, 20, 30, 40];
-    return group(lengths.map((len, i) => energy(q, i, len)), lengths.map((_, i) => label(q, i)), lengths);
+    return group(
+      lengths.map((len, i) => energy(q, i, len)),
+      lengths.map((_, i) => label(q, i)),
+      lengths,
+    );
   });
 
 describe('lengthBias', () => {
@@ -50,7 +54,10 @@ describe('lengthBias', () => {
   const label = (q: number, i: number) => (i === q % 4 ? 1 : 0);
 
   it('a verifier that gives longer answers lower energy, where correctness does not follow length, leans toward longer ones', () => {
-    const b = lengthBias(questions(label, (_q, _i, len) => -len), { seed: 3, figuresOver: 'allQuestions' });
+    const b = lengthBias(
+      questions(label, (_q, _i, len) => -len),
+      { seed: 3, figuresOver: 'allQuestions' },
+    );
     expect(b.groups).toBe(40);
     expect(b.energyCorr).toBe(-1);
     expect(b.labelCorr).toBeCloseTo(0, 12);
@@ -65,17 +72,25 @@ describe('lengthBias', () => {
   });
 
   it('the same toward shorter answers says shorter, with the lean and its interval turned round', () => {
-    const b = lengthBias(questions(label, (_q, _i, len) => len), { seed: 3, figuresOver: 'allQuestions' });
+    const b = lengthBias(
+      questions(label, (_q, _i, len) => len),
+      { seed: 3, figuresOver: 'allQuestions' },
+    );
     expect(b.energyCorr).toBe(1);
     expect(b.real).toBe(true);
     expect(b.sentence).toContain('more than correctness does, toward shorter answers: over 40 questions');
-    expect(b.sentence).toContain(`its lean toward shorter answers is +1.00 (95% CI +${(-b.leanCi.hi).toFixed(2)} to +${(-b.leanCi.lo).toFixed(2)}; sign-flip test p < 0.001).`);
+    expect(b.sentence).toContain(
+      `its lean toward shorter answers is +1.00 (95% CI +${(-b.leanCi.hi).toFixed(2)} to +${(-b.leanCi.lo).toFixed(2)}; sign-flip test p < 0.001).`,
+    );
   });
 
   it('a verifier that reads correctness only follows length exactly as far as correctness does: no lean', () => {
     // Longer answers are more often right (answers 2 and 3 of most questions); energy = −label, ties within labels.
     const longRight = (q: number, i: number) => (i >= 2 || (q % 5 === 0 && i === 0) ? 1 : 0);
-    const b = lengthBias(questions(longRight, (q, i) => -longRight(q, i)), { seed: 3, figuresOver: 'allQuestions' });
+    const b = lengthBias(
+      questions(longRight, (q, i) => -longRight(q, i)),
+      { seed: 3, figuresOver: 'allQuestions' },
+    );
     expect(b.labelCorr).toBeGreaterThan(0.3);
     expect(b.energyCorr).toBe(-b.labelCorr);
     expect(b.lean).toBe(0);
@@ -125,7 +140,10 @@ describe('lengthBias', () => {
   });
 
   it('a figure that rounds to 0.00 reads +0.00, never -0.00', () => {
-    const b = lengthBias(questions(label, (_q, _i, len) => -len), { seed: 3, figuresOver: 'allQuestions' });
+    const b = lengthBias(
+      questions(label, (_q, _i, len) => -len),
+      { seed: 3, figuresOver: 'allQuestions' },
+    );
     expect(lengthSentence({ ...b, labelCorr: -1e-17 })).toContain('with being correct +0.00;');
     expect(lengthSentence({ ...b, labelCorr: -0.006 })).toContain('with being correct -0.01;');
   });
@@ -135,6 +153,8 @@ describe('lengthBias', () => {
     expect(b.groups).toBe(0);
     expect(b.energyCorr).toBeNaN();
     expect(b.real).toBe(false);
-    expect(b.sentence).toBe('No question has both a right and a wrong answer and two answers of the same label with different lengths: nothing to check length against.');
+    expect(b.sentence).toBe(
+      'No question has both a right and a wrong answer and two answers of the same label with different lengths: nothing to check length against.',
+    );
   });
 });

@@ -29,7 +29,7 @@ export function midranks(xs: ArrayLike<number>): Float64Array {
   const n = xs.length;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (xs[a] < xs[b] ? -1 : xs[a] > xs[b] ? 1 : 0));
   const out = new Float64Array(n);
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i;
     while (j + 1 < n && xs[order[j + 1]] === xs[order[i]]) j++;
     for (let k = i; k <= j; k++) out[order[k]] = (i + j + 2) / 2;
@@ -54,7 +54,12 @@ function addRankSums(x: ArrayLike<number>, y: ArrayLike<number>, at: number[], s
 /** Spearman's ρ of x and y (Pearson's of their midranks); NaN when either is constant. Sums run left to right. */
 export function spearman(x: ArrayLike<number>, y: ArrayLike<number>): number {
   const sums: [number, number, number] = [0, 0, 0];
-  addRankSums(x, y, Array.from({ length: x.length }, (_, i) => i), sums);
+  addRankSums(
+    x,
+    y,
+    Array.from({ length: x.length }, (_, i) => i),
+    sums,
+  );
   return sums[0] / Math.sqrt(sums[1] * sums[2]);
 }
 
@@ -88,7 +93,8 @@ export function lengthRuleScore(g: ScoredGroup, rule: LengthRule): number {
 }
 
 function lengthsOf(g: ScoredGroup): ArrayLike<number> {
-  if (!g.lengths || g.lengths.length !== g.labels.length) throw new RangeError(`length check: a group has ${g.lengths?.length ?? 'no'} lengths for ${g.labels.length} candidates`);
+  if (!g.lengths || g.lengths.length !== g.labels.length)
+    throw new RangeError(`length check: a group has ${g.lengths?.length ?? 'no'} lengths for ${g.labels.length} candidates`);
   return g.lengths;
 }
 
@@ -107,7 +113,8 @@ const questions = (n: number): string => `${n} question${n === 1 ? '' : 's'}`;
 
 /** The one sentence; the twin is python/eorm/metrics/length_bias.py's length_sentence (toFixed rounding). */
 export function lengthSentence(b: Omit<LengthBias, 'sentence' | 'rules' | 'allQuestions'>): string {
-  if (b.groups === 0) return 'No question has both a right and a wrong answer and two answers of the same label with different lengths: nothing to check length against.';
+  if (b.groups === 0)
+    return 'No question has both a right and a wrong answer and two answers of the same label with different lengths: nothing to check length against.';
   // Said the way it leans: the lean toward shorter answers is the negated lean, its interval turned round.
   const shorter = b.real && b.lean < 0;
   const [d, lo, hi] = shorter ? [-b.lean, -b.leanCi.hi, -b.leanCi.lo] : [b.lean, b.leanCi.lo, b.leanCi.hi];
@@ -144,12 +151,25 @@ export function lengthBias(scored: ReadonlyArray<ScoredGroup>, opts: LengthBiasO
   const [energyCorrCi, labelCorrCi, leanCi] = bootstrapIntervals([rhoE, rhoL, lean], resamples, opts.seed);
   // Exact where few questions count; the same verdict whatever the report's seed (pairedTest.ts).
   const leanP = lean.length > 0 ? signFlipTest(lean).p : NaN;
-  const figures = { groups: checked.length, energyCorr: mean(rhoE), energyCorrCi, labelCorr: mean(rhoL), labelCorrCi, lean: mean(lean), leanCi, leanP, real: leanP < 0.05 };
+  const figures = {
+    groups: checked.length,
+    energyCorr: mean(rhoE),
+    energyCorrCi,
+    labelCorr: mean(rhoL),
+    labelCorrCi,
+    lean: mean(lean),
+    leanCi,
+    leanP,
+    real: leanP < 0.05,
+  };
 
   const scores = LENGTH_RULES.map((r) => Float64Array.from(reported, (g) => lengthRuleScore(g, r)));
   const cis: LengthInterval[] = bootstrapIntervals(scores, resamples, opts.seed);
   const rules = { shortest: { accuracy: mean(scores[0]), ci: cis[0] }, longest: { accuracy: mean(scores[1]), ci: cis[1] } };
-  const allQuestions = { groups: every.length, rules: { shortest: mean(every.map((g) => lengthRuleScore(g, 'shortest'))), longest: mean(every.map((g) => lengthRuleScore(g, 'longest'))) } };
+  const allQuestions = {
+    groups: every.length,
+    rules: { shortest: mean(every.map((g) => lengthRuleScore(g, 'shortest'))), longest: mean(every.map((g) => lengthRuleScore(g, 'longest'))) },
+  };
   return { ...figures, sentence: lengthSentence(figures), rules, ...(opts.figuresOver === 'bothLabels' ? { allQuestions } : {}) };
 }
 

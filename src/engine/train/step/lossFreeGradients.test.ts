@@ -72,7 +72,8 @@ describe('loss-free gradient entries', () => {
         () => lossAndGradients(cfg, params, batch, { dropoutSeed: 9, profile }),
         () => lossAndGradients(cfg, params, batch, { dropoutSeed: 9, microBatch: 3, profile }),
         () => sharedLossAndGradients(cfg, params, batch, { dropoutSeed: 9, profile }),
-        () => sharedLossAndGradients(cfg, params, batch, { dropoutSeed: 9, microBatch: 3, profile }, { peer: peerWork(Promise.resolve(activeProfile())), model }),
+        () =>
+          sharedLossAndGradients(cfg, params, batch, { dropoutSeed: 9, microBatch: 3, profile }, { peer: peerWork(Promise.resolve(activeProfile())), model }),
       ];
       for (const path of paths) {
         const { loss, grads } = await path();
@@ -94,7 +95,11 @@ describe('loss-free gradient entries', () => {
   }
 
   // Full-vocabulary AdamW on cpu, the lazy embedding on cpu, the shared step on wasm (with a peer).
-  for (const [backend, lazy, shared] of [['cpu', false, false], ['cpu', true, false], ['wasm', true, true]] as const) {
+  for (const [backend, lazy, shared] of [
+    ['cpu', false, false],
+    ['cpu', true, false],
+    ['wasm', true, true],
+  ] as const) {
     it(`only decay with weight decay over 12 steps (${backend}, lazy embedding ${lazy ? 'on' : 'off'}${shared ? ', shared steps' : ''})`, async () => {
       const profile = await profileOn(backend, shared);
       const start = await weights(6, keyBiasOrHead);
@@ -103,7 +108,12 @@ describe('loss-free gradient entries', () => {
       const lr = 3e-3;
       const steps = 12;
       for (let s = 0; s < steps; s++) {
-        const out = await trainStep(cfg, params, optimizer, batchOf(100 + s), { lr, maxGradNorm: 1, dropoutSeed: s, peer: shared ? peerWork(Promise.resolve(activeProfile())) : undefined });
+        const out = await trainStep(cfg, params, optimizer, batchOf(100 + s), {
+          lr,
+          maxGradNorm: 1,
+          dropoutSeed: s,
+          peer: shared ? peerWork(Promise.resolve(activeProfile())) : undefined,
+        });
         tf.dispose([out.loss, out.gradNorm, out.clipCoef]);
       }
       optimizer.sync(params);

@@ -25,7 +25,10 @@ export function zeroLossFree(grads: Map<string, tf.Tensor>, dModel: number): Map
     const range = lossFreeRange(name, dModel);
     if (!range) continue;
     const keep = new Float32Array(g.size).fill(1).fill(0, range[0], range[1]);
-    grads.set(name, tf.tidy(() => tf.mul(g, tf.tensor(keep, g.shape))));
+    grads.set(
+      name,
+      tf.tidy(() => tf.mul(g, tf.tensor(keep, g.shape))),
+    );
     g.dispose();
   }
   return grads;

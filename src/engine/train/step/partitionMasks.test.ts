@@ -46,11 +46,14 @@ describe('dropout masks on the host backends do not depend on how the step is sp
       // gradient entry; another mask moves the loss by ~3e-3 relative here, the gradients more.
       // Gradients are held to the step's scale, not each tensor's: head.3.bias's true gradient is 0 (a
       // group's BT gradients sum to 0), and its float noise would read as any relative error.
-      const scale = Math.max(...(await Promise.all([...one.grads.values()].map(async (g) => ((await g.data()) as Float32Array).reduce((m, v) => Math.max(m, Math.abs(v)), 0)))));
+      const scale = Math.max(
+        ...(await Promise.all([...one.grads.values()].map(async (g) => ((await g.data()) as Float32Array).reduce((m, v) => Math.max(m, Math.abs(v)), 0)))),
+      );
       for (const microBatch of [3, 2]) {
         const split = run(microBatch);
         expect(await relativeError(one.loss, split.loss), `loss, micro-batch ${microBatch}`).toBeLessThan(1e-5);
-        for (const [name, g] of one.grads) expect(await relativeError(g, split.grads.get(name)!, scale), `${name}, micro-batch ${microBatch}`).toBeLessThan(1e-5);
+        for (const [name, g] of one.grads)
+          expect(await relativeError(g, split.grads.get(name)!, scale), `${name}, micro-batch ${microBatch}`).toBeLessThan(1e-5);
         dispose(split);
       }
       // Dropout really is on: another step seed, another loss.

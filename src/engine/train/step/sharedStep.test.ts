@@ -126,7 +126,12 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
     const peer = peerWork(Promise.resolve(activeProfile()));
     await peer.load(-1, { cfg, weights: [...(await paramsToArrays(params, activeProfile()))] });
     const part = { candidates: batch.candidates.slice(first).map((c) => Int32Array.from(c)), first, chunks, from: 1, dropoutSeed: 9 };
-    const theirs = await peer.onePass(-1, part, { labels: Int32Array.from(batch.labels), groupOf: Int32Array.from(batch.groupOf), exchange: exchange.buffer, step: 2 });
+    const theirs = await peer.onePass(-1, part, {
+      labels: Int32Array.from(batch.labels),
+      groupOf: Int32Array.from(batch.groupOf),
+      exchange: exchange.buffer,
+      step: 2,
+    });
     await peer.release(-1);
     const all = new Float32Array(batch.candidates.length);
     all.set(own);
@@ -144,7 +149,11 @@ describe.each(['cpu', 'wasm'])('a step shared with a peer on %s', (backend) => {
     const profile = await packedOn(backend);
     const runs: Array<Map<string, Float32Array>> = [];
     // No peer; a peer throughout; a peer from step 7 on (as when it first validates the untrained model).
-    for (const peerAt of [(_: number) => undefined, (_: number) => peerWork(Promise.resolve(activeProfile())), (s: number) => (s >= 7 ? peerWork(Promise.resolve(activeProfile())) : undefined)]) {
+    for (const peerAt of [
+      (_: number) => undefined,
+      (_: number) => peerWork(Promise.resolve(activeProfile())),
+      (s: number) => (s >= 7 ? peerWork(Promise.resolve(activeProfile())) : undefined),
+    ]) {
       const params = initParams(cfg, 5);
       const optimizer = new AdamW(params, ADAMW_DEFAULTS, true, profile);
       for (let s = 0; s < 20; s++) {
@@ -176,9 +185,21 @@ describe('a one-pass step cut in two', () => {
     expect(cut).toBe(11);
   });
   it('leaves each side at least one candidate', () => {
-    expect(halves(of([5, 500]))).toEqual([[0, 1], [1, 2]]);
-    expect(halves(of([500, 5]))).toEqual([[0, 1], [1, 2]]);
-    expect(halves(of([500, 5, 5]))).toEqual([[0, 1], [1, 3]]);
-    expect(halves(of([5, 5, 500]))).toEqual([[0, 2], [2, 3]]);
+    expect(halves(of([5, 500]))).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
+    expect(halves(of([500, 5]))).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
+    expect(halves(of([500, 5, 5]))).toEqual([
+      [0, 1],
+      [1, 3],
+    ]);
+    expect(halves(of([5, 5, 500]))).toEqual([
+      [0, 2],
+      [2, 3],
+    ]);
   });
 });

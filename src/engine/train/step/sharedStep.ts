@@ -34,7 +34,13 @@ export interface StepHelper {
  * whenever the peer comes free. Left out, `helper`: this thread computes both parts. The entries no
  * loss depends on come back exactly 0, once the parts are added (lossFreeGradients.ts).
  */
-export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions & { profile: BackendProfile }, helper?: StepHelper): Promise<LossAndGradients> {
+export async function sharedLossAndGradients(
+  cfg: ModelConfig,
+  params: Params,
+  batch: StepBatch,
+  opts: GradientOptions & { profile: BackendProfile },
+  helper?: StepHelper,
+): Promise<LossAndGradients> {
   const n = batch.candidates.length;
   // One candidate has nothing to share (and lossAndGradients zeroes its loss-free entries itself).
   if (n < 2) return lossAndGradients(cfg, params, batch, opts);
@@ -43,7 +49,13 @@ export async function sharedLossAndGradients(cfg: ModelConfig, params: Params, b
 }
 
 /** sharedLossAndGradients of two candidates or more, the loss-free entries as computed. */
-async function splitStep(cfg: ModelConfig, params: Params, batch: StepBatch, opts: GradientOptions & { profile: BackendProfile }, helper?: StepHelper): Promise<LossAndGradients> {
+async function splitStep(
+  cfg: ModelConfig,
+  params: Params,
+  batch: StepBatch,
+  opts: GradientOptions & { profile: BackendProfile },
+  helper?: StepHelper,
+): Promise<LossAndGradients> {
   const n = batch.candidates.length;
   const fitsOnePass = chunkRanges(n, opts.microBatch ?? n).length === 1;
   const chunks = fitsOnePass ? halves(batch.candidates) : chunkRanges(n, opts.microBatch!);
@@ -79,7 +91,13 @@ interface SplitStep {
 
 /** The peer's part: its candidates as copies (they are posted), with the whole step's chunks for their masks. */
 function peerPart(s: SplitStep): PeerPart {
-  return { candidates: s.batch.candidates.slice(s.first).map((c) => Int32Array.from(c)), first: s.first, chunks: s.chunks, from: s.from, dropoutSeed: hostSeed(s.opts.dropoutSeed) };
+  return {
+    candidates: s.batch.candidates.slice(s.first).map((c) => Int32Array.from(c)),
+    first: s.first,
+    chunks: s.chunks,
+    from: s.from,
+    dropoutSeed: hostSeed(s.opts.dropoutSeed),
+  };
 }
 
 /** The part's gradient computed here: its chunks' in order, each with its slice of dL/dE. */
@@ -109,7 +127,9 @@ async function twoPasses(s: SplitStep, helper: StepHelper | undefined): Promise<
   const theirEnergies = helper && part ? settle(helper.peer.energies(call, part)) : Promise.resolve(null);
   try {
     const e = tf.tidy(() => allEnergies(s.passes, mine));
-    const all = await theirEnergies.then((values) => tf.tidy(() => tf.concat([e, values ? tf.tensor1d(values) : allEnergies(s.passes, theirs)])) as tf.Tensor1D);
+    const all = await theirEnergies.then(
+      (values) => tf.tidy(() => tf.concat([e, values ? tf.tensor1d(values) : allEnergies(s.passes, theirs)])) as tf.Tensor1D,
+    );
     e.dispose();
     const loss = btLoss(all, s.pairs, s.opts.profile);
     const dE = btLossGradient(all, s.pairs, s.opts.profile);
@@ -159,7 +179,9 @@ async function onePass(s: SplitStep, helper?: StepHelper & { exchange: EnergyExc
   if (helper) {
     const { peer, model, exchange } = helper;
     peer.load(call, model).catch(() => undefined);
-    reply = settle(peer.onePass(call, peerPart(s), { labels: Int32Array.from(s.batch.labels), groupOf: Int32Array.from(s.batch.groupOf), exchange: exchange.buffer, step }));
+    reply = settle(
+      peer.onePass(call, peerPart(s), { labels: Int32Array.from(s.batch.labels), groupOf: Int32Array.from(s.batch.groupOf), exchange: exchange.buffer, step }),
+    );
   }
   // Alone: the second half's energies before the first half's tape.
   let theirs: Float32Array | null = helper ? null : theirsHere();
@@ -217,7 +239,10 @@ export const ENGINE_SHARE = 0.52;
  */
 export function halves(candidates: ReadonlyArray<ArrayLike<number>>): Array<[number, number]> {
   const cut = splitAt(chunkRanges(candidates.length, 1), candidates);
-  return [[0, cut], [cut, candidates.length]];
+  return [
+    [0, cut],
+    [cut, candidates.length],
+  ];
 }
 
 /** The first chunk of the peer's part: the engine's share of the step's tokens before it (the nearest cut), at least one chunk each. */

@@ -128,7 +128,14 @@ async function lazyEmbeddingStep(cfg: ModelConfig, params: Params, optimizer: Ad
  */
 function compactTableStep(cfg: ModelConfig, params: Params, optimizer: AdamW, batch: StepBatch, opts: Handed, replayed: boolean): StepScalars {
   if (typeof opts.dropoutSeed === 'object') throw new Error('the WebGPU step takes its dropout seed as a number');
-  const [loss, gradNorm, clipCoef] = webgpuStep(cfg, params, optimizer, batch, { lr: opts.lr, maxGradNorm: opts.maxGradNorm, microBatch: opts.microBatch, dropoutSeed: opts.dropoutSeed, profile: optimizer.profile, replayed });
+  const [loss, gradNorm, clipCoef] = webgpuStep(cfg, params, optimizer, batch, {
+    lr: opts.lr,
+    maxGradNorm: opts.maxGradNorm,
+    microBatch: opts.microBatch,
+    dropoutSeed: opts.dropoutSeed,
+    profile: optimizer.profile,
+    replayed,
+  });
   return { loss: loss as tf.Scalar, gradNorm: gradNorm as tf.Scalar, clipCoef: clipCoef as tf.Scalar };
 }
 

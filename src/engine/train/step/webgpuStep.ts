@@ -78,7 +78,12 @@ export function webgpuStep(cfg: ModelConfig, params: Params, optimizer: AdamW, b
     }
     // Which positions hold each table row: the embedding's gradient sums them in this fixed order (kernels/rowSum/).
     const { order, starts } = rowOrderValues(ids, rowCount);
-    inputs.push({ data: ids, shape: [e - s, T] }, { data: lengths, shape: [e - s] }, { data: order, shape: [order.length] }, { data: starts, shape: [rowCount + 1] });
+    inputs.push(
+      { data: ids, shape: [e - s, T] },
+      { data: lengths, shape: [e - s] },
+      { data: order, shape: [order.length] },
+      { data: starts, shape: [rowCount + 1] },
+    );
   }
   const training = opts.dropoutSeed !== undefined && cfg.dropout > 0;
   const key = `train ${n}×[${chunkShapes.map((c) => `${c.e - c.s}×${c.T}`).join(',')}] rows ${rowCount}${training ? ' dropout' : ''} clip ${opts.maxGradNorm}`;

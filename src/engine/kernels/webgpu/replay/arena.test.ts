@@ -12,10 +12,37 @@ describe('the replay arena', () => {
       { size: 200, usage: S },
       { size: 1000, usage: U },
     ];
-    expect(assignBuffers([{ size: 150, usage: S }, { size: 90, usage: S }, { size: 350, usage: S }], have)).toEqual([2, 0, 1]);
+    expect(
+      assignBuffers(
+        [
+          { size: 150, usage: S },
+          { size: 90, usage: S },
+          { size: 350, usage: S },
+        ],
+        have,
+      ),
+    ).toEqual([2, 0, 1]);
     // Two needs never share a buffer; one that nothing fits gets -1 (a new buffer).
-    expect(assignBuffers([{ size: 50, usage: S }, { size: 50, usage: S }, { size: 50, usage: S }, { size: 50, usage: S }], have)).toEqual([0, 2, 1, -1]);
-    expect(assignBuffers([{ size: 500, usage: S }, { size: 10, usage: U }], have)).toEqual([-1, 3]);
+    expect(
+      assignBuffers(
+        [
+          { size: 50, usage: S },
+          { size: 50, usage: S },
+          { size: 50, usage: S },
+          { size: 50, usage: S },
+        ],
+        have,
+      ),
+    ).toEqual([0, 2, 1, -1]);
+    expect(
+      assignBuffers(
+        [
+          { size: 500, usage: S },
+          { size: 10, usage: U },
+        ],
+        have,
+      ),
+    ).toEqual([-1, 3]);
   });
 
   it('makes new buffers a little larger, in multiples of 4 bytes, at most a quarter more', () => {

@@ -125,7 +125,14 @@ export function copyOutputs(b: BackendInternals, outputs: ReadonlyArray<OutputSp
 }
 
 /** Writes `inputs` into the arena's staging buffer (one writeBuffer) and encodes their copies into the capture's input buffers. */
-export function stageInputs(b: BackendInternals, cap: Capture, arena: ReplayArena, inputs: ReadonlyArray<ArrayBufferView>, scratch: Uint8Array, enc: GPUCommandEncoder): void {
+export function stageInputs(
+  b: BackendInternals,
+  cap: Capture,
+  arena: ReplayArena,
+  inputs: ReadonlyArray<ArrayBufferView>,
+  scratch: Uint8Array,
+  enc: GPUCommandEncoder,
+): void {
   inputs.forEach((data, i) => {
     const spot = cap.inputs[i];
     if (data.byteLength !== spot.bytes) throw new Error(`replay: input ${i} has ${data.byteLength} bytes, ${spot.bytes} recorded`);
@@ -141,7 +148,13 @@ export function stageInputs(b: BackendInternals, cap: Capture, arena: ReplayAren
  * Replays `cap` with new input bytes (one array per input, as recorded) and returns copies of its
  * outputs; null when an external tensor is gone or lives elsewhere now (the capture is stale).
  */
-export function replayCapture(b: BackendInternals, cap: Capture, arena: ReplayArena, inputs: ReadonlyArray<ArrayBufferView>, scratch: Uint8Array): tf.Tensor[] | null {
+export function replayCapture(
+  b: BackendInternals,
+  cap: Capture,
+  arena: ReplayArena,
+  inputs: ReadonlyArray<ArrayBufferView>,
+  scratch: Uint8Array,
+): tf.Tensor[] | null {
   for (const e of cap.externals) {
     if (e.tensor.isDisposed || b.tensorMap.get(e.tensor.dataId)?.resource !== e.buffer) return null;
   }

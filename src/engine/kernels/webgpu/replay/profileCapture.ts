@@ -17,7 +17,12 @@ export interface KernelTime {
  * included: call it when the run's weights no longer matter (the bench profiles at the end of its
  * window, then stops). Null for a capture not yet replayed.
  */
-export async function profileCapture(b: BackendInternals, cap: Capture, arena: ReplayArena, repeat = 20): Promise<{ stepMs: number; kernels: KernelTime[] } | null> {
+export async function profileCapture(
+  b: BackendInternals,
+  cap: Capture,
+  arena: ReplayArena,
+  repeat = 20,
+): Promise<{ stepMs: number; kernels: KernelTime[] } | null> {
   const inputs = cap.lastInputs;
   if (!inputs) return null;
   const names = pipelineNames(b);

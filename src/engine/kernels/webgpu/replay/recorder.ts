@@ -87,83 +87,113 @@ export function startRecording(b: BackendInternals): Recorder {
   const bm = b.bufferManager;
 
   const acquire = bm.acquireBuffer;
-  patch(bm, 'acquireBuffer', (size: number, usage: number, mapped = false, reuse = true) => {
-    if (usage & USAGE.MAP_READ) fail('it reads data back');
-    const once = fresh || (usage & USAGE.UNIFORM) !== 0;
-    const buffer = acquire.call(bm, size, usage, mapped, once ? false : reuse);
-    // tfjs makes a size's free list on its first pooled acquire only; its release of this buffer needs one.
-    if (!bm.freeBuffers.has(poolKey(size, usage))) bm.freeBuffers.set(poolKey(size, usage), []);
-    if (taping && !(usage & USAGE.MAP_WRITE)) {
-      rec.acquired.add(buffer);
-      if (once) rec.held.add(buffer);
-    }
-    return buffer;
-  }, undo);
+  patch(
+    bm,
+    'acquireBuffer',
+    (size: number, usage: number, mapped = false, reuse = true) => {
+      if (usage & USAGE.MAP_READ) fail('it reads data back');
+      const once = fresh || (usage & USAGE.UNIFORM) !== 0;
+      const buffer = acquire.call(bm, size, usage, mapped, once ? false : reuse);
+      // tfjs makes a size's free list on its first pooled acquire only; its release of this buffer needs one.
+      if (!bm.freeBuffers.has(poolKey(size, usage))) bm.freeBuffers.set(poolKey(size, usage), []);
+      if (taping && !(usage & USAGE.MAP_WRITE)) {
+        rec.acquired.add(buffer);
+        if (once) rec.held.add(buffer);
+      }
+      return buffer;
+    },
+    undo,
+  );
   const release = bm.releaseBuffer;
-  patch(bm, 'releaseBuffer', (buffer: GPUBuffer, reuse = true) => {
-    if (!rec.held.has(buffer)) return release.call(bm, buffer, reuse);
-    // Out of use, but not back in the pool: its one content must last the step.
-    const used = bm.usedBuffers.get(poolKey(buffer.size, buffer.usage));
-    const at = used?.indexOf(buffer) ?? -1;
-    if (at >= 0) {
-      used!.splice(at, 1);
-      bm.numUsedBuffers--;
-      bm.numBytesUsed -= buffer.size;
-    }
-  }, undo);
+  patch(
+    bm,
+    'releaseBuffer',
+    (buffer: GPUBuffer, reuse = true) => {
+      if (!rec.held.has(buffer)) return release.call(bm, buffer, reuse);
+      // Out of use, but not back in the pool: its one content must last the step.
+      const used = bm.usedBuffers.get(poolKey(buffer.size, buffer.usage));
+      const at = used?.indexOf(buffer) ?? -1;
+      if (at >= 0) {
+        used!.splice(at, 1);
+        bm.numUsedBuffers--;
+        bm.numBytesUsed -= buffer.size;
+      }
+    },
+    undo,
+  );
 
   const upload = b.uploadToGPU;
-  patch(b, 'uploadToGPU', (dataId: unknown) => {
-    const d = b.tensorMap.get(dataId);
-    if (!d || d.resource != null || d.values == null) return upload.call(b, dataId);
-    const bytes = bytesOf(d.values, d.dtype);
-    fresh = true;
-    try {
-      upload.call(b, dataId);
-    } finally {
-      fresh = false;
-    }
-    if (taping) rec.uploads.set(d.resource as unknown as GPUBuffer, bytes);
-  }, undo);
+  patch(
+    b,
+    'uploadToGPU',
+    (dataId: unknown) => {
+      const d = b.tensorMap.get(dataId);
+      if (!d || d.resource != null || d.values == null) return upload.call(b, dataId);
+      const bytes = bytesOf(d.values, d.dtype);
+      fresh = true;
+      try {
+        upload.call(b, dataId);
+      } finally {
+        fresh = false;
+      }
+      if (taping) rec.uploads.set(d.resource as unknown as GPUBuffer, bytes);
+    },
+    undo,
+  );
 
   const queue = b.queue;
   const writeBuffer = queue.writeBuffer as Fn;
-  patch(queue, 'writeBuffer', function (this: GPUQueue, ...args: Parameters<GPUQueue['writeBuffer']>) {
-    const [buffer, offset, data, dataOffset = 0, size] = args;
-    if (taping) {
-      if (!(buffer.usage & USAGE.UNIFORM) || offset !== 0) fail('it writes into a buffer outside the uniforms');
-      else {
-        const view = ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data as ArrayBuffer);
-        const elt = ArrayBuffer.isView(data) ? (data as unknown as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1 : 1;
-        const start = dataOffset * elt;
-        rec.uniforms.set(buffer, view.slice(start, size === undefined ? undefined : start + size * elt));
+  patch(
+    queue,
+    'writeBuffer',
+    function (this: GPUQueue, ...args: Parameters<GPUQueue['writeBuffer']>) {
+      const [buffer, offset, data, dataOffset = 0, size] = args;
+      if (taping) {
+        if (!(buffer.usage & USAGE.UNIFORM) || offset !== 0) fail('it writes into a buffer outside the uniforms');
+        else {
+          const view = ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data as ArrayBuffer);
+          const elt = ArrayBuffer.isView(data) ? ((data as unknown as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT ?? 1) : 1;
+          const start = dataOffset * elt;
+          rec.uniforms.set(buffer, view.slice(start, size === undefined ? undefined : start + size * elt));
+        }
       }
-    }
-    return (writeBuffer as (...a: unknown[]) => unknown).apply(this, args);
-  } as GPUQueue['writeBuffer'], undo);
+      return (writeBuffer as (...a: unknown[]) => unknown).apply(this, args);
+    } as GPUQueue['writeBuffer'],
+    undo,
+  );
 
   const device = b.device;
   const createBindGroup = device.createBindGroup as Fn;
-  patch(device, 'createBindGroup', function (this: GPUDevice, desc: GPUBindGroupDescriptor) {
-    const group = (createBindGroup as (d: GPUBindGroupDescriptor) => GPUBindGroup).call(this, desc);
-    if (taping) {
-      const entries: BoundBuffer[] = [];
-      for (const e of desc.entries) {
-        const r = e.resource as GPUBufferBinding;
-        if (!r || typeof r !== 'object' || !('buffer' in r)) fail('it binds something other than a buffer');
-        else entries.push({ binding: e.binding, buffer: r.buffer, offset: r.offset ?? 0, size: r.size });
+  patch(
+    device,
+    'createBindGroup',
+    function (this: GPUDevice, desc: GPUBindGroupDescriptor) {
+      const group = (createBindGroup as (d: GPUBindGroupDescriptor) => GPUBindGroup).call(this, desc);
+      if (taping) {
+        const entries: BoundBuffer[] = [];
+        for (const e of desc.entries) {
+          const r = e.resource as GPUBufferBinding;
+          if (!r || typeof r !== 'object' || !('buffer' in r)) fail('it binds something other than a buffer');
+          else entries.push({ binding: e.binding, buffer: r.buffer, offset: r.offset ?? 0, size: r.size });
+        }
+        rec.bindGroups.set(group, { layout: desc.layout, entries });
       }
-      rec.bindGroups.set(group, { layout: desc.layout, entries });
-    }
-    return group;
-  } as GPUDevice['createBindGroup'], undo);
+      return group;
+    } as GPUDevice['createBindGroup'],
+    undo,
+  );
 
   const createCommandEncoder = device.createCommandEncoder as Fn;
-  patch(device, 'createCommandEncoder', function (this: GPUDevice, desc?: GPUCommandEncoderDescriptor) {
-    const enc = (createCommandEncoder as (d?: GPUCommandEncoderDescriptor) => GPUCommandEncoder).call(this, desc);
-    watchEncoder(enc);
-    return enc;
-  } as GPUDevice['createCommandEncoder'], undo);
+  patch(
+    device,
+    'createCommandEncoder',
+    function (this: GPUDevice, desc?: GPUCommandEncoderDescriptor) {
+      const enc = (createCommandEncoder as (d?: GPUCommandEncoderDescriptor) => GPUCommandEncoder).call(this, desc);
+      watchEncoder(enc);
+      return enc;
+    } as GPUDevice['createCommandEncoder'],
+    undo,
+  );
 
   function watchEncoder(enc: GPUCommandEncoder) {
     const copy = enc.copyBufferToBuffer as Fn;

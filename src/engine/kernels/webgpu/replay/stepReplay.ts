@@ -112,12 +112,23 @@ export class StepReplay {
 
   summary(): ReplayStats {
     const captures = [...this.entries.values()].filter((e) => e.capture);
-    return { ...this.stats, captures: captures.length, bytes: captures.reduce((n, e) => n + e.capture!.keptBytes, 0) + this.arena.bytes(), refused: [...this.refused] };
+    return {
+      ...this.stats,
+      captures: captures.length,
+      bytes: captures.reduce((n, e) => n + e.capture!.keptBytes, 0) + this.arena.bytes(),
+      refused: [...this.refused],
+    };
   }
 
   private replay(cap: Capture, io: StepIO): tf.Tensor[] | null {
     if (this.scratch.length < cap.stagedBytes) this.scratch = new Uint8Array(cap.stagedBytes);
-    return replayCapture(this.b, cap, this.arena, io.inputs.map((h) => h.data), this.scratch);
+    return replayCapture(
+      this.b,
+      cap,
+      this.arena,
+      io.inputs.map((h) => h.data),
+      this.scratch,
+    );
   }
 
   private record(key: string, entry: Entry, io: StepIO, body: (inputs: tf.Tensor[]) => tf.Tensor[]): tf.Tensor[] {
@@ -142,7 +153,12 @@ export class StepReplay {
       recorder.finish();
     }
     const externals = io.externals.map((tensor) => ({ tensor, buffer: bufferOf(b, tensor) }));
-    const roles = this.judge(recorder.rec, inputBuffers, outputs, externals.map((e) => e.buffer));
+    const roles = this.judge(
+      recorder.rec,
+      inputBuffers,
+      outputs,
+      externals.map((e) => e.buffer),
+    );
     if (typeof roles === 'string') {
       settleHeld(b, recorder.rec, new Set());
       this.refuse(key, entry, roles);

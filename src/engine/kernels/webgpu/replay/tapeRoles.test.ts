@@ -13,10 +13,24 @@ function recording(p: { pipelines: GPUComputePipeline[]; weight: GPUBuffer; unif
   const constant = buffer(4);
   const t1 = buffer();
   const t2 = p.tempReused ? t1 : buffer();
-  const rec: Recording = { ops: [], bindGroups: new Map(), uniforms: new Map([[uniform, Uint8Array.of(p.uniformByte ?? 1, 0, 0, 0)]]), uploads: new Map([[input, Uint8Array.of(9, 9, 9, 9)], [constant, Uint8Array.of(p.constantByte ?? 7)]]), acquired: new Set([input, uniform, constant, t1, t2]), held: new Set([input, uniform, constant]), failure: null };
+  const rec: Recording = {
+    ops: [],
+    bindGroups: new Map(),
+    uniforms: new Map([[uniform, Uint8Array.of(p.uniformByte ?? 1, 0, 0, 0)]]),
+    uploads: new Map([
+      [input, Uint8Array.of(9, 9, 9, 9)],
+      [constant, Uint8Array.of(p.constantByte ?? 7)],
+    ]),
+    acquired: new Set([input, uniform, constant, t1, t2]),
+    held: new Set([input, uniform, constant]),
+    failure: null,
+  };
   const dispatch = (pl: GPUComputePipeline, buffers: GPUBuffer[]) => {
     const bindGroup = {} as unknown as GPUBindGroup;
-    rec.bindGroups.set(bindGroup, { layout: {} as GPUBindGroupLayout, entries: buffers.map((b, binding) => ({ binding, buffer: b, offset: 0, size: undefined })) });
+    rec.bindGroups.set(bindGroup, {
+      layout: {} as GPUBindGroupLayout,
+      entries: buffers.map((b, binding) => ({ binding, buffer: b, offset: 0, size: undefined })),
+    });
     rec.ops.push({ kind: 'dispatch', pipeline: pl, bindGroup, x: 4, y: 1, z: 1 });
   };
   dispatch(p.pipelines[0], [t1, input, p.weight, uniform]);
