@@ -9,7 +9,7 @@ import { trainingGenerators } from '../../engine/score/trainingGenerators.ts';
 import type { Datasets } from '../data/datasets.ts';
 import type { WorkerEvent } from '../protocols/events.ts';
 import type { EvalSet, ModelSlot } from '../protocols/models.ts';
-import type { TrainingRuns } from '../runs/trainingRuns.ts';
+import type { TrainingState } from './trainingState.ts';
 import { type CachedEvaluation, type EvaluationCache, roleOf } from './evaluationCache.ts';
 import type { SlotModel } from './modelSlots.ts';
 import { modelSplit } from './modelSplit.ts';
@@ -19,7 +19,7 @@ export interface EvaluateDeps {
   emit: (event: WorkerEvent) => void;
   datasets: Datasets;
   cache: EvaluationCache;
-  runs: TrainingRuns;
+  runs: TrainingState;
   scoringPeers: () => ReadonlyArray<ScoringPeer>;
 }
 

@@ -23,8 +23,8 @@ import { rankedCandidates, scorePasted } from './rerank.ts';
 import type { DataRole } from '../protocols/data.ts';
 import type { WorkerEvent } from '../protocols/events.ts';
 import type { EvalSet, InspectFilter, ModelSlot, SaliencyTarget } from '../protocols/models.ts';
-import type { TrainingRuns } from '../runs/trainingRuns.ts';
-import type { PicksModel } from '../runs/picksRuns.ts';
+import type { TrainingState } from './trainingState.ts';
+import type { PicksModel } from './picksModel.ts';
 import { activeProfile } from '../../engine/backend/profile.ts';
 
 /** What the model queries read and write besides the evaluation cache's entries. */
@@ -33,7 +33,7 @@ export interface QueryDeps {
   datasets: Datasets;
   models: ModelSlots;
   cache: EvaluationCache;
-  runs: TrainingRuns;
+  runs: TrainingState;
   scoringPeers: () => ReadonlyArray<ScoringPeer>;
   /** Sends the model slots to the UI. */
   emitModels: () => void;

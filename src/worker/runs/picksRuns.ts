@@ -6,27 +6,15 @@
 import { activeProfile } from '../../engine/backend/profile.ts';
 import type { TokenizePool } from '../../engine/data/tokenize/tokenizePool.ts';
 import type { CandidateText, Group } from '../../engine/data/types.ts';
-import type { ProbabilityMap } from '../../engine/metrics/selectionTypes.ts';
-import type { ModelConfig } from '../../engine/model/config.ts';
-import type { Params } from '../../engine/model/params.ts';
 import { type PicksTally, picksAccuracy, picksLine, tallyPicks } from '../../engine/score/picksRecord.ts';
 import { type PickRuleChoice, resolveRule } from '../../engine/score/picksRule.ts';
 import { runPicks } from '../../engine/score/picksRun.ts';
 import { RunControl } from '../../engine/train/runControl.ts';
 import type { ScoringPeer } from '../../engine/score/scoring.ts';
 import type { WorkerEvent } from '../protocols/events.ts';
-import type { ModelSlot } from '../protocols/models.ts';
+import type { PicksModel } from '../models/picksModel.ts';
 import type { PicksJournal } from './picksJournal.ts';
 import type { PicksProgress, PicksSource } from '../protocols/picks.ts';
-
-/** The selected model as a picks run holds it: its weights stay valid until `release`. */
-export interface PicksModel {
-  slot: ModelSlot;
-  cfg: ModelConfig;
-  params: Params;
-  map: ProbabilityMap;
-  release(): void;
-}
 
 export interface PicksDeps {
   emit: (event: WorkerEvent, transfer?: Transferable[]) => void;
