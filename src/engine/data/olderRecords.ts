@@ -59,13 +59,18 @@ export function storedDataHash(keyHash: string | null, stored: { contentHash: st
 export const settingsSplitShape = (s: { splitKind?: SplitKind; holdoutSources?: string[] }): { kind: SplitKind; holdoutSources: string[] } =>
   recordedShape({ kind: s.splitKind, holdoutSources: s.holdoutSources });
 
-/** The run's best metric: runs recorded before the setting existed chose by Best-of-N. */
-export const settingsBestMetric = <M extends string>(s: { bestMetric?: M }): M | 'bestOfN' => s.bestMetric ?? 'bestOfN';
+/** The run's best metric: runs recorded before the setting existed chose by `older` (Best-of-N: rules.json's unfittedBestMetric). */
+export const settingsBestMetric = <M extends string>(s: { bestMetric?: M }, older: M): M => s.bestMetric ?? older;
 
 /**
  * The best checkpoint's figure a resumed run carries on from: checkpoints from before `bestMetricValue`
- * kept only Best-of-N's (`bestValBestOfN`), the figure when the run chooses by Best-of-N, else none.
+ * kept only Best-of-N's (`bestValBestOfN`), the figure when the run chooses by the metric of such runs (`older`), else none.
  */
-export function checkpointBestScore(resume: { bestMetricValue?: number | null } | undefined, metric: string, bestOfN: number | null): number | null {
-  return resume?.bestMetricValue ?? (metric === 'bestOfN' ? bestOfN : null);
+export function checkpointBestScore(
+  resume: { bestMetricValue?: number | null } | undefined,
+  metric: string,
+  older: string,
+  bestOfN: number | null,
+): number | null {
+  return resume?.bestMetricValue ?? (metric === older ? bestOfN : null);
 }

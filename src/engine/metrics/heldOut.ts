@@ -7,13 +7,11 @@
  * ties as in the selection report (selection.ts, vote.ts); python/eorm/metrics/held_out.py is the twin.
  */
 import { type NCurveRow, bestOfNCurve } from './ncurve.ts';
-import { bestOfNScore } from './rank.ts';
 import { SELECTION_RULES, selectionReport } from './selection.ts';
 import type { AllQuestionsFigures, SelectionReport, SelectionRule } from './selectionTypes.ts';
 import { type EvalSummary, type ScoredGroup, evaluateGroups } from './summary.ts';
-import { selectorPick } from './selector.ts';
-import { generatorVoteScore } from './generators/generators.ts';
-import { answerSlots, majorityVoteScore, weightedVoteScore } from './vote.ts';
+import { scorerOf } from './ruleScores.ts';
+import { answerSlots } from './vote.ts';
 
 /** At least one correct and one incorrect candidate. */
 export function hasBothLabels(g: ScoredGroup): boolean {
@@ -23,35 +21,13 @@ export function hasBothLabels(g: ScoredGroup): boolean {
 }
 
 /**
- * One group's expected accuracy under `rule` (the weighted vote at `temperature`, weightedVoteRaw at 1, the
- * selector with coefficients `selector`: NaN without them).
+ * One group's expected accuracy under `rule` (the weighted vote at `temperature`, the selector with
+ * coefficients `selector`: NaN without them).
  */
 export function ruleScore(g: ScoredGroup, rule: SelectionRule, temperature: number, selector: ArrayLike<number> | null = null): number {
-  const n = g.labels.length;
   let correct = 0;
-  for (let i = 0; i < n; i++) correct += g.labels[i];
-  switch (rule) {
-    case 'bestOfN':
-      return bestOfNScore(g.energies, g.labels);
-    case 'majority':
-      return majorityVoteScore(g.answers, g.labels);
-    case 'weightedVote':
-      return weightedVoteScore(g.answers, g.energies, g.labels, temperature);
-    case 'weightedVoteRaw':
-      return weightedVoteScore(g.answers, g.energies, g.labels, 1);
-    case 'selector':
-      return selector ? selectorPick(g, selector).score : NaN;
-    case 'generatorVote':
-      return generatorVoteScore(answerSlots(g.answers, g.labels), g.generators?.labelled);
-    case 'generatorVoteFree':
-      return generatorVoteScore(answerSlots(g.answers, g.labels), g.generators?.agreement);
-    case 'first':
-      return g.labels[0];
-    case 'random':
-      return correct / n;
-    case 'oracle':
-      return correct > 0 ? 1 : 0;
-  }
+  for (let i = 0; i < g.labels.length; i++) correct += g.labels[i];
+  return scorerOf(rule).score({ g, slots: answerSlots(g.answers, g.labels), correct, temperature, selector });
 }
 
 /** Mean of ruleScore over the non-empty groups; NaN when there are none. */

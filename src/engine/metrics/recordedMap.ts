@@ -4,7 +4,7 @@
  * python/eorm/metrics/recorded_map.py.
  */
 import type { GeneratorWeights } from './generators/generators.ts';
-import { SELECTION_RULES } from './rules.ts';
+import { PRIMARY_VERIFIER_RULE, SELECTION_RULES } from './rules.ts';
 import { SELECTOR_FEATURES } from './selector.ts';
 import type { ProbabilityMap } from './selectionTypes.ts';
 
@@ -50,7 +50,8 @@ export function readProbabilityMap(v: unknown): ProbabilityMap | null {
   if (platt !== null && !(platt && finite(platt.a) && finite(platt.b))) return null;
   const selector = m.selector === null ? null : selectorCoefficients(m.selector);
   if (m.selector !== null && selector === null) return null;
-  if (m.use !== 'vote' && m.use !== 'selector') return null;
+  // 'vote', or the primary verifier rule (the selector) where it was recommended.
+  if (m.use !== 'vote' && m.use !== PRIMARY_VERIFIER_RULE) return null;
   const recommended = SELECTION_RULES.find((r) => r === m.recommended);
   const generators = m.generators === undefined || m.generators === null ? null : readGeneratorWeights(m.generators);
   const u = m.unanimous as Record<string, unknown> | undefined;
@@ -59,7 +60,7 @@ export function readProbabilityMap(v: unknown): ProbabilityMap | null {
     temperature: m.temperature,
     platt: platt ? { a: platt.a as number, b: platt.b as number } : null,
     selector,
-    use: m.use,
+    use: m.use as ProbabilityMap['use'],
     ...(recommended ? { recommended } : {}),
     ...(generators ? { generators } : {}),
     ...(unanimous ? { unanimous } : {}),

@@ -28,7 +28,7 @@ export const refitGrid = (): Float64Array => {
 
 export interface RefitReplicates {
   /** Each resample's mean score of the vote at the refitted temperature, and of the refitted selector. */
-  weightedVote: Float64Array;
+  vote: Float64Array;
   selector: Float64Array;
 }
 
@@ -70,7 +70,7 @@ export function refitReplicates(
   });
   const rows = selectorRows(groups);
   const rowWeights = new Float64Array(rows.y.length);
-  const out: RefitReplicates = { weightedVote: new Float64Array(resamples), selector: new Float64Array(resamples) };
+  const out: RefitReplicates = { vote: new Float64Array(resamples), selector: new Float64Array(resamples) };
   forEachResample(n, resamples, seed, (idx, b) => {
     const m = multiplicities(idx, n);
     // Each fold's summed −log M(T) per grid point, questions in order: a fold's training sum adds the others'.
@@ -105,7 +105,7 @@ export function refitReplicates(
         selector += m[q] * pickByFeatures(rows.features[q], beta).score;
       }
     }
-    out.weightedVote[b] = vote / n;
+    out.vote[b] = vote / n;
     out.selector[b] = selector / n;
   });
   return out;

@@ -13,22 +13,26 @@ import { type AnswerShare, answerShares } from './answerShares.ts';
 import { applyPlatt } from './calibration/calibrationMap.ts';
 import { answerMass, answerPosterior } from './generators/generators.ts';
 import { selectorCoefficients } from './recordedMap.ts';
+import { PRIMARY_VERIFIER_RULE } from './rules.ts';
 import { answerFeatures, selectorProbabilities } from './selector.ts';
 import type { ProbabilityMap } from './selectionTypes.ts';
 import { answerSlots } from './vote.ts';
 
-/** Whose figures pick: the vote, the selector, or a generator-weighted vote with these per-candidate weights. */
-export type ProbabilityUse = { by: 'vote' } | { by: 'selector' } | { by: 'generators'; weights: ArrayLike<number> | null } | { by: 'counts' };
+/** Whose figures pick (rules.json's `pick`): the vote, the selector's coefficients, a generator-weighted vote with these per-candidate weights, or the counts. */
+export type ProbabilityUse = { by: 'vote' } | { by: 'coefficients' } | { by: 'generators'; weights: ArrayLike<number> | null } | { by: 'counts' };
+
+/** The map uses the selector: it was recommended (the primary verifier rule) and fitted. */
+export const usesSelector = (map: ProbabilityMap): boolean => map.use === PRIMARY_VERIFIER_RULE && map.selector !== null;
 
 /** The map's own rule: the selector where it was recommended and fitted, else the vote. */
-export const mapUse = (map: ProbabilityMap): ProbabilityUse => (map.use === 'selector' && map.selector ? { by: 'selector' } : { by: 'vote' });
+export const mapUse = (map: ProbabilityMap): ProbabilityUse => (usesSelector(map) ? { by: 'coefficients' } : { by: 'vote' });
 
 /** The held-out share of right answers on questions whose candidates all agree, smoothed; null where the map has none. */
 export const unanimousRate = (map: ProbabilityMap): number | null => (map.unanimous ? (map.unanimous.right + 0.5) / (map.unanimous.questions + 1) : null);
 
 /** Each named answer's own figure (slot order, as the rows) under `use`. */
 function figures(answers: ReadonlyArray<string | null>, energies: ArrayLike<number>, map: ProbabilityMap, use: ProbabilityUse, shares: number[]): number[] {
-  if (use.by === 'selector' && map.selector) {
+  if (use.by === 'coefficients' && map.selector) {
     return Array.from(
       selectorProbabilities(answerFeatures(answers, energies, new Uint8Array(answers.length)).x, selectorCoefficients(map.selector) ?? map.selector),
     );
@@ -85,6 +89,6 @@ export function describeProbabilityMap(map: ProbabilityMap): string {
 }
 
 function describeUse(map: ProbabilityMap): string {
-  if (map.use === 'selector' && map.selector) return "each answer's probability is the learned selector's (vote share and energy), the recommended rule";
+  if (usesSelector(map)) return "each answer's probability is the learned selector's (vote share and energy), the recommended rule";
   return map.platt ? "each answer's probability is Platt's map of its vote share" : "each answer's probability is its share of the vote";
 }

@@ -1,12 +1,13 @@
 /**
  * The selection rules, declared once in python/eorm/data/rules.json (the Python twin reads the same file):
- * ids, names, and what each rule reads. Everything that lists rules (the report, its sentence, the model
- * card, the UI, picks) reads this table.
+ * ids, names, what each rule reads and its role. Everything that lists rules (the report, its sentence, the model
+ * card, the UI, picks) reads this table; what each rule computes is in ruleScores.ts, the one file that names them.
  */
 import table from '../../../python/eorm/data/rules.json';
 
-export type SelectionRule =
-  'bestOfN' | 'majority' | 'weightedVote' | 'weightedVoteRaw' | 'selector' | 'generatorVote' | 'generatorVoteFree' | 'first' | 'random' | 'oracle';
+import type { SelectionRule } from './ruleScores.ts';
+
+export type { SelectionRule };
 
 export interface RuleSpec {
   id: SelectionRule;
@@ -39,6 +40,8 @@ export const RULE_BY_ID = Object.fromEntries(RULES.map((r) => [r.id, r])) as Rec
 export const SELECTION_RULES: readonly SelectionRule[] = RULES.map((r) => r.id);
 /** The rules compared with majority vote, in report order. */
 export const COMPARED_RULES: readonly SelectionRule[] = RULES.filter((r) => r.comparedWithMajority).map((r) => r.id);
+/** The rules fitted on the reported questions (refitted inside the bootstrap). */
+export const FITTED_RULES: readonly SelectionRule[] = RULES.filter((r) => r.fitted).map((r) => r.id);
 /** The rules that read the energies. */
 export const VERIFIER_RULES: readonly SelectionRule[] = RULES.filter((r) => r.usesEnergy).map((r) => r.id);
 /** The rule the others are compared with (majority vote). */

@@ -17,16 +17,15 @@ import { eceInterval, reliability } from './calibration/calibration.ts';
 import { brierTerms, logLossTerms } from './calibration/calibrationMap.ts';
 import { crossFit } from './crossFit.ts';
 import { crossFitFolds } from './folds.ts';
-import { generatorVoteScore } from './generators/generators.ts';
 import { holm, signFlipTest } from './pairedTest.ts';
-import { bestOfNScore } from './rank.ts';
 import { refitReplicates } from './refitBootstrap.ts';
-import { COMPARED_RULES, RULE_BY_ID, SELECTION_RULES, type SelectionRule } from './rules.ts';
+import { CALIBRATED_VOTE_RULE, RAW_VOTE_RULE, scorerOf } from './ruleScores.ts';
+import { BASELINE_RULE, COMPARED_RULES, FITTED_RULES, PRIMARY_VERIFIER_RULE, SELECTION_RULES, type SelectionRule } from './rules.ts';
 import { recommendRule } from './selectionSentence.ts';
-import type { Calibration, ComparedRule, ProbabilityMap, RuleFigure, SelectionReport, VersusMajority } from './selectionTypes.ts';
+import type { Calibration, ProbabilityMap, RuleFigure, SelectionReport, VersusMajority } from './selectionTypes.ts';
 import { bestVerifierOf, energyGainOf } from './selectionVerdict.ts';
 import { assertGroup, type ScoredGroup } from './summary.ts';
-import { answerSlots, majorityVotePick, mixedLabelAnswers, weightedVotePick } from './vote.ts';
+import { answerSlots, mixedLabelAnswers, weightedVotePick } from './vote.ts';
 
 export { SELECTION_RULES } from './rules.ts';
 
@@ -58,16 +57,11 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
   groups.forEach((g, k) => {
     const slots = answerSlots(g.answers, g.labels);
     const raw = weightedVotePick(slots, g.energies, 1);
-    let nCorrect = 0;
-    for (let i = 0; i < g.labels.length; i++) nCorrect += g.labels[i];
-    score.bestOfN[k] = bestOfNScore(g.energies, g.labels);
-    score.majority[k] = majorityVotePick(slots);
-    score.weightedVoteRaw[k] = raw.score;
-    score.generatorVote[k] = generatorVoteScore(slots, g.generators?.labelled);
-    score.generatorVoteFree[k] = generatorVoteScore(slots, g.generators?.agreement);
-    score.first[k] = g.labels[0];
-    score.random[k] = nCorrect / g.labels.length;
-    score.oracle[k] = nCorrect > 0 ? 1 : 0;
+    let correct = 0;
+    for (let i = 0; i < g.labels.length; i++) correct += g.labels[i];
+    // Unfitted (T = 1, no selector); the fitted rules' out-of-fold scores replace theirs below.
+    const input = { g, slots, correct, temperature: 1, selector: null };
+    for (const r of SELECTION_RULES) score[r][k] = scorerOf(r).score(input);
     probRaw[k] = raw.probability;
     mixed += mixedLabelAnswers(slots);
   });
@@ -78,29 +72,28 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
   let prob = probRaw;
   let map: Calibration['map'] = 'none';
   if (fitted) {
-    score.weightedVote = fit.vote.score;
-    score.selector = fit.selector.score;
+    for (const r of FITTED_RULES) score[r] = scorerOf(r).outOfFold!(fit);
     const plattWins = mean(logLossTerms(fit.vote.platt, fit.vote.score)) < mean(logLossTerms(fit.vote.share, fit.vote.score));
     map = plattWins ? 'platt' : 'share';
     prob = plattWins ? fit.vote.platt : fit.vote.share;
-  } else {
-    score.weightedVote = score.weightedVoteRaw;
-    score.selector.fill(NaN);
   }
 
-  const compared = COMPARED_RULES.filter((r) => fitted || r !== 'selector') as ComparedRule[];
-  const diffs = compared.map((r) => score[r].map((x, k) => x - score.majority[k]));
-  const brier = brierTerms(prob, score.weightedVote);
-  const logLoss = logLossTerms(prob, score.weightedVote);
+  // The primary verifier rule cannot be compared unfitted (the fallback verifier rule stands in for it).
+  const compared = COMPARED_RULES.filter((r) => fitted || r !== PRIMARY_VERIFIER_RULE);
+  const diffs = compared.map((r) => score[r].map((x, k) => x - score[BASELINE_RULE][k]));
+  const vote = score[CALIBRATED_VOTE_RULE];
+  const brier = brierTerms(prob, vote);
+  const logLoss = logLossTerms(prob, vote);
   const resamples = opts.resamples ?? BOOTSTRAP_RESAMPLES;
   const replicates = bootstrapReplicates([...SELECTION_RULES.map((r) => score[r]), ...diffs, brier, logLoss], resamples, opts.seed);
   const replicatesOf = (r: SelectionRule): Float64Array => replicates[SELECTION_RULES.indexOf(r)];
   // A fitted rule's replicates refit it; its differences are then taken replicate by replicate.
   const refit = fitted && n > 0 ? refitReplicates(groups, crossFitFolds(n, opts.seed), fit.folds, fit.all.selector, resamples, opts.seed) : null;
-  const ruleReplicates = (r: SelectionRule): Float64Array => (refit && RULE_BY_ID[r].fitted ? refit[r as 'weightedVote' | 'selector'] : replicatesOf(r));
-  const diffReplicates = (r: SelectionRule, versus: SelectionRule = 'majority'): Float64Array => {
-    const j = compared.indexOf(r as ComparedRule);
-    if (versus === 'majority' && j >= 0 && !(refit && RULE_BY_ID[r].fitted)) return replicates[SELECTION_RULES.length + j];
+  const refitOf = (r: SelectionRule): Float64Array | null => (refit ? (scorerOf(r).refitted?.(refit) ?? null) : null);
+  const ruleReplicates = (r: SelectionRule): Float64Array => refitOf(r) ?? replicatesOf(r);
+  const diffReplicates = (r: SelectionRule, versus: SelectionRule = BASELINE_RULE): Float64Array => {
+    const j = compared.indexOf(r);
+    if (versus === BASELINE_RULE && j >= 0 && !refitOf(r)) return replicates[SELECTION_RULES.length + j];
     const a = ruleReplicates(r);
     const b = ruleReplicates(versus);
     return a.map((x, i) => x - b[i]);
@@ -126,8 +119,9 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
       real: pAdjusted < 0.05,
     };
   });
-  const fittedCal = reliability(prob, score.weightedVote);
-  const rawCal = reliability(probRaw, score.weightedVoteRaw);
+  const rawVote = score[RAW_VOTE_RULE];
+  const fittedCal = reliability(prob, vote);
+  const rawCal = reliability(probRaw, rawVote);
   const selectorCal = fitted ? reliability(fit.selector.probability, fit.selector.score) : null;
   const temperature = fitted ? fit.all.temperature : 1;
   const recommended = recommendRule(rules, versusMajority, temperature, n);
@@ -135,7 +129,7 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
     temperature,
     platt: fitted && map === 'platt' ? { ...fit.all.platt } : null,
     selector: fitted ? Array.from(fit.all.selector) : null,
-    use: recommended.rule === 'selector' ? 'selector' : 'vote',
+    use: recommended.rule === PRIMARY_VERIFIER_RULE ? PRIMARY_VERIFIER_RULE : 'vote',
     recommended: recommended.rule,
   };
   const at = SELECTION_RULES.length + compared.length;
@@ -158,14 +152,14 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
       questions: fitted ? n : 0,
       map,
       ece: fittedCal.ece,
-      eceCi: eceInterval(prob, score.weightedVote, resamples, opts.seed),
+      eceCi: eceInterval(prob, vote, resamples, opts.seed),
       brier: mean(brier),
       brierCi: percentileInterval(replicates[at]),
       logLoss: mean(logLoss),
       logLossCi: percentileInterval(replicates[at + 1]),
       eceRaw: rawCal.ece,
-      brierRaw: mean(brierTerms(probRaw, score.weightedVoteRaw)),
-      logLossRaw: mean(logLossTerms(probRaw, score.weightedVoteRaw)),
+      brierRaw: mean(brierTerms(probRaw, rawVote)),
+      logLossRaw: mean(logLossTerms(probRaw, rawVote)),
       bins: fittedCal.bins,
       binsRaw: rawCal.bins,
       selector:

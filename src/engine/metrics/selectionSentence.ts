@@ -5,7 +5,7 @@
  * majority vote, and how the best compared rule did. The Python twin (python/eorm/selection_sentence.py) writes
  * the same words, number for number (toFixed rounding).
  */
-import { RULE_BY_ID, type SelectionRule, TIE_ORDER } from './rules.ts';
+import { BASELINE_RULE, RULE_BY_ID, type SelectionRule, TIE_ORDER } from './rules.ts';
 import type { EnergyGain, Interval, RuleFigure, VersusMajority } from './selectionTypes.ts';
 
 const pct = (x: number): string => (100 * x).toFixed(1);
@@ -33,14 +33,14 @@ export function recommendRule(
   temperature: number,
   groups: number,
 ): { rule: SelectionRule; sentence: string } {
-  if (groups === 0) return { rule: 'majority', sentence: 'No questions to compare the rules on.' };
+  if (groups === 0) return { rule: BASELINE_RULE, sentence: 'No questions to compare the rules on.' };
   const winner = largestDiff(
     versus.filter((v) => v.real && v.diff > 0),
     (v) => v.diff,
   );
   const best = winner ?? largestDiff(versus, (v) => v.diff);
-  if (best === null) return { rule: 'majority', sentence: `Use majority vote: no other rule was compared on these ${questions(groups)}.` };
-  const majority = pct(rules.majority.accuracy);
+  if (best === null) return { rule: BASELINE_RULE, sentence: `Use majority vote: no other rule was compared on these ${questions(groups)}.` };
+  const majority = pct(rules[BASELINE_RULE].accuracy);
   const acc = pct(rules[best.rule].accuracy);
   const test = `${pValue(best.pAdjusted)} adjusted, ${best.differing} differing`;
   if (winner) {
@@ -50,14 +50,14 @@ export function recommendRule(
     };
   }
   return {
-    rule: 'majority',
+    rule: BASELINE_RULE,
     sentence: `Use majority vote: no rule beats it for real on these ${questions(groups)}; the best, ${ruleName(best.rule, temperature, false)}, scores ${acc}% vs ${majority}%, ${points(best.diff)} points (${interval(best.ci)}; ${test}).`,
   };
 }
 
 /** Whether training the verifier was worth it: the energy rule against the best rule without the energy. */
 export function energyGainSentence(g: Omit<EnergyGain, 'sentence'>, temperature: number): string {
-  const against = g.versus === 'majority' ? 'majority vote' : ruleName(g.versus, temperature, false);
+  const against = g.versus === BASELINE_RULE ? 'majority vote' : ruleName(g.versus, temperature, false);
   const what = `${ruleName(g.rule, temperature, false)} against ${against}: ${points(g.diff)} points (${interval(g.ci)}; ${pValue(g.p)}, ${g.differing} differing)`;
   if (g.real && g.diff > 0) return `The trained verifier was worth it on this data: ${what}.`;
   if (g.real) return `The trained verifier made the picks worse on this data: ${what}.`;

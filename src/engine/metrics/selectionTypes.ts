@@ -28,14 +28,10 @@ export interface RuleFigure {
   ci: Interval;
 }
 
-/** The rules that use the verifier's energies. */
-export type VerifierRule = 'bestOfN' | 'weightedVote' | 'weightedVoteRaw' | 'selector';
-/** The rules compared with majority vote: the verifier rules and the generator-weighted votes. */
-export type ComparedRule = VerifierRule | 'generatorVote' | 'generatorVoteFree';
-
 /** A rule minus majority vote on the same questions: the size with its bootstrap interval, and the exact test's verdict. */
 export interface VersusMajority {
-  rule: ComparedRule;
+  /** One of the rules compared with majority vote (rules.ts COMPARED_RULES). */
+  rule: SelectionRule;
   diff: number;
   /** 95% paired bootstrap interval (a fitted rule's with its fit inside the bootstrap: refitBootstrap.ts). */
   ci: Interval;
@@ -55,7 +51,8 @@ export interface VersusMajority {
  * fitted). Its interval allows for that choice: level 1 − 0.05 / (verifier rules compared).
  */
 export interface BestVerifier extends VersusMajority {
-  rule: VerifierRule;
+  /** One of the rules that read the energies (rules.ts VERIFIER_RULES). */
+  rule: SelectionRule;
   chosen: 'real gain' | 'declared in advance';
   /** The coverage of `ci`. */
   level: number;
@@ -63,9 +60,9 @@ export interface BestVerifier extends VersusMajority {
 
 /** What the energy adds: the selector (or the fitted vote) against the best rule without it, declared in advance. */
 export interface EnergyGain {
-  rule: VerifierRule;
+  rule: SelectionRule;
   /** Majority vote, or the generator-weighted vote where the file names its generators. */
-  versus: 'majority' | 'generatorVote' | 'generatorVoteFree';
+  versus: SelectionRule;
   diff: number;
   ci: Interval;
   differing: number;
@@ -137,13 +134,13 @@ export interface Calibration {
 /**
  * The maps fitted on every held-out question, for a later use (Rerank): the vote's temperature, Platt's map
  * of its share (null: the share itself) and the selector's coefficients (null: not fitted). `use` is the
- * recommended rule's: 'selector' when the selector is recommended, else the vote.
+ * recommended rule's: the primary verifier rule's id (the selector) when it is recommended, else 'vote'.
  */
 export interface ProbabilityMap {
   temperature: number;
   platt: { a: number; b: number } | null;
   selector: number[] | null;
-  use: 'vote' | 'selector';
+  use: 'vote' | SelectionRule;
   /** The recommended rule (absent in maps recorded before it: `use` then says vote or selector). */
   recommended?: SelectionRule;
   /** The generator reliabilities learned from the training questions' labels (generators.ts); null or absent: none. */

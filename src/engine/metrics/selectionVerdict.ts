@@ -10,9 +10,9 @@
  */
 import { signFlipTest } from './pairedTest.ts';
 import { percentileInterval } from './bootstrap.ts';
-import { PRIMARY_VERIFIER_RULE, type SelectionRule, VERIFIER_RULES } from './rules.ts';
+import { BASELINE_RULE, FALLBACK_VERIFIER_RULE, PRIMARY_VERIFIER_RULE, type SelectionRule, VERIFIER_RULES, generatorRule } from './rules.ts';
 import { energyGainSentence, largestDiff } from './selectionSentence.ts';
-import type { BestVerifier, EnergyGain, VerifierRule, VersusMajority } from './selectionTypes.ts';
+import type { BestVerifier, EnergyGain, VersusMajority } from './selectionTypes.ts';
 import type { ScoredGroup } from './summary.ts';
 
 const mean = (xs: ArrayLike<number>): number => {
@@ -22,7 +22,7 @@ const mean = (xs: ArrayLike<number>): number => {
 };
 
 /** The primary verifier rule where it is fitted, else the vote at the temperature fitted (or at T = 1). */
-const primaryRule = (fitted: boolean): VerifierRule => (fitted ? PRIMARY_VERIFIER_RULE : 'weightedVote') as VerifierRule;
+const primaryRule = (fitted: boolean): SelectionRule => (fitted ? PRIMARY_VERIFIER_RULE : FALLBACK_VERIFIER_RULE);
 
 export function bestVerifierOf(
   versus: ReadonlyArray<VersusMajority>,
@@ -39,7 +39,6 @@ export function bestVerifierOf(
   const alpha = 0.05 / verifier.length;
   return {
     ...chosen,
-    rule: chosen.rule as VerifierRule,
     chosen: winner ? 'real gain' : 'declared in advance',
     level: 1 - alpha,
     ci: percentileInterval(diffReplicates(chosen.rule), alpha),
@@ -47,10 +46,12 @@ export function bestVerifierOf(
 }
 
 /** The rule without the energy that the energy is measured against, from the groups' shape alone. */
-function baselineOf(groups: ReadonlyArray<ScoredGroup>): EnergyGain['versus'] {
-  if (groups.some((g) => g.generators?.labelled)) return 'generatorVote';
-  if (groups.some((g) => g.generators?.agreement)) return 'generatorVoteFree';
-  return 'majority';
+function baselineOf(groups: ReadonlyArray<ScoredGroup>): SelectionRule {
+  for (const kind of ['labelled', 'agreement'] as const) {
+    const rule = generatorRule(kind);
+    if (rule && groups.some((g) => g.generators?.[kind])) return rule;
+  }
+  return BASELINE_RULE;
 }
 
 export function energyGainOf(

@@ -96,7 +96,7 @@ describe('coherent probabilities (issue 48, point 5)', () => {
         energies,
         withUnanimous,
         rule === 'selector'
-          ? { by: 'selector' }
+          ? { by: 'coefficients' }
           : rule === 'majority'
             ? { by: 'counts' }
             : rule === 'generatorVoteFree'

@@ -6,16 +6,17 @@
  * Python twin is python/eorm/picks.py.
  */
 import { rankKey } from '../metrics/rank.ts';
-import { type ProbabilityUse, rerankAnswers } from '../metrics/rerankProbability.ts';
-import { RULE_BY_ID } from '../metrics/rules.ts';
+import { type ProbabilityUse, mapUse, rerankAnswers, usesSelector } from '../metrics/rerankProbability.ts';
+import { BASELINE_RULE, FALLBACK_VERIFIER_RULE, MODEL_FREE_RULES, PICK_ORDER, PRIMARY_VERIFIER_RULE, RULE_BY_ID, type SelectionRule } from '../metrics/rules.ts';
 import type { ProbabilityMap } from '../metrics/selectionTypes.ts';
+
+export { MODEL_FREE_RULES } from '../metrics/rules.ts';
 
 /** 'recommended': the rule the model's last evaluation recommended (without a model: the best rule that needs none). */
 export type PickRuleChoice = 'recommended' | PickRule;
-export type PickRule = 'selector' | 'weightedVote' | 'bestOfN' | 'majority' | 'generatorVote' | 'generatorVoteFree';
-export const PICK_RULES: readonly PickRuleChoice[] = ['recommended', 'generatorVote', 'generatorVoteFree', 'selector', 'weightedVote', 'bestOfN', 'majority'];
-/** The rules that need no model. */
-export const MODEL_FREE_RULES: readonly PickRule[] = ['generatorVoteFree', 'majority'];
+/** A rule whose rules.json entry says how it picks (`pick`). */
+export type PickRule = SelectionRule;
+export const PICK_RULES: readonly PickRuleChoice[] = ['recommended', ...PICK_ORDER];
 
 export interface QuestionPick {
   /** The picked candidate's position in its group (0-based). */
@@ -40,7 +41,7 @@ const NO_GENERATORS: CandidateGeneratorWeights = { labelled: null, agreement: nu
 /** The rule a choice names for this map (null: no model), in plain words where it cannot pick. */
 export function resolveRule(choice: PickRuleChoice, map: ProbabilityMap | null, namesGenerators: boolean): PickRule {
   if (map === null) {
-    if (choice === 'recommended') return namesGenerators ? 'generatorVoteFree' : 'majority';
+    if (choice === 'recommended') return MODEL_FREE_RULES.find((r) => namesGenerators || RULE_BY_ID[r].generators === null) ?? BASELINE_RULE;
     if (!MODEL_FREE_RULES.includes(choice))
       throw new Error(
         `${RULE_BY_ID[choice].label} needs a model: train or import one, or pick by majority vote or the generator-weighted vote learnt without labels.`,
@@ -49,13 +50,16 @@ export function resolveRule(choice: PickRuleChoice, map: ProbabilityMap | null, 
   }
   if (choice === 'recommended') {
     const r = map.recommended;
-    if (r === 'generatorVote' && map.generators) return r;
-    if (r === 'generatorVoteFree' || r === 'majority' || r === 'bestOfN' || r === 'weightedVote') return r;
-    return map.use === 'selector' && map.selector ? 'selector' : 'weightedVote';
+    // The selector picks only as the map's own rule; a rule that cannot pick, or that lacks its weights, gives way to it or the vote.
+    const spec = r === undefined ? null : RULE_BY_ID[r];
+    if (r && spec && spec.pick !== null && spec.pick !== 'coefficients' && (spec.generators !== 'labelled' || map.generators)) return r;
+    return usesSelector(map) ? PRIMARY_VERIFIER_RULE : FALLBACK_VERIFIER_RULE;
   }
-  if (choice === 'selector' && !map.selector)
+  const spec = RULE_BY_ID[choice];
+  if (spec.pick === null) throw new Error(`${spec.label} cannot pick answers; choose one of the rules Pick answers offers.`);
+  if (spec.pick === 'coefficients' && !map.selector)
     throw new Error('The learned selector was not fitted for this model (evaluate it on validation data first), so it cannot pick; choose another rule.');
-  if (choice === 'generatorVote' && !map.generators) {
+  if (spec.generators === 'labelled' && !map.generators) {
     throw new Error(
       'This model learnt no generator weights (its training file named fewer than two generators, or it was trained before them): choose the generator-weighted vote learnt without labels.',
     );
@@ -72,12 +76,10 @@ function lowest(indices: Iterable<number>, energies: ArrayLike<number> | null): 
 
 /** Whose figures give the probabilities under `rule`. */
 function useOf(rule: PickRule, map: ProbabilityMap, w: CandidateGeneratorWeights): ProbabilityUse {
-  if (rule === 'selector') return { by: 'selector' };
-  if (rule === 'generatorVote') return { by: 'generators', weights: w.labelled };
-  if (rule === 'generatorVoteFree') return { by: 'generators', weights: w.agreement };
-  if (rule === 'majority') return { by: 'counts' };
-  if (rule === 'weightedVote') return { by: 'vote' };
-  return map.use === 'selector' && map.selector ? { by: 'selector' } : { by: 'vote' };
+  const { pick, generators } = RULE_BY_ID[rule];
+  if (pick === 'generators') return { by: 'generators', weights: generators === 'labelled' ? w.labelled : w.agreement };
+  if (pick === 'coefficients' || pick === 'counts' || pick === 'vote') return { by: pick };
+  return mapUse(map);
 }
 
 /** The map a model-free pick reads: no temperature to speak of, nothing fitted. */
@@ -96,7 +98,7 @@ export function pickQuestion(
   const named = rows.filter((r) => r.answer !== null);
   let picked: (typeof rows)[number] | undefined;
   let index: number;
-  if (rule === 'bestOfN') {
+  if (RULE_BY_ID[rule].pick === 'lowestEnergy') {
     index = lowest(answers.keys(), energies);
     picked = named.find((r) => r.answer === answers[index]);
   } else {

@@ -1,6 +1,7 @@
 import type { BackendProfile } from '../backend/profile.ts';
 import { type GpuPoolTrimmer, gpuPoolTrimmer } from '../gpuMemory/gpuPool.ts';
 import { checkpointBestScore } from '../data/olderRecords.ts';
+import { UNFITTED_BEST_METRIC } from '../metrics/rules.ts';
 import { ADAMW_DEFAULTS, AdamW } from '../model/adamw.ts';
 import { cloneParams } from '../model/params.ts';
 import { warmupSteps } from '../model/schedule.ts';
@@ -90,7 +91,7 @@ export function prepareRun(inputs: RunInputs, listener: RunListener, control: Ru
     step: resume?.step ?? 0,
     ema: resume?.ema ?? 0,
     best,
-    bestScore: checkpointBestScore(resume, metric, best),
+    bestScore: checkpointBestScore(resume, metric, UNFITTED_BEST_METRIC, best),
     epochLossSum: resume?.epochLossSum ?? 0,
     epochLossCount: resume?.epochLossCount ?? 0,
     skippedSteps: 0,

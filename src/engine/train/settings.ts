@@ -1,11 +1,12 @@
 import type { SplitKind } from '../data/split.ts';
+import { PRIMARY_VERIFIER_RULE, type SelectionRule } from '../metrics/rules.ts';
 import { type ModelConfig, makeConfig } from '../model/config.ts';
 import { GPT2_EOT, GPT2_VOCAB } from '../data/tokenize/gpt2.ts';
 
 export type PresetName = 'tiny' | 'small' | 'paper' | 'custom';
 
 /** The validation figure that picks the best checkpoint (bestMetric.ts reads it; BT loss: lower is better). */
-export type BestMetric = 'selector' | 'bestOfN' | 'weightedVote' | 'pairwise' | 'btLoss';
+export type BestMetric = SelectionRule | 'pairwise' | 'btLoss';
 
 /** The model part of a run's settings (vocabulary and special ids are fixed by the GPT-2 tokenizer). */
 export type ModelSettings = Pick<ModelConfig, 'dModel' | 'nHeads' | 'nLayers' | 'ffnDim' | 'dropout' | 'maxLen' | 'positional'>;
@@ -90,5 +91,5 @@ export const DEFAULT_TRAIN_SETTINGS: TrainSettings = {
   evalEverySteps: 0,
   checkpointEverySteps: 50,
   init: 'fresh',
-  bestMetric: 'selector',
+  bestMetric: PRIMARY_VERIFIER_RULE,
 };
