@@ -45,7 +45,7 @@ import torch
 from .data_files import check_data_files, data_identity, data_name
 from .dataset import TrainingData, load_training_data_or_exit
 from .metrics.generator_table import with_generators
-from .metrics.evaluation import evaluation_figures
+from .metrics.held_out import evaluation_figures
 from .metrics.held_out_note import OPTIMISTIC, chosen_on_validation
 from .training.kept import keep_candidates
 from .metrics.length_bias import answer_tokens_by_line, length_bias

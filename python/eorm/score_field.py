@@ -16,7 +16,7 @@ from .data_files import read_data_or_exit
 from .dataset import TrainingData, UnlabeledDataError, training_data
 from .js import finite_or_null
 from .metrics.generator_table import with_generators
-from .metrics.evaluation import evaluation_figures
+from .metrics.held_out import evaluation_figures
 from .metrics.length_bias import TOKEN_CAP, answer_tokens_by_line, length_bias
 from .metrics.sources import source_index
 from .config import GPT2_EOT

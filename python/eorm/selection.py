@@ -16,7 +16,7 @@ from .metrics.bootstrap import BOOTSTRAP_RESAMPLES, NAN, bootstrap_replicates, p
 from .metrics.calibration import ece_interval, reliability
 from .metrics.cross_fit import brier_terms, cross_fit, log_loss_terms
 from .metrics.folds import cross_fit_folds
-from .metrics.held_out import CALIBRATED_VOTE_RULE, FITTED_COLUMNS, RAW_VOTE_RULE, RULE_SCORES
+from .metrics.rule_scores import CALIBRATED_VOTE_RULE, FITTED_COLUMNS, RAW_VOTE_RULE, RULE_SCORES
 from .metrics.summary import AnswerSlots, ScoredGroup, assert_group, mixed_label_answers, weighted_vote_pick
 from .metrics.paired_test import holm, sign_flip_test
 from .metrics.refit_bootstrap import refit_replicates

@@ -1,47 +1,14 @@
-"""What each selection rule scores on a question (RULE_SCORES): the one module that names rules by id, as the
-app's heldOut.ts; everything else finds them by role (rules.py, data/rules.json). Also the figures over all
-held-out questions and over those with both labels: with the 'all' split validation holds every kind of
-question; single-label ones decide nothing between candidates but belong in the accuracy a user would report.
-Ties as in every rule (summary.py)."""
+"""Figures over all held-out questions and over those with both labels, as the app's heldOut.ts: with the
+'all' split validation holds every kind of question; single-label ones decide nothing between candidates but
+belong in the accuracy a user would report. Ties as in every rule (rule_scores.py)."""
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional, Sequence
+from typing import Dict, Optional, Sequence
 
-from .summary import NAN, AnswerSlots, ScoredGroup, best_of_n_score, majority_vote_pick, weighted_vote_pick
-from .selector import selector_pick
-from .generators import generator_vote_score
-from ..rules import SELECTION_RULES
-
-
-def _generators(g: ScoredGroup, kind: str):
-    return (getattr(g, "generators", None) or {}).get(kind)
-
-
-# rule → score(group, its answer slots, the vote's temperature, the selector's coefficients or None): the expected
-# accuracy of the rule's pick. The fitted rules score here as applied with given maps; the report's own
-# figures for them are cross-fitted (FITTED_COLUMNS).
-RULE_SCORES: Dict[str, Callable[[ScoredGroup, AnswerSlots, float, Optional[Sequence[float]]], float]] = {
-    "bestOfN": lambda g, s, t, sel: best_of_n_score(g.energies, g.labels),
-    "majority": lambda g, s, t, sel: majority_vote_pick(s),
-    "weightedVote": lambda g, s, t, sel: weighted_vote_pick(s, g.energies, t)[0],
-    "weightedVoteRaw": lambda g, s, t, sel: weighted_vote_pick(s, g.energies, 1.0)[0],
-    "selector": lambda g, s, t, sel: selector_pick(g, sel)[0] if sel is not None else NAN,
-    "generatorVote": lambda g, s, t, sel: generator_vote_score(s, _generators(g, "labelled")),
-    "generatorVoteFree": lambda g, s, t, sel: generator_vote_score(s, _generators(g, "agreement")),
-    "first": lambda g, s, t, sel: float(g.labels[0]),
-    "random": lambda g, s, t, sel: sum(g.labels) / len(g.labels),
-    "oracle": lambda g, s, t, sel: 1.0 if sum(g.labels) > 0 else 0.0,
-}
-# The fitted rules' members in cross_fit's and refit_replicates' output (their out-of-fold scores).
-FITTED_COLUMNS = {"weightedVote": "vote", "selector": "selector"}
-# The vote whose probabilities the report calibrates (at the fitted temperature) and the same vote at T = 1.
-CALIBRATED_VOTE_RULE = "weightedVote"
-RAW_VOTE_RULE = "weightedVoteRaw"
-# Each rule's figure in the evaluation summary (summary.py's format), where it has one.
-SUMMARY_FIGURES: Dict[str, Callable[[Dict], float]] = {
-    "bestOfN": lambda s: s["bestOfN"],
-    "weightedVote": lambda s: s["baselines"]["weightedVote"],
-}
+from .summary import NAN, AnswerSlots, ScoredGroup, evaluate_groups
+from .ncurve import best_of_n_curve
+from .rule_scores import RULE_SCORES
+from ..selection import SELECTION_RULES, selection_report
 
 
 def has_both_labels(g: ScoredGroup) -> bool:
@@ -101,3 +68,27 @@ def unanimous_questions(groups: Sequence[ScoredGroup]) -> Dict:
         questions += 1
         right += slots.correct[0] / slots.votes[0]
     return {"right": right, "questions": questions}
+
+
+def evaluation_figures(scored: Sequence[ScoredGroup], seed: int, curve_subsets: int, both_labels: bool) -> Dict:
+    """`both_labels` (a validation): `summary`, `curve` and `selection` over the questions with both labels (where
+    rules differ, and all that validation held before the 'all' split), `selection.allQuestions` (each rule)
+    over every question; else (a test file) all of them over every question. `allQuestionsAccuracy`: the
+    recommended rule's accuracy over every question. The vote's calibration and the selector are cross-fitted
+    over the reported questions (cross_fit.py), seeded by `seed`."""
+    reported = [g for g in scored if has_both_labels(g)] if both_labels else list(scored)
+    selection = selection_report(reported, seed)
+    selection["probabilityMap"]["unanimous"] = unanimous_questions(scored)
+    rule = selection["recommended"]["rule"]
+    if both_labels:
+        every = all_questions_figures(scored, selection, has_both_labels)
+        selection["allQuestions"] = every
+        accuracy = every["rules"][rule]
+    else:
+        accuracy = selection["rules"][rule]["accuracy"]
+    return {
+        "summary": evaluate_groups(reported),
+        "curve": best_of_n_curve(reported, seed, curve_subsets) if curve_subsets > 0 and reported else [],
+        "selection": selection,
+        "allQuestionsAccuracy": accuracy,
+    }

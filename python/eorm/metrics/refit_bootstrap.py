@@ -2,7 +2,7 @@
 in each resample (the report's indices) the cross-fitting is redone on the resampled questions, each counted as
 often as drawn, with the report's folds: the vote's temperature on a 97-point log-T grid, the selector by four
 Newton steps from the coefficients fitted on every question; both scored on each fold. The replicates are
-named as cross_fit's members (held_out.FITTED_COLUMNS: which rule each is)."""
+named as cross_fit's members (rule_scores.FITTED_COLUMNS: which rule each is)."""
 from __future__ import annotations
 
 import math

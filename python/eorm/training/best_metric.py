@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Dict, Optional
 
-from ..metrics.held_out import SUMMARY_FIGURES
+from ..metrics.rule_scores import SUMMARY_FIGURES
 from ..rules import BEST_METRIC_RULES, PRIMARY_VERIFIER_RULE, UNFITTED_BEST_METRIC
 
 BEST_METRICS = (*BEST_METRIC_RULES, "pairwise", "btLoss")

@@ -12,7 +12,7 @@ import torch
 from ..dataset import TrainingData
 from .distributed import Dist
 from ..metrics.generator_table import with_generators
-from ..metrics.evaluation import evaluation_figures
+from ..metrics.held_out import evaluation_figures
 from ..metrics.summary import energy_histogram
 from ..model import TransEBM, score_candidates
 from ..metrics.sources import source_index
