@@ -9,7 +9,7 @@ from typing import Dict, List, Optional, Sequence
 from .metrics.cross_fit import apply_platt
 from .metrics.generators import answer_mass, answer_posterior
 from .metrics.recorded_map import selector_coefficients
-from .rules import RULE_NAMES
+from .rules import BASELINE_RULE, FALLBACK_VERIFIER_RULE, MODEL_FREE_RULES, PICK_ORDER, PRIMARY_VERIFIER_RULE, RULE_BY_ID, RULE_NAMES, generator_rule
 from .metrics.selector import answer_features, selector_probabilities
 from .js import json_stringify
 from .metrics.summary import AnswerSlots, answer_masses, rank_key
@@ -48,7 +48,8 @@ def unanimous_rate(pmap: Dict) -> Optional[float]:
 
 
 def _figures(answers, energies, pmap: Dict, use: Dict, shares: List[float]) -> List[float]:
-    if use["by"] == "selector" and pmap.get("selector"):
+    """Each answer's figure under `use` (`by`: a rule's pick method, rules.json)."""
+    if use["by"] == "coefficients" and pmap.get("selector"):
         return selector_probabilities(answer_features(answers, energies, [0] * len(answers))[1], selector_coefficients(pmap["selector"]) or pmap["selector"])
     if use["by"] in ("generators", "counts"):
         slots = AnswerSlots(answers, [0] * len(answers))
@@ -59,8 +60,13 @@ def _figures(answers, energies, pmap: Dict, use: Dict, shares: List[float]) -> L
     return shares
 
 
+def _uses_selector(pmap: Dict) -> bool:
+    """The map says to use its selector and holds one (its `use` names the primary verifier rule, as stored)."""
+    return pmap["use"] == PRIMARY_VERIFIER_RULE and bool(pmap.get("selector"))
+
+
 def map_use(pmap: Dict) -> Dict:
-    return {"by": "selector"} if pmap["use"] == "selector" and pmap.get("selector") else {"by": "vote"}
+    return {"by": "coefficients"} if _uses_selector(pmap) else {"by": "vote"}
 
 
 def rerank_answers(answers, energies, pmap: Dict, use: Optional[Dict] = None) -> List[Dict]:
@@ -96,27 +102,36 @@ def rerank_answers(answers, energies, pmap: Dict, use: Optional[Dict] = None) ->
     return rows
 
 
-PICK_RULES = ("recommended", "generatorVote", "generatorVoteFree", "selector", "weightedVote", "bestOfN", "majority")
-MODEL_FREE_RULES = ("generatorVoteFree", "majority")
+PICK_RULES = ("recommended", *PICK_ORDER)
+
+
+def _applies(rule: Optional[str], pmap: Dict) -> bool:
+    """A recorded recommendation picks as it is with this map: not one that cannot pick, nor the labelled
+    generator vote without the model's weights; the selector goes by the map's use (resolve_rule)."""
+    spec = RULE_BY_ID.get(rule) if isinstance(rule, str) else None
+    if spec is None or spec["pick"] in (None, "coefficients"):
+        return False
+    return spec["generators"] != "labelled" or bool(pmap.get("generators"))
 
 
 def resolve_rule(choice: str, pmap: Optional[Dict], names_generators: bool = False) -> str:
     if pmap is None:
         if choice == "recommended":
-            return "generatorVoteFree" if names_generators else "majority"
+            # Without a model: the vote with weights learnt from agreement, where the file names generators.
+            free = generator_rule("agreement")
+            return free if names_generators and free in MODEL_FREE_RULES else BASELINE_RULE
         if choice not in MODEL_FREE_RULES:
             raise ValueError(f"{RULE_NAMES[choice]} needs a model: give --weights, or pick by majority vote or the generator-weighted vote learnt without labels.")
         return choice
     if choice == "recommended":
         r = pmap.get("recommended")
-        if r == "generatorVote" and pmap.get("generators"):
+        if _applies(r, pmap):
             return r
-        if r in ("generatorVoteFree", "majority", "bestOfN", "weightedVote"):
-            return r
-        return "selector" if pmap["use"] == "selector" and pmap.get("selector") else "weightedVote"
-    if choice == "selector" and not pmap.get("selector"):
+        return PRIMARY_VERIFIER_RULE if _uses_selector(pmap) else FALLBACK_VERIFIER_RULE
+    spec = RULE_BY_ID.get(choice, {})
+    if spec.get("pick") == "coefficients" and not pmap.get("selector"):
         raise ValueError("The learned selector was not fitted for this model (evaluate it on validation data first), so it cannot pick; choose another rule.")
-    if choice == "generatorVote" and not pmap.get("generators"):
+    if spec.get("generators") == "labelled" and not pmap.get("generators"):
         raise ValueError("This model learnt no generator weights (its training file named fewer than two generators, or it was trained before them): choose the generator-weighted vote learnt without labels.")
     return choice
 
@@ -130,16 +145,12 @@ def _lowest(indices, energies) -> int:
 
 
 def _use_of(rule: str, pmap: Dict, gen: Dict) -> Dict:
-    if rule == "selector":
-        return {"by": "selector"}
-    if rule == "generatorVote":
-        return {"by": "generators", "weights": gen.get("labelled")}
-    if rule == "generatorVoteFree":
-        return {"by": "generators", "weights": gen.get("agreement")}
-    if rule == "majority":
-        return {"by": "counts"}
-    if rule == "weightedVote":
-        return {"by": "vote"}
+    """The figures `rule` picks by; the lowest-energy pick shows the map's own."""
+    spec = RULE_BY_ID.get(rule, {})
+    if spec.get("pick") == "generators":
+        return {"by": "generators", "weights": gen.get(spec["generators"])}
+    if spec.get("pick") in ("coefficients", "counts", "vote"):
+        return {"by": spec["pick"]}
     return map_use(pmap)
 
 
@@ -152,7 +163,7 @@ def pick_question(answers: Sequence[Optional[str]], energies: Optional[Sequence[
     rows = rerank_answers(answers, e, m, _use_of(rule, m, generators or {}))
     named = [r for r in rows if r["answer"] is not None]
     picked = None
-    if rule == "bestOfN":
+    if RULE_BY_ID.get(rule, {}).get("pick") == "lowestEnergy":
         index = _lowest(range(len(answers)), energies)
         picked = next((r for r in named if r["answer"] == answers[index]), None)
     else:

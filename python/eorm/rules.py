@@ -1,5 +1,5 @@
 """The selection rules, declared once in data/rules.json (the app's src/engine/metrics/rules.ts reads the same
-file): ids, names, what each rule reads and how it picks. What each rule computes is in metrics/held_out.py
+file): ids, names, what each rule reads and how it picks. What each rule computes is in metrics/rule_scores.py
 (RULE_SCORES); no other module names a rule: they read the roles below."""
 from __future__ import annotations
 

@@ -16,11 +16,11 @@ from .metrics.bootstrap import BOOTSTRAP_RESAMPLES, NAN, bootstrap_replicates, p
 from .metrics.calibration import ece_interval, reliability
 from .metrics.cross_fit import brier_terms, cross_fit, log_loss_terms
 from .metrics.folds import cross_fit_folds
-from .metrics.generators import generator_vote_score
-from .metrics.summary import AnswerSlots, ScoredGroup, assert_group, best_of_n_score, majority_vote_pick, mixed_label_answers, weighted_vote_pick
+from .metrics.rule_scores import CALIBRATED_VOTE_RULE, FITTED_COLUMNS, RAW_VOTE_RULE, RULE_SCORES
+from .metrics.summary import AnswerSlots, ScoredGroup, assert_group, mixed_label_answers, weighted_vote_pick
 from .metrics.paired_test import holm, sign_flip_test
 from .metrics.refit_bootstrap import refit_replicates
-from .rules import COMPARED_RULES, RULE_BY_ID, SELECTION_RULES
+from .rules import BASELINE_RULE, COMPARED_RULES, FITTED_RULES, PRIMARY_VERIFIER_RULE, SELECTION_RULES
 from .selection_sentence import recommend_rule, to_fixed  # noqa: F401 (to_fixed: the sentences' rounding, for other modules)
 from .selection_verdict import best_verifier_of, energy_gain_of
 
@@ -34,28 +34,23 @@ def _mean(xs: Sequence[float]) -> float:
     return s / len(xs) if len(xs) else NAN
 
 
-def _generators(g: ScoredGroup, key: str):
-    return (getattr(g, "generators", None) or {}).get(key)
-
-
-def _scores(groups: Sequence[ScoredGroup]):
+def _scores(groups: Sequence[ScoredGroup], fit: Dict):
+    """Each rule's score per question (RULE_SCORES): the fitted rules' out of fold where they could be fitted,
+    else as applied unfitted (the vote at T = 1, the selector NaN)."""
+    fitted = "reason" not in fit
+    own = [r for r in SELECTION_RULES if not (fitted and r in FITTED_RULES)]
     score: Dict[str, List[float]] = {r: [] for r in SELECTION_RULES}
     prob_raw: List[float] = []
     mixed = 0
     for g in groups:
         slots = AnswerSlots(g.answers, g.labels)
-        raw = weighted_vote_pick(slots, g.energies, 1.0)
-        n_correct = sum(g.labels)
-        score["bestOfN"].append(best_of_n_score(g.energies, g.labels))
-        score["majority"].append(majority_vote_pick(slots))
-        score["weightedVoteRaw"].append(raw[0])
-        score["generatorVote"].append(generator_vote_score(slots, _generators(g, "labelled")))
-        score["generatorVoteFree"].append(generator_vote_score(slots, _generators(g, "agreement")))
-        score["first"].append(float(g.labels[0]))
-        score["random"].append(n_correct / len(g.labels))
-        score["oracle"].append(1.0 if n_correct > 0 else 0.0)
-        prob_raw.append(raw[1])
+        for r in own:
+            score[r].append(RULE_SCORES[r](g, slots, 1.0, None))
+        prob_raw.append(weighted_vote_pick(slots, g.energies, 1.0)[1])
         mixed += mixed_label_answers(slots)
+    if fitted:
+        for r in FITTED_RULES:
+            score[r] = fit[FITTED_COLUMNS[r]]["score"]
     return score, prob_raw, mixed
 
 
@@ -65,31 +60,28 @@ def selection_report(scored: Sequence[ScoredGroup], seed: int, resamples: int = 
         assert_group(g, gi)
     groups = [g for g in scored if len(g.energies) > 0]
     n = len(groups)
-    score, prob_raw, mixed = _scores(groups)
     fit = cross_fit(groups, seed)
     fitted = "reason" not in fit
+    score, prob_raw, mixed = _scores(groups, fit)
     prob, cal_map = prob_raw, "none"
     if fitted:
-        score["weightedVote"] = fit["vote"]["score"]
-        score["selector"] = fit["selector"]["score"]
         platt_wins = _mean(log_loss_terms(fit["vote"]["platt"], fit["vote"]["score"])) < _mean(log_loss_terms(fit["vote"]["share"], fit["vote"]["score"]))
         cal_map = "platt" if platt_wins else "share"
         prob = fit["vote"]["platt"] if platt_wins else fit["vote"]["share"]
-    else:
-        score["weightedVote"] = list(score["weightedVoteRaw"])
-        score["selector"] = [NAN] * n
-    compared = [r for r in COMPARED_RULES if fitted or r != "selector"]
-    diffs = [[x - m for x, m in zip(score[r], score["majority"])] for r in compared]
-    brier = brier_terms(prob, score["weightedVote"])
-    log_loss = log_loss_terms(prob, score["weightedVote"])
+    # Unfitted, the primary verifier rule cannot pick (its fallback stands in): it is not compared.
+    compared = [r for r in COMPARED_RULES if fitted or r != PRIMARY_VERIFIER_RULE]
+    diffs = [[x - m for x, m in zip(score[r], score[BASELINE_RULE])] for r in compared]
+    calibrated, raw = score[CALIBRATED_VOTE_RULE], score[RAW_VOTE_RULE]
+    brier = brier_terms(prob, calibrated)
+    log_loss = log_loss_terms(prob, calibrated)
     replicates = bootstrap_replicates([score[r] for r in SELECTION_RULES] + diffs + [brier, log_loss], resamples, seed)
     refit = refit_replicates(groups, cross_fit_folds(n, seed), fit["folds"], fit["all"]["selector"], resamples, seed) if fitted and n > 0 else None
 
     def rule_replicates(r: str) -> np.ndarray:
-        return refit[r] if refit is not None and RULE_BY_ID[r]["fitted"] else replicates[SELECTION_RULES.index(r)]
+        return refit[FITTED_COLUMNS[r]] if refit is not None and r in FITTED_RULES else replicates[SELECTION_RULES.index(r)]
 
-    def diff_replicates(r: str, versus: str = "majority") -> np.ndarray:
-        if versus == "majority" and r in compared and not (refit is not None and RULE_BY_ID[r]["fitted"]):
+    def diff_replicates(r: str, versus: str = BASELINE_RULE) -> np.ndarray:
+        if versus == BASELINE_RULE and r in compared and not (refit is not None and r in FITTED_RULES):
             return replicates[len(SELECTION_RULES) + compared.index(r)]
         return rule_replicates(r) - rule_replicates(versus)
 
@@ -101,8 +93,8 @@ def selection_report(scored: Sequence[ScoredGroup], seed: int, resamples: int = 
     for j, r in enumerate(compared):
         p_adj = adjusted[family.index(r)] if r in family else 1.0
         versus.append({"rule": r, "diff": _mean(diffs[j]), "ci": percentile_interval(diff_replicates(r)), "differing": tests[j]["differing"], "p": tests[j]["p"], "pAdjusted": p_adj, "real": bool(p_adj < 0.05)})
-    ece, bins = reliability(prob, score["weightedVote"])
-    ece_raw, bins_raw = reliability(prob_raw, score["weightedVoteRaw"])
+    ece, bins = reliability(prob, calibrated)
+    ece_raw, bins_raw = reliability(prob_raw, raw)
     temperature = fit["all"]["temperature"] if fitted else 1.0
     recommended = recommend_rule(rules, versus, temperature, n)
     at = len(SELECTION_RULES) + len(compared)
@@ -123,7 +115,7 @@ def selection_report(scored: Sequence[ScoredGroup], seed: int, resamples: int = 
             "temperature": temperature,
             "platt": dict(fit["all"]["platt"]) if fitted and cal_map == "platt" else None,
             "selector": list(fit["all"]["selector"]) if fitted else None,
-            "use": "selector" if recommended["rule"] == "selector" else "vote",
+            "use": PRIMARY_VERIFIER_RULE if recommended["rule"] == PRIMARY_VERIFIER_RULE else "vote",
             "recommended": recommended["rule"],
         },
         "recommended": recommended,
@@ -133,14 +125,14 @@ def selection_report(scored: Sequence[ScoredGroup], seed: int, resamples: int = 
             "questions": n if fitted else 0,
             "map": cal_map,
             "ece": ece,
-            "eceCi": ece_interval(prob, score["weightedVote"], resamples, seed),
+            "eceCi": ece_interval(prob, calibrated, resamples, seed),
             "brier": _mean(brier),
             "brierCi": percentile_interval(replicates[at]),
             "logLoss": _mean(log_loss),
             "logLossCi": percentile_interval(replicates[at + 1]),
             "eceRaw": ece_raw,
-            "brierRaw": _mean(brier_terms(prob_raw, score["weightedVoteRaw"])),
-            "logLossRaw": _mean(log_loss_terms(prob_raw, score["weightedVoteRaw"])),
+            "brierRaw": _mean(brier_terms(prob_raw, raw)),
+            "logLossRaw": _mean(log_loss_terms(prob_raw, raw)),
             "bins": bins,
             "binsRaw": bins_raw,
             "selector": selector_cal,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Dict, List, Optional, Sequence
 
-from .rules import RULE_BY_ID, TIE_ORDER
+from .rules import BASELINE_RULE, RULE_BY_ID, TIE_ORDER
 
 
 def to_fixed(x: float, digits: int) -> str:
@@ -50,12 +50,12 @@ def largest_diff(versus: Sequence[Dict], key: str = "diff") -> Optional[Dict]:
 
 def recommend_rule(rules: Dict, versus: List[Dict], temperature: float, groups: int) -> Dict[str, str]:
     if groups == 0:
-        return {"rule": "majority", "sentence": "No questions to compare the rules on."}
+        return {"rule": BASELINE_RULE, "sentence": "No questions to compare the rules on."}
     winner = largest_diff([v for v in versus if v["real"] and v["diff"] > 0])
     best = winner or largest_diff(versus)
     if best is None:
-        return {"rule": "majority", "sentence": f"Use majority vote: no other rule was compared on these {_questions(groups)}."}
-    majority = _pct(rules["majority"]["accuracy"])
+        return {"rule": BASELINE_RULE, "sentence": f"Use majority vote: no other rule was compared on these {_questions(groups)}."}
+    majority = _pct(rules[BASELINE_RULE]["accuracy"])
     acc = _pct(rules[best["rule"]]["accuracy"])
     test = f"{p_value(best['pAdjusted'])} adjusted, {best['differing']} differing"
     if winner:
@@ -64,13 +64,13 @@ def recommend_rule(rules: Dict, versus: List[Dict], temperature: float, groups: 
             "sentence": f"Use {rule_name(best['rule'], temperature, True)}: {acc}% vs {majority}% for majority vote, {_points(best['diff'])} points ({_interval(best['ci'])}; {test}) over {_questions(groups)}.",
         }
     return {
-        "rule": "majority",
+        "rule": BASELINE_RULE,
         "sentence": f"Use majority vote: no rule beats it for real on these {_questions(groups)}; the best, {rule_name(best['rule'], temperature, False)}, scores {acc}% vs {majority}%, {_points(best['diff'])} points ({_interval(best['ci'])}; {test}).",
     }
 
 
 def energy_gain_sentence(g: Dict, temperature: float) -> str:
-    against = "majority vote" if g["versus"] == "majority" else rule_name(g["versus"], temperature, False)
+    against = "majority vote" if g["versus"] == BASELINE_RULE else rule_name(g["versus"], temperature, False)
     what = f"{rule_name(g['rule'], temperature, False)} against {against}: {_points(g['diff'])} points ({_interval(g['ci'])}; {p_value(g['p'])}, {g['differing']} differing)"
     if g["real"] and g["diff"] > 0:
         return f"The trained verifier was worth it on this data: {what}."

@@ -7,7 +7,7 @@ from typing import Callable, Dict, Optional, Sequence
 
 from .metrics.bootstrap import percentile_interval
 from .metrics.paired_test import sign_flip_test
-from .rules import PRIMARY_VERIFIER_RULE, VERIFIER_RULES
+from .rules import BASELINE_RULE, FALLBACK_VERIFIER_RULE, PRIMARY_VERIFIER_RULE, VERIFIER_RULES, generator_rule
 from .selection_sentence import energy_gain_sentence, largest_diff
 
 
@@ -19,7 +19,7 @@ def _mean(xs) -> float:
 
 
 def primary_rule(fitted: bool) -> str:
-    return PRIMARY_VERIFIER_RULE if fitted else "weightedVote"
+    return PRIMARY_VERIFIER_RULE if fitted else FALLBACK_VERIFIER_RULE
 
 
 def best_verifier_of(versus: Sequence[Dict], fitted: bool, diff_replicates: Callable) -> Optional[Dict]:
@@ -29,16 +29,17 @@ def best_verifier_of(versus: Sequence[Dict], fitted: bool, diff_replicates: Call
     winner = largest_diff([v for v in verifier if v["real"] and v["diff"] > 0])
     chosen = winner or next((v for v in verifier if v["rule"] == primary_rule(fitted)), verifier[0])
     alpha = 0.05 / len(verifier)
-    return {**chosen, "chosen": "real gain" if winner else "declared in advance", "level": 1 - alpha, "ci": percentile_interval(diff_replicates(chosen["rule"], "majority"), alpha)}
+    return {**chosen, "chosen": "real gain" if winner else "declared in advance", "level": 1 - alpha, "ci": percentile_interval(diff_replicates(chosen["rule"], BASELINE_RULE), alpha)}
 
 
 def baseline_of(groups) -> str:
+    """What the energy's gain is measured against: the vote with generator weights where questions have them
+    (labelled ones first), else the baseline rule."""
     gens = [getattr(g, "generators", None) or {} for g in groups]
-    if any(x.get("labelled") is not None for x in gens):
-        return "generatorVote"
-    if any(x.get("agreement") is not None for x in gens):
-        return "generatorVoteFree"
-    return "majority"
+    for kind in ("labelled", "agreement"):
+        if any(x.get(kind) is not None for x in gens):
+            return generator_rule(kind)
+    return BASELINE_RULE
 
 
 def energy_gain_of(groups, score: Dict, fitted: bool, temperature: float, diff_replicates: Callable) -> Dict:

@@ -9,6 +9,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from eorm.metrics.summary import ScoredGroup  # noqa: E402
+from eorm.rules import BASELINE_RULE, FALLBACK_VERIFIER_RULE, PRIMARY_VERIFIER_RULE, UNFITTED_BEST_METRIC  # noqa: E402
 from eorm.selection import selection_report  # noqa: E402
 
 
@@ -24,5 +25,6 @@ for path in sys.argv[1:]:
     for ev in run["evals"]:
         groups = [ScoredGroup(g["energies"], g["labels"], g["answers"]) for g in ev["groups"] if 0 < sum(g["labels"]) < len(g["labels"])]
         r = selection_report(groups, run["settings"]["seed"])
-        print(f"  epoch {ev['epoch']} ({ev['seconds']:.0f} s): {r['groups']} questions, majority {r['rules']['majority']['accuracy']:.3f}, "
-              f"Best-of-N {rule(r, 'bestOfN')}, weighted vote {rule(r, 'weightedVote')}, selector {rule(r, 'selector')}, ECE {r['calibration']['ece']:.3f}")
+        # The rules of docs/recipe.md's rows, found by role: Best-of-N, the weighted vote, the selector.
+        print(f"  epoch {ev['epoch']} ({ev['seconds']:.0f} s): {r['groups']} questions, majority {r['rules'][BASELINE_RULE]['accuracy']:.3f}, "
+              f"Best-of-N {rule(r, UNFITTED_BEST_METRIC)}, weighted vote {rule(r, FALLBACK_VERIFIER_RULE)}, selector {rule(r, PRIMARY_VERIFIER_RULE)}, ECE {r['calibration']['ece']:.3f}")

@@ -1,15 +1,13 @@
 """Figures over all held-out questions and over those with both labels, as the app's heldOut.ts: with the
 'all' split validation holds every kind of question; single-label ones decide nothing between candidates but
-belong in the accuracy a user would report. Ties as in every rule (metrics.py)."""
+belong in the accuracy a user would report. Ties as in every rule (rule_scores.py)."""
 from __future__ import annotations
 
 from typing import Dict, Optional, Sequence
 
-from .summary import NAN, ScoredGroup, best_of_n_score, evaluate_groups, majority_vote_score, weighted_vote_score
+from .summary import NAN, AnswerSlots, ScoredGroup, evaluate_groups
 from .ncurve import best_of_n_curve
-from .selector import selector_pick
-from .generators import generator_vote_score
-from .summary import AnswerSlots
+from .rule_scores import RULE_SCORES
 from ..selection import SELECTION_RULES, selection_report
 
 
@@ -18,29 +16,9 @@ def has_both_labels(g: ScoredGroup) -> bool:
 
 
 def rule_score(g: ScoredGroup, rule: str, temperature: float, selector: Optional[Sequence[float]] = None) -> float:
-    n = len(g.labels)
-    correct = sum(g.labels)
-    if rule == "bestOfN":
-        return best_of_n_score(g.energies, g.labels)
-    if rule == "majority":
-        return majority_vote_score(g.answers, g.labels)
-    if rule == "weightedVote":
-        return weighted_vote_score(g.answers, g.energies, g.labels, temperature)
-    if rule == "weightedVoteRaw":
-        return weighted_vote_score(g.answers, g.energies, g.labels, 1.0)
-    if rule == "selector":
-        return selector_pick(g, selector)[0] if selector is not None else NAN
-    if rule == "generatorVote":
-        return generator_vote_score(AnswerSlots(g.answers, g.labels), (getattr(g, "generators", None) or {}).get("labelled"))
-    if rule == "generatorVoteFree":
-        return generator_vote_score(AnswerSlots(g.answers, g.labels), (getattr(g, "generators", None) or {}).get("agreement"))
-    if rule == "first":
-        return g.labels[0]
-    if rule == "random":
-        return correct / n
-    if rule == "oracle":
-        return 1 if correct > 0 else 0
-    raise ValueError(f"unknown rule {rule!r}")
+    if rule not in RULE_SCORES:
+        raise ValueError(f"unknown rule {rule!r}")
+    return RULE_SCORES[rule](g, AnswerSlots(g.answers, g.labels), temperature, selector)
 
 
 def rule_accuracy(groups: Sequence[ScoredGroup], rule: str, temperature: float, selector: Optional[Sequence[float]] = None) -> float:
@@ -93,8 +71,7 @@ def unanimous_questions(groups: Sequence[ScoredGroup]) -> Dict:
 
 
 def evaluation_figures(scored: Sequence[ScoredGroup], seed: int, curve_subsets: int, both_labels: bool) -> Dict:
-    """An evaluation's figures as the app's evaluateModel (src/engine/score/evaluation.ts) computes them.
-    `both_labels` (a validation): `summary`, `curve` and `selection` over the questions with both labels (where
+    """`both_labels` (a validation): `summary`, `curve` and `selection` over the questions with both labels (where
     rules differ, and all that validation held before the 'all' split), `selection.allQuestions` (each rule)
     over every question; else (a test file) all of them over every question. `allQuestionsAccuracy`: the
     recommended rule's accuracy over every question. The vote's calibration and the selector are cross-fitted

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Dict, List, Optional
 
-from ..rules import SELECTION_RULES
+from ..rules import PRIMARY_VERIFIER_RULE, SELECTION_RULES
 from .selector import SELECTOR_FEATURES
 
 
@@ -53,7 +53,8 @@ def read_probability_map(v) -> Optional[Dict]:
     selector = None if sel is None else selector_coefficients(sel)
     if sel is not None and selector is None:
         return None
-    if use not in ("vote", "selector"):
+    # `use` is "vote" or, stored under its id, the primary verifier rule (the selector's coefficients).
+    if use not in ("vote", PRIMARY_VERIFIER_RULE):
         return None
     out = {"temperature": float(t), "platt": {"a": float(platt["a"]), "b": float(platt["b"])} if platt else None, "selector": selector, "use": use}
     if v.get("recommended") in SELECTION_RULES:

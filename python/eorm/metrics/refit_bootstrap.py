@@ -1,7 +1,8 @@
 """The bootstrap of the fitted rules with their fit inside it, as the app's src/engine/metrics/refitBootstrap.ts:
 in each resample (the report's indices) the cross-fitting is redone on the resampled questions, each counted as
 often as drawn, with the report's folds: the vote's temperature on a 97-point log-T grid, the selector by four
-Newton steps from the coefficients fitted on every question; both scored on each fold."""
+Newton steps from the coefficients fitted on every question; both scored on each fold. The replicates are
+named as cross_fit's members (rule_scores.FITTED_COLUMNS: which rule each is)."""
 from __future__ import annotations
 
 import math
@@ -56,7 +57,7 @@ def refit_replicates(groups: Sequence[ScoredGroup], fold: Sequence[int], folds: 
     starts = np.searchsorted(question, np.arange(n)[answered])
     share = np.asarray(y, dtype=np.float64)
     fold_arr = np.asarray(fold, dtype=np.int64)
-    out = {"weightedVote": np.empty(resamples), "selector": np.empty(resamples)}
+    out = {"vote": np.empty(resamples), "selector": np.empty(resamples)}
     for b0, block in resample_indices(n, resamples, seed):
         for r in range(block.shape[0]):
             m = np.bincount(block[r], minlength=n).astype(np.float64)
@@ -82,6 +83,6 @@ def refit_replicates(groups: Sequence[ScoredGroup], fold: Sequence[int], folds: 
                         continue
                     vote += m[q] * vote_score[q, best]
                     selector += m[q] * sel[q]
-            out["weightedVote"][b0 + r] = vote / n
+            out["vote"][b0 + r] = vote / n
             out["selector"][b0 + r] = selector / n
     return out

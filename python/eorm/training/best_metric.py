@@ -7,33 +7,34 @@ from __future__ import annotations
 import math
 from typing import Dict, Optional
 
-BEST_METRICS = ("selector", "bestOfN", "weightedVote", "pairwise", "btLoss")
+from ..metrics.rule_scores import SUMMARY_FIGURES
+from ..rules import BEST_METRIC_RULES, PRIMARY_VERIFIER_RULE, UNFITTED_BEST_METRIC
+
+BEST_METRICS = (*BEST_METRIC_RULES, "pairwise", "btLoss")
 # What a run recorded before the setting existed chose by.
-DEFAULT_BEST_METRIC = "bestOfN"
+DEFAULT_BEST_METRIC = UNFITTED_BEST_METRIC
 # What a new run chooses by unless told (the app's DEFAULT_TRAIN_SETTINGS.bestMetric).
-NEW_RUN_BEST_METRIC = "selector"
+NEW_RUN_BEST_METRIC = PRIMARY_VERIFIER_RULE
 
 
 def lower_is_better(metric: str) -> bool:
     return metric == "btLoss"
 
 
+def _finite(x) -> bool:
+    return isinstance(x, (int, float)) and math.isfinite(x)
+
+
 def metric_value(ev: Dict, metric: str) -> float:
-    """The figure of a validation (validation.validation_figures) that `metric` names: the selector's out-of-fold
-    accuracy (Best-of-N while it cannot be fitted); the weighted vote is the
-    one with the temperature cross-fitted over the validation questions, out of fold (the summary's unfitted vote
-    without a selection report)."""
+    """The figure of a validation (validation.validation_figures) that `metric` names. A rule's is its accuracy in
+    the selection report, out of fold for the fitted ones (the weighted vote's temperature cross-fitted over the
+    validation questions); where the report has no number for it, the summary's figure: the unfitted vote for
+    the weighted vote, Best-of-N's for the selector (a NaN would keep no best model at all)."""
     s = ev["summary"]
-    if metric == "selector":
-        # Not fitted (too few held-out questions): NaN, which would keep no best model at all.
+    if metric in BEST_METRIC_RULES:
         sel = ev.get("selection")
-        acc = sel["rules"]["selector"]["accuracy"] if sel and "selector" in sel["rules"] else None
-        return acc if acc is not None and math.isfinite(acc) else s["bestOfN"]
-    if metric == "bestOfN":
-        return s["bestOfN"]
-    if metric == "weightedVote":
-        sel = ev.get("selection")
-        return sel["rules"]["weightedVote"]["accuracy"] if sel else s["baselines"]["weightedVote"]
+        acc = sel["rules"][metric]["accuracy"] if sel and metric in sel["rules"] else None
+        return acc if _finite(acc) else SUMMARY_FIGURES[UNFITTED_BEST_METRIC if metric == PRIMARY_VERIFIER_RULE else metric](s)
     if metric == "pairwise":
         return s["pairwise"]
     if metric == "btLoss":
