@@ -102,7 +102,9 @@ for (const path of DATA) {
     console.log(`  ${RULE_NAMES[rule]}: its interval excludes 0: ${wilson(excludes0, runs.length)}   (target 3–7%)`);
     const truth = runs.reduce((a, x) => a + x.diff, 0) / runs.length;
     const covered = runs.filter((x) => x.lo <= truth && truth <= x.hi).length;
-    console.log(`  ${RULE_NAMES[rule]}: its interval covers its expected difference (${(100 * truth).toFixed(2)} points): ${wilson(covered, runs.length)}   (target 93–97%)`);
+    console.log(
+      `  ${RULE_NAMES[rule]}: its interval covers its expected difference (${(100 * truth).toFixed(2)} points): ${wilson(covered, runs.length)}   (target 93–97%)`,
+    );
   }
   console.log(`  length check calls a lean real:               ${wilson(count.lengthReal, RUNS)}   (target ≤ 5%)`);
 }

@@ -9,7 +9,12 @@
  * stream; resample b takes indices rng.int(G) for j = 0..G−1; sums run left to right.
  */
 import { createRng } from '../shared/rng.ts';
-import type { Interval } from './selectionTypes.ts';
+
+/** A 95% interval (percentile bootstrap over groups, seeded). */
+export interface Interval {
+  lo: number;
+  hi: number;
+}
 
 export const BOOTSTRAP_RESAMPLES = 1000;
 

@@ -56,7 +56,10 @@ export const UNFITTED_BEST_METRIC = table.unfittedBestMetric as SelectionRule;
 export const PICK_ORDER = table.pickOrder as SelectionRule[];
 export const MODEL_FREE_RULES: readonly SelectionRule[] = PICK_ORDER.filter((r) => RULE_BY_ID[r].modelFree);
 /** The rules whose figure can choose the best checkpoint, the primary verifier rule first. */
-export const BEST_METRIC_RULES: readonly SelectionRule[] = [PRIMARY_VERIFIER_RULE, ...RULES.filter((r) => r.bestMetric !== null && r.id !== PRIMARY_VERIFIER_RULE).map((r) => r.id)];
+export const BEST_METRIC_RULES: readonly SelectionRule[] = [
+  PRIMARY_VERIFIER_RULE,
+  ...RULES.filter((r) => r.bestMetric !== null && r.id !== PRIMARY_VERIFIER_RULE).map((r) => r.id),
+];
 /** The rule that votes with `kind` generator weights; null where there is none. */
 export const generatorRule = (kind: 'labelled' | 'agreement'): SelectionRule | null => RULES.find((r) => r.generators === kind)?.id ?? null;
 /** Who wins a tie for the place, first to last. */

@@ -9,12 +9,9 @@ import type { LengthBias } from './lengthBias/lengthBiasTypes.ts';
 import type { SingleLabelNote } from './singleLabel.ts';
 import type { SelectionRule } from './rules.ts';
 import type { GeneratorWeights } from './generators/generators.ts';
+import type { Interval } from './bootstrap.ts';
 
-/** A 95% interval (percentile bootstrap over groups, seeded). */
-export interface Interval {
-  lo: number;
-  hi: number;
-}
+export type { Interval } from './bootstrap.ts';
 
 /**
  * The rules (rules.ts declares them). Ties are scored alike for every rule: the expected accuracy of a random

@@ -7,7 +7,15 @@
  */
 import { rankKey } from '../metrics/rank.ts';
 import { type ProbabilityUse, mapUse, rerankAnswers, usesSelector } from '../metrics/rerankProbability.ts';
-import { BASELINE_RULE, FALLBACK_VERIFIER_RULE, MODEL_FREE_RULES, PICK_ORDER, PRIMARY_VERIFIER_RULE, RULE_BY_ID, type SelectionRule } from '../metrics/rules.ts';
+import {
+  BASELINE_RULE,
+  FALLBACK_VERIFIER_RULE,
+  MODEL_FREE_RULES,
+  PICK_ORDER,
+  PRIMARY_VERIFIER_RULE,
+  RULE_BY_ID,
+  type SelectionRule,
+} from '../metrics/rules.ts';
 import type { ProbabilityMap } from '../metrics/selectionTypes.ts';
 
 export { MODEL_FREE_RULES } from '../metrics/rules.ts';
