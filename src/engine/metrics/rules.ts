@@ -3,7 +3,7 @@
  * ids, names, what each rule reads and its role. Everything that lists rules (the report, its sentence, the model
  * card, the UI, picks) reads this table; what each rule computes is in ruleScores.ts, the one file that names them.
  */
-import table from '../../../python/eorm/data/rules.json';
+import table from '../../../python/eorm/data/rules.json' with { type: 'json' };
 
 import type { SelectionRule } from './ruleScores.ts';
 
