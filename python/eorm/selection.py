@@ -12,7 +12,7 @@ from typing import Dict, List, Sequence
 
 import numpy as np
 
-from .metrics.bootstrap import BOOTSTRAP_RESAMPLES, NAN, bootstrap_replicates, percentile_interval
+from .metrics.bootstrap import BOOTSTRAP_RESAMPLES, NAN, bootstrap_replicates, mean, percentile_interval
 from .metrics.calibration import ece_interval, reliability
 from .metrics.cross_fit import brier_terms, cross_fit, log_loss_terms
 from .metrics.folds import cross_fit_folds
@@ -26,12 +26,6 @@ from .selection_verdict import best_verifier_of, energy_gain_of
 
 SIGNIFICANCE_TEST = "an exact paired sign-flip test on the per-question differences (drawn beyond 20 differing questions), Holm-adjusted over the rules compared"
 
-
-def _mean(xs: Sequence[float]) -> float:
-    s = 0.0
-    for x in xs:
-        s += x
-    return s / len(xs) if len(xs) else NAN
 
 
 def _scores(groups: Sequence[ScoredGroup], fit: Dict):
@@ -65,7 +59,7 @@ def selection_report(scored: Sequence[ScoredGroup], seed: int, resamples: int = 
     score, prob_raw, mixed = _scores(groups, fit)
     prob, cal_map = prob_raw, "none"
     if fitted:
-        platt_wins = _mean(log_loss_terms(fit["vote"]["platt"], fit["vote"]["score"])) < _mean(log_loss_terms(fit["vote"]["share"], fit["vote"]["score"]))
+        platt_wins = mean(log_loss_terms(fit["vote"]["platt"], fit["vote"]["score"])) < mean(log_loss_terms(fit["vote"]["share"], fit["vote"]["score"]))
         cal_map = "platt" if platt_wins else "share"
         prob = fit["vote"]["platt"] if platt_wins else fit["vote"]["share"]
     # Unfitted, the primary verifier rule cannot pick (its fallback stands in): it is not compared.
@@ -85,14 +79,14 @@ def selection_report(scored: Sequence[ScoredGroup], seed: int, resamples: int = 
             return replicates[len(SELECTION_RULES) + compared.index(r)]
         return rule_replicates(r) - rule_replicates(versus)
 
-    rules = {r: {"accuracy": _mean(score[r]), "ci": percentile_interval(rule_replicates(r))} for r in SELECTION_RULES}
+    rules = {r: {"accuracy": mean(score[r]), "ci": percentile_interval(rule_replicates(r))} for r in SELECTION_RULES}
     tests = [sign_flip_test(d) for d in diffs]
     family = [r for j, r in enumerate(compared) if tests[j]["differing"] > 0]
     adjusted = holm([tests[compared.index(r)]["p"] for r in family])
     versus = []
     for j, r in enumerate(compared):
         p_adj = adjusted[family.index(r)] if r in family else 1.0
-        versus.append({"rule": r, "diff": _mean(diffs[j]), "ci": percentile_interval(diff_replicates(r)), "differing": tests[j]["differing"], "p": tests[j]["p"], "pAdjusted": p_adj, "real": bool(p_adj < 0.05)})
+        versus.append({"rule": r, "diff": mean(diffs[j]), "ci": percentile_interval(diff_replicates(r)), "differing": tests[j]["differing"], "p": tests[j]["p"], "pAdjusted": p_adj, "real": bool(p_adj < 0.05)})
     ece, bins = reliability(prob, calibrated)
     ece_raw, bins_raw = reliability(prob_raw, raw)
     temperature = fit["all"]["temperature"] if fitted else 1.0
@@ -101,7 +95,7 @@ def selection_report(scored: Sequence[ScoredGroup], seed: int, resamples: int = 
     selector_cal = None
     if fitted:
         sp, ss = fit["selector"]["probability"], fit["selector"]["score"]
-        selector_cal = {"ece": reliability(sp, ss)[0], "brier": _mean(brier_terms(sp, ss)), "logLoss": _mean(log_loss_terms(sp, ss))}
+        selector_cal = {"ece": reliability(sp, ss)[0], "brier": mean(brier_terms(sp, ss)), "logLoss": mean(log_loss_terms(sp, ss))}
     return {
         "groups": n,
         "rules": rules,
@@ -126,13 +120,13 @@ def selection_report(scored: Sequence[ScoredGroup], seed: int, resamples: int = 
             "map": cal_map,
             "ece": ece,
             "eceCi": ece_interval(prob, calibrated, resamples, seed),
-            "brier": _mean(brier),
+            "brier": mean(brier),
             "brierCi": percentile_interval(replicates[at]),
-            "logLoss": _mean(log_loss),
+            "logLoss": mean(log_loss),
             "logLossCi": percentile_interval(replicates[at + 1]),
             "eceRaw": ece_raw,
-            "brierRaw": _mean(brier_terms(prob_raw, raw)),
-            "logLossRaw": _mean(log_loss_terms(prob_raw, raw)),
+            "brierRaw": mean(brier_terms(prob_raw, raw)),
+            "logLossRaw": mean(log_loss_terms(prob_raw, raw)),
             "bins": bins,
             "binsRaw": bins_raw,
             "selector": selector_cal,

@@ -5,17 +5,11 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Optional, Sequence
 
-from .metrics.bootstrap import percentile_interval
+from .metrics.bootstrap import mean, percentile_interval
 from .metrics.paired_test import sign_flip_test
 from .rules import BASELINE_RULE, FALLBACK_VERIFIER_RULE, PRIMARY_VERIFIER_RULE, VERIFIER_RULES, generator_rule
 from .selection_sentence import energy_gain_sentence, largest_diff
 
-
-def _mean(xs) -> float:
-    s = 0.0
-    for x in xs:
-        s += x
-    return s / len(xs) if len(xs) else float("nan")
 
 
 def primary_rule(fitted: bool) -> str:
@@ -47,6 +41,6 @@ def energy_gain_of(groups, score: Dict, fitted: bool, temperature: float, diff_r
     versus = baseline_of(groups)
     d = [x - y for x, y in zip(score[rule], score[versus])]
     test = sign_flip_test(d)
-    gain = {"rule": rule, "versus": versus, "diff": _mean(d), "ci": percentile_interval(diff_replicates(rule, versus)), "differing": test["differing"], "p": test["p"], "real": bool(test["p"] < 0.05)}
+    gain = {"rule": rule, "versus": versus, "diff": mean(d), "ci": percentile_interval(diff_replicates(rule, versus)), "differing": test["differing"], "p": test["p"], "real": bool(test["p"] < 0.05)}
     gain["sentence"] = energy_gain_sentence(gain, temperature)
     return gain

@@ -13,6 +13,14 @@ BOOTSTRAP_RESAMPLES = 1000
 NAN = float("nan")
 
 
+def mean(xs: Sequence[float]) -> float:
+    """The mean, summed left to right as the app does (bootstrap.ts mean); NaN when empty."""
+    s = 0.0
+    for x in xs:
+        s += x
+    return s / len(xs) if len(xs) else NAN
+
+
 def mulberry32_ints(seed: int, start: int, count: int, n: int) -> np.ndarray:
     """Draws start .. start+count−1 of Rng(seed).int(n), vectorised: mulberry32's state after k draws is
     seed + k·0x6D2B79F5 (mod 2^32), so every draw is a function of its position alone."""

@@ -12,7 +12,7 @@ from typing import Dict, List, Sequence
 
 from .held_out import has_both_labels
 from .summary import NAN, ScoredGroup, best_of_n_score, rank_key
-from .bootstrap import bootstrap_intervals
+from .bootstrap import bootstrap_intervals, mean
 from .paired_test import sign_flip_test
 from ..selection_sentence import p_value, to_fixed
 from ..tokenize import tokenize_groups
@@ -104,12 +104,6 @@ def length_rule_score(lengths: Sequence[int], labels: Sequence[int], rule: str) 
     return best_of_n_score(list(lengths) if rule == "shortest" else [-x for x in lengths], labels)
 
 
-def _mean(xs: Sequence[float]) -> float:
-    s = 0.0
-    for x in xs:
-        s += x
-    return s / len(xs) if xs else NAN
-
 
 def _signed(x: float) -> str:
     """Two decimals with a sign; one that rounds to 0.00 reads +0.00, never -0.00."""
@@ -156,11 +150,11 @@ def length_bias(scored: Sequence[ScoredGroup], lengths: Sequence[Sequence[int]],
     lean_p = sign_flip_test(lean)["p"] if lean else NAN
     out = {
         "groups": len(checked),
-        "energyCorr": _mean(rho_e),
+        "energyCorr": mean(rho_e),
         "energyCorrCi": e_ci,
-        "labelCorr": _mean(rho_l),
+        "labelCorr": mean(rho_l),
         "labelCorrCi": l_ci,
-        "lean": _mean(lean),
+        "lean": mean(lean),
         "leanCi": lean_ci,
         "leanP": lean_p,
         "real": bool(lean_p < 0.05),
@@ -168,7 +162,7 @@ def length_bias(scored: Sequence[ScoredGroup], lengths: Sequence[Sequence[int]],
     out["sentence"] = length_sentence(out)
     scores = [[length_rule_score(n, g.labels, r) for g, n in reported] for r in LENGTH_RULES]
     cis = bootstrap_intervals(scores, resamples, seed)
-    out["rules"] = {r: {"accuracy": _mean(scores[k]), "ci": cis[k]} for k, r in enumerate(LENGTH_RULES)}
+    out["rules"] = {r: {"accuracy": mean(scores[k]), "ci": cis[k]} for k, r in enumerate(LENGTH_RULES)}
     if both_labels:
-        out["allQuestions"] = {"groups": len(every), "rules": {r: _mean([length_rule_score(n, g.labels, r) for g, n in every]) for r in LENGTH_RULES}}
+        out["allQuestions"] = {"groups": len(every), "rules": {r: mean([length_rule_score(n, g.labels, r) for g, n in every]) for r in LENGTH_RULES}}
     return out

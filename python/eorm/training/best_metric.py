@@ -8,7 +8,7 @@ import math
 from typing import Dict, Optional
 
 from ..metrics.rule_scores import SUMMARY_FIGURES
-from ..rules import BEST_METRIC_RULES, PRIMARY_VERIFIER_RULE, UNFITTED_BEST_METRIC
+from ..rules import BEST_METRIC_RULES, PRIMARY_VERIFIER_RULE, RULE_BY_ID, UNFITTED_BEST_METRIC
 
 BEST_METRICS = (*BEST_METRIC_RULES, "pairwise", "btLoss")
 # What a run recorded before the setting existed chose by.
@@ -26,15 +26,19 @@ def _finite(x) -> bool:
 
 
 def metric_value(ev: Dict, metric: str) -> float:
-    """The figure of a validation (validation.validation_figures) that `metric` names. A rule's is its accuracy in
-    the selection report, out of fold for the fitted ones (the weighted vote's temperature cross-fitted over the
-    validation questions); where the report has no number for it, the summary's figure: the unfitted vote for
-    the weighted vote, Best-of-N's for the selector (a NaN would keep no best model at all)."""
+    """The figure of a validation (validation.validation_figures) that `metric` names, as the app's metricValue:
+    an unfitted rule's is the summary's; the primary verifier rule's (the selector) its out-of-fold accuracy,
+    the unfitted best metric's (Best-of-N) while it cannot be fitted (a NaN would keep no best model at all);
+    another fitted rule's (the vote, its temperature cross-fitted) the selection report's, else the summary's."""
     s = ev["summary"]
     if metric in BEST_METRIC_RULES:
+        if not RULE_BY_ID[metric]["fitted"]:
+            return SUMMARY_FIGURES[metric](s)
         sel = ev.get("selection")
         acc = sel["rules"][metric]["accuracy"] if sel and metric in sel["rules"] else None
-        return acc if _finite(acc) else SUMMARY_FIGURES[UNFITTED_BEST_METRIC if metric == PRIMARY_VERIFIER_RULE else metric](s)
+        if metric == PRIMARY_VERIFIER_RULE:
+            return acc if _finite(acc) else SUMMARY_FIGURES[UNFITTED_BEST_METRIC](s)
+        return acc if acc is not None else SUMMARY_FIGURES[metric](s)
     if metric == "pairwise":
         return s["pairwise"]
     if metric == "btLoss":

@@ -18,6 +18,13 @@ export interface Interval {
 
 export const BOOTSTRAP_RESAMPLES = 1000;
 
+/** The mean, summed left to right as the Python twin does; NaN when empty. */
+export const mean = (xs: ArrayLike<number>): number => {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i];
+  return xs.length > 0 ? s / xs.length : NaN;
+};
+
 /** Linear interpolation between order statistics (numpy's default, R's type 7) of sorted values. */
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   const n = sorted.length;

@@ -3,7 +3,7 @@
  * names and roles are declared in python/eorm/data/rules.json (rules.ts reads it); every other file finds a
  * rule by its role there. A score is the expected accuracy of a uniformly random pick among the rule's tied
  * choices, an answer counting as correct with the share of its candidates labelled correct (vote.ts).
- * python/eorm/metrics/held_out.py is the twin.
+ * python/eorm/metrics/rule_scores.py is the twin.
  */
 import type { OutOfFold } from './crossFit.ts';
 import { generatorVoteScore } from './generators/generators.ts';

@@ -12,7 +12,7 @@
  * share of its candidates labelled correct. A group with no answer at all scores 0 for the votes.
  * Groups with no candidates are skipped, as in evaluateGroups. The Python twin is python/eorm/selection.py.
  */
-import { BOOTSTRAP_RESAMPLES, bootstrapReplicates, percentileInterval } from './bootstrap.ts';
+import { BOOTSTRAP_RESAMPLES, bootstrapReplicates, mean, percentileInterval } from './bootstrap.ts';
 import { eceInterval, reliability } from './calibration/calibration.ts';
 import { brierTerms, logLossTerms } from './calibration/calibrationMap.ts';
 import { crossFit } from './crossFit.ts';
@@ -39,12 +39,6 @@ export interface SelectionOptions {
 export const SIGNIFICANCE_TEST =
   'an exact paired sign-flip test on the per-question differences (drawn beyond 20 differing questions), Holm-adjusted over the rules compared';
 
-const mean = (xs: ArrayLike<number>): number => {
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) s += xs[i];
-  return xs.length > 0 ? s / xs.length : NaN;
-};
-
 export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: SelectionOptions): SelectionReport {
   const groups = scored.filter((g, i) => {
     assertGroup(g, i);
@@ -53,22 +47,23 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
   const n = groups.length;
   const score = Object.fromEntries(SELECTION_RULES.map((r) => [r, new Float64Array(n)])) as Record<SelectionRule, Float64Array<ArrayBufferLike>>;
   const probRaw: Float64Array<ArrayBufferLike> = new Float64Array(n);
+  // Out of fold when there are enough questions; else the vote stays at T = 1, its shares uncalibrated, and the selector unfitted.
+  const fit = crossFit(groups, opts.seed);
+  const fitted = !('reason' in fit);
+  // Scored here as applied unfitted (T = 1, no selector); the fitted rules, where fitted, by their out-of-fold scores below.
+  const unfitted = fitted ? SELECTION_RULES.filter((r) => !FITTED_RULES.includes(r)) : SELECTION_RULES;
   let mixed = 0;
   groups.forEach((g, k) => {
     const slots = answerSlots(g.answers, g.labels);
     const raw = weightedVotePick(slots, g.energies, 1);
     let correct = 0;
     for (let i = 0; i < g.labels.length; i++) correct += g.labels[i];
-    // Unfitted (T = 1, no selector); the fitted rules' out-of-fold scores replace theirs below.
     const input = { g, slots, correct, temperature: 1, selector: null };
-    for (const r of SELECTION_RULES) score[r][k] = scorerOf(r).score(input);
+    for (const r of unfitted) score[r][k] = scorerOf(r).score(input);
     probRaw[k] = raw.probability;
     mixed += mixedLabelAnswers(slots);
   });
 
-  // Out of fold when there are enough questions; else the vote stays at T = 1, its shares uncalibrated, and the selector unfitted.
-  const fit = crossFit(groups, opts.seed);
-  const fitted = !('reason' in fit);
   let prob = probRaw;
   let map: Calibration['map'] = 'none';
   if (fitted) {

@@ -9,17 +9,11 @@
  * python/eorm/selection_verdict.py is the twin.
  */
 import { signFlipTest } from './pairedTest.ts';
-import { percentileInterval } from './bootstrap.ts';
+import { mean, percentileInterval } from './bootstrap.ts';
 import { BASELINE_RULE, FALLBACK_VERIFIER_RULE, PRIMARY_VERIFIER_RULE, type SelectionRule, VERIFIER_RULES, generatorRule } from './rules.ts';
 import { energyGainSentence, largestDiff } from './selectionSentence.ts';
 import type { BestVerifier, EnergyGain, VersusMajority } from './selectionTypes.ts';
 import type { ScoredGroup } from './summary.ts';
-
-const mean = (xs: ArrayLike<number>): number => {
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) s += xs[i];
-  return xs.length > 0 ? s / xs.length : NaN;
-};
 
 /** The primary verifier rule where it is fitted, else the vote at the temperature fitted (or at T = 1). */
 const primaryRule = (fitted: boolean): SelectionRule => (fitted ? PRIMARY_VERIFIER_RULE : FALLBACK_VERIFIER_RULE);

@@ -15,7 +15,7 @@
  * and two answers of the same label with different lengths; energies that tie within every label order
  * nothing by length and count ρ = 0.
  */
-import { bootstrapIntervals, BOOTSTRAP_RESAMPLES } from '../bootstrap.ts';
+import { bootstrapIntervals, BOOTSTRAP_RESAMPLES, mean } from '../bootstrap.ts';
 import { type FiguresOver, hasBothLabels } from '../heldOut.ts';
 import { signFlipTest } from '../pairedTest.ts';
 import { pValue } from '../selectionSentence.ts';
@@ -97,12 +97,6 @@ function lengthsOf(g: ScoredGroup): ArrayLike<number> {
     throw new RangeError(`length check: a group has ${g.lengths?.length ?? 'no'} lengths for ${g.labels.length} candidates`);
   return g.lengths;
 }
-
-const mean = (xs: ArrayLike<number>): number => {
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) s += xs[i];
-  return xs.length > 0 ? s / xs.length : NaN;
-};
 
 /** Two decimals with a sign; one that rounds to 0.00 reads +0.00, never -0.00. */
 const signed = (x: number): string => {
