@@ -1,4 +1,4 @@
-"""Every selection rule of each validation a recipe run wrote (npm run bench -- recipeSweep --out FILE), by the
+"""Majority vote and every rule that reads the energies, for each validation a recipe run wrote (npm run bench -- recipeSweep --out FILE), by the
 same report as eorm.score, over the held-out questions with both labels: the rows of docs/recipe.md.
 
     python3 python/scripts/recipe_rules.py sweep.json [more.json …]
@@ -9,7 +9,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from eorm.metrics.summary import ScoredGroup  # noqa: E402
-from eorm.rules import BASELINE_RULE, FALLBACK_VERIFIER_RULE, PRIMARY_VERIFIER_RULE, UNFITTED_BEST_METRIC  # noqa: E402
+from eorm.rules import BASELINE_RULE, RULE_NAMES, VERIFIER_RULES  # noqa: E402
 from eorm.selection import selection_report  # noqa: E402
 
 
@@ -25,6 +25,6 @@ for path in sys.argv[1:]:
     for ev in run["evals"]:
         groups = [ScoredGroup(g["energies"], g["labels"], g["answers"]) for g in ev["groups"] if 0 < sum(g["labels"]) < len(g["labels"])]
         r = selection_report(groups, run["settings"]["seed"])
-        # The rules of docs/recipe.md's rows, found by role: Best-of-N, the weighted vote, the selector.
-        print(f"  epoch {ev['epoch']} ({ev['seconds']:.0f} s): {r['groups']} questions, majority {r['rules'][BASELINE_RULE]['accuracy']:.3f}, "
-              f"Best-of-N {rule(r, UNFITTED_BEST_METRIC)}, weighted vote {rule(r, FALLBACK_VERIFIER_RULE)}, selector {rule(r, PRIMARY_VERIFIER_RULE)}, ECE {r['calibration']['ece']:.3f}")
+        # Majority vote, then each rule that reads the energies (docs/recipe.md's rows), with its gain over majority vote.
+        verifiers = ", ".join(f"{RULE_NAMES[v]} {rule(r, v)}" for v in VERIFIER_RULES)
+        print(f"  epoch {ev['epoch']} ({ev['seconds']:.0f} s): {r['groups']} questions, {RULE_NAMES[BASELINE_RULE]} {r['rules'][BASELINE_RULE]['accuracy']:.3f}, {verifiers}, ECE {r['calibration']['ece']:.3f}")
