@@ -1,6 +1,6 @@
 """The bootstrap of the fitted rules with their fit inside it, as the app's src/engine/metrics/refitBootstrap.ts:
 in each resample (the report's indices) the cross-fitting is redone on the resampled questions, each counted as
-often as drawn, with the report's folds: the vote's temperature on a 97-point log-T grid, the selector by four
+often as drawn, with the report's folds: the vote's temperature on a 97-point log-T grid, the selector by three
 Newton steps from the coefficients fitted on every question; both scored on each fold. The replicates are
 named as cross_fit's members (rule_scores.FITTED_COLUMNS: which rule each is)."""
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .selector import SCORE_TIE, SELECTOR_PENALTIES, SELECTOR_PRIOR, selector_ro
 from .temperature import TEMPERATURE_MAX, TEMPERATURE_MIN, fit_group, group_mass_nll
 
 REFIT_GRID_POINTS = 97
-REFIT_NEWTON_STEPS = 4
+REFIT_NEWTON_STEPS = 3
 
 
 def refit_grid() -> np.ndarray:

@@ -31,26 +31,49 @@ export function linear(x: ArrayLike<number>, r: number, beta: ArrayLike<number>)
   return z;
 }
 
-/** log(1 + e^z) without overflow. */
-const softplus = (z: number): number => (z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z)));
+/**
+ * The rows a fit counts (weight ≠ 0) and, per such row at the β last evaluated, its logit z and
+ * e^−|z|: the objective at an accepted β already computed what the next Newton step's gradient needs.
+ */
+interface Rows {
+  index: Int32Array;
+  weight: Float64Array;
+  z: Float64Array;
+  e: Float64Array;
+}
 
-const weightOf = (w: ArrayLike<number> | undefined, r: number): number => (w === undefined ? 1 : w[r]);
+function countedRows(rows: number, weights: ArrayLike<number> | undefined): Rows {
+  let n = 0;
+  for (let r = 0; r < rows; r++) if (weights === undefined || weights[r] !== 0) n++;
+  const index = new Int32Array(n);
+  const weight = new Float64Array(n);
+  for (let r = 0, k = 0; r < rows; r++) {
+    if (weights !== undefined && weights[r] === 0) continue;
+    index[k] = r;
+    weight[k++] = weights === undefined ? 1 : weights[r];
+  }
+  return { index, weight, z: new Float64Array(n), e: new Float64Array(n) };
+}
 
-/** The penalised log loss at `beta` (each row counted `weights[r]` times). */
+/** The penalised log loss at `beta` (each row counted by its weight), leaving each row's z and e^−|z| in `out`. */
 function objective(
   x: ArrayLike<number>,
   y: ArrayLike<number>,
   penalty: ArrayLike<number>,
   prior: ArrayLike<number>,
   beta: ArrayLike<number>,
-  weights?: ArrayLike<number>,
+  rows: Rows,
+  out: { z: Float64Array; e: Float64Array },
 ): number {
   let f = 0;
-  for (let r = 0; r < y.length; r++) {
-    const wr = weightOf(weights, r);
-    if (wr === 0) continue;
+  for (let k = 0; k < rows.index.length; k++) {
+    const r = rows.index[k];
     const z = linear(x, r, beta);
-    f += wr * (softplus(z) - y[r] * z);
+    // softplus(z) = log(1 + e^z) without overflow, from e^−|z|.
+    const e = Math.exp(-Math.abs(z));
+    out.z[k] = z;
+    out.e[k] = e;
+    f += rows.weight[k] * ((z > 0 ? z : 0) + Math.log1p(e) - y[r] * z);
   }
   for (let j = 0; j < beta.length; j++) f += 0.5 * penalty[j] * (beta[j] - prior[j]) ** 2;
   return f;
@@ -97,9 +120,10 @@ export function fitLogistic(
   opts: LogisticOptions = {},
 ): Float64Array {
   const d = prior.length;
-  const weights = opts.weights;
+  const rows = countedRows(y.length, opts.weights);
+  const trial = { z: new Float64Array(rows.index.length), e: new Float64Array(rows.index.length) };
   let beta = Float64Array.from(opts.start ?? prior);
-  let f = objective(x, y, penalty, prior, beta, weights);
+  let f = objective(x, y, penalty, prior, beta, rows, rows);
   for (let step = 0; step < (opts.steps ?? NEWTON_STEPS); step++) {
     const grad = new Float64Array(d);
     const hess = new Float64Array(d * d);
@@ -107,14 +131,17 @@ export function fitLogistic(
       grad[j] = penalty[j] * (beta[j] - prior[j]);
       hess[j * d + j] = penalty[j];
     }
-    for (let r = 0; r < y.length; r++) {
-      const wr = weightOf(weights, r);
-      if (wr === 0) continue;
-      const p = sigmoid(linear(x, r, beta));
+    for (let k = 0; k < rows.index.length; k++) {
+      const r = rows.index[k];
+      const wr = rows.weight[k];
+      // sigmoid(z) from e^−|z|, as sigmoid() computes it.
+      const e = rows.e[k];
+      const p = rows.z[k] >= 0 ? 1 / (1 + e) : e / (1 + e);
       const w = wr * p * (1 - p);
+      const g = wr * (p - y[r]);
       for (let i = 0; i < d; i++) {
         const xi = x[r * d + i];
-        grad[i] += wr * (p - y[r]) * xi;
+        grad[i] += g * xi;
         for (let j = 0; j <= i; j++) hess[i * d + j] += w * xi * x[r * d + j];
       }
     }
@@ -123,10 +150,12 @@ export function fitLogistic(
     let t = 1;
     for (let halving = 0; halving <= MAX_HALVINGS; halving++, t /= 2) {
       const next = Float64Array.from(beta, (b, j) => b - t * s[j]);
-      const fNext = objective(x, y, penalty, prior, next, weights);
+      const fNext = objective(x, y, penalty, prior, next, rows, trial);
       if (fNext <= f) {
         beta = next;
         f = fNext;
+        rows.z.set(trial.z);
+        rows.e.set(trial.e);
         break;
       }
     }
