@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Optional, Sequence
 
-from .metrics.bootstrap import mean, percentile_interval
+from .metrics.bootstrap import difference_interval, mean
 from .metrics.paired_test import sign_flip_test
 from .rules import BASELINE_RULE, FALLBACK_VERIFIER_RULE, PRIMARY_VERIFIER_RULE, VERIFIER_RULES, generator_rule
 from .selection_sentence import energy_gain_sentence, largest_diff
@@ -16,14 +16,14 @@ def primary_rule(fitted: bool) -> str:
     return PRIMARY_VERIFIER_RULE if fitted else FALLBACK_VERIFIER_RULE
 
 
-def best_verifier_of(versus: Sequence[Dict], fitted: bool, diff_replicates: Callable) -> Optional[Dict]:
+def best_verifier_of(versus: Sequence[Dict], fitted: bool, n: int, diff_replicates: Callable) -> Optional[Dict]:
     verifier = [v for v in versus if v["rule"] in VERIFIER_RULES]
     if not verifier:
         return None
     winner = largest_diff([v for v in verifier if v["real"] and v["diff"] > 0])
     chosen = winner or next((v for v in verifier if v["rule"] == primary_rule(fitted)), verifier[0])
     alpha = 0.05 / len(verifier)
-    return {**chosen, "chosen": "real gain" if winner else "declared in advance", "level": 1 - alpha, "ci": percentile_interval(diff_replicates(chosen["rule"], BASELINE_RULE), alpha)}
+    return {**chosen, "chosen": "real gain" if winner else "declared in advance", "level": 1 - alpha, "ci": difference_interval(diff_replicates(chosen["rule"], BASELINE_RULE), chosen["differing"], n, alpha)}
 
 
 def baseline_of(groups) -> str:
@@ -41,6 +41,6 @@ def energy_gain_of(groups, score: Dict, fitted: bool, temperature: float, diff_r
     versus = baseline_of(groups)
     d = [x - y for x, y in zip(score[rule], score[versus])]
     test = sign_flip_test(d)
-    gain = {"rule": rule, "versus": versus, "diff": mean(d), "ci": percentile_interval(diff_replicates(rule, versus)), "differing": test["differing"], "p": test["p"], "real": bool(test["p"] < 0.05)}
+    gain = {"rule": rule, "versus": versus, "diff": mean(d), "ci": difference_interval(diff_replicates(rule, versus), test["differing"], len(groups)), "differing": test["differing"], "p": test["p"], "real": bool(test["p"] < 0.05)}
     gain["sentence"] = energy_gain_sentence(gain, temperature)
     return gain

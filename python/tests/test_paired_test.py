@@ -9,10 +9,23 @@ import json
 import subprocess
 import unittest
 
+from eorm.metrics.bootstrap import difference_interval
 from eorm.metrics.paired_test import holm, sign_flip_test
 from eorm.rng import Rng
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class DifferenceInterval(unittest.TestCase):
+    def test_no_differing_question_spans_the_exact_bound(self):
+        bound = 1 - 0.025 ** (1 / 145)
+        self.assertEqual(difference_interval([0.0] * 1000, 0, 145), {"lo": -bound, "hi": bound})
+        self.assertGreater(difference_interval([0.0] * 1000, 0, 145, 0.05 / 4)["hi"], bound)
+
+    def test_the_percentile_interval_once_a_question_differs(self):
+        reps = [0.04 + 0.00001 * k for k in range(1000)]
+        self.assertGreater(difference_interval(reps, 3, 145)["lo"], 0.04)
+        self.assertAlmostEqual(difference_interval(reps, 0, 145)["lo"], -(1 - 0.025 ** (1 / 145)), places=15)
 
 
 class SignFlip(unittest.TestCase):

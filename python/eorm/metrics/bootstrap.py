@@ -89,6 +89,16 @@ def percentile_interval(replicates: Sequence[float], alpha: float = 0.05) -> Dic
     return {"lo": percentile(s, tail), "hi": percentile(s, 1 - tail)}
 
 
+def difference_interval(replicates: Sequence[float], differing: int, n: int, alpha: float = 0.05) -> Dict[str, float]:
+    """A paired difference's interval (the app's differenceInterval): the percentile interval, widened where no
+    question of `n` differs to +-(1 - (alpha/2)**(1/n)), the exact bound on a differing share never seen."""
+    ci = percentile_interval(replicates, alpha)
+    if differing > 0 or n == 0:
+        return ci
+    bound = 1 - (alpha / 2) ** (1 / n)
+    return {"lo": min(ci["lo"], -bound), "hi": max(ci["hi"], bound)}
+
+
 def bootstrap_intervals(columns: Sequence[Sequence[float]], resamples: int, seed: int) -> List[Dict[str, float]]:
     """The 95% percentile interval of each column's mean, over the app's resamples."""
     return [percentile_interval(m) for m in bootstrap_replicates(columns, resamples, seed)]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../shared/rng.ts';
-import { bootstrapIntervals, percentile } from './bootstrap.ts';
+import { bootstrapIntervals, differenceInterval, percentile } from './bootstrap.ts';
 
 describe('percentile', () => {
   it('interpolates linearly between order statistics (numpy default)', () => {
@@ -57,5 +57,29 @@ describe('bootstrapIntervals', () => {
     const intervals = bootstrapIntervals(counted, 1000, 42);
     expect(reads).toBe(9 * 1000);
     expect(intervals).toEqual(bootstrapIntervals(cols, 1000, 42));
+  });
+});
+
+describe('differenceInterval', () => {
+  it('where no question differs, spans the exact bound on an unseen differing share, not [0, 0]', () => {
+    // 145 questions, none differing: 1 − 0.025^(1/145) ≈ 2.51 points either way.
+    const ci = differenceInterval(new Float64Array(1000), 0, 145);
+    expect(ci.hi).toBeCloseTo(1 - 0.025 ** (1 / 145), 15);
+    expect(ci.hi).toBeGreaterThan(0.025);
+    expect(ci.hi).toBeLessThan(0.026);
+    expect(ci.lo).toBe(-ci.hi);
+    // A level of 1 − 0.05/4 (the stated verifier gain over four rules) is wider.
+    expect(differenceInterval(new Float64Array(1000), 0, 145, 0.05 / 4).hi).toBeGreaterThan(ci.hi);
+  });
+
+  it('is the percentile interval once a question differs, and never narrower than it', () => {
+    const rng = createRng(5);
+    const replicates = Float64Array.from({ length: 1000 }, () => 0.04 + 0.01 * (rng.next() - 0.5));
+    const differing = differenceInterval(replicates, 3, 145);
+    expect(differing.lo).toBeGreaterThan(0.035);
+    expect(differing.hi).toBeLessThan(0.045);
+    const none = differenceInterval(replicates, 0, 145);
+    expect(none.lo).toBeCloseTo(-(1 - 0.025 ** (1 / 145)), 15);
+    expect(none.hi).toBe(differing.hi);
   });
 });

@@ -12,7 +12,7 @@
  * share of its candidates labelled correct. A group with no answer at all scores 0 for the votes.
  * Groups with no candidates are skipped, as in evaluateGroups. The Python twin is python/eorm/selection.py.
  */
-import { BOOTSTRAP_RESAMPLES, bootstrapReplicates, mean, percentileInterval } from './bootstrap.ts';
+import { BOOTSTRAP_RESAMPLES, bootstrapReplicates, differenceInterval, mean, percentileInterval } from './bootstrap.ts';
 import { eceInterval, reliability } from './calibration/calibration.ts';
 import { brierTerms, logLossTerms } from './calibration/calibrationMap.ts';
 import { crossFit } from './crossFit.ts';
@@ -107,7 +107,7 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
     return {
       rule,
       diff: mean(diffs[j]),
-      ci: percentileInterval(diffReplicates(rule)),
+      ci: differenceInterval(diffReplicates(rule), tests[j].differing, n),
       differing: tests[j].differing,
       p: tests[j].p,
       pAdjusted,
@@ -136,7 +136,7 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
       ? `fitted on ${n} held-out questions; every figure that depends on it is out of fold (${fit.folds} folds)`
       : `not fitted (T = 1): ${fit.reason}`,
     versusMajority,
-    bestVerifier: bestVerifierOf(versusMajority, fitted, diffReplicates),
+    bestVerifier: bestVerifierOf(versusMajority, fitted, n, diffReplicates),
     energyGain: n > 0 ? energyGainOf(groups, score, fitted, temperature, diffReplicates) : null,
     test: SIGNIFICANCE_TEST,
     probabilityMap,

@@ -9,7 +9,7 @@
  * python/eorm/selection_verdict.py is the twin.
  */
 import { signFlipTest } from './pairedTest.ts';
-import { mean, percentileInterval } from './bootstrap.ts';
+import { differenceInterval, mean } from './bootstrap.ts';
 import { BASELINE_RULE, FALLBACK_VERIFIER_RULE, PRIMARY_VERIFIER_RULE, type SelectionRule, VERIFIER_RULES, generatorRule } from './rules.ts';
 import { energyGainSentence, largestDiff } from './selectionSentence.ts';
 import type { BestVerifier, EnergyGain, VersusMajority } from './selectionTypes.ts';
@@ -21,6 +21,7 @@ const primaryRule = (fitted: boolean): SelectionRule => (fitted ? PRIMARY_VERIFI
 export function bestVerifierOf(
   versus: ReadonlyArray<VersusMajority>,
   fitted: boolean,
+  n: number,
   diffReplicates: (r: SelectionRule) => Float64Array,
 ): BestVerifier | null {
   const verifier = versus.filter((v) => VERIFIER_RULES.includes(v.rule));
@@ -35,7 +36,7 @@ export function bestVerifierOf(
     ...chosen,
     chosen: winner ? 'real gain' : 'declared in advance',
     level: 1 - alpha,
-    ci: percentileInterval(diffReplicates(chosen.rule), alpha),
+    ci: differenceInterval(diffReplicates(chosen.rule), chosen.differing, n, alpha),
   };
 }
 
@@ -59,6 +60,6 @@ export function energyGainOf(
   const versus = baselineOf(groups);
   const d = Array.from(score[rule], (x, k) => x - score[versus][k]);
   const test = signFlipTest(d);
-  const gain = { rule, versus, diff: mean(d), ci: percentileInterval(diffReplicates(rule, versus)), differing: test.differing, p: test.p, real: test.p < 0.05 };
+  const gain = { rule, versus, diff: mean(d), ci: differenceInterval(diffReplicates(rule, versus), test.differing, groups.length), differing: test.differing, p: test.p, real: test.p < 0.05 };
   return { ...gain, sentence: energyGainSentence(gain, temperature) };
 }
