@@ -14,7 +14,9 @@ export default defineConfig({
   timeout: 8 * 60_000,
   expect: { timeout: 60_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two spec files at a time: much of a browser test is waiting (page loads, heartbeats, reloads, the
+  // worker's messages), so a second one fills the other core (30 tests: 17.5 → 13.8 min on 2 cores).
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   outputDir: '.artifacts/test-results',

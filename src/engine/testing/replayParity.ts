@@ -40,11 +40,11 @@ export interface ReplayParity {
   extraDispatches: number;
 }
 
-const STEPS = 50;
+const STEPS = 30;
 const cfg = makeConfig({ vocabSize: 512, dModel: 16, nHeads: 2, nLayers: 2, ffnDim: 32, dropout: 0.1, maxLen: 64, clsId: 1, sepId: 2, padId: 0 });
 
 /**
- * 50 training steps of a small model on WebGPU from the same weights, once with step replay and once
+ * 30 training steps of a small model on WebGPU from the same weights, once with step replay and once
  * without (the plain tfjs path, the reference), on groups of 4 and 5 candidates of 20 to 64 tokens, some
  * steps in micro-batches of 2: six shapes, each recorded, checked and then replayed. Then the
  * trained model scores candidates both ways. Null off WebGPU's replay (the profile's replaySteps).
@@ -87,12 +87,13 @@ export async function replayParity(): Promise<ReplayParity | null> {
 function makeBatches(): Array<StepBatch & { microBatch?: number }> {
   const rng = createRng(11);
   const int = (lo: number, hi: number) => lo + Math.floor(rng.next() * (hi - lo + 1));
-  // Two group sizes (4, and 5 padded to 6), two lengths (up to 32 and 64 tokens) and every fifth step in
-  // micro-batches of 2: six shapes, each back often enough to be replayed.
+  // Two group sizes (4, and 5 padded to 6), two lengths (up to 32 and 64 tokens) and micro-batches of 2:
+  // six shapes in turn, each back five times (recorded twice, then replayed three times).
   return Array.from({ length: STEPS }, (_, s) => {
-    const micro = s % 5 === 4;
-    const n = micro ? 4 : [4, 5][s % 2];
-    const long = [32, 64][Math.floor(s / 2) % 2];
+    const shape = s % 6;
+    const micro = shape >= 4;
+    const n = micro ? 4 : [4, 5][shape % 2];
+    const long = micro ? [32, 64][shape - 4] : [32, 64][shape >> 1];
     const candidates = Array.from({ length: n }, () =>
       Int32Array.from({ length: int(long - 12, long) }, (_, t) => (t === 0 ? cfg.clsId : int(3, cfg.vocabSize - 1))),
     );
