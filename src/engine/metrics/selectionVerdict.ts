@@ -60,6 +60,14 @@ export function energyGainOf(
   const versus = baselineOf(groups);
   const d = Array.from(score[rule], (x, k) => x - score[versus][k]);
   const test = signFlipTest(d);
-  const gain = { rule, versus, diff: mean(d), ci: differenceInterval(diffReplicates(rule, versus), test.differing, groups.length), differing: test.differing, p: test.p, real: test.p < 0.05 };
+  const gain = {
+    rule,
+    versus,
+    diff: mean(d),
+    ci: differenceInterval(diffReplicates(rule, versus), test.differing, groups.length),
+    differing: test.differing,
+    p: test.p,
+    real: test.p < 0.05,
+  };
   return { ...gain, sentence: energyGainSentence(gain, temperature) };
 }
