@@ -86,7 +86,7 @@ def selection_report(scored: Sequence[ScoredGroup], seed: int, resamples: int = 
     versus = []
     for j, r in enumerate(compared):
         p_adj = adjusted[family.index(r)] if r in family else 1.0
-        versus.append({"rule": r, "diff": mean(diffs[j]), "ci": difference_interval(diff_replicates(r), tests[j]["differing"], n), "differing": tests[j]["differing"], "p": tests[j]["p"], "pAdjusted": p_adj, "real": bool(p_adj < 0.05)})
+        versus.append({"rule": r, "diff": mean(diffs[j]), "ci": difference_interval(diff_replicates(r), diffs[j]), "differing": tests[j]["differing"], "p": tests[j]["p"], "pAdjusted": p_adj, "real": bool(p_adj < 0.05)})
     ece, bins = reliability(prob, calibrated)
     ece_raw, bins_raw = reliability(prob_raw, raw)
     temperature = fit["all"]["temperature"] if fitted else 1.0
@@ -102,7 +102,7 @@ def selection_report(scored: Sequence[ScoredGroup], seed: int, resamples: int = 
         "temperature": temperature,
         "temperatureSource": f"fitted on {n} held-out questions; every figure that depends on it is out of fold ({fit['folds']} folds)" if fitted else f"not fitted (T = 1): {fit['reason']}",
         "versusMajority": versus,
-        "bestVerifier": best_verifier_of(versus, fitted, n, diff_replicates),
+        "bestVerifier": best_verifier_of(versus, fitted, lambda r: diffs[compared.index(r)], diff_replicates),
         "energyGain": energy_gain_of(groups, score, fitted, temperature, diff_replicates) if n > 0 else None,
         "test": SIGNIFICANCE_TEST,
         "probabilityMap": {

@@ -16,14 +16,14 @@ def primary_rule(fitted: bool) -> str:
     return PRIMARY_VERIFIER_RULE if fitted else FALLBACK_VERIFIER_RULE
 
 
-def best_verifier_of(versus: Sequence[Dict], fitted: bool, n: int, diff_replicates: Callable) -> Optional[Dict]:
+def best_verifier_of(versus: Sequence[Dict], fitted: bool, diffs_of: Callable, diff_replicates: Callable) -> Optional[Dict]:
     verifier = [v for v in versus if v["rule"] in VERIFIER_RULES]
     if not verifier:
         return None
     winner = largest_diff([v for v in verifier if v["real"] and v["diff"] > 0])
     chosen = winner or next((v for v in verifier if v["rule"] == primary_rule(fitted)), verifier[0])
     alpha = 0.05 / len(verifier)
-    return {**chosen, "chosen": "real gain" if winner else "declared in advance", "level": 1 - alpha, "ci": difference_interval(diff_replicates(chosen["rule"], BASELINE_RULE), chosen["differing"], n, alpha)}
+    return {**chosen, "chosen": "real gain" if winner else "declared in advance", "level": 1 - alpha, "ci": difference_interval(diff_replicates(chosen["rule"], BASELINE_RULE), diffs_of(chosen["rule"]), alpha)}
 
 
 def baseline_of(groups) -> str:
@@ -41,6 +41,6 @@ def energy_gain_of(groups, score: Dict, fitted: bool, temperature: float, diff_r
     versus = baseline_of(groups)
     d = [x - y for x, y in zip(score[rule], score[versus])]
     test = sign_flip_test(d)
-    gain = {"rule": rule, "versus": versus, "diff": mean(d), "ci": difference_interval(diff_replicates(rule, versus), test["differing"], len(groups)), "differing": test["differing"], "p": test["p"], "real": bool(test["p"] < 0.05)}
+    gain = {"rule": rule, "versus": versus, "diff": mean(d), "ci": difference_interval(diff_replicates(rule, versus), d), "differing": test["differing"], "p": test["p"], "real": bool(test["p"] < 0.05)}
     gain["sentence"] = energy_gain_sentence(gain, temperature)
     return gain

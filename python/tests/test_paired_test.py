@@ -17,15 +17,22 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 class DifferenceInterval(unittest.TestCase):
-    def test_no_differing_question_spans_the_exact_bound(self):
-        bound = 1 - 0.025 ** (1 / 145)
-        self.assertEqual(difference_interval([0.0] * 1000, 0, 145), {"lo": -bound, "hi": bound})
-        self.assertGreater(difference_interval([0.0] * 1000, 0, 145, 0.05 / 4)["hi"], bound)
+    bound = 1 - 0.025 ** (1 / 145)
 
-    def test_the_percentile_interval_once_a_question_differs(self):
+    def test_no_differing_question_spans_the_exact_bound(self):
+        self.assertEqual(difference_interval([0.0] * 1000, [0.0] * 145), {"lo": -self.bound, "hi": self.bound})
+        self.assertGreater(difference_interval([0.0] * 1000, [0.0] * 145, 0.05 / 4)["hi"], self.bound)
+
+    def test_only_the_unseen_side_widens(self):
         reps = [0.04 + 0.00001 * k for k in range(1000)]
-        self.assertGreater(difference_interval(reps, 3, 145)["lo"], 0.04)
-        self.assertAlmostEqual(difference_interval(reps, 0, 145)["lo"], -(1 - 0.025 ** (1 / 145)), places=15)
+        wins = [1.0] * 6 + [0.0] * 139
+        both = wins[:7] + [-0.5] + wins[8:]
+        seen = difference_interval(reps, both)
+        self.assertGreater(seen["lo"], 0.04)
+        wins_only = difference_interval(reps, wins)
+        self.assertEqual(wins_only["hi"], seen["hi"])
+        self.assertAlmostEqual(wins_only["lo"], seen["lo"] - self.bound, places=15)
+        self.assertEqual(difference_interval(reps, wins[:9] + [-1e-13] + wins[10:]), wins_only)
 
 
 class SignFlip(unittest.TestCase):

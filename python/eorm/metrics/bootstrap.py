@@ -9,6 +9,9 @@ import numpy as np
 
 from ..rng import M32
 
+# Per-question differences this small (absolute) are no difference (the app's pairedTest.ts DIFFERENCE_EPSILON).
+DIFFERENCE_EPSILON = 1e-12
+
 BOOTSTRAP_RESAMPLES = 1000
 NAN = float("nan")
 
@@ -89,14 +92,18 @@ def percentile_interval(replicates: Sequence[float], alpha: float = 0.05) -> Dic
     return {"lo": percentile(s, tail), "hi": percentile(s, 1 - tail)}
 
 
-def difference_interval(replicates: Sequence[float], differing: int, n: int, alpha: float = 0.05) -> Dict[str, float]:
-    """A paired difference's interval (the app's differenceInterval): the percentile interval, widened where no
-    question of `n` differs to +-(1 - (alpha/2)**(1/n)), the exact bound on a differing share never seen."""
+def difference_interval(replicates: Sequence[float], d: Sequence[float], alpha: float = 0.05) -> Dict[str, float]:
+    """A paired difference's interval (the app's differenceInterval): the percentile interval, widened by
+    1 - (alpha/2)**(1/n) on a side no question of the n differences `d` moves towards, the exact bound on a
+    share of such questions never seen."""
     ci = percentile_interval(replicates, alpha)
-    if differing > 0 or n == 0:
+    n = len(d)
+    if n == 0:
         return ci
-    bound = 1 - (alpha / 2) ** (1 / n)
-    return {"lo": min(ci["lo"], -bound), "hi": max(ci["hi"], bound)}
+    better = any(x > DIFFERENCE_EPSILON for x in d)
+    worse = any(x < -DIFFERENCE_EPSILON for x in d)
+    unseen = 1 - (alpha / 2) ** (1 / n)
+    return {"lo": ci["lo"] if worse else ci["lo"] - unseen, "hi": ci["hi"] if better else ci["hi"] + unseen}
 
 
 def bootstrap_intervals(columns: Sequence[Sequence[float]], resamples: int, seed: int) -> List[Dict[str, float]]:

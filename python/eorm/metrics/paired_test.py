@@ -7,12 +7,11 @@ from typing import Dict, List, Sequence
 
 import numpy as np
 
-from .bootstrap import mulberry32_ints
+from .bootstrap import DIFFERENCE_EPSILON, mulberry32_ints
 
 SIGN_FLIP_EXACT_MAX = 20
 SIGN_FLIP_DRAWS = 10_000
 SIGN_FLIP_STREAM = 0x5F3759DF
-DIFFERENCE_EPSILON = 1e-12
 SUM_TOLERANCE = 1e-9
 
 

@@ -61,25 +61,39 @@ describe('bootstrapIntervals', () => {
 });
 
 describe('differenceInterval', () => {
+  const bound = 1 - 0.025 ** (1 / 145);
+
   it('where no question differs, spans the exact bound on an unseen differing share, not [0, 0]', () => {
     // 145 questions, none differing: 1 − 0.025^(1/145) ≈ 2.51 points either way.
-    const ci = differenceInterval(new Float64Array(1000), 0, 145);
-    expect(ci.hi).toBeCloseTo(1 - 0.025 ** (1 / 145), 15);
+    const ci = differenceInterval(new Float64Array(1000), new Float64Array(145));
+    expect(ci.hi).toBeCloseTo(bound, 15);
     expect(ci.hi).toBeGreaterThan(0.025);
     expect(ci.hi).toBeLessThan(0.026);
     expect(ci.lo).toBe(-ci.hi);
     // A level of 1 − 0.05/4 (the stated verifier gain over four rules) is wider.
-    expect(differenceInterval(new Float64Array(1000), 0, 145, 0.05 / 4).hi).toBeGreaterThan(ci.hi);
+    expect(differenceInterval(new Float64Array(1000), new Float64Array(145), 0.05 / 4).hi).toBeGreaterThan(ci.hi);
   });
 
-  it('is the percentile interval once a question differs, and never narrower than it', () => {
+  it('widens only the side no question moves towards, and is the percentile interval where both are seen', () => {
     const rng = createRng(5);
     const replicates = Float64Array.from({ length: 1000 }, () => 0.04 + 0.01 * (rng.next() - 0.5));
-    const differing = differenceInterval(replicates, 3, 145);
-    expect(differing.lo).toBeGreaterThan(0.035);
-    expect(differing.hi).toBeLessThan(0.045);
-    const none = differenceInterval(replicates, 0, 145);
-    expect(none.lo).toBeCloseTo(-(1 - 0.025 ** (1 / 145)), 15);
-    expect(none.hi).toBe(differing.hi);
+    const wins = new Float64Array(145);
+    wins.fill(1, 0, 6);
+    const both = Float64Array.from(wins);
+    both[7] = -0.5;
+    const seen = differenceInterval(replicates, both);
+    expect(seen.lo).toBeGreaterThan(0.035);
+    expect(seen.hi).toBeLessThan(0.045);
+    // Six wins and no loss: a share of worse questions up to the bound is not excluded.
+    const winsOnly = differenceInterval(replicates, wins);
+    expect(winsOnly.hi).toBe(seen.hi);
+    expect(winsOnly.lo).toBeCloseTo(seen.lo - bound, 15);
+    // Differences below the paired test's epsilon are no difference.
+    expect(
+      differenceInterval(
+        replicates,
+        wins.map((x, i) => (i === 9 ? -1e-13 : x)),
+      ),
+    ).toEqual(winsOnly);
   });
 });

@@ -107,7 +107,7 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
     return {
       rule,
       diff: mean(diffs[j]),
-      ci: differenceInterval(diffReplicates(rule), tests[j].differing, n),
+      ci: differenceInterval(diffReplicates(rule), diffs[j]),
       differing: tests[j].differing,
       p: tests[j].p,
       pAdjusted,
@@ -136,7 +136,7 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
       ? `fitted on ${n} held-out questions; every figure that depends on it is out of fold (${fit.folds} folds)`
       : `not fitted (T = 1): ${fit.reason}`,
     versusMajority,
-    bestVerifier: bestVerifierOf(versusMajority, fitted, n, diffReplicates),
+    bestVerifier: bestVerifierOf(versusMajority, fitted, (r) => diffs[compared.indexOf(r)], diffReplicates),
     energyGain: n > 0 ? energyGainOf(groups, score, fitted, temperature, diffReplicates) : null,
     test: SIGNIFICANCE_TEST,
     probabilityMap,

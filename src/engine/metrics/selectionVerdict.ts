@@ -21,7 +21,8 @@ const primaryRule = (fitted: boolean): SelectionRule => (fitted ? PRIMARY_VERIFI
 export function bestVerifierOf(
   versus: ReadonlyArray<VersusMajority>,
   fitted: boolean,
-  n: number,
+  /** Each compared rule's per-question differences to majority vote. */
+  diffsOf: (r: SelectionRule) => ArrayLike<number>,
   diffReplicates: (r: SelectionRule) => Float64Array,
 ): BestVerifier | null {
   const verifier = versus.filter((v) => VERIFIER_RULES.includes(v.rule));
@@ -36,7 +37,7 @@ export function bestVerifierOf(
     ...chosen,
     chosen: winner ? 'real gain' : 'declared in advance',
     level: 1 - alpha,
-    ci: differenceInterval(diffReplicates(chosen.rule), chosen.differing, n, alpha),
+    ci: differenceInterval(diffReplicates(chosen.rule), diffsOf(chosen.rule), alpha),
   };
 }
 
@@ -64,7 +65,7 @@ export function energyGainOf(
     rule,
     versus,
     diff: mean(d),
-    ci: differenceInterval(diffReplicates(rule, versus), test.differing, groups.length),
+    ci: differenceInterval(diffReplicates(rule, versus), d),
     differing: test.differing,
     p: test.p,
     real: test.p < 0.05,
