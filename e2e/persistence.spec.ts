@@ -23,7 +23,7 @@ async function startTiny(page: Page): Promise<void> {
   await page.getByTestId('cfg-lr').fill('0.01');
   await page.getByTestId('cfg-seed').fill('7');
   await page.getByTestId('cfg-groups-per-step').fill('2');
-  await page.getByTestId('cfg-checkpoint-every').fill('3');
+  await page.getByTestId('cfg-checkpoint-every').fill('8');
   await page.getByTestId('train-start').click();
 }
 
@@ -81,7 +81,7 @@ test('a run cut off by a reload is listed as interrupted with its dataset restor
 
   await item.getByTestId('run-resume').click();
   // The form shows the settings the run trains with (after the reload it had the defaults).
-  await expect(page.getByTestId('cfg-checkpoint-every')).toHaveValue('3');
+  await expect(page.getByTestId('cfg-checkpoint-every')).toHaveValue('8');
   await expect(page.getByTestId('cfg-seed')).toHaveValue('7');
   const status = page.getByTestId('train-status');
   await expect(status).toHaveAttribute('data-state', 'done', { timeout: 5 * 60_000 });

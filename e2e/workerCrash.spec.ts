@@ -12,7 +12,7 @@ async function startTiny(page: Page): Promise<void> {
   await page.getByTestId('cfg-lr').fill('0.01');
   await page.getByTestId('cfg-seed').fill('7');
   await page.getByTestId('cfg-groups-per-step').fill('2');
-  await page.getByTestId('cfg-checkpoint-every').fill('3');
+  await page.getByTestId('cfg-checkpoint-every').fill('8');
   await page.getByTestId('train-start').click();
 }
 
