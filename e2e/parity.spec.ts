@@ -13,7 +13,7 @@ const BACKENDS = [
 
 for (const { name, label, tolerance } of BACKENDS)
   test(`TransEBM energies, loss, gradients and AdamW steps on ${label} in a worker equal the PyTorch fixtures`, async ({ page }, info) => {
-    // On SwiftShader beside another spec file this takes up to 5.5 min (3.2 min alone).
+    // Software WebGPU beside another spec file: well beyond the default time of a test.
     test.setTimeout(12 * 60_000);
     const dir = fixtureDir();
     await page.route('**/__fixtures__/*', (route) => {

@@ -5,7 +5,8 @@ const SLICE = Buffer.from(sampleSlice(32));
 const QUESTION = 'Tom has 3 apples and buys 4 more. How many apples does he have?';
 const CANDIDATES = ['3 + 4 = 7.\nA: 7', '3 * 4 = 12.\nA: 12', 'He has 4 - 3 = 1.\nA: 1'].join('\n---\n');
 // 16 training groups (the default split holds out 20% of all questions, trains on the mixed ones among the
-// rest), two per step: 8 steps per epoch, 64 in all; a checkpoint every 3 steps and at every epoch end.
+// rest), two per step: 8 steps per epoch, 64 in all; a checkpoint every 8 steps
+// (each epoch end): writing one every few steps only slowed the test.
 const EPOCHS = 8;
 const TOTAL_STEPS = 8 * EPOCHS;
 

@@ -15,7 +15,7 @@ export default defineConfig({
   expect: { timeout: 60_000 },
   fullyParallel: false,
   // Two spec files at a time: much of a browser test is waiting (page loads, heartbeats, reloads, the
-  // worker's messages), so a second one fills the other core (30 tests: 17.5 → 13.8 min on 2 cores).
+  // worker's messages), so a second one fills the other core (figures: docs/performance-log.md).
   workers: 2,
   retries: 0,
   reporter: [['list']],

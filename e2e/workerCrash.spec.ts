@@ -2,7 +2,7 @@ import { expect, test, type Page, type Worker } from '@playwright/test';
 import { collectConsoleErrors, sampleSlice } from './helpers.ts';
 
 const SLICE = Buffer.from(sampleSlice(32));
-// 16 training groups (the default split), two per step: 8 steps per epoch, 64 in all; a checkpoint every 3 steps.
+// 16 training groups (the default split), two per step: 8 steps per epoch, 64 in all; a checkpoint every 8 steps.
 const TOTAL_STEPS = 8 * 8;
 
 async function startTiny(page: Page): Promise<void> {

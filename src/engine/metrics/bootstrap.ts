@@ -97,8 +97,7 @@ export function percentileInterval(replicates: ArrayLike<number>, alpha = 0.05):
  * A paired difference's interval from its replicates and the per-question differences `d`: the percentile
  * interval, widened by 1 − (α/2)^(1/n) on a side no question moves towards (each moves the difference by at
  * most 1): the exact bound on a share of such questions never seen in n, which no resample can draw. Where
- * none differs the bootstrap alone says [0, 0], a certainty n questions cannot give: under no signal such
- * intervals missed the selector's expected difference in 40% of 16-answer files.
+ * none differs the bootstrap alone says [0, 0], a certainty n questions cannot give (docs/design.md).
  */
 export function differenceInterval(replicates: ArrayLike<number>, d: ArrayLike<number>, alpha = 0.05): Interval {
   const ci = percentileInterval(replicates, alpha);

@@ -121,7 +121,7 @@ export function fitLogistic(
 ): Float64Array {
   const d = prior.length;
   const rows = countedRows(y.length, opts.weights);
-  const trial = { z: new Float64Array(rows.index.length), e: new Float64Array(rows.index.length) };
+  let trial: { z: Float64Array; e: Float64Array } = { z: new Float64Array(rows.index.length), e: new Float64Array(rows.index.length) };
   let beta = Float64Array.from(opts.start ?? prior);
   let f = objective(x, y, penalty, prior, beta, rows, rows);
   for (let step = 0; step < (opts.steps ?? NEWTON_STEPS); step++) {
@@ -154,8 +154,11 @@ export function fitLogistic(
       if (fNext <= f) {
         beta = next;
         f = fNext;
-        rows.z.set(trial.z);
-        rows.e.set(trial.e);
+        // The accepted β's values become the current ones; the old arrays take the next trial's.
+        const accepted = trial;
+        trial = { z: rows.z, e: rows.e };
+        rows.z = accepted.z;
+        rows.e = accepted.e;
         break;
       }
     }
