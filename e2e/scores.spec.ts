@@ -5,13 +5,13 @@ test('scores a file brings get the selection report with no model: Evaluate thes
   const errors = collectConsoleErrors(page);
   await page.goto('/?backend=wasm');
   await expect(page.getByTestId('backend')).toHaveAttribute('data-backend', /^(webgpu|wasm|cpu)$/, { timeout: 60_000 });
-  // 40 questions, each line with another reward model's score: higher is better, and it knows the labels.
+  // 40 questions, each line with another reward model's score (higher is better, and it knows the labels) and a number that knows nothing.
   const scored = sampleSlice(40)
     .trim()
     .split('\n')
     .map((l, i) => {
       const o = JSON.parse(l) as Record<string, unknown>;
-      return JSON.stringify({ ...o, score: (o.label === 1 ? 1 : 0) + ((i * 7919) % 13) / 100 });
+      return JSON.stringify({ ...o, score: (o.label === 1 ? 1 : 0) + ((i * 7919) % 13) / 100, noise: (i * 104729) % 17 });
     })
     .join('\n');
   await dropFile(page, '[data-testid="dataset-summary"]', 'scored.jsonl', scored);
@@ -26,5 +26,14 @@ test('scores a file brings get the selection report with no model: Evaluate thes
   const bestOfN = summary.locator('[data-testid="versus-majority"][data-rule="bestOfN"]');
   expect(Number(await bestOfN.getAttribute('data-difference'))).toBeGreaterThan(0);
   await expect(summary.getByTestId('recommendation')).toContainText(/^Use /);
+
+  // The same score as a signal the learned selector reads beside a score that knows nothing (issue 42, point 3).
+  await page.getByTestId('cfg-selector-field').and(page.locator('[data-field="score"]')).check();
+  await page.getByTestId('scores-field').fill('noise');
+  await page.getByTestId('scores-higher-is-better').uncheck();
+  await page.getByTestId('evaluate-scores').click();
+  await expect(summary).toHaveAttribute('data-selector-fields', 'score', { timeout: 120_000 });
+  const selector = summary.locator('[data-testid="versus-majority"][data-rule="selector"]');
+  expect(Number(await selector.getAttribute('data-difference'))).toBeGreaterThan(0);
   expect(errors).toEqual([]);
 });

@@ -3,9 +3,10 @@ their model inputs, labels and canonical answers; the app's TrainingView plus th
 be in any format eorm.formats reads (as the app's data panel), as long as it has labels or gold answers."""
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from .data_files import Paths, as_paths, paths_text, read_data_or_exit
 from .formats import FormatRead, read_files
@@ -26,6 +27,8 @@ class TrainingData:
     at_max_len: int
     # Each candidate's `source` (the generator that wrote it; None when the line gives none), same order as labels.
     sources: List[Optional[str]] = field(default_factory=list)
+    # Each candidate's numeric fields (one candidate per line: another reward model's `score`…), same order.
+    scores: List[Optional[Dict[str, float]]] = field(default_factory=list)
 
     @property
     def n_groups(self) -> int:
@@ -41,15 +44,21 @@ class TrainingData:
             out.extend(range(self.group_start[g], self.group_start[g + 1]))
         return out
 
-    def scored(self, groups: Sequence[int], energies: Sequence[float]) -> List[ScoredGroup]:
-        """ScoredGroups for `groups`, with `energies` given for their candidates in candidates(groups) order."""
+    def scored(self, groups: Sequence[int], energies: Sequence[float], fields: Sequence[str] = ()) -> List[ScoredGroup]:
+        """ScoredGroups for `groups`, with `energies` given for their candidates in candidates(groups) order and
+        the values of the named `fields` the selector reads (nan where a line has none)."""
         out = []
         k = 0
         for g in groups:
             s, e = self.group_start[g], self.group_start[g + 1]
-            out.append(ScoredGroup(list(energies[k : k + e - s]), self.labels[s:e], self.answers[s:e]))
+            values = [[((self.scores[c] if c < len(self.scores) else None) or {}).get(f, math.nan) for c in range(s, e)] for f in fields] if fields else None
+            out.append(ScoredGroup(list(energies[k : k + e - s]), self.labels[s:e], self.answers[s:e], fields=values))
             k += e - s
         return out
+
+    def missing_field(self, fields: Sequence[str]) -> Optional[str]:
+        """A named field no candidate line carries, or None."""
+        return next((f for f in fields if not any(f in (sc or {}) for sc in self.scores)), None)
 
 
 class UnlabeledDataError(ValueError):
@@ -78,6 +87,7 @@ def training_data(read: FormatRead, name: str, max_len: int, workers: Optional[i
     answers: List[Optional[str]] = []
     lines: List[int] = []
     sources: List[Optional[str]] = []
+    scores: List[Optional[Dict[str, float]]] = []
     group_start = [0]
     for g, toks in zip(dataset.groups, per_group):
         for c, t in zip(g.candidates, toks):
@@ -86,10 +96,11 @@ def training_data(read: FormatRead, name: str, max_len: int, workers: Optional[i
             answers.append(c.answer_key)
             lines.append(c.line)
             sources.append(c.source)
+            scores.append(c.scores)
         group_start.append(len(ids))
     # Inputs that fill maxLen (cut, or exactly that long).
     at_max_len = sum(1 for t in ids if len(t) == max_len)
-    return TrainingData(dataset, max_len, ids, labels, group_start, answers, lines, at_max_len, sources)
+    return TrainingData(dataset, max_len, ids, labels, group_start, answers, lines, at_max_len, sources, scores)
 
 
 def load_training_data_or_exit(data: Paths, max_len: int, workers: Optional[int] = None, quiet: bool = False) -> TrainingData:

@@ -50,7 +50,12 @@ def unanimous_rate(pmap: Dict) -> Optional[float]:
 def _figures(answers, energies, pmap: Dict, use: Dict, shares: List[float]) -> List[float]:
     """Each answer's figure under `use` (`by`: a rule's pick method, rules.json)."""
     if use["by"] == "coefficients" and pmap.get("selector"):
-        return selector_probabilities(answer_features(answers, energies, [0] * len(answers))[1], selector_coefficients(pmap["selector"]) or pmap["selector"])
+        names = pmap.get("selectorFields") or []
+        beta = selector_coefficients(pmap["selector"], len(names)) or pmap["selector"]
+        # A field the answers do not carry counts as the question's mean on every candidate.
+        given = use.get("fields") or []
+        fields = [given[f] if f < len(given) else [math.nan] * len(answers) for f in range(len(names))]
+        return selector_probabilities(answer_features(answers, energies, [0] * len(answers), use.get("generators"), fields)[1], beta)
     if use["by"] in ("generators", "counts"):
         slots = AnswerSlots(answers, [0] * len(answers))
         if use["by"] == "counts":
@@ -144,23 +149,27 @@ def _lowest(indices, energies) -> int:
     return best
 
 
-def _use_of(rule: str, pmap: Dict, gen: Dict) -> Dict:
-    """The figures `rule` picks by; the lowest-energy pick shows the map's own."""
+def _use_of(rule: str, pmap: Dict, gen: Dict, fields) -> Dict:
+    """The figures `rule` picks by; the lowest-energy pick shows the map's own; the selector reads the generator
+    weights and fields it was fitted with."""
     spec = RULE_BY_ID.get(rule, {})
     if spec.get("pick") == "generators":
         return {"by": "generators", "weights": gen.get(spec["generators"])}
-    if spec.get("pick") in ("coefficients", "counts", "vote"):
-        return {"by": spec["pick"]}
-    return map_use(pmap)
+    use = {"by": spec["pick"]} if spec.get("pick") in ("coefficients", "counts", "vote") else map_use(pmap)
+    if use["by"] == "coefficients":
+        labelled = gen.get("labelled")
+        return {"by": "coefficients", "generators": labelled if labelled is not None else gen.get("agreement"), "fields": fields}
+    return use
 
 
 MODEL_FREE = {"temperature": 1.0, "platt": None, "selector": None, "use": "vote"}
 
 
-def pick_question(answers: Sequence[Optional[str]], energies: Optional[Sequence[float]], pmap: Optional[Dict], rule: str, generators: Optional[Dict] = None) -> Dict:
+def pick_question(answers: Sequence[Optional[str]], energies: Optional[Sequence[float]], pmap: Optional[Dict], rule: str, generators: Optional[Dict] = None, fields=()) -> Dict:
+    """`fields`: per field of the map's selectorFields, each candidate's value (nan: none)."""
     m = pmap or MODEL_FREE
     e = energies if energies is not None else [0.0] * len(answers)
-    rows = rerank_answers(answers, e, m, _use_of(rule, m, generators or {}))
+    rows = rerank_answers(answers, e, m, _use_of(rule, m, generators or {}, list(fields)))
     named = [r for r in rows if r["answer"] is not None]
     picked = None
     if RULE_BY_ID.get(rule, {}).get("pick") == "lowestEnergy":

@@ -6,6 +6,7 @@ order, into one OUT (the parts must be on storage every rank sees, as eorm.train
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import time
@@ -79,7 +80,8 @@ def write_picks(model, groups, questions: range, pmap, rule: str, out, device, b
             e = energies[k : k + len(g.candidates)] if energies is not None else None
             k += len(g.candidates)
             labels = [c.label for c in g.candidates] if g.candidates[0].label is not None else None
-            pick = pick_question([c.answer_key for c in g.candidates], e, pmap, rule, generators(s + j))
+            fields = [[(c.scores or {}).get(f, math.nan) for c in g.candidates] for f in (pmap or {}).get("selectorFields", [])]
+            pick = pick_question([c.answer_key for c in g.candidates], e, pmap, rule, generators(s + j), fields)
             rec = picks_record(s + j, g.question_id, g.question, [c.gen_text for c in g.candidates], labels, e, rule, pick)
             out.write(picks_line(rec))
             tally[0] += 1

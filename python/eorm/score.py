@@ -80,6 +80,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     p.add_argument("--score-field", metavar="NAME", nargs="?", const=DEFAULT_SCORE_FIELD, help=f"evaluate the scores each candidate line carries in NAME (default {DEFAULT_SCORE_FIELD}) instead of a model's: each --data file on its own, one JSON object per file (--json)")
     p.add_argument("--higher-is-better", action="store_true", help="--score-field: higher scores are better (an energy's are lower)")
     p.add_argument("--json", action="store_true", help="--score-field: one JSON object per file on its own line (the only output it has)")
+    p.add_argument("--selector-field", metavar="NAME", action="append", default=None, help="a numeric field of the lines (another reward model's score, a mean logprob) the learned selector also reads, beside vote share, energy and generator; repeat for several (default: the fields the weights' selector was fitted with)")
     args = p.parse_args(argv)
     if args.threads > 0:
         torch.set_num_threads(args.threads)
@@ -112,9 +113,10 @@ def main(argv: Optional[List[str]] = None) -> None:
         groups = train if args.groups == "train" else val
         if args.groups == "val" and chosen_on_validation(loaded.training, split["dataset"]):
             print(OPTIMISTIC, file=sys.stderr)
+    fields = selector_fields(args, probability_map(loaded.training), data)
     cand = data.candidates(groups)
     energies = score_candidates(model, [data.ids[i] for i in cand], device, args.batch_tokens)
-    scored = data.scored(groups, energies)
+    scored = data.scored(groups, energies, fields)
 
     rows = []
     k = 0
@@ -144,6 +146,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     ev["selection"]["length"] = length_bias(scored_g, lengths, figure_seed, args.groups != "all")
     if args.groups != "all":
         ev["selection"]["singleLabel"] = single_label_note(scored_g)
+    if fields:
+        ev["selection"]["probabilityMap"]["selectorFields"] = fields
     if table:
         # The labelled generator weights travel with the map where they were used, as in the app.
         ev["selection"]["probabilityMap"]["generators"] = labelled
@@ -154,6 +158,16 @@ def main(argv: Optional[List[str]] = None) -> None:
         final["chosenOnValidation"] = args.groups == "val" and chosen_on_validation(loaded.training, split["dataset"])
     final.update({"weights": args.weights, "config": model.cfg.to_dict()})
     out.write(json.dumps(finite_or_null(final)) + "\n")
+
+
+def selector_fields(args, pmap, data: TrainingData) -> List[str]:
+    """The fields the selector reads: --selector-field's, else those the weights' selector was fitted with; a field no
+    line of --data carries ends the command."""
+    fields = list(dict.fromkeys(args.selector_field)) if args.selector_field else pmap.get("selectorFields", [])
+    missing = data.missing_field(fields)
+    if missing is not None:
+        raise SystemExit(f"--selector-field {missing}: no line of --data carries a numeric field {json.dumps(missing)} (the selector reads fields of files with one candidate per line).")
+    return fields
 
 
 def recorded_or_own_split(args, training, paths, data: TrainingData):

@@ -45,7 +45,8 @@ def field_values(path: str, data: TrainingData, field: str) -> List[float]:
     return out
 
 
-def score_field_report(path: str, field: str, higher_is_better: bool, seed: int, curve_subsets: int) -> Dict:
+def score_field_report(path: str, field: str, higher_is_better: bool, seed: int, curve_subsets: int, selector_fields=None) -> Dict:
+    """The report on `field`'s values; the selector also reads `selector_fields` (the scored field left out)."""
     read = read_data_or_exit([path])
     if read.format != "candidates":
         raise SystemExit(f"{path}: --score-field reads one candidate per line (the app's own format); this file reads as {read.mapping['description']}.")
@@ -59,13 +60,19 @@ def score_field_report(path: str, field: str, higher_is_better: bool, seed: int,
     # float32, as the app holds energies (a model's or a file's).
     energies = [float(np.float32(-v if higher_is_better else v)) for v in values]
     groups = list(range(data.n_groups))
-    scored = data.scored(groups, energies)
+    fields = [f for f in dict.fromkeys(selector_fields or []) if f != field]
+    missing = data.missing_field(fields)
+    if missing is not None:
+        raise SystemExit(f"{path}: --selector-field {missing}: no line carries a numeric field {json.dumps(missing)}.")
+    scored = data.scored(groups, energies, fields)
     names, src = source_index(data.sources)
     scored_g, _, table = with_generators(scored, [[src[c] for c in data.candidates([g])] for g in groups], names, None)
     ev = evaluation_figures(scored_g, seed, curve_subsets, False)
     by_line = answer_tokens_by_line(data.dataset.groups, GPT2_EOT)
     lengths = [[by_line[data.lines[c]] for c in data.candidates([g])] for g in groups]
     ev["selection"]["length"] = length_bias(scored_g, lengths, seed, False)
+    if fields:
+        ev["selection"]["probabilityMap"]["selectorFields"] = fields
     if table:
         ev["selection"]["probabilityMap"]["generators"] = None  # no labelled weights: no training questions
         ev["selection"]["generators"] = table
@@ -74,6 +81,6 @@ def score_field_report(path: str, field: str, higher_is_better: bool, seed: int,
 
 def run_score_field(args) -> None:
     for path in args.data:
-        report = score_field_report(path, args.score_field, args.higher_is_better, args.seed, args.curve_subsets)
+        report = score_field_report(path, args.score_field, args.higher_is_better, args.seed, args.curve_subsets, getattr(args, "selector_field", None))
         sys.stdout.write(json.dumps(finite_or_null(report)) + "\n")
         sys.stdout.flush()

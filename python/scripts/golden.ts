@@ -290,6 +290,13 @@ async function main() {
       return { energies, labels: labelsG, answers };
     });
   };
+  // Two fields the selector also reads: one that tells right from wrong (missing on some lines), one noise.
+  const withFields: ScoredGroup[] = informative(8, 120).map((g, q) => {
+    const r = createRng(100 + q);
+    const told = Array.from(g.labels, (l, i) => ((q + i) % 9 === 4 ? NaN : 2 * l + r.next()));
+    const noise = Array.from(g.labels, () => r.next() * 5);
+    return { ...g, fields: [told, noise] };
+  });
   const fitGroupsG = informative(5, 200);
   const reportGroups = informative(6, 150);
   const selection = {
@@ -300,6 +307,8 @@ async function main() {
     crossFitted: selectionReport(reportGroups, { seed: 42 }),
     noisy: selectionReport(groups, { seed: 7, resamples: 500 }),
     tooFew: selectionReport(finiteGroups.slice(0, 12), { seed: 3 }),
+    fieldGroups: withFields,
+    withFields: selectionReport(withFields, { seed: 11 }),
   };
 
   const tokens = tokenizeChunk({

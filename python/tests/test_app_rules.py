@@ -255,6 +255,13 @@ class Selection(Close):
         self.assertRegex(got["calibration"]["method"], r"^none: only \d+ held-out questions \(at least 20 are needed to calibrate out of fold\)$")
         self.assertSame(got, self.want["tooFew"], rel=1e-9)
 
+    def test_report_with_fields(self):
+        """The selector reading two named fields (one telling right from wrong, with missing values; one noise)."""
+        gs = [metrics.ScoredGroup(g["energies"], g["labels"], g["answers"], fields=g["fields"]) for g in self.want["fieldGroups"]]
+        got = selection.selection_report(gs, 11)
+        self.assertEqual(len(got["probabilityMap"]["selector"]), 8)
+        self.assertSame(got, self.want["withFields"], rel=1e-7)
+
     def test_vectorised_stream_is_mulberry32(self):
         r = rng.Rng(1234567)
         want = [r.int(37) for _ in range(500)]

@@ -53,5 +53,44 @@ class TrainedModelsCarryTheirMap(unittest.TestCase):
         self.assertEqual({r["rule"] for r in records}, {"selector"})
 
 
+
+class SelectorFields(unittest.TestCase):
+    """--selector-field: the selector also reads a numeric field of the lines, the model records it, and eorm.score
+    reads it back from the weights (issue 42, point 3); a field no line carries ends the command."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp, plain = sample_in_temp_dir("eorm-fields-", "plain.jsonl", 1200)
+        cls.data = os.path.join(cls.tmp, "told.jsonl")
+        with open(plain, encoding="utf-8") as f, open(cls.data, "w", encoding="utf-8") as out:
+            for i, line in enumerate(f):
+                o = json.loads(line)
+                out.write(json.dumps({**o, "told": o["label"] + (i % 7) / 10}) + "\n")
+        cls.out = os.path.join(cls.tmp, "run")
+        p = run_module(["-m", "eorm.train", "--data", cls.data, "--out", cls.out, *TINY, "--epochs", "1", "--split", "all", "--selector-field", "told"])
+        assert p.returncode == 0, p.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_the_model_records_the_field_and_score_reads_it_back(self):
+        _, loaded = load_model_file(os.path.join(self.out, "model.safetensors"))
+        pmap = read_probability_map(loaded.training.get("probabilityMap"))
+        self.assertEqual(pmap["selectorFields"], ["told"])
+        self.assertEqual(len(pmap["selector"]), 7)
+        self.assertGreater(pmap["selector"][6], 0.5)
+        p = run_module(["-m", "eorm.score", "--weights", os.path.join(self.out, "model.safetensors"), "--data", self.data, "--groups", "val"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        final = json.loads(p.stdout.strip().split("\n")[-1])
+        self.assertEqual(final["selection"]["probabilityMap"]["selectorFields"], ["told"])
+        self.assertGreater(final["selection"]["rules"]["selector"]["accuracy"], final["selection"]["rules"]["majority"]["accuracy"])
+
+    def test_a_field_no_line_carries(self):
+        p = run_module(["-m", "eorm.train", "--data", self.data, "--out", os.path.join(self.tmp, "x"), *TINY, "--epochs", "1", "--selector-field", "nope"])
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('--selector-field nope: no line of', p.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -67,5 +67,6 @@ export async function importWeights(file: File): Promise<void> {
   send({ type: 'import', bytes, fileName: file.name }, [bytes]);
 }
 
-/** The selection report of the scores a loaded file brings (a numeric field per candidate line), without a model. */
-export const evaluateScores = (role: DataRole, field: string, higherIsBetter: boolean): void => send({ type: 'evaluateScores', role, field, higherIsBetter });
+/** The selection report of the scores a loaded file brings (a numeric field per candidate line), without a model; the selector also reads `selectorFields`. */
+export const evaluateScores = (role: DataRole, field: string, higherIsBetter: boolean, selectorFields: string[]): void =>
+  send({ type: 'evaluateScores', role, field, higherIsBetter, selectorFields });

@@ -19,6 +19,8 @@ class RawSample:
     answer: Optional[str]
     source: Optional[str]
     reasoning: Optional[str] = None
+    # One candidate per line: the line's numeric fields besides the record's own (candidates.py).
+    scores: Optional[Dict[str, float]] = None
 
 
 @dataclass
@@ -120,7 +122,7 @@ class Collector:
             c = Candidate(
                 line=raw.line, gen_text=s.gen_text, label=None, answer=s.answer, answer_key=classes.class_of(answer_key), gold=raw.gold,
                 source=s.source if s.source is not None else default, text_answer_key=text_key, label_from_gold=None,
-                gold_match=None, file=self._file, reasoning=s.reasoning,
+                gold_match=None, file=self._file, reasoning=s.reasoning, scores=s.scores,
             )
             if labelled:
                 gold_match = matches_gold(answer_key, raw.gold)

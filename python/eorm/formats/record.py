@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import List, Optional, Union
+from typing import Dict, List, Optional, Union
 
 from .. import jsonparse
 from ..js import json_stringify, number_to_string, trim, utf16_len, utf16_slice
@@ -55,6 +55,8 @@ class Candidate:
     # The file it came from (several files read together), and a chat completion's reasoning_content.
     file: Optional[str] = None
     reasoning: Optional[str] = None
+    # One candidate per line: the line's numeric fields besides its label (another reward model's `score`…).
+    scores: Optional[Dict[str, float]] = None
 
 
 @dataclass

@@ -9,15 +9,25 @@ from ..rules import PRIMARY_VERIFIER_RULE, SELECTION_RULES
 from .selector import SELECTOR_FEATURES
 
 
-def selector_coefficients(v) -> Optional[List[float]]:
-    """A selector recorded before the generator feature (5 coefficients) reads as one whose generator coefficient is 0."""
+def selector_coefficients(v, fields: int = 0) -> Optional[List[float]]:
+    """A selector's coefficients for `fields` named fields; one recorded before the generator feature (5
+    coefficients, no field) reads as one whose generator coefficient is 0."""
     if not isinstance(v, list) or not all(_finite(x) for x in v):
         return None
-    if len(v) == len(SELECTOR_FEATURES):
+    if len(v) == len(SELECTOR_FEATURES) + fields:
         return [float(x) for x in v]
-    if len(v) == len(SELECTOR_FEATURES) - 1:
+    if fields == 0 and len(v) == len(SELECTOR_FEATURES) - 1:
         return [float(x) for x in v] + [0.0]
     return None
+
+
+def _field_names(v) -> Optional[List[str]]:
+    """Recorded selector field names: distinct non-empty strings, else None."""
+    if v is None:
+        return []
+    if not isinstance(v, list) or not all(isinstance(f, str) and f for f in v) or len(set(v)) != len(v):
+        return None
+    return list(v)
 
 
 def read_generator_weights(v) -> Optional[Dict]:
@@ -50,13 +60,18 @@ def read_probability_map(v) -> Optional[Dict]:
         return None
     if platt is not None and not (isinstance(platt, dict) and _finite(platt.get("a")) and _finite(platt.get("b"))):
         return None
-    selector = None if sel is None else selector_coefficients(sel)
+    fields = _field_names(v.get("selectorFields"))
+    if fields is None:
+        return None
+    selector = None if sel is None else selector_coefficients(sel, len(fields))
     if sel is not None and selector is None:
         return None
     # `use` is "vote" or, stored under its id, the primary verifier rule (the selector's coefficients).
     if use not in ("vote", PRIMARY_VERIFIER_RULE):
         return None
     out = {"temperature": float(t), "platt": {"a": float(platt["a"]), "b": float(platt["b"])} if platt else None, "selector": selector, "use": use}
+    if fields:
+        out["selectorFields"] = fields
     if v.get("recommended") in SELECTION_RULES:
         out["recommended"] = v["recommended"]
     generators = read_generator_weights(v.get("generators"))

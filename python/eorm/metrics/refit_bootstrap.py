@@ -13,7 +13,7 @@ import numpy as np
 from .bootstrap import resample_indices
 from .logistic import fit_logistic
 from .summary import AnswerSlots, ScoredGroup, weighted_vote_pick
-from .selector import SCORE_TIE, SELECTOR_PENALTIES, SELECTOR_PRIOR, selector_rows
+from .selector import SCORE_TIE, field_count, selector_penalties, selector_prior, selector_rows
 from .temperature import TEMPERATURE_MAX, TEMPERATURE_MIN, fit_group, group_mass_nll
 
 REFIT_GRID_POINTS = 97
@@ -52,6 +52,7 @@ def refit_replicates(groups: Sequence[ScoredGroup], fold: Sequence[int], folds: 
                 nll[q, t] = group_mass_nll(f, float(grid[t]))
             vote_score[q, t] = weighted_vote_pick(slots, g.energies, float(grid[t]))[0]
     x, y, question, features = selector_rows(groups)
+    penalties, prior = selector_penalties(field_count(groups)), selector_prior(field_count(groups))
     question = np.asarray(question, dtype=np.int64)
     answered = np.array([len(rows) > 0 for _, rows in features])
     starts = np.searchsorted(question, np.arange(n)[answered])
@@ -74,7 +75,7 @@ def refit_replicates(groups: Sequence[ScoredGroup], fold: Sequence[int], folds: 
                         if g != f:
                             total = total + fold_nll[g]
                     best = int(np.argmin(total))
-                beta = fit_logistic(x, y, SELECTOR_PENALTIES, SELECTOR_PRIOR, weights=train[question], start=selector_start, steps=REFIT_NEWTON_STEPS)
+                beta = fit_logistic(x, y, penalties, prior, weights=train[question], start=selector_start, steps=REFIT_NEWTON_STEPS)
                 sel = np.zeros(n)
                 if len(starts):
                     sel[answered] = _selector_scores(x, share, starts, beta)

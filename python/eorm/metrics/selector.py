@@ -1,6 +1,8 @@
 """The learned selector, as the app's src/engine/metrics/selector.ts: per distinct final answer, a penalised
 logistic model of "this answer is right" over its vote share, its lowest and mean standardised energy, log of
-its candidate count and its posterior under the generator-weighted vote (0 where no generator is known)."""
+its candidate count and its posterior under the generator-weighted vote (0 where no generator is known), then one
+feature per numeric field the user named: the mean over the answer's candidates of the field standardised within the
+question (a line without it counts as the mean, 0)."""
 from __future__ import annotations
 
 import math
@@ -14,11 +16,32 @@ from .summary import AnswerSlots, ScoredGroup, rank_key
 
 SELECTOR_FEATURES = ["intercept", "voteShare", "lowestEnergy", "meanEnergy", "logCount", "generatorShare"]
 SHARE_PRIOR = 5.0
-SELECTOR_PRIOR = [0.0, SHARE_PRIOR, 0.0, 0.0, 0.0, 0.0]
 SELECTOR_PENALTY = 10.0
-SELECTOR_PENALTIES = [0.01] + [SELECTOR_PENALTY] * 5
 NONFINITE_Z = 3.0
 SCORE_TIE = 1e-9
+
+
+def selector_prior(fields: int) -> List[float]:
+    return [0.0, SHARE_PRIOR] + [0.0] * (len(SELECTOR_FEATURES) - 2 + fields)
+
+
+def selector_penalties(fields: int) -> List[float]:
+    return [0.01] + [SELECTOR_PENALTY] * (len(SELECTOR_FEATURES) - 1 + fields)
+
+
+def _standardised_field(values: Sequence[float]) -> List[float]:
+    """A named field standardised within its question; a missing (nan) value counts as the mean, 0."""
+    finite = [v for v in values if math.isfinite(v)]
+    n = len(finite)
+    total = 0.0
+    for v in finite:
+        total += v
+    mean = total / n if n else 0.0
+    ss = 0.0
+    for v in finite:
+        ss += (v - mean) ** 2
+    std = math.sqrt(ss / n) if n else 0.0
+    return [(v - mean) / std if math.isfinite(v) and std > 0 else 0.0 for v in values]
 
 
 def _standardised(energies: Sequence[float]) -> List[float]:
@@ -45,7 +68,7 @@ def selector_generator_weights(g: ScoredGroup) -> Optional[Sequence[float]]:
     return gen.get("labelled") if gen.get("labelled") is not None else gen.get("agreement")
 
 
-def answer_features(answers, energies, labels, generator_weights=None) -> Tuple[AnswerSlots, List[List[float]]]:
+def answer_features(answers, energies, labels, generator_weights=None, fields=()) -> Tuple[AnswerSlots, List[List[float]]]:
     slots = AnswerSlots(answers, labels)
     posterior = answer_posterior(answer_mass(slots, generator_weights)) if generator_weights is not None else None
     z = _standardised(energies)
@@ -59,12 +82,28 @@ def answer_features(answers, energies, labels, generator_weights=None) -> Tuple[
         lowest[a] = min(lowest[a], zi)
         total[a] += zi
     rows = [[1.0, slots.votes[a] / len(answers), lowest[a], total[a] / slots.votes[a], math.log(slots.votes[a]), posterior[a] if posterior else 0.0] for a in range(k)]
+    for values in fields:
+        sums = [0.0] * k
+        for i, v in enumerate(_standardised_field(values)):
+            if slots.slot[i] >= 0:
+                sums[slots.slot[i]] += v
+        for a in range(k):
+            rows[a].append(sums[a] / slots.votes[a])
     return slots, rows
+
+
+def group_features(g: ScoredGroup):
+    """A question's features as the selector reads them (its generator weights and named fields)."""
+    return answer_features(g.answers, g.energies, g.labels, selector_generator_weights(g), getattr(g, "fields", None) or ())
+
+
+def field_count(groups: Sequence[ScoredGroup]) -> int:
+    return len(getattr(groups[0], "fields", None) or ()) if groups else 0
 
 
 def selector_rows(groups: Sequence[ScoredGroup]):
     """(x, y, question, features): every answer of these questions as a row, its target and its question."""
-    features = [answer_features(g.answers, g.energies, g.labels, selector_generator_weights(g)) for g in groups]
+    features = [group_features(g) for g in groups]
     rows: List[List[float]] = []
     ys: List[float] = []
     question: List[int] = []
@@ -72,13 +111,13 @@ def selector_rows(groups: Sequence[ScoredGroup]):
         rows.extend(x)
         ys.extend(c / v for c, v in zip(slots.correct, slots.votes))
         question.extend([q] * len(x))
-    d = len(SELECTOR_FEATURES)
+    d = len(SELECTOR_FEATURES) + field_count(groups)
     return np.array(rows, dtype=np.float64).reshape(-1, d), ys, question, features
 
 
 def fit_selector(groups: Sequence[ScoredGroup]) -> List[float]:
     x, y, _, _ = selector_rows(groups)
-    return fit_logistic(x, y, SELECTOR_PENALTIES, SELECTOR_PRIOR)
+    return fit_logistic(x, y, selector_penalties(field_count(groups)), selector_prior(field_count(groups)))
 
 
 def _linear(row: Sequence[float], beta: Sequence[float]) -> float:
@@ -110,4 +149,4 @@ def pick_by_features(features, beta: Sequence[float]) -> Tuple[float, float]:
 
 
 def selector_pick(g: ScoredGroup, beta: Sequence[float]) -> Tuple[float, float]:
-    return pick_by_features(answer_features(g.answers, g.energies, g.labels, selector_generator_weights(g)), beta)
+    return pick_by_features(group_features(g), beta)

@@ -25,6 +25,8 @@ class ScoredGroup:
     answers: Sequence[Optional[str]]
     # Per candidate, its generator's vote weights: {"labelled": [...] or None, "agreement": [...] or None} (generator_table.py).
     generators: Optional[Dict[str, Optional[List[float]]]] = None
+    # Per numeric field named for the selector (the map's selectorFields), each candidate's value (nan: none).
+    fields: Optional[List[List[float]]] = None
 
 
 def softplus(x: float) -> float:

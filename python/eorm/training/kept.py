@@ -29,4 +29,5 @@ def keep_candidates(data: TrainingData, keep: Sequence[int]) -> TrainingData:
         [data.lines[i] for i in kept],
         sum(1 for t in ids if len(t) == data.max_len),
         sources,
+        [data.scores[i] for i in kept] if data.scores else [],
     )

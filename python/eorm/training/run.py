@@ -164,7 +164,9 @@ def validate(run: Run, epoch: int, epoch_loss: Optional[float]) -> None:
     args, model, state = run.args, run.trainer.model, run.state
     if not run.inputs.val_groups:
         return
-    ev = validation_figures(model, run.inputs.data, run.inputs.val_groups, args.seed, run.dist, run.trainer.amp, args.eval_batch_tokens, args.curve_subsets, run.inputs.train_groups)
+    ev = validation_figures(
+        model, run.inputs.data, run.inputs.val_groups, args.seed, run.dist, run.trainer.amp, args.eval_batch_tokens, args.curve_subsets, run.inputs.train_groups, run.inputs.settings.get("selector_fields", [])
+    )
     model.train()
     if ev is None:
         return

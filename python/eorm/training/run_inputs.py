@@ -97,6 +97,8 @@ def flag_settings(args, world: int, custom_model: bool) -> Dict:
         "precision": args.precision,
         "preset": "custom" if custom_model else args.preset,
         "best_metric": args.best_metric or NEW_RUN_BEST_METRIC,
+        # Recorded only where named, so the settings of runs without it read as before.
+        **({"selector_fields": list(dict.fromkeys(args.selector_field))} if getattr(args, "selector_field", None) else {}),
     }
 
 
@@ -207,6 +209,9 @@ def read_run_inputs(args, dist_: Dist, log: Log) -> RunInputs:
     if keep is not None:
         # Training reads only the other sources' candidates, validation only the held-out ones' (same group indices).
         data = keep_candidates(data, keep)
+    absent = data.missing_field(settings.get("selector_fields", []))
+    if absent is not None:
+        raise SystemExit(f"--selector-field {absent}: no line of {paths_text(args.data)} carries a numeric field {absent!r} (the selector reads fields of files with one candidate per line).")
     if not train_groups:
         raise SystemExit("No training groups: the dataset needs groups with both a correct and an incorrect candidate.")
     steps = step_count(len(train_groups), args.groups_per_step, dist_.world, args.epochs, args.warmup_ratio)

@@ -5,7 +5,7 @@ accuracy over every validation question (selection.allQuestions, allQuestionsAcc
 histogram over every validation candidate."""
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 import torch
 
@@ -22,7 +22,7 @@ CURVE_SUBSETS = 64
 HISTOGRAM_BINS = 30
 
 
-def validation_figures(module: TransEBM, data: TrainingData, groups: List[int], seed: int, dist_: Dist, amp, batch_tokens: int, curve_subsets: int, train_groups: Optional[List[int]] = None) -> Optional[Dict]:
+def validation_figures(module: TransEBM, data: TrainingData, groups: List[int], seed: int, dist_: Dist, amp, batch_tokens: int, curve_subsets: int, train_groups: Optional[List[int]] = None, fields: Sequence[str] = ()) -> Optional[Dict]:
     """{summary, histogram, curve, selection, allQuestionsAccuracy} on rank 0, None on the others. Nothing
     is fitted on training groups but the generator weights (from their labels, as the app's validate.ts): the
     calibration and the selector are cross-fitted over `groups`."""
@@ -35,11 +35,13 @@ def validation_figures(module: TransEBM, data: TrainingData, groups: List[int], 
     if not dist_.main:
         return None
     energies = full.cpu().tolist()
-    scored = data.scored(groups, energies)
+    scored = data.scored(groups, energies, fields)
     labelled = training_generators(data, train_groups, seed) if train_groups is not None else None
     names, src = source_index(data.sources)
     scored_g, _, table = with_generators(scored, [[src[c] for c in data.candidates([g])] for g in groups], names, labelled)
     ev = evaluation_figures(scored_g, seed, curve_subsets, True)
+    if fields:
+        ev["selection"]["probabilityMap"]["selectorFields"] = list(fields)
     if table:
         ev["selection"]["probabilityMap"]["generators"] = labelled
         ev["selection"]["generators"] = table

@@ -89,6 +89,11 @@ function selectionSection(e: CardEvaluation): string[] {
     );
   }
   if (sel.energyGain) out.push(`- ${sel.energyGain.sentence}`);
+  const fields = sel.probabilityMap.selectorFields ?? [];
+  if (fields.length > 0)
+    out.push(
+      `- The learned selector also reads the lines' ${fields.map((f) => `\`${f}\``).join(', ')} (standardised within each question): files it reranks or picks from need ${fields.length === 1 ? 'that field' : 'those fields'}; a line without one counts as its question's mean.`,
+    );
   out.push(
     `- Intervals: percentile bootstrap over groups, ${sel.bootstrap.resamples} resamples, seed ${sel.bootstrap.seed} (the fitted rules refitted in each); ties scored as the expected accuracy of a random pick among the tied answers.${sel.test ? ` "Real": ${sel.test}.` : ''}`,
   );

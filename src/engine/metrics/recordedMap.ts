@@ -10,12 +10,22 @@ import type { ProbabilityMap } from './selectionTypes.ts';
 
 const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 
-/** A selector recorded before the generator feature (5 coefficients) reads as one whose generator coefficient is 0. */
-export function selectorCoefficients(v: unknown): number[] | null {
+/**
+ * A selector's coefficients for `fields` named fields (one each after SELECTOR_FEATURES); one recorded before
+ * the generator feature (5 coefficients, no field) reads as one whose generator coefficient is 0.
+ */
+export function selectorCoefficients(v: unknown, fields = 0): number[] | null {
   if (!Array.isArray(v) || !v.every(finite)) return null;
-  if (v.length === SELECTOR_FEATURES.length) return v as number[];
-  if (v.length === SELECTOR_FEATURES.length - 1) return [...(v as number[]), 0];
+  if (v.length === SELECTOR_FEATURES.length + fields) return v as number[];
+  if (fields === 0 && v.length === SELECTOR_FEATURES.length - 1) return [...(v as number[]), 0];
   return null;
+}
+
+/** Recorded selector field names (untrusted): distinct non-empty strings, else null. */
+function readFieldNames(v: unknown): string[] | null {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || !v.every((f) => typeof f === 'string' && f !== '') || new Set(v).size !== v.length) return null;
+  return v as string[];
 }
 
 /** Recorded generator weights (untrusted), or null when they are not whole. */
@@ -48,7 +58,9 @@ export function readProbabilityMap(v: unknown): ProbabilityMap | null {
   if (!finite(m.temperature) || m.temperature <= 0) return null;
   const platt = m.platt as Record<string, unknown> | null | undefined;
   if (platt !== null && !(platt && finite(platt.a) && finite(platt.b))) return null;
-  const selector = m.selector === null ? null : selectorCoefficients(m.selector);
+  const selectorFields = readFieldNames(m.selectorFields);
+  if (selectorFields === null) return null;
+  const selector = m.selector === null ? null : selectorCoefficients(m.selector, selectorFields.length);
   if (m.selector !== null && selector === null) return null;
   // 'vote', or the primary verifier rule (the selector) where it was recommended.
   if (m.use !== 'vote' && m.use !== PRIMARY_VERIFIER_RULE) return null;
@@ -60,6 +72,7 @@ export function readProbabilityMap(v: unknown): ProbabilityMap | null {
     temperature: m.temperature,
     platt: platt ? { a: platt.a as number, b: platt.b as number } : null,
     selector,
+    ...(selectorFields.length > 0 ? { selectorFields } : {}),
     use: m.use as ProbabilityMap['use'],
     ...(recommended ? { recommended } : {}),
     ...(generators ? { generators } : {}),

@@ -9,7 +9,7 @@
  * fold. The Python twin (python/eorm/metrics/refit_bootstrap.py) refits in the same order.
  */
 import { forEachResample } from './bootstrap.ts';
-import { SELECTOR_PENALTIES, SELECTOR_PRIOR, pickByFeatures, selectorRows } from './selector.ts';
+import { fieldCountOf, pickByFeatures, selectorPenalties, selectorPrior, selectorRows } from './selector.ts';
 import type { ScoredGroup } from './summary.ts';
 import { TEMPERATURE_MAX, TEMPERATURE_MIN, fitGroup, groupMassNll } from './calibration/temperature.ts';
 import { fitLogistic } from './logistic.ts';
@@ -72,6 +72,8 @@ export function refitReplicates(
     }
   });
   const rows = selectorRows(groups);
+  const penalties = selectorPenalties(fieldCountOf(groups));
+  const prior = selectorPrior(fieldCountOf(groups));
   const rowWeights = new Float64Array(rows.y.length);
   const out: RefitReplicates = { vote: new Float64Array(resamples), selector: new Float64Array(resamples) };
   forEachResample(n, resamples, seed, (idx, b) => {
@@ -101,7 +103,7 @@ export function refitReplicates(
         }
       }
       for (let r = 0; r < rowWeights.length; r++) rowWeights[r] = train(rows.question[r]);
-      const beta = fitLogistic(rows.x, rows.y, SELECTOR_PENALTIES, SELECTOR_PRIOR, { weights: rowWeights, start: selectorStart, steps: REFIT_NEWTON_STEPS });
+      const beta = fitLogistic(rows.x, rows.y, penalties, prior, { weights: rowWeights, start: selectorStart, steps: REFIT_NEWTON_STEPS });
       for (let q = 0; q < n; q++) {
         if (fold[q] !== f || m[q] === 0) continue;
         vote += m[q] * voteScore[q * T + best];

@@ -18,8 +18,15 @@ import { answerFeatures, selectorProbabilities } from './selector.ts';
 import type { ProbabilityMap } from './selectionTypes.ts';
 import { answerSlots } from './vote.ts';
 
+/** What the selector reads besides answers and energies: per candidate, its generator weight and its named fields' values (missing: NaN, the question's mean). */
+export interface SelectorInputs {
+  generators?: ArrayLike<number> | null;
+  fields?: ReadonlyArray<ArrayLike<number>>;
+}
+
 /** Whose figures pick (rules.json's `pick`): the vote, the selector's coefficients, a generator-weighted vote with these per-candidate weights, or the counts. */
-export type ProbabilityUse = { by: 'vote' } | { by: 'coefficients' } | { by: 'generators'; weights: ArrayLike<number> | null } | { by: 'counts' };
+export type ProbabilityUse =
+  { by: 'vote' } | ({ by: 'coefficients' } & SelectorInputs) | { by: 'generators'; weights: ArrayLike<number> | null } | { by: 'counts' };
 
 /** The map uses the selector: it was recommended (the primary verifier rule) and fitted. */
 export const usesSelector = (map: ProbabilityMap): boolean => map.use === PRIMARY_VERIFIER_RULE && map.selector !== null;
@@ -33,9 +40,11 @@ export const unanimousRate = (map: ProbabilityMap): number | null => (map.unanim
 /** Each named answer's own figure (slot order, as the rows) under `use`. */
 function figures(answers: ReadonlyArray<string | null>, energies: ArrayLike<number>, map: ProbabilityMap, use: ProbabilityUse, shares: number[]): number[] {
   if (use.by === 'coefficients' && map.selector) {
-    return Array.from(
-      selectorProbabilities(answerFeatures(answers, energies, new Uint8Array(answers.length)).x, selectorCoefficients(map.selector) ?? map.selector),
-    );
+    const names = map.selectorFields ?? [];
+    const beta = selectorCoefficients(map.selector, names.length) ?? map.selector;
+    // A field the answers do not carry counts as the question's mean on every candidate.
+    const fields = names.map((_, f) => use.fields?.[f] ?? new Float64Array(answers.length).fill(NaN));
+    return Array.from(selectorProbabilities(answerFeatures(answers, energies, new Uint8Array(answers.length), use.generators ?? null, fields).x, beta));
   }
   if (use.by === 'generators' || use.by === 'counts') {
     const slots = answerSlots(answers, new Uint8Array(answers.length));
@@ -89,6 +98,8 @@ export function describeProbabilityMap(map: ProbabilityMap): string {
 }
 
 function describeUse(map: ProbabilityMap): string {
-  if (usesSelector(map)) return "each answer's probability is the learned selector's (vote share and energy), the recommended rule";
+  const fields = map.selectorFields ?? [];
+  if (usesSelector(map))
+    return `each answer's probability is the learned selector's (vote share, energy${fields.map((f) => `, ${f}`).join('')}), the recommended rule`;
   return map.platt ? "each answer's probability is Platt's map of its vote share" : "each answer's probability is its share of the vote";
 }

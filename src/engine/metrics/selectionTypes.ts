@@ -136,7 +136,10 @@ export interface Calibration {
 export interface ProbabilityMap {
   temperature: number;
   platt: { a: number; b: number } | null;
+  /** The selector's coefficients: SELECTOR_FEATURES, then one per field of `selectorFields`. */
   selector: number[] | null;
+  /** The lines' numeric fields the selector reads (selector.ts), in its coefficients' order; absent or empty: none. */
+  selectorFields?: string[];
   use: 'vote' | SelectionRule;
   /** The recommended rule (absent in maps recorded before it: `use` then says vote or selector). */
   recommended?: SelectionRule;

@@ -5,7 +5,10 @@
  * lowest and the mean standardised energy of its candidates (energy minus the question's mean, over the
  * question's standard deviation: free of the model's energy scale), log of its candidate count, and its
  * posterior under the generator-weighted vote (generators.ts: labelled weights where known, else those learned
- * from agreement; 0 where the question's candidates name no generator, so the coefficient stays at its prior).
+ * from agreement; 0 where the question's candidates name no generator, so the coefficient stays at its prior),
+ * then one feature per numeric field of the lines the user named (another reward model's `score`, a mean
+ * `logprob`: ScoredGroup.fields): the mean over the answer's candidates of the field standardised within the
+ * question, a line without the field counting as the question's mean. Its sign is fitted: no direction needed.
  * Candidates with a non-finite energy count as NONFINITE_Z (rank.ts ranks them last).
  *
  * The penalty pulls every coefficient but the intercept towards a prior in which only the vote share
@@ -20,20 +23,40 @@ import { rankKey } from './rank.ts';
 import type { ScoredGroup } from './summary.ts';
 import { type AnswerSlots, answerSlots } from './vote.ts';
 
+/** The features every selector has; each named field adds one after them. */
 export const SELECTOR_FEATURES = ['intercept', 'voteShare', 'lowestEnergy', 'meanEnergy', 'logCount', 'generatorShare'] as const;
-/** The energy features: what a selector without the verifier leaves out. */
-export const ENERGY_FEATURES: readonly number[] = [2, 3];
 /** The prior's vote-share coefficient. */
 export const SHARE_PRIOR = 5;
-export const SELECTOR_PRIOR: readonly number[] = [0, SHARE_PRIOR, 0, 0, 0, 0];
 /** Pull of every coefficient but the intercept towards the prior (the intercept gets a token one, for a unique fit). */
 export const SELECTOR_PENALTY = 10;
-export const SELECTOR_PENALTIES: readonly number[] = [0.01, SELECTOR_PENALTY, SELECTOR_PENALTY, SELECTOR_PENALTY, SELECTOR_PENALTY, SELECTOR_PENALTY];
 export const NONFINITE_Z = 3;
 /** Scores this close (absolute) tie: the same features give the same score, summed in another order in Python. */
 const SCORE_TIE = 1e-9;
 
-const D = SELECTOR_FEATURES.length;
+const BASE = SELECTOR_FEATURES.length;
+
+/** The prior with `fields` named fields: only the vote share matters, a field's coefficient 0. */
+export const selectorPrior = (fields: number): Float64Array => Float64Array.from({ length: BASE + fields }, (_, j) => (j === 1 ? SHARE_PRIOR : 0));
+export const selectorPenalties = (fields: number): Float64Array => Float64Array.from({ length: BASE + fields }, (_, j) => (j === 0 ? 0.01 : SELECTOR_PENALTY));
+/** How many named fields a selector's coefficients read. */
+export const selectorFieldCount = (beta: ArrayLike<number>): number => beta.length - BASE;
+
+/** Each candidate's named field standardised within its question; a missing (NaN) value counts as the mean, 0. */
+function standardisedField(values: ArrayLike<number>): Float64Array {
+  let n = 0;
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (Number.isFinite(values[i])) {
+      n++;
+      sum += values[i];
+    }
+  }
+  const mean = n > 0 ? sum / n : 0;
+  let ss = 0;
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i])) ss += (values[i] - mean) ** 2;
+  const std = n > 0 ? Math.sqrt(ss / n) : 0;
+  return Float64Array.from(values, (v) => (Number.isFinite(v) && std > 0 ? (v - mean) / std : 0));
+}
 
 /** Each candidate's energy standardised within its question (0 when they cannot be told apart). */
 function standardised(energies: ArrayLike<number>): Float64Array {
@@ -63,17 +86,19 @@ function standardised(energies: ArrayLike<number>): Float64Array {
 /** The per-candidate generator weights the selector reads: labelled where known, else learned from agreement. */
 export const selectorGeneratorWeights = (g: ScoredGroup): ArrayLike<number> | null => g.generators?.labelled ?? g.generators?.agreement ?? null;
 
-/** One question's answers as rows of features (row-major, slot order) and their slots. */
+/** One question's answers as rows of features (row-major, slot order) and their slots; `fields`: per named field, each candidate's value (NaN: none). */
 export function answerFeatures(
   answers: ReadonlyArray<string | null>,
   energies: ArrayLike<number>,
   labels: ArrayLike<number>,
   generatorWeights: ArrayLike<number> | null = null,
+  fields: ReadonlyArray<ArrayLike<number>> = [],
 ): { slots: AnswerSlots; x: Float64Array } {
   const slots = answerSlots(answers, labels);
   const posterior = generatorWeights ? answerPosterior(answerMass(slots, generatorWeights)) : null;
   const z = standardised(energies);
   const k = slots.votes.length;
+  const D = BASE + fields.length;
   const x = new Float64Array(k * D);
   const lowest = new Float64Array(k).fill(Infinity);
   const sum = new Float64Array(k);
@@ -86,6 +111,11 @@ export function answerFeatures(
   for (let a = 0; a < k; a++) {
     x.set([1, slots.votes[a] / answers.length, lowest[a], sum[a] / slots.votes[a], Math.log(slots.votes[a]), posterior ? posterior[a] : 0], a * D);
   }
+  fields.forEach((values, f) => {
+    const v = standardisedField(values);
+    for (let i = 0; i < v.length; i++) if (slots.slot[i] >= 0) x[slots.slot[i] * D + BASE + f] += v[i];
+    for (let a = 0; a < k; a++) x[a * D + BASE + f] /= slots.votes[a];
+  });
   return { slots, x };
 }
 
@@ -98,8 +128,16 @@ export interface SelectorRows {
   features: Array<{ slots: AnswerSlots; x: Float64Array }>;
 }
 
+/** A question's features as the selector reads them (its generator weights and named fields). */
+export const groupFeatures = (g: ScoredGroup): { slots: AnswerSlots; x: Float64Array } =>
+  answerFeatures(g.answers, g.energies, g.labels, selectorGeneratorWeights(g), g.fields ?? []);
+
+/** How many named fields these questions carry (every question the same). */
+export const fieldCountOf = (groups: ReadonlyArray<ScoredGroup>): number => groups[0]?.fields?.length ?? 0;
+
 export function selectorRows(groups: ReadonlyArray<ScoredGroup>): SelectorRows {
-  const features = groups.map((g) => answerFeatures(g.answers, g.energies, g.labels, selectorGeneratorWeights(g)));
+  const D = BASE + fieldCountOf(groups);
+  const features = groups.map(groupFeatures);
   let rows = 0;
   for (const f of features) rows += f.slots.votes.length;
   const x = new Float64Array(rows * D);
@@ -116,20 +154,21 @@ export function selectorRows(groups: ReadonlyArray<ScoredGroup>): SelectorRows {
   return { x, y, question, features };
 }
 
-/** The selector's coefficients (SELECTOR_FEATURES order) fitted on these questions' answers. */
+/** The selector's coefficients (SELECTOR_FEATURES order, then the named fields) fitted on these questions' answers. */
 export function fitSelector(groups: ReadonlyArray<ScoredGroup>): Float64Array {
   const { x, y } = selectorRows(groups);
-  return fitLogistic(x, y, SELECTOR_PENALTIES, SELECTOR_PRIOR);
+  const fields = fieldCountOf(groups);
+  return fitLogistic(x, y, selectorPenalties(fields), selectorPrior(fields));
 }
 
 /** Each answer's probability of being right under `beta` (slot order). */
 export function selectorProbabilities(x: Float64Array, beta: ArrayLike<number>): Float64Array {
-  return Float64Array.from({ length: x.length / D }, (_, a) => sigmoid(linear(x, a, beta)));
+  return Float64Array.from({ length: x.length / beta.length }, (_, a) => sigmoid(linear(x, a, beta)));
 }
 
 /** The selector's pick in one question: expected accuracy over tied answers, and their mean probability (0, 0 without answers). */
 export function selectorPick(g: ScoredGroup, beta: ArrayLike<number>): { score: number; probability: number } {
-  return pickByFeatures(answerFeatures(g.answers, g.energies, g.labels, selectorGeneratorWeights(g)), beta);
+  return pickByFeatures(groupFeatures(g), beta);
 }
 
 /** selectorPick on a question's features (answerFeatures), computed once where many fits are applied. */

@@ -31,6 +31,8 @@ export interface ScoredGroup {
    * from agreement alone; absent (or null) where none is known: that generator vote is then majority vote.
    */
   generators?: { labelled: ArrayLike<number> | null; agreement: ArrayLike<number> | null };
+  /** Per numeric field the user named for the selector (ProbabilityMap.selectorFields), each candidate's value (NaN: the line has none). */
+  fields?: ReadonlyArray<ArrayLike<number>>;
 }
 
 /** Mean and population standard deviation (divide by count) of a set of energies; NaN when count is 0. */

@@ -15,6 +15,7 @@ import type { ScoreOptions } from './scoring.ts';
 import { candidateIds } from './candidateIds.ts';
 import type { GeneratorWeights } from '../metrics/generators/generators.ts';
 import { withGenerators } from '../metrics/generators/generatorTable.ts';
+import type { CandidateFields } from '../data/candidateFields.ts';
 
 /**
  * Which questions each figure is over (FiguresOver, metrics/heldOut.ts). A validation's summary, N-curve and selection report are over the
@@ -66,6 +67,7 @@ export async function evaluateModel(
   scoring: Omit<ScoreOptions, 'budgetBytes'>,
   figuresOver: FiguresOver = 'bothLabels',
   generators: GeneratorWeights | null = null,
+  fields: CandidateFields | null = null,
 ): Promise<Evaluation> {
   const candidates: Uint16Array[] = [];
   for (let k = 0; k < groups.length; k++) {
@@ -73,13 +75,13 @@ export async function evaluateModel(
   }
   // Each distinct input once: identical inputs then tie exactly (distinctInputs.ts).
   const e = await scoreDistinct(cfg, params, candidates, scoring);
-  return evaluationOf(view, answers, groups, e, cfg.sepId, seed, figuresOver, generators);
+  return evaluationOf(view, answers, groups, e, cfg.sepId, seed, figuresOver, generators, fields);
 }
 
 /**
  * Every figure of `evaluateModel` from given energies (`energies`: the groups' candidates in order), so the
  * same figures can be computed on another engine's energies (the selection bench compares Python's report
- * with the app's on the same inputs).
+ * with the app's on the same inputs). `fields`: the lines' numeric fields the selector also reads (view order).
  */
 export function evaluationOf(
   view: TrainingView,
@@ -90,7 +92,9 @@ export function evaluationOf(
   seed: number,
   figuresOver: FiguresOver = 'bothLabels',
   generators: GeneratorWeights | null = null,
+  fields: CandidateFields | null = null,
 ): Evaluation {
+  const named = fields !== null && fields.names.length > 0 ? fields : null;
   const scored: ScoredGroup[] = [];
   const sourced: SourcedGroup[] = [];
   let offset = 0;
@@ -102,6 +106,7 @@ export function evaluationOf(
       labels: view.labels.subarray(start, start + n),
       answers: answers.slice(start, start + n),
       lengths: answerTokens(view, start, n, sepId),
+      ...(named ? { fields: named.values.map((v) => v.subarray(start, start + n)) } : {}),
     });
     if (view.sources)
       sourced.push({
@@ -118,10 +123,11 @@ export function evaluationOf(
     groupsWithGenerators,
     withLengthCheck(groupsWithGenerators, { seed, figuresOver }, evaluationFigures(groupsWithGenerators, { seed, subsetsPerN: CURVE_SUBSETS, figuresOver })),
   );
-  // The labelled generator weights travel with the map (Rerank, picks, the exported file) where they were used.
+  // The labelled generator weights and the selector's fields travel with the map (Rerank, picks, the exported file) where they were used.
+  const map = { ...figures.selection.probabilityMap, ...(named ? { selectorFields: named.names } : {}) };
   const selection = known?.table
-    ? { ...figures.selection, probabilityMap: { ...figures.selection.probabilityMap, generators }, generators: known.table }
-    : figures.selection;
+    ? { ...figures.selection, probabilityMap: { ...map, generators }, generators: known.table }
+    : { ...figures.selection, probabilityMap: map };
   return {
     ...figures,
     selection,

@@ -41,7 +41,10 @@ const cfg = makeConfig({
 });
 // A map as an evaluation records it: the selector recommended, Platt's map of the vote's share fitted.
 const recorded: ProbabilityMap = { temperature: 0.35, platt: { a: 1.4, b: -0.3 }, selector: [-0.4, 3.1, -0.8, -0.2, 0.25], use: 'selector' };
+// A selector fitted with a field of the lines (`told`), and the generator feature, as a 6.x evaluation records it.
+const fieldMap: ProbabilityMap = { ...recorded, selector: [-0.4, 3.1, -0.8, -0.2, 0.25, 0.5, 2.5], selectorFields: ['told'] };
 const { python, tried } = findPython();
+let withField = '';
 let dir = '';
 let weights = '';
 let labelled = '';
@@ -56,6 +59,8 @@ beforeAll(async () => {
   disposeParams(init);
   weights = join(dir, 'tiny.safetensors');
   writeFileSync(weights, writeModel({ cfg, tensors: arrays, metadata: { training: { source: 'picksPython.test', probabilityMap: recorded } } }));
+  withField = join(dir, 'field.safetensors');
+  writeFileSync(withField, writeModel({ cfg, tensors: arrays, metadata: { training: { source: 'picksPython.test', probabilityMap: fieldMap } } }));
   // The sample's first 30 questions (4 candidates each).
   const lines = readFileSync(repoSamplePath(), 'utf8').split('\n').slice(0, 120);
   labelled = join(dir, 'labelled.jsonl');
@@ -70,8 +75,8 @@ afterAll(() => {
 });
 
 /** The app's picks of `groups` with the model file as Pick answers reads it. */
-async function appPicks(groups: ReadonlyArray<Group<CandidateText>>, choice: PickRuleChoice): Promise<PicksRecord[]> {
-  const model = readModel(readFileSync(weights).buffer as ArrayBuffer, { copy: true });
+async function appPicks(groups: ReadonlyArray<Group<CandidateText>>, choice: PickRuleChoice, file = weights): Promise<PicksRecord[]> {
+  const model = readModel(readFileSync(file).buffer as ArrayBuffer, { copy: true });
   const map = readProbabilityMap(model.training?.probabilityMap)!;
   const params = paramsFromArrays(model.cfg, model.tensors);
   const out: PicksRecord[] = [];
@@ -90,9 +95,9 @@ async function appPicks(groups: ReadonlyArray<Group<CandidateText>>, choice: Pic
   return out;
 }
 
-function pythonPicks(data: string, rule: PickRuleChoice): { records: PicksRecord[]; summary: { accuracy: number | null; rule: string } } {
+function pythonPicks(data: string, rule: PickRuleChoice, file = weights): { records: PicksRecord[]; summary: { accuracy: number | null; rule: string } } {
   const out = join(dir, `py-${rule}.jsonl`);
-  const stdout = runPython(python!, ['-m', 'eorm.score', '--weights', weights, '--data', data, '--picks', out, '--rule', rule], { OMP_NUM_THREADS: '1' });
+  const stdout = runPython(python!, ['-m', 'eorm.score', '--weights', file, '--data', data, '--picks', out, '--rule', rule], { OMP_NUM_THREADS: '1' });
   const records = readFileSync(out, 'utf8')
     .trim()
     .split('\n')
@@ -182,6 +187,29 @@ describe('the app and eorm.score --picks write the same picks', () => {
       expectSame(app, py);
       expect(app.every((r) => r.rule === rule && r.energies.length === 0)).toBe(true);
     }
+  });
+
+  it('a selector that reads a field of the lines: the same picks, which the field moves (issue 42, point 3)', async () => {
+    if (!python) throw new Error(`No Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`);
+    // `told` leans towards the right answers, with noise, and is missing on every 7th line (the question's mean there).
+    const rng = createRng(5);
+    const lines = readFileSync(labelled, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l, i) => {
+        const o = JSON.parse(l) as { label: number };
+        return JSON.stringify(i % 7 === 3 ? o : { ...o, told: o.label + 1.5 * rng.next() });
+      });
+    const file = join(dir, 'told.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const read = await readFiles([{ name: 'told.jsonl', stream: bytesStream(readFileSync(file)), size: null }]);
+    const app = await appPicks(read.groups, 'selector', withField);
+    expectSame(app, pythonPicks(file, 'selector', withField).records);
+    const without = await appPicks(read.groups, 'selector');
+    const moved = app.filter((r, g) => r.answer !== without[g].answer).length;
+    expect(moved).toBeGreaterThan(0);
+    const right = (rs: PicksRecord[]) => rs.filter((r) => r.correct === 1).length;
+    expect(right(app)).toBeGreaterThan(right(without));
   });
 
   it('the same file without labels or gold', async () => {

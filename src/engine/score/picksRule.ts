@@ -82,27 +82,29 @@ function lowest(indices: Iterable<number>, energies: ArrayLike<number> | null): 
   return best;
 }
 
-/** Whose figures give the probabilities under `rule`. */
-function useOf(rule: PickRule, map: ProbabilityMap, w: CandidateGeneratorWeights): ProbabilityUse {
+/** Whose figures give the probabilities under `rule`; the selector reads the generator weights and fields it was fitted with. */
+function useOf(rule: PickRule, map: ProbabilityMap, w: CandidateGeneratorWeights, fields: ReadonlyArray<ArrayLike<number>>): ProbabilityUse {
   const { pick, generators } = RULE_BY_ID[rule];
   if (pick === 'generators') return { by: 'generators', weights: generators === 'labelled' ? w.labelled : w.agreement };
-  if (pick === 'coefficients' || pick === 'counts' || pick === 'vote') return { by: pick };
-  return mapUse(map);
+  const use = pick === 'coefficients' || pick === 'counts' || pick === 'vote' ? { by: pick } : mapUse(map);
+  return use.by === 'coefficients' ? { by: 'coefficients', generators: w.labelled ?? w.agreement, fields } : use;
 }
 
 /** The map a model-free pick reads: no temperature to speak of, nothing fitted. */
 const MODEL_FREE: ProbabilityMap = { temperature: 1, platt: null, selector: null, use: 'vote' };
 
+/** `fields`: per field of the map's selectorFields, each candidate's value (NaN: none). */
 export function pickQuestion(
   answers: ReadonlyArray<string | null>,
   energies: ArrayLike<number> | null,
   map: ProbabilityMap | null,
   rule: PickRule,
   generators: CandidateGeneratorWeights = NO_GENERATORS,
+  fields: ReadonlyArray<ArrayLike<number>> = [],
 ): QuestionPick {
   const m = map ?? MODEL_FREE;
   const e = energies ?? new Float64Array(answers.length);
-  const rows = rerankAnswers(answers, e, m, useOf(rule, m, generators));
+  const rows = rerankAnswers(answers, e, m, useOf(rule, m, generators, fields));
   const named = rows.filter((r) => r.answer !== null);
   let picked: (typeof rows)[number] | undefined;
   let index: number;

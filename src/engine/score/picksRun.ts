@@ -19,6 +19,7 @@ import { type PicksRecord, picksRecord } from './picksRecord.ts';
 import { type CandidateGeneratorWeights, type PickRule, pickQuestion } from './picksRule.ts';
 import { fitAgreementGenerators } from '../metrics/generators/generatorAgreement.ts';
 import { type SourcedAnswers, candidateWeights } from '../metrics/generators/generators.ts';
+import { groupFieldValues } from '../data/candidateFields.ts';
 
 /** What a picks run needs of a run's control (train/runControl.ts's RunControl has it): pause and stop. */
 export interface PauseStop {
@@ -122,7 +123,8 @@ export async function runPicks(groups: ReadonlyArray<Group<CandidateText>>, opts
       const e = energies ? energies.subarray(c, c + group.candidates.length) : null;
       c += group.candidates.length;
       const answers = group.candidates.map((x) => x.answerKey);
-      records.push(picksRecord(g, group, e, opts.rule, pickQuestion(answers, e, model?.map ?? null, opts.rule, generators(g))));
+      const fields = groupFieldValues(group.candidates, model?.map.selectorFields ?? []);
+      records.push(picksRecord(g, group, e, opts.rule, pickQuestion(answers, e, model?.map ?? null, opts.rule, generators(g), fields)));
     }
     done += records.length;
     await opts.onChunk(records);

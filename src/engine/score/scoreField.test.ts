@@ -11,7 +11,10 @@ import { fieldEnergies, scoreFieldEvaluation, scoreFields } from './scoreField.t
 const dir = mkdtempSync(join(tmpdir(), 'eorm-scores-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The sample's first 60 questions, each line with a random `energy` and a `score` (its negation), and an aligned `quality` on some lines only. */
+/**
+ * The sample's first 60 questions, each line with a random `energy` and a `score` (its negation), an aligned
+ * `quality` on some lines only, and `told`, leaning towards the label (missing on every 9th line).
+ */
 function scoredFile(name: string, sources = true): string {
   const rng = createRng(11);
   const lines = readFileSync(repoSamplePath(), 'utf8')
@@ -21,7 +24,8 @@ function scoredFile(name: string, sources = true): string {
       const o = JSON.parse(l) as Record<string, unknown>;
       const energy = rng.next() * 4 - 2;
       if (!sources) delete o.source;
-      return JSON.stringify({ ...o, energy, score: -energy, ...(i % 2 === 0 ? { quality: 1 } : {}) });
+      const told = i % 9 === 4 ? {} : { told: (o.label === 1 ? 1 : 0) + 0.5 * rng.next() };
+      return JSON.stringify({ ...o, energy, score: -energy, ...(i % 2 === 0 ? { quality: 1 } : {}), ...told });
     });
   const path = join(dir, name);
   writeFileSync(path, `${lines.join('\n')}\n`);
@@ -62,5 +66,19 @@ describe('evaluating scores a file brings, without a model', () => {
       expectClose(JSON.parse(JSON.stringify(app.selection)), py.selection, `sources ${sources}`);
       expectClose(JSON.parse(JSON.stringify(app.summary)), py.metrics);
     }
+  }, 240_000);
+
+  it('with a field the selector also reads: the same figures as eorm.score --selector-field, and the field recorded in the map', async () => {
+    const { python, tried } = findPython();
+    if (!python) throw new Error(`No Python with torch (${tried.join('; ')}). ${INSTALL_TORCH}`);
+    const path = scoredFile('told.jsonl');
+    const d = await readTrainingData(readFileSync(path));
+    const app = scoreFieldEvaluation(d.dataset.groups, withSources(d.view, d.dataset), d.answers, 'score', true, 42, ['told', 'score']);
+    expect(app.selection.probabilityMap.selectorFields).toEqual(['told']);
+    const args = ['-m', 'eorm.score', '--data', path, '--score-field', 'score', '--higher-is-better', '--selector-field', 'told', '--json'];
+    const py = JSON.parse(runPython(python, args, { OMP_NUM_THREADS: '1' }).trim()) as { selection: unknown };
+    expectClose(JSON.parse(JSON.stringify(app.selection)), py.selection);
+    const plain = scoreFieldEvaluation(d.dataset.groups, withSources(d.view, d.dataset), d.answers, 'score', true, 42);
+    expect(app.selection.rules.selector.accuracy).toBeGreaterThan(plain.selection.rules.selector.accuracy);
   }, 240_000);
 });

@@ -8,6 +8,7 @@
 import type { Candidate, Group, TrainingView } from '../data/types.ts';
 import { GPT2_EOT } from '../data/tokenize/gpt2.ts';
 import { type Evaluation, evaluationOf } from './evaluation.ts';
+import { candidateFields } from '../data/candidateFields.ts';
 
 export const DEFAULT_SCORE_FIELD = 'energy';
 
@@ -35,6 +36,7 @@ export function scoreFields(groups: ReadonlyArray<Group<Candidate>>): string[] {
   return Object.keys(first).filter((f) => groups.every((g) => g.candidates.every((c) => c.scores?.[f] !== undefined)));
 }
 
+/** The report on `field`'s values; the selector also reads `selectorFields` (the scored field left out). */
 export function scoreFieldEvaluation(
   groups: ReadonlyArray<Group<Candidate>>,
   view: TrainingView,
@@ -42,7 +44,12 @@ export function scoreFieldEvaluation(
   field: string,
   higherIsBetter: boolean,
   seed: number,
+  selectorFields: ReadonlyArray<string> = [],
 ): Evaluation {
   const energies = fieldEnergies(groups, field, higherIsBetter);
-  return evaluationOf(view, answers, Uint32Array.from(groups.keys()), energies, GPT2_EOT, seed, 'allQuestions');
+  const fields = candidateFields(
+    groups,
+    selectorFields.filter((f) => f !== field),
+  );
+  return evaluationOf(view, answers, Uint32Array.from(groups.keys()), energies, GPT2_EOT, seed, 'allQuestions', null, fields);
 }

@@ -143,6 +143,34 @@ describe('runTraining', () => {
     disposeParams(params);
   });
 
+  it("validates with the lines' fields the settings name: the selector reads them and the map records them (issue 42, point 3)", async () => {
+    const params = initParams(cfg, 4);
+    const seen = { points: [] as TrainPoint[], evals: [] as RunEvaluation[] };
+    // Enough held-out questions (24) to fit the selector, few steps (12).
+    const many = syntheticView({ groups: 120, groupSize: 4, vocab: 63, marker: 7, seed: 3, cls: 63 });
+    const told = Float64Array.from(many.view.labels, (l, i) => l + (i % 5) / 10);
+    await runTraining(
+      {
+        cfg,
+        params,
+        view: many.view,
+        answers: many.answers,
+        split: splitGroups(many.view, { seed: 1 }),
+        settings: settings({ epochs: 1, groupsPerStep: 8 }),
+        profile: activeProfile(),
+        fields: { names: ['told'], values: [told] },
+      },
+      listener(seen),
+      new RunControl(),
+    );
+    expect(seen.evals.map((e) => e.epoch)).toEqual([0, 1]);
+    for (const e of seen.evals) {
+      expect(e.evaluation.selection.probabilityMap.selectorFields).toEqual(['told']);
+      expect(e.evaluation.selection.probabilityMap.selector).toHaveLength(7);
+    }
+    disposeParams(params);
+  });
+
   it('stops within one step of the request', async () => {
     const params = initParams(cfg, 4);
     const control = new RunControl();

@@ -2,6 +2,7 @@
 import type { BackendProfile } from '../backend/profile.ts';
 import type { GroupSplit } from '../data/split.ts';
 import type { TrainingView } from '../data/types.ts';
+import type { CandidateFields } from '../data/candidateFields.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { Params } from '../model/params.ts';
 import type { RunCheckpoint } from './checkpoint.ts';
@@ -83,6 +84,8 @@ export interface RunInputs {
   resumeFrom?: RunCheckpoint;
   /** Threads that help score the validation (see ScoringPeer in scoring.ts). */
   scoringPeers?: ReadonlyArray<ScoringPeer>;
+  /** The lines' numeric fields the selector also reads (settings.selectorFields that every candidate carries), view order. */
+  fields?: CandidateFields;
   /** A thread that computes half of each training step where the profile shares steps (sharedStep.ts). */
   stepPeer?: StepPeer;
 }

@@ -34,6 +34,8 @@ export interface TrainSettings {
   splitKind?: SplitKind;
   /** Sources (the lines' `source`) whose candidates are validated on and never trained on; absent or empty: none. */
   holdoutSources?: string[];
+  /** Numeric fields of the lines (another reward model's `score`, a mean `logprob`) the learned selector also reads; absent or empty: none. */
+  selectorFields?: string[];
   groupsPerStep: number;
   /** Candidates per forward/backward pass; 0 = automatic (one pass unless the step would not fit in memory). */
   microBatch: number;

@@ -6,7 +6,7 @@ import type { Run } from './run.ts';
 
 /** The validation of `weights`; `alongside`: scored by the peers only, while this thread trains. */
 const evaluate = (run: Run, weights: Params, alongside: boolean) => {
-  const { cfg, view, answers, split, settings, scoringPeers } = run.inputs;
+  const { cfg, view, answers, split, settings, scoringPeers, fields } = run.inputs;
   const scoring = { onProgress: run.listener.evalProgress, peers: scoringPeers, peersOnly: alongside, profile: run.profile };
   return evaluateModel(
     cfg,
@@ -18,6 +18,7 @@ const evaluate = (run: Run, weights: Params, alongside: boolean) => {
     scoring,
     'bothLabels',
     trainingGenerators(view, answers, split.train, settings.seed),
+    fields ?? null,
   );
 };
 

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { evaluateScores } from '../../client/commands.ts';
 import { useEngine } from '../../state/hooks.ts';
+import { settingsStore } from '../../state/settingsStore.ts';
 import { SelectionReportView } from './SelectionSummary.tsx';
 
 const DEFAULT_FIELD = 'energy';
@@ -38,7 +39,12 @@ export function ScoresPanel() {
           <label className="inline">
             <input type="checkbox" data-testid="scores-higher-is-better" checked={higher} onChange={(e) => setHigher(e.target.checked)} /> higher is better
           </label>
-          <button type="button" data-testid="evaluate-scores" disabled={busy} onClick={() => evaluateScores(role, chosen, higher)}>
+          <button
+            type="button"
+            data-testid="evaluate-scores"
+            disabled={busy}
+            onClick={() => evaluateScores(role, chosen, higher, settingsStore.getState().settings.selectorFields ?? [])}
+          >
             {busy ? 'Evaluating…' : 'Evaluate these scores'}
           </button>
           <span className="muted small">no model needed: each candidate&apos;s own score ranks it</span>

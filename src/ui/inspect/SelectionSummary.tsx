@@ -216,6 +216,7 @@ export function SelectionReportView({ report, testId, set, title }: { report: Re
       data-energy-gain={attr(sel?.energyGain?.diff)}
       data-energy-gain-ci={ci(sel?.energyGain?.ci)}
       data-energy-gain-real={sel?.energyGain ? String(sel.energyGain.real) : ''}
+      data-selector-fields={(sel?.probabilityMap.selectorFields ?? []).join(',')}
     >
       <h3 className="small">{title}</h3>
       {sel ? (
@@ -228,6 +229,11 @@ export function SelectionReportView({ report, testId, set, title }: { report: Re
               {RULE_NAMES[sel.recommended.rule]} over all {sel.allQuestions.groups} held-out questions: {pct(report.allQuestionsAccuracy)}. The other validation
               figures (the table above, the sentence, the intervals) are over the {sel.groups} questions with both a right and a wrong answer, where rules
               differ.{sel.singleLabel ? ` ${sel.singleLabel.sentence}` : ''}
+            </p>
+          )}
+          {(sel.probabilityMap.selectorFields ?? []).length > 0 && (
+            <p className="small" data-testid="selector-fields">
+              The learned selector also read the lines&apos; {(sel.probabilityMap.selectorFields ?? []).join(', ')}, each standardised within its question.
             </p>
           )}
           {sel.energyGain && (

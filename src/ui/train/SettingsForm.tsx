@@ -14,10 +14,10 @@ const POSITIVE: NumberRule = { min: Number.MIN_VALUE };
 const NONNEG: NumberRule = { min: 0 };
 
 /** One empty list: a selector that returned a new [] each time would re-render without end. */
-const NO_SOURCES: readonly string[] = [];
+const NO_NAMES: readonly string[] = [];
 
 type NumericModelField = Exclude<ModelField, 'positional'>;
-type NumericRunField = Exclude<RunField, 'init' | 'bestMetric' | 'splitKind' | 'holdoutSources'>;
+type NumericRunField = Exclude<RunField, 'init' | 'bestMetric' | 'splitKind' | 'holdoutSources' | 'selectorFields'>;
 
 const MODEL_FIELDS: Array<{ key: NumericModelField; label: string; rule: NumberRule; testId: string; hint?: string }> = [
   { key: 'dModel', label: 'd_model', rule: INT_POS, testId: 'cfg-d-model', hint: 'Width of the Transformer; must be divisible by heads' },
@@ -76,7 +76,8 @@ export function SettingsForm() {
   const settings = useSettings((s) => s.settings);
   const frozen = useEngine((s) => isRunActive(s.run.status.state));
   const hasModel = useEngine((s) => s.models.available.length > 0);
-  const sources = useEngine((s) => s.data.train.summary?.sources ?? NO_SOURCES);
+  const sources = useEngine((s) => s.data.train.summary?.sources ?? NO_NAMES);
+  const fields = useEngine((s) => s.data.train.summary?.scoreFields ?? NO_NAMES);
   const splitKindId = useId();
   const presetId = useId();
   const positionalId = useId();
@@ -160,6 +161,30 @@ export function SettingsForm() {
                     data-source={name}
                     checked={held.includes(name)}
                     onChange={(e) => setRun('holdoutSources', toggled(held, name, e.target.checked, sources))}
+                  />{' '}
+                  {name}
+                </label>
+              );
+            })}
+          </fieldset>
+        )}
+        {fields.length > 0 && (
+          <fieldset
+            className="checks"
+            data-testid="cfg-selector-fields"
+            title="Numbers each candidate line carries (another reward model's score, a mean logprob): the learned selector reads the ticked ones beside vote share, energy and generator, each standardised within its question, its weight fitted on held-out questions. Files you rerank or pick from later need the same fields."
+          >
+            <legend>Selector also reads</legend>
+            {fields.map((name) => {
+              const on = settings.selectorFields ?? [];
+              return (
+                <label key={name}>
+                  <input
+                    type="checkbox"
+                    data-testid="cfg-selector-field"
+                    data-field={name}
+                    checked={on.includes(name)}
+                    onChange={(e) => setRun('selectorFields', toggled(on, name, e.target.checked, fields))}
                   />{' '}
                   {name}
                 </label>

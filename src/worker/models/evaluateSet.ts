@@ -1,4 +1,5 @@
 import { withSources } from '../../engine/data/candidateSources.ts';
+import { candidateFields, usableFields } from '../../engine/data/candidateFields.ts';
 import { recordedFigureSeed } from '../../engine/data/splitRecord.ts';
 import { activeProfile } from '../../engine/backend/profile.ts';
 import { readProbabilityMap } from '../../engine/metrics/recordedMap.ts';
@@ -45,7 +46,8 @@ export async function evaluateSet(
   const view = withSources(data.view, data.dataset);
   // The generator weights the model learnt from its training questions' labels; for its own validation
   // split they can be fitted again on that split's training questions.
-  const recorded = readProbabilityMap(m.model.training.probabilityMap)?.generators ?? null;
+  const recordedMap = readProbabilityMap(m.model.training.probabilityMap);
+  const recorded = recordedMap?.generators ?? null;
   const generators = recorded ?? (set === 'val' ? trainingGenerators(view, data.answers, data.split.train, seed) : null);
   const scoring = {
     onProgress: (done: number, total: number) => emit({ type: 'evalProgress', set, done, total }),
@@ -62,6 +64,8 @@ export async function evaluateSet(
     scoring,
     set === 'val' ? 'bothLabels' : 'allQuestions',
     generators,
+    // The fields the model's selector was fitted with, else the settings' (as a run would fit it).
+    candidateFields(data.dataset.groups, usableFields(data.dataset.groups, recordedMap?.selectorFields ?? deps.runs.settings.selectorFields ?? [])),
   );
   return { key, evaluated: { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation, heldOut: trained?.note ?? null } };
 }

@@ -5,6 +5,7 @@
 import { withSources } from '../../engine/data/candidateSources.ts';
 import { scoreFieldEvaluation } from '../../engine/score/scoreField.ts';
 import type { WorkerEvent } from '../protocols/events.ts';
+import { usableFields } from '../../engine/data/candidateFields.ts';
 import type { Datasets } from '../data/datasets.ts';
 import type { DataRole } from '../protocols/data.ts';
 
@@ -12,12 +13,20 @@ export function evaluateScores(
   datasets: Datasets,
   emit: (event: WorkerEvent) => void,
   seed: number,
-  cmd: { role: DataRole; field: string; higherIsBetter: boolean },
+  cmd: { role: DataRole; field: string; higherIsBetter: boolean; selectorFields?: string[] },
 ): void {
   const data = datasets.require(cmd.role);
   const field = cmd.field.trim();
   if (field === '') throw new Error('Name the field that holds each candidate’s score (e.g. energy, or score).');
-  const e = scoreFieldEvaluation(data.dataset.groups, withSources(data.view, data.dataset), data.answers, field, cmd.higherIsBetter, seed);
+  const e = scoreFieldEvaluation(
+    data.dataset.groups,
+    withSources(data.view, data.dataset),
+    data.answers,
+    field,
+    cmd.higherIsBetter,
+    seed,
+    usableFields(data.dataset.groups, cmd.selectorFields ?? []),
+  );
   const report = {
     summary: e.summary,
     curve: e.curve,

@@ -39,7 +39,7 @@ export type Command =
   | { type: 'stop' }
   | { type: 'evaluate'; set: EvalSet }
   /** The selection report of scores a file brings (a numeric field per candidate line), without a model. */
-  | { type: 'evaluateScores'; role: DataRole; field: string; higherIsBetter: boolean }
+  | { type: 'evaluateScores'; role: DataRole; field: string; higherIsBetter: boolean; selectorFields?: string[] }
   | { type: 'inspect'; set: EvalSet; filter: InspectFilter; position: number }
   | { type: 'rerank'; question: string; candidates: string }
   /** "Why this energy?": the energy change when each step, then each token, of one candidate's answer is deleted (one candidate per command). */
