@@ -86,6 +86,11 @@ class SelectorFields(unittest.TestCase):
         self.assertEqual(final["selection"]["probabilityMap"]["selectorFields"], ["told"])
         self.assertGreater(final["selection"]["rules"]["selector"]["accuracy"], final["selection"]["rules"]["majority"]["accuracy"])
 
+    def test_a_resume_keeps_its_fields(self):
+        p = run_module(["-m", "eorm.train", "--data", self.data, "--out", self.out, *TINY, "--epochs", "1", "--split", "all", "--selector-field", "label"])
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("was written by a run whose selector reads ['told']", p.stderr)
+
     def test_a_field_no_line_carries(self):
         p = run_module(["-m", "eorm.train", "--data", self.data, "--out", os.path.join(self.tmp, "x"), *TINY, "--epochs", "1", "--selector-field", "nope"])
         self.assertNotEqual(p.returncode, 0)

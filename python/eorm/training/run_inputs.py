@@ -176,6 +176,9 @@ def choose_split(args, ckpt: Optional[Dict], ckpt_path: Optional[str], init, set
         resumed = resumed_settings(ckpt, ckpt_path, settings, data_id, paths_text(args.data), log)
         _check_split_flags(args, resumed[1], ckpt_path)
         check_best_metric(args.best_metric, resumed[0], ckpt_path)
+        asked = settings.get("selector_fields", [])
+        if getattr(args, "selector_field", None) and asked != resumed[0].get("selector_fields", []):
+            raise SystemExit(f"--selector-field {', '.join(asked)}: {ckpt_path} was written by a run whose selector reads {resumed[0].get('selector_fields') or 'no field'}; leave the flag out to keep it, or use another --out (or --resume never) to start over.")
         return resumed
     if init is not None:
         split, notes = split_for_init(init[1].training, os.path.basename(args.init), data_name(args.data), data_id, args.seed, args.train_fraction, kind, holdout)
