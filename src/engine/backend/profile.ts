@@ -66,20 +66,6 @@ export interface BackendProfile {
    * where the device has shader-f16 (precision/choice.ts) and the kernels are registered.
    */
   readonly halfPrecision: boolean;
-  /**
-   * Scoring's products of weights with 8-bit operands (kernels/quantLinear/; tfjs-wasm): set only on the
-   * copy of the profile a scoring call that asks for it runs with (withQuantizedScoring), never for training.
-   */
-  readonly quantizedScoring?: boolean;
-}
-
-const quantized = new WeakMap<BackendProfile, BackendProfile>();
-
-/** `profile` with scoring's 8-bit products: one copy per profile, so the model's ops are made once for it (model/ops.ts). */
-export function withQuantizedScoring(profile: BackendProfile): BackendProfile {
-  let q = quantized.get(profile);
-  if (!q) quantized.set(profile, (q = { ...profile, quantizedScoring: true }));
-  return q;
 }
 
 /** On WebGPU the per-step scalars are read back together, at most one read (it ends a GPU pass and maps a buffer) per this many steps. */

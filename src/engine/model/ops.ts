@@ -9,7 +9,6 @@ export { softplus } from '../kernels/btLoss/btLoss.ts';
 import { gatherRows as gatherRowsOp, gatherTableRows as gatherTableRowsOp } from '../kernels/rowGather/rowGather.ts';
 import type { RowOrder } from '../kernels/rowSum/rowSum.ts';
 import { halfLinear, halfMatMul } from '../kernels/halfMatMul/op.ts';
-import { quantLinear } from '../kernels/quantLinear/quantLinear.ts';
 
 /**
  * The model's operations on one backend. Each runs the fused kernel `profile` names for it, else its
@@ -62,8 +61,7 @@ function opsOf(profile: BackendProfile) {
 
   /**
    * y = x W^T + b for a PyTorch-layout weight [out, in], on inputs of any rank. Fused: the bias is added
-   * in the product's epilogue and its gradient is one column sum (kernels/matMul/matMul.ts). Scoring with
-   * 8-bit products where the profile asks for them (kernels/quantLinear/).
+   * in the product's epilogue and its gradient is one column sum (kernels/matMul/matMul.ts).
    */
   function linear(x: tf.Tensor, weight: tf.Tensor, bias: tf.Tensor): tf.Tensor {
     return tf.tidy(() => {
@@ -73,11 +71,9 @@ function opsOf(profile: BackendProfile) {
       const simd = profile.simdProducts;
       const y = profile.halfPrecision
         ? halfLinear(flat, weight as tf.Tensor2D, bias)
-        : profile.quantizedScoring
-          ? quantLinear(flat, weight as tf.Tensor2D, bias, simd)
-          : profile.fused.linear
-            ? fusedLinear(flat, weight as tf.Tensor2D, bias, simd)
-            : composedLinear(flat, weight, bias, simd);
+        : profile.fused.linear
+          ? fusedLinear(flat, weight as tf.Tensor2D, bias, simd)
+          : composedLinear(flat, weight, bias, simd);
       return tf.reshape(y, [...x.shape.slice(0, -1), outDim]);
     });
   }

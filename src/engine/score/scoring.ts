@@ -4,7 +4,7 @@
  * other cores is src/worker/peers/peerPool.ts.
  */
 import * as tf from '@tensorflow/tfjs';
-import { type BackendProfile, DEFAULT_PASS_BUDGET_BYTES, withQuantizedScoring } from '../backend/profile.ts';
+import { type BackendProfile, DEFAULT_PASS_BUDGET_BYTES } from '../backend/profile.ts';
 import { modelOps } from '../model/ops.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { type ParamTensors, energies } from '../model/transebm.ts';
@@ -36,11 +36,7 @@ export interface ScoreOptions {
   peersOnly?: boolean;
   /** What runs where, taken once where the call starts, for every batch of it. */
   profile: BackendProfile;
-  /** 'int8': the weights' products with 8-bit operands (kernels/quantLinear/, tfjs-wasm; the peers too); default float32. */
-  precision?: ScorePrecision;
 }
-
-export type ScorePrecision = 'float32' | 'int8';
 
 interface Batch {
   /** Candidate indices, longest first. */
@@ -97,8 +93,7 @@ export async function scoreCandidates(
   candidates: ReadonlyArray<ArrayLike<number>>,
   opts: ScoreOptions,
 ): Promise<Float32Array> {
-  const int8 = opts.precision === 'int8';
-  const profile = int8 ? withQuantizedScoring(opts.profile) : opts.profile;
+  const { profile } = opts;
   const out = new Float32Array(candidates.length);
   const batches = planBatches(cfg, candidates, opts.budgetBytes ?? DEFAULT_PASS_BUDGET_BYTES);
   const delivered = new Uint8Array(batches.length);
@@ -171,7 +166,7 @@ export async function scoreCandidates(
         }
       }
     };
-    void peer.load(call, int8 ? { ...compact.model, precision: 'int8' } : compact.model).catch(() => undefined);
+    void peer.load(call, compact.model).catch(() => undefined);
     return Promise.all(Array.from({ length: inFlightPerPeer }, lane));
   };
   try {
@@ -234,8 +229,6 @@ export interface ScoringPeer {
 export interface PeerModel {
   cfg: ModelConfig;
   weights: Array<[string, Float32Array]>;
-  /** The call's products (ScoreOptions.precision); absent: float32. */
-  precision?: ScorePrecision;
 }
 
 export interface CompactModel {

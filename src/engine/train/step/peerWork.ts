@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { type BackendProfile, withQuantizedScoring } from '../../backend/profile.ts';
+import type { BackendProfile } from '../../backend/profile.ts';
 import type { ModelConfig } from '../../model/config.ts';
 import { type Params, disposeParams, paramsFromArrays } from '../../model/params.ts';
 import { btLossGradient, pairGroups } from '../../model/loss.ts';
@@ -35,7 +35,7 @@ export interface PeerWork extends StepPeer {
  * two calls in flight at once each score with their own; a batch of a released call is refused unscored.
  */
 export function peerWork(ready: Promise<BackendProfile>): PeerWork {
-  const held = new Map<number, { cfg: ModelConfig; params: Params; int8: boolean }>();
+  const held = new Map<number, { cfg: ModelConfig; params: Params }>();
   // Released calls whose release the queue has not reached: their queued requests are skipped.
   const over = new Set<number>();
   let queue: Promise<unknown> = Promise.resolve();
@@ -60,12 +60,12 @@ export function peerWork(ready: Promise<BackendProfile>): PeerWork {
       inOrder(() => {
         if (over.has(call)) return;
         if (held.has(call)) throw new Error(`scoring call ${call} was loaded twice`);
-        held.set(call, { cfg: model.cfg, params: paramsFromArrays(model.cfg, new Map(model.weights)), int8: model.precision === 'int8' });
+        held.set(call, { cfg: model.cfg, params: paramsFromArrays(model.cfg, new Map(model.weights)) });
       }),
     score: (call, batch, length) =>
       inOrder((profile) => {
         const c = weightsOf(call);
-        return scoreBatch(c.cfg, c.params, batch, length, c.int8 ? withQuantizedScoring(profile) : profile);
+        return scoreBatch(c.cfg, c.params, batch, length, profile);
       }),
     energies: (call, part) =>
       inOrder((profile) => {
