@@ -29,9 +29,8 @@ def selector_penalties(fields: int) -> List[float]:
     return [0.01] + [SELECTOR_PENALTY] * (len(SELECTOR_FEATURES) - 1 + fields)
 
 
-def _standardised_field(values: Sequence[float]) -> List[float]:
-    """A named field standardised within its question; a missing (nan) value counts as the mean, 0."""
-    finite = [v for v in values if math.isfinite(v)]
+def _mean_std(finite: Sequence[float]) -> Tuple[float, float]:
+    """Mean and population standard deviation, summed in order (0, 0 for none)."""
     n = len(finite)
     total = 0.0
     for v in finite:
@@ -40,21 +39,17 @@ def _standardised_field(values: Sequence[float]) -> List[float]:
     ss = 0.0
     for v in finite:
         ss += (v - mean) ** 2
-    std = math.sqrt(ss / n) if n else 0.0
+    return mean, math.sqrt(ss / n) if n else 0.0
+
+
+def _standardised_field(values: Sequence[float]) -> List[float]:
+    """A named field standardised within its question; a missing (nan) value counts as the mean, 0."""
+    mean, std = _mean_std([v for v in values if math.isfinite(v)])
     return [(v - mean) / std if math.isfinite(v) and std > 0 else 0.0 for v in values]
 
 
 def _standardised(energies: Sequence[float]) -> List[float]:
-    finite = [rank_key(e) for e in energies if rank_key(e) != math.inf]
-    n = len(finite)
-    total = 0.0
-    for e in finite:
-        total += e
-    mean = total / n if n else 0.0
-    ss = 0.0
-    for e in finite:
-        ss += (e - mean) ** 2
-    std = math.sqrt(ss / n) if n else 0.0
+    mean, std = _mean_std([rank_key(e) for e in energies if rank_key(e) != math.inf])
     out = []
     for x in energies:
         e = rank_key(x)

@@ -38,44 +38,39 @@ const BASE = SELECTOR_FEATURES.length;
 /** The prior with `fields` named fields: only the vote share matters, a field's coefficient 0. */
 export const selectorPrior = (fields: number): Float64Array => Float64Array.from({ length: BASE + fields }, (_, j) => (j === 1 ? SHARE_PRIOR : 0));
 export const selectorPenalties = (fields: number): Float64Array => Float64Array.from({ length: BASE + fields }, (_, j) => (j === 0 ? 0.01 : SELECTOR_PENALTY));
-/** How many named fields a selector's coefficients read. */
-export const selectorFieldCount = (beta: ArrayLike<number>): number => beta.length - BASE;
 
-/** Each candidate's named field standardised within its question; a missing (NaN) value counts as the mean, 0. */
-function standardisedField(values: ArrayLike<number>): Float64Array {
+/** Mean and population standard deviation of the values `keep` takes (mapped by it), summed in order; 0, 0 for none. */
+function meanStd(values: ArrayLike<number>, keep: (v: number) => number | null): { mean: number; std: number } {
   let n = 0;
   let sum = 0;
   for (let i = 0; i < values.length; i++) {
-    if (Number.isFinite(values[i])) {
+    const v = keep(values[i]);
+    if (v !== null) {
       n++;
-      sum += values[i];
+      sum += v;
     }
   }
   const mean = n > 0 ? sum / n : 0;
   let ss = 0;
-  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i])) ss += (values[i] - mean) ** 2;
-  const std = n > 0 ? Math.sqrt(ss / n) : 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = keep(values[i]);
+    if (v !== null) ss += (v - mean) ** 2;
+  }
+  return { mean, std: n > 0 ? Math.sqrt(ss / n) : 0 };
+}
+
+/** Each candidate's named field standardised within its question; a missing (NaN) value counts as the mean, 0. */
+function standardisedField(values: ArrayLike<number>): Float64Array {
+  const { mean, std } = meanStd(values, (v) => (Number.isFinite(v) ? v : null));
   return Float64Array.from(values, (v) => (Number.isFinite(v) && std > 0 ? (v - mean) / std : 0));
 }
 
 /** Each candidate's energy standardised within its question (0 when they cannot be told apart). */
 function standardised(energies: ArrayLike<number>): Float64Array {
-  let n = 0;
-  let sum = 0;
-  for (let i = 0; i < energies.length; i++) {
-    const e = rankKey(energies[i]);
-    if (e !== Infinity) {
-      n++;
-      sum += e;
-    }
-  }
-  const mean = n > 0 ? sum / n : 0;
-  let ss = 0;
-  for (let i = 0; i < energies.length; i++) {
-    const e = rankKey(energies[i]);
-    if (e !== Infinity) ss += (e - mean) ** 2;
-  }
-  const std = n > 0 ? Math.sqrt(ss / n) : 0;
+  const { mean, std } = meanStd(energies, (x) => {
+    const e = rankKey(x);
+    return e === Infinity ? null : e;
+  });
   return Float64Array.from(energies, (x) => {
     const e = rankKey(x);
     if (e === Infinity) return NONFINITE_Z;

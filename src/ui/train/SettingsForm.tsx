@@ -144,54 +144,8 @@ export function SettingsForm() {
             <option value="mixed">both labels only</option>
           </select>
         </div>
-        {sources.length > 0 && (
-          <fieldset
-            className="checks"
-            data-testid="cfg-holdout-sources"
-            title="Train on the other sources' candidates only, validate on these sources' candidates (the same questions are held out): does the verifier transfer to a generator it never saw?"
-          >
-            <legend>Hold out sources</legend>
-            {sources.map((name) => {
-              const held = settings.holdoutSources ?? [];
-              return (
-                <label key={name}>
-                  <input
-                    type="checkbox"
-                    data-testid="cfg-holdout-source"
-                    data-source={name}
-                    checked={held.includes(name)}
-                    onChange={(e) => setRun('holdoutSources', toggled(held, name, e.target.checked, sources))}
-                  />{' '}
-                  {name}
-                </label>
-              );
-            })}
-          </fieldset>
-        )}
-        {fields.length > 0 && (
-          <fieldset
-            className="checks"
-            data-testid="cfg-selector-fields"
-            title="Numbers each candidate line carries (another reward model's score, a mean logprob): the learned selector reads the ticked ones beside vote share, energy and generator, each standardised within its question, its weight fitted on held-out questions. Files you rerank or pick from later need the same fields."
-          >
-            <legend>Selector also reads</legend>
-            {fields.map((name) => {
-              const on = settings.selectorFields ?? [];
-              return (
-                <label key={name}>
-                  <input
-                    type="checkbox"
-                    data-testid="cfg-selector-field"
-                    data-field={name}
-                    checked={on.includes(name)}
-                    onChange={(e) => setRun('selectorFields', toggled(on, name, e.target.checked, fields))}
-                  />{' '}
-                  {name}
-                </label>
-              );
-            })}
-          </fieldset>
-        )}
+        <NameChecks setting="holdoutSources" names={sources} chosen={settings.holdoutSources ?? []} onChange={(held) => setRun('holdoutSources', held)} />
+        <NameChecks setting="selectorFields" names={fields} chosen={settings.selectorFields ?? []} onChange={(on) => setRun('selectorFields', on)} />
         <div className="radios" role="radiogroup" aria-label="Initialisation">
           <label>
             <input
@@ -238,6 +192,50 @@ export function SettingsForm() {
 }
 
 /** `held` with `name` in or out, in the order the file names its sources. */
+/** The settings that are lists of names from the training file, each a set of checkboxes (NameChecks). */
+const NAME_CHECKS = {
+  holdoutSources: {
+    legend: 'Hold out sources',
+    testId: 'cfg-holdout-sources',
+    itemTestId: 'cfg-holdout-source',
+    itemAttribute: 'data-source',
+    title:
+      "Train on the other sources' candidates only, validate on these sources' candidates (the same questions are held out): does the verifier transfer to a generator it never saw?",
+  },
+  selectorFields: {
+    legend: 'Selector also reads',
+    testId: 'cfg-selector-fields',
+    itemTestId: 'cfg-selector-field',
+    itemAttribute: 'data-field',
+    title:
+      "Numbers each candidate line carries (another reward model's score, a mean logprob): the learned selector reads the ticked ones beside vote share, energy and generator, each standardised within its question, its weight fitted on held-out questions. Files you rerank or pick from later need the same fields.",
+  },
+} as const;
+
+/** A checkbox per name (nothing where there are none), the ticked ones in the names' order. */
+function NameChecks(props: { setting: keyof typeof NAME_CHECKS; names: readonly string[]; chosen: readonly string[]; onChange: (chosen: string[]) => void }) {
+  const { names, chosen } = props;
+  const c = NAME_CHECKS[props.setting];
+  if (names.length === 0) return null;
+  return (
+    <fieldset className="checks" data-testid={c.testId} title={c.title}>
+      <legend>{c.legend}</legend>
+      {names.map((name) => (
+        <label key={name}>
+          <input
+            type="checkbox"
+            data-testid={c.itemTestId}
+            {...{ [c.itemAttribute]: name }}
+            checked={chosen.includes(name)}
+            onChange={(e) => props.onChange(toggled(chosen, name, e.target.checked, names))}
+          />{' '}
+          {name}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 function toggled(held: readonly string[], name: string, on: boolean, order: readonly string[]): string[] {
   const next = new Set(held);
   if (on) next.add(name);
