@@ -89,12 +89,14 @@ export function rerankAnswers(
   return rows;
 }
 
-/** What Rerank's probability column is, in words. */
-export function describeProbabilityMap(map: ProbabilityMap): string {
+/** What Rerank's probability column is, in words; `pasted`: for answers pasted as text, which carry none of the lines' fields. */
+export function describeProbabilityMap(map: ProbabilityMap, opts: { pasted?: boolean } = {}): string {
   const unanimous = map.unanimous
     ? `; a question whose candidates all agree gets the held-out share of such questions that were right (${map.unanimous.questions} questions)`
     : '';
-  return describeUse(map) + unanimous;
+  const fields = opts.pasted && usesSelector(map) ? (map.selectorFields ?? []) : [];
+  const missing = fields.length > 0 ? `; pasted answers carry no ${fields.join(', ')}: the selector reads each at the question's mean` : '';
+  return describeUse(map) + unanimous + missing;
 }
 
 function describeUse(map: ProbabilityMap): string {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../shared/rng.ts';
 import { readProbabilityMap } from './recordedMap.ts';
-import { rerankAnswers } from './rerankProbability.ts';
+import { describeProbabilityMap, rerankAnswers } from './rerankProbability.ts';
 import { selectionReport } from './selection.ts';
 import { SELECTOR_FEATURES, answerFeatures, fitSelector } from './selector.ts';
 import type { ScoredGroup } from './summary.ts';
@@ -77,5 +77,10 @@ describe('the selector reads named fields of the lines', () => {
     expect(picked([[0, 0, 3]])).toBe('9');
     // Without the field every candidate sits at the mean: the vote share decides.
     expect(picked()).toBe('7');
+    // Rerank's pasted answers carry no field, and its note says so.
+    expect(describeProbabilityMap(map, { pasted: true })).toMatch(
+      /vote share, energy, score\).*pasted answers carry no score: the selector reads each at the question's mean/,
+    );
+    expect(describeProbabilityMap(map)).not.toMatch(/pasted/);
   });
 });

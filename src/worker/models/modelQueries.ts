@@ -3,7 +3,7 @@ import { parsePastedCandidates } from '../../engine/data/pasted.ts';
 import { readModel } from '../../engine/io/modelFile.ts';
 import { modelCard } from '../../engine/io/modelCard.ts';
 import { isBestCheckpoint } from '../../engine/data/heldOutNote.ts';
-import { describeProbabilityMap, rerankAnswers, usesSelector } from '../../engine/metrics/rerankProbability.ts';
+import { describeProbabilityMap, rerankAnswers } from '../../engine/metrics/rerankProbability.ts';
 import type { ProbabilityMap } from '../../engine/metrics/selectionTypes.ts';
 import { selectionOf } from '../../engine/train/bestMetric.ts';
 import { paramCount } from '../../engine/model/config.ts';
@@ -112,10 +112,7 @@ export class ModelQueries {
           scores.energies,
           probability.map,
         );
-        const fields = usesSelector(probability.map) ? (probability.map.selectorFields ?? []) : [];
-        // Pasted answers are text alone: the fields the selector also reads sit at their question's mean.
-        const missing = fields.length > 0 ? `; pasted answers carry no ${fields.join(', ')}: the selector reads each at the question's mean` : '';
-        const source = `${probability.source}; ${describeProbabilityMap(probability.map)}${missing}`;
+        const source = `${probability.source}; ${describeProbabilityMap(probability.map, { pasted: true })}`;
         this.deps.emit({
           type: 'reranked',
           question,
