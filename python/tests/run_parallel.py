@@ -15,7 +15,7 @@ import time
 import unittest
 
 # The slowest modules (torchrun, eorm.train and eorm.score runs), started first.
-SLOW_FIRST = ["tests.test_distributed", "tests.test_score_split", "tests.test_selection", "tests.test_model_file_rules", "tests.test_picks"]
+SLOW_FIRST = ["tests.test_distributed", "tests.test_score_split", "tests.test_selection", "tests.test_trained_map", "tests.test_data_files", "tests.test_picks"]
 
 
 def all_modules():

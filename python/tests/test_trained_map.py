@@ -1,6 +1,7 @@
 """A model trained in Python carries what its last validation fitted, as the app's export does: the temperature,
-the probability map with the selector and the generator weights learnt from the training questions' labels, in
-model.safetensors and best.safetensors; Pick answers can then use the selector and the generator vote."""
+the probability map with the selector (here reading a numeric field of the lines, --selector-field) and the
+generator weights learnt from the training questions' labels, in model.safetensors and best.safetensors; Pick
+answers can then use the selector and the generator vote."""
 import os
 import sys
 
@@ -20,10 +21,16 @@ from tests.util import run_module, sample_in_temp_dir
 class TrainedModelsCarryTheirMap(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        # 300 questions, the 'all' split: 28 held-out questions with both labels, enough to fit the selector (20).
-        cls.tmp, cls.data = sample_in_temp_dir("eorm-map-", "d.jsonl", 1200)
+        # 300 questions, the 'all' split: 28 held-out questions with both labels, enough to fit the selector (20);
+        # each line with `told`, a number that leans towards its label.
+        cls.tmp, plain = sample_in_temp_dir("eorm-map-", "plain.jsonl", 1200)
+        cls.data = os.path.join(cls.tmp, "d.jsonl")
+        with open(plain, encoding="utf-8") as f, open(cls.data, "w", encoding="utf-8") as out:
+            for i, line in enumerate(f):
+                o = json.loads(line)
+                out.write(json.dumps({**o, "told": o["label"] + (i % 7) / 10}) + "\n")
         cls.out = os.path.join(cls.tmp, "run")
-        p = run_module(["-m", "eorm.train", "--data", cls.data, "--out", cls.out, *TINY, "--epochs", "1", "--split", "all"])
+        p = run_module(["-m", "eorm.train", "--data", cls.data, "--out", cls.out, *TINY, "--epochs", "1", "--split", "all", "--selector-field", "told"])
         assert p.returncode == 0, p.stderr
 
     @classmethod
@@ -38,7 +45,8 @@ class TrainedModelsCarryTheirMap(unittest.TestCase):
             _, loaded = load_model_file(os.path.join(self.out, name))
             pmap = read_probability_map(loaded.training.get("probabilityMap"))
             self.assertIsNotNone(pmap, name)
-            self.assertEqual(len(pmap["selector"]), 6)
+            self.assertEqual(pmap["selectorFields"], ["told"])
+            self.assertEqual(len(pmap["selector"]), 7)
             self.assertEqual(pmap["generators"]["method"], "labels")
             self.assertEqual(sorted(pmap["generators"]["names"]), sorted({r["source"] for r in last["generators"]["rows"]}))
         _, latest = load_model_file(os.path.join(self.out, "model.safetensors"))
@@ -52,34 +60,9 @@ class TrainedModelsCarryTheirMap(unittest.TestCase):
             records = [json.loads(x) for x in f]
         self.assertEqual({r["rule"] for r in records}, {"selector"})
 
-
-
-class SelectorFields(unittest.TestCase):
-    """--selector-field: the selector also reads a numeric field of the lines, the model records it, and eorm.score
-    reads it back from the weights (issue 42, point 3); a field no line carries ends the command."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp, plain = sample_in_temp_dir("eorm-fields-", "plain.jsonl", 1200)
-        cls.data = os.path.join(cls.tmp, "told.jsonl")
-        with open(plain, encoding="utf-8") as f, open(cls.data, "w", encoding="utf-8") as out:
-            for i, line in enumerate(f):
-                o = json.loads(line)
-                out.write(json.dumps({**o, "told": o["label"] + (i % 7) / 10}) + "\n")
-        cls.out = os.path.join(cls.tmp, "run")
-        p = run_module(["-m", "eorm.train", "--data", cls.data, "--out", cls.out, *TINY, "--epochs", "1", "--split", "all", "--selector-field", "told"])
-        assert p.returncode == 0, p.stderr
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
-    def test_the_model_records_the_field_and_score_reads_it_back(self):
+    def test_the_field_weighs_and_score_reads_it_back(self):
         _, loaded = load_model_file(os.path.join(self.out, "model.safetensors"))
-        pmap = read_probability_map(loaded.training.get("probabilityMap"))
-        self.assertEqual(pmap["selectorFields"], ["told"])
-        self.assertEqual(len(pmap["selector"]), 7)
-        self.assertGreater(pmap["selector"][6], 0.5)
+        self.assertGreater(read_probability_map(loaded.training.get("probabilityMap"))["selector"][6], 0.5)
         p = run_module(["-m", "eorm.score", "--weights", os.path.join(self.out, "model.safetensors"), "--data", self.data, "--groups", "val"])
         self.assertEqual(p.returncode, 0, p.stderr)
         final = json.loads(p.stdout.strip().split("\n")[-1])

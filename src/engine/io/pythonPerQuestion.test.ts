@@ -19,7 +19,8 @@ import { makeConfig } from '../model/config.ts';
 import { GPT2_EOT, GPT2_VOCAB } from '../data/tokenize/gpt2.ts';
 import { disposeParams, initParams, paramsFromArrays, paramsToArrays } from '../model/params.ts';
 import { INSTALL_TORCH, findPython, runPython } from '../testing/pythonNode.ts';
-import { evaluateModel } from '../score/evaluation.ts';
+import { candidateIds } from '../score/candidateIds.ts';
+import { scoreDistinct } from '../score/distinctInputs.ts';
 import { writeModel } from './modelFile.ts';
 import { activeProfile } from '../backend/profile.ts';
 
@@ -83,11 +84,12 @@ describe('the app and python/ agree question by question', () => {
       if (!existsSync(path)) throw new Error(`${path} is missing: the shared data files are needed (set EORM_SHARED_DATA to their folder).`);
       const dataset = await readDataset(fileStream(path));
       const view = trainingView(dataset, await tokenizeDataset(dataset, { maxLen: cfg.maxLen, clsId: cfg.clsId, sepId: cfg.sepId }, inProcessPool()));
-      const answers = dataset.groups.flatMap((g) => g.candidates.map((c) => c.answerKey));
       const params = paramsFromArrays(cfg, arrays);
-      const all = Uint32Array.from(dataset.groups.keys());
-      const app = (await evaluateModel(cfg, params, view, answers, all, 7, { profile: activeProfile() })).groups.map((g) => Array.from(g.energies));
+      // The energies an evaluation scores (evaluation.ts: each distinct input once), without its figures.
+      const ids = Array.from({ length: view.labels.length }, (_, i) => candidateIds(view, i, cfg.maxLen));
+      const energies = await scoreDistinct(cfg, params, ids, { profile: activeProfile() });
       disposeParams(params);
+      const app = dataset.groups.map((_, k) => Array.from(energies.subarray(view.groupStart[k], view.groupStart[k + 1])));
       const py = pythonGroups(path);
       expect(py.length).toBe(app.length);
 
@@ -113,7 +115,7 @@ describe('the app and python/ agree question by question', () => {
       expect(duplicateGroups).toBeGreaterThan(0);
       expect({ tiesDiffer, bestOfNDiffer }).toEqual({ tiesDiffer: 0, bestOfNDiffer: 0 });
       expect(worst).toBeLessThanOrEqual(1e-5);
-      // About 60 s for both files on 2 idle cores (mostly tokenizing 26k answers on each side); the limit only stops a hang.
+      // About 45 s for both files on 2 idle cores (mostly tokenizing 26k answers on each side); the limit only stops a hang.
     }, 600_000);
   }
 });
