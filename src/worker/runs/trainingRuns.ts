@@ -116,6 +116,8 @@ export class TrainingRuns {
 
   estimate(settings: TrainSettings): void {
     const { datasets } = this.deps;
+    // An evaluation's selector read the fields named then: another choice makes the next Evaluate fit it again.
+    if ((settings.selectorFields ?? []).join('\n') !== (this.current.selectorFields ?? []).join('\n')) this.deps.cache.clear();
     this.current = settings;
     const cfg = runModelConfig(settings);
     const data = datasets.get('train');
