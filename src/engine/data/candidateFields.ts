@@ -14,11 +14,12 @@ export interface CandidateFields {
   values: Float64Array[];
 }
 
-/** The named fields every candidate of these groups carries (a field some lines lack is not offered: scoreFields). */
-export const usableFields = (groups: ReadonlyArray<Group<CandidateText>>, names: ReadonlyArray<string>): string[] =>
-  names.filter((name) => groups.length > 0 && groups.every((g) => g.candidates.every((c) => c.scores?.[name] !== undefined)));
-
+/**
+ * The named fields some line of these groups carries (a name no line has, left from another file's settings,
+ * is dropped, as python/'s --selector-field refuses it), with every candidate's values.
+ */
 export function candidateFields(groups: ReadonlyArray<Group<CandidateText>>, names: ReadonlyArray<string>): CandidateFields {
   const all = groups.flatMap((g) => g.candidates);
-  return { names: [...names], values: groupFieldValues(all, names) };
+  const carried = names.filter((name) => all.some((c) => c.scores?.[name] !== undefined));
+  return { names: carried, values: groupFieldValues(all, carried) };
 }

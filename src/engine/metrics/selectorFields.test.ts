@@ -3,6 +3,8 @@
  * feature itself, its fit out of fold, the recorded map that carries it, and Rerank's use of it.
  */
 import { describe, expect, it } from 'vitest';
+import { candidateFields } from '../data/candidateFields.ts';
+import type { CandidateText } from '../data/types.ts';
 import { createRng } from '../shared/rng.ts';
 import { readProbabilityMap } from './recordedMap.ts';
 import { describeProbabilityMap, rerankAnswers } from './rerankProbability.ts';
@@ -56,6 +58,17 @@ describe('the selector reads named fields of the lines', () => {
     );
     expect(without.versusMajority.find((v) => v.rule === 'selector')!.real).toBe(false);
     expect(withField.probabilityMap.selector).toHaveLength(D + 1);
+  });
+
+  it("reads a named field's values in view order, NaN where a line lacks it, and drops a name no line carries", () => {
+    const line = (scores?: Record<string, number>) => ({ scores }) as unknown as CandidateText;
+    const groups = [
+      { questionId: null, question: 'q', candidates: [line({ told: 1 }), line()] },
+      { questionId: null, question: 'r', candidates: [line({ told: 3 })] },
+    ];
+    const f = candidateFields(groups, ['told', 'stale']);
+    expect(f.names).toEqual(['told']);
+    expect(Array.from(f.values[0])).toEqual([1, NaN, 3]);
   });
 
   it('a recorded map names its fields, and its coefficients must match them', () => {

@@ -1,5 +1,5 @@
 import { withSources } from '../../engine/data/candidateSources.ts';
-import { candidateFields, usableFields } from '../../engine/data/candidateFields.ts';
+import { candidateFields } from '../../engine/data/candidateFields.ts';
 import { recordedFigureSeed } from '../../engine/data/splitRecord.ts';
 import { activeProfile } from '../../engine/backend/profile.ts';
 import { readProbabilityMap } from '../../engine/metrics/recordedMap.ts';
@@ -65,7 +65,7 @@ export async function evaluateSet(
     set === 'val' ? 'bothLabels' : 'allQuestions',
     generators,
     // The fields the model's selector was fitted with, else the settings' (as a run would fit it).
-    candidateFields(data.dataset.groups, usableFields(data.dataset.groups, recordedMap?.selectorFields ?? deps.runs.settings.selectorFields ?? [])),
+    candidateFields(data.dataset.groups, recordedMap?.selectorFields ?? deps.runs.settings.selectorFields ?? []),
   );
   return { key, evaluated: { step: m.step, data, groups, maxLen: m.model.cfg.maxLen, evaluation, heldOut: trained?.note ?? null } };
 }

@@ -5,7 +5,6 @@
 import { withSources } from '../../engine/data/candidateSources.ts';
 import { scoreFieldEvaluation } from '../../engine/score/scoreField.ts';
 import type { WorkerEvent } from '../protocols/events.ts';
-import { usableFields } from '../../engine/data/candidateFields.ts';
 import type { Datasets } from '../data/datasets.ts';
 import type { DataRole } from '../protocols/data.ts';
 
@@ -25,7 +24,7 @@ export function evaluateScores(
     field,
     cmd.higherIsBetter,
     seed,
-    usableFields(data.dataset.groups, cmd.selectorFields ?? []),
+    cmd.selectorFields ?? [],
   );
   const report = {
     summary: e.summary,

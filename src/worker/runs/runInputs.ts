@@ -1,5 +1,5 @@
 import { withSources } from '../../engine/data/candidateSources.ts';
-import { candidateFields, usableFields } from '../../engine/data/candidateFields.ts';
+import { candidateFields } from '../../engine/data/candidateFields.ts';
 import type { BackendProfile } from '../../engine/backend/profile.ts';
 import type { ModelConfig } from '../../engine/model/config.ts';
 import type { Params } from '../../engine/model/params.ts';
@@ -48,6 +48,6 @@ export function runInputs(
     resumeFrom: resume ?? undefined,
     scoringPeers: peers,
     stepPeer: peers[0],
-    fields: candidateFields(data.dataset.groups, usableFields(data.dataset.groups, settings.selectorFields ?? [])),
+    fields: candidateFields(data.dataset.groups, settings.selectorFields ?? []),
   };
 }
