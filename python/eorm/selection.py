@@ -1,6 +1,6 @@
 """Choosing one answer per question, rule for rule as the app's src/engine/metrics/selection.ts: the same scores,
-the same temperature, probability map and selector cross-fitted over the reported questions (cross_fit.py) and
-refitted inside the bootstrap (refit_bootstrap.py), the same resamples (the shared mulberry32 stream), the same
+the same temperature, probability map and selector cross-fitted over the reported questions (cross_fit.py), their
+intervals widened by the spread of further cross-fits (repeated_cross_fit.py), the same resamples (the shared mulberry32 stream), the same
 exact paired tests with Holm's adjustment (paired_test.py) and the same sentences, so `python -m eorm.score` and
 the app print the same report (tests/test_app_rules.py pins it).
 
@@ -15,11 +15,10 @@ import numpy as np
 from .metrics.bootstrap import BOOTSTRAP_RESAMPLES, NAN, bootstrap_replicates, difference_interval, mean, percentile_interval
 from .metrics.calibration import ece_interval, reliability
 from .metrics.cross_fit import brier_terms, cross_fit, log_loss_terms
-from .metrics.folds import cross_fit_folds
 from .metrics.rule_scores import CALIBRATED_VOTE_RULE, FITTED_COLUMNS, RAW_VOTE_RULE, RULE_SCORES
 from .metrics.summary import AnswerSlots, ScoredGroup, assert_group, mixed_label_answers, weighted_vote_pick
 from .metrics.paired_test import holm, sign_flip_test
-from .metrics.refit_bootstrap import refit_replicates
+from .metrics.repeated_cross_fit import repeated_cross_fits, widen_for_fit
 from .rules import BASELINE_RULE, COMPARED_RULES, FITTED_RULES, PRIMARY_VERIFIER_RULE, SELECTION_RULES
 from .selection_sentence import recommend_rule, to_fixed  # noqa: F401 (to_fixed: the sentences' rounding, for other modules)
 from .selection_verdict import best_verifier_of, energy_gain_of
@@ -69,15 +68,32 @@ def selection_report(scored: Sequence[ScoredGroup], seed: int, resamples: int = 
     brier = brier_terms(prob, calibrated)
     log_loss = log_loss_terms(prob, calibrated)
     replicates = bootstrap_replicates([score[r] for r in SELECTION_RULES] + diffs + [brier, log_loss], resamples, seed)
-    refit = refit_replicates(groups, cross_fit_folds(n, seed), fit["folds"], fit["all"]["selector"], resamples, seed) if fitted and n > 0 else None
+    # A fitted rule's figure under further deals of the questions into folds, whose spread its interval adds.
+    repeats = repeated_cross_fits(groups, seed) if fitted and n > 0 else []
+
+    def is_fitted(r: str) -> bool:
+        return len(repeats) > 0 and r in FITTED_RULES
+
+    def mean_of(r: str, deal: int) -> float:
+        return mean(repeats[deal][FITTED_COLUMNS[r]]["score"]) if is_fitted(r) else mean(score[r])
+
+    def deals_of(r: str, versus) -> "np.ndarray | None":
+        if not (is_fitted(r) or (versus is not None and is_fitted(versus))):
+            return None
+        return np.array([mean_of(r, t) - (0.0 if versus is None else mean_of(versus, t)) for t in range(len(repeats))])
+
+    def widened(reps: np.ndarray, estimate: float, deals) -> np.ndarray:
+        return reps if deals is None else widen_for_fit(reps, estimate, deals)
 
     def rule_replicates(r: str) -> np.ndarray:
-        return refit[FITTED_COLUMNS[r]] if refit is not None and r in FITTED_RULES else replicates[SELECTION_RULES.index(r)]
+        return widened(replicates[SELECTION_RULES.index(r)], mean(score[r]), deals_of(r, None))
 
     def diff_replicates(r: str, versus: str = BASELINE_RULE) -> np.ndarray:
-        if versus == BASELINE_RULE and r in compared and not (refit is not None and r in FITTED_RULES):
-            return replicates[len(SELECTION_RULES) + compared.index(r)]
-        return rule_replicates(r) - rule_replicates(versus)
+        if versus == BASELINE_RULE and r in compared:
+            plain = replicates[len(SELECTION_RULES) + compared.index(r)]
+        else:
+            plain = replicates[SELECTION_RULES.index(r)] - replicates[SELECTION_RULES.index(versus)]
+        return widened(plain, mean(score[r]) - mean(score[versus]), deals_of(r, versus))
 
     rules = {r: {"accuracy": mean(score[r]), "ci": percentile_interval(rule_replicates(r))} for r in SELECTION_RULES}
     tests = [sign_flip_test(d) for d in diffs]

@@ -69,7 +69,7 @@ for (const path of DATA) {
   const count = { recommended: 0, anyRealGain: 0, bestLowAboveMinus1: 0, lengthReal: 0 };
   const realByRule = new Map<string, number>();
   let bestGainSum = 0;
-  // The fitted rules' differences to majority vote, run by run (their intervals refit them: refitBootstrap.ts).
+  // The fitted rules' differences to majority vote, run by run (their intervals add further cross-fits' spread: repeatedCrossFit.ts).
   const fitted = new Map(FITTED_RULES.map((rule) => [rule, [] as Array<{ diff: number; lo: number; hi: number }>]));
   const t0 = performance.now();
   for (let run = 0; run < RUNS; run++) {

@@ -6,7 +6,9 @@ import type { SelectionReport } from '../engine/metrics/selectionTypes.ts';
 import { type SideBySide, ci, f4 } from './sideBySide.ts';
 
 export function printVerdicts(side: SideBySide, s: SelectionReport, ps: SelectionReport): void {
-  console.log('\nversus majority vote: rule | diff, 95% interval (fitted rules refitted), differing, p, Holm-adjusted p, real | python | max |Δ|');
+  console.log(
+    '\nversus majority vote: rule | diff, 95% interval (fitted rules widened by further cross-fits), differing, p, Holm-adjusted p, real | python | max |Δ|',
+  );
   s.versusMajority.forEach((v, k) => {
     const p = ps.versusMajority[k];
     const d = side.compare(`versus ${v.rule}`, [

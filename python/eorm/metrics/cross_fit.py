@@ -63,13 +63,13 @@ def cross_fit(groups: Sequence[ScoredGroup], seed: int) -> Dict:
     n = len(groups)
     if n < CROSS_FIT_MIN_QUESTIONS:
         return {"reason": f"only {n} held-out question{'' if n == 1 else 's'} (at least {CROSS_FIT_MIN_QUESTIONS} are needed to calibrate out of fold)"}
-    fold = cross_fit_folds(n, seed)
-    out = {
-        "folds": CROSS_FIT_FOLDS,
-        "vote": {"score": [0.0] * n, "share": [0.0] * n, "platt": [0.0] * n},
-        "selector": {"score": [0.0] * n, "probability": [0.0] * n},
-        "all": fit_verifier_maps(groups),
-    }
+    return {"folds": CROSS_FIT_FOLDS, **out_of_fold_scores(groups, cross_fit_folds(n, seed)), "all": fit_verifier_maps(groups)}
+
+
+def out_of_fold_scores(groups: Sequence[ScoredGroup], fold: Sequence[int]) -> Dict:
+    """{vote: {score, share, platt}, selector: {score, probability}}: each question's from the maps fitted on the other folds."""
+    n = len(groups)
+    out = {"vote": {"score": [0.0] * n, "share": [0.0] * n, "platt": [0.0] * n}, "selector": {"score": [0.0] * n, "probability": [0.0] * n}}
     for f in range(CROSS_FIT_FOLDS):
         maps = fit_verifier_maps([g for k, g in enumerate(groups) if fold[k] != f])
         for k, g in enumerate(groups):

@@ -1,10 +1,9 @@
 """Penalised logistic regression with a fixed amount of work, as the app's src/engine/metrics/logistic.ts:
-NEWTON_STEPS Newton steps from the prior (or a given start), each solved by Cholesky and halved until the
-objective does not rise; rows may be counted several times (a bootstrap resample's multiplicities)."""
+NEWTON_STEPS Newton steps from the prior, each solved by Cholesky and halved until the objective does not rise."""
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Sequence
+from typing import List, Sequence
 
 import numpy as np
 
@@ -59,32 +58,28 @@ def _solve_spd(a: List[List[float]], b: List[float]) -> List[float]:
     return out
 
 
-def _objective(x: np.ndarray, y: np.ndarray, w: Optional[np.ndarray], penalty, prior, beta) -> float:
+def _objective(x: np.ndarray, y: np.ndarray, penalty, prior, beta) -> float:
     z = x @ np.asarray(beta)
     softplus = np.where(z > 0, z + np.log1p(np.exp(-np.abs(z))), np.log1p(np.exp(np.minimum(z, 0.0))))
     terms = softplus - y * z
-    f = float(np.sum(terms if w is None else w * terms))
+    f = float(np.sum(terms))
     for j in range(len(beta)):
         f += 0.5 * penalty[j] * (beta[j] - prior[j]) ** 2
     return f
 
 
-def fit_logistic(x, y: Sequence[float], penalty: Sequence[float], prior: Sequence[float], weights=None, start=None, steps: int = NEWTON_STEPS) -> List[float]:
-    """The app's fitLogistic: `steps` Newton steps from `start` (default the prior) on the penalised log loss,
-    rows counted `weights[r]` times, each step halved until the objective does not rise."""
+def fit_logistic(x, y: Sequence[float], penalty: Sequence[float], prior: Sequence[float]) -> List[float]:
+    """The app's fitLogistic: NEWTON_STEPS Newton steps from the prior on the penalised log loss, each step
+    halved until the objective does not rise."""
     d = len(prior)
     x = np.asarray(x, dtype=np.float64).reshape(-1, d)
     y_ = np.asarray(y, dtype=np.float64)
-    w = None if weights is None else np.asarray(weights, dtype=np.float64)
-    beta = [float(v) for v in (prior if start is None else start)]
-    f = _objective(x, y_, w, penalty, prior, beta)
-    for _ in range(steps):
+    beta = [float(v) for v in prior]
+    f = _objective(x, y_, penalty, prior, beta)
+    for _ in range(NEWTON_STEPS):
         p = sigmoid_array(x @ np.asarray(beta))
         r = p - y_
         c = p * (1 - p)
-        if w is not None:
-            r = w * r
-            c = w * c
         g = x.T @ r
         h = x.T @ (x * c[:, None])
         grad = [penalty[j] * (beta[j] - prior[j]) + float(g[j]) for j in range(d)]
@@ -93,7 +88,7 @@ def fit_logistic(x, y: Sequence[float], penalty: Sequence[float], prior: Sequenc
         t = 1.0
         for _ in range(MAX_HALVINGS + 1):
             nxt = [beta[j] - t * s[j] for j in range(d)]
-            f_next = _objective(x, y_, w, penalty, prior, nxt)
+            f_next = _objective(x, y_, penalty, prior, nxt)
             if f_next <= f:
                 beta, f = nxt, f_next
                 break

@@ -29,7 +29,7 @@ RULE_SCORES: Dict[str, Callable[[ScoredGroup, AnswerSlots, float, Optional[Seque
     "random": lambda g, s, t, sel: sum(g.labels) / len(g.labels),
     "oracle": lambda g, s, t, sel: 1.0 if sum(g.labels) > 0 else 0.0,
 }
-# The fitted rules' members in cross_fit's and refit_replicates' output (their out-of-fold scores).
+# The fitted rules' members in cross_fit's and out_of_fold_scores' output (their out-of-fold scores).
 FITTED_COLUMNS = {"weightedVote": "vote", "selector": "selector"}
 # The vote whose probabilities the report calibrates (at the fitted temperature) and the same vote at T = 1.
 CALIBRATED_VOTE_RULE = "weightedVote"

@@ -96,22 +96,19 @@ def field_count(groups: Sequence[ScoredGroup]) -> int:
     return len(getattr(groups[0], "fields", None) or ()) if groups else 0
 
 
-def selector_rows(groups: Sequence[ScoredGroup]):
-    """(x, y, question, features): every answer of these questions as a row, its target and its question."""
-    features = [group_features(g) for g in groups]
+def _selector_rows(groups: Sequence[ScoredGroup]):
+    """(x, y): every answer of these questions as a row, and its target."""
     rows: List[List[float]] = []
     ys: List[float] = []
-    question: List[int] = []
-    for q, (slots, x) in enumerate(features):
+    for slots, x in (group_features(g) for g in groups):
         rows.extend(x)
         ys.extend(c / v for c, v in zip(slots.correct, slots.votes))
-        question.extend([q] * len(x))
     d = len(SELECTOR_FEATURES) + field_count(groups)
-    return np.array(rows, dtype=np.float64).reshape(-1, d), ys, question, features
+    return np.array(rows, dtype=np.float64).reshape(-1, d), ys
 
 
 def fit_selector(groups: Sequence[ScoredGroup]) -> List[float]:
-    x, y, _, _ = selector_rows(groups)
+    x, y = _selector_rows(groups)
     return fit_logistic(x, y, selector_penalties(field_count(groups)), selector_prior(field_count(groups)))
 
 

@@ -18,7 +18,7 @@ def at_lower_bound(t: float) -> bool:
     return t <= TEMPERATURE_MIN * 1.001
 
 
-def fit_group(g: ScoredGroup):
+def _fit_group(g: ScoredGroup):
     """(energies, share) as the fit reads the group; None when it cannot inform T."""
     s = AnswerSlots(g.answers, g.labels)
     energies: List[float] = []
@@ -37,7 +37,7 @@ def fit_group(g: ScoredGroup):
 
 
 def fit_groups(groups: Sequence[ScoredGroup]):
-    return [f for f in (fit_group(g) for g in groups) if f is not None]
+    return [f for f in (_fit_group(g) for g in groups) if f is not None]
 
 
 def _log_sum_exp(xs: List[float]) -> float:
@@ -53,7 +53,7 @@ def _log_sum_exp(xs: List[float]) -> float:
     return xs[top] + math.log1p(rest)
 
 
-def group_mass_nll(group, temperature: float) -> float:
+def _group_mass_nll(group, temperature: float) -> float:
     """One group's −log M(T)."""
     energies, share = group
     all_: List[float] = []
@@ -70,7 +70,7 @@ def correct_mass_nll(groups, temperature: float) -> float:
     """Mean over the groups of −log M(T), M the vote's mass on correct answers (see temperature.ts)."""
     total = 0.0
     for g in groups:
-        total += group_mass_nll(g, temperature)
+        total += _group_mass_nll(g, temperature)
     return total / len(groups)
 
 

@@ -7,6 +7,7 @@
 import type { HeldOutNote } from '../data/heldOutNote.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { RULE_NAMES, SELECTION_RULES } from '../metrics/rules.ts';
+import { CROSS_FIT_REPEATS } from '../metrics/repeatedCrossFit.ts';
 import type { SelectionReport, SourceRow } from '../metrics/selectionTypes.ts';
 import type { EvalSummary } from '../metrics/summary.ts';
 
@@ -95,7 +96,7 @@ function selectionSection(e: CardEvaluation): string[] {
       `- The learned selector also reads the lines' ${fields.map((f) => `\`${f}\``).join(', ')} (standardised within each question): files it reranks or picks from need ${fields.length === 1 ? 'that field' : 'those fields'}; a line without one counts as its question's mean.`,
     );
   out.push(
-    `- Intervals: percentile bootstrap over groups, ${sel.bootstrap.resamples} resamples, seed ${sel.bootstrap.seed} (the fitted rules refitted in each); ties scored as the expected accuracy of a random pick among the tied answers.${sel.test ? ` "Real": ${sel.test}.` : ''}`,
+    `- Intervals: percentile bootstrap over groups, ${sel.bootstrap.resamples} resamples, seed ${sel.bootstrap.seed} (the fitted rules' widened by the spread of ${CROSS_FIT_REPEATS} further cross-fits); ties scored as the expected accuracy of a random pick among the tied answers.${sel.test ? ` "Real": ${sel.test}.` : ''}`,
   );
   if (typeof e.allQuestionsAccuracy === 'number') out.push(`- Over all held-out questions (not only those with both labels): ${pct(e.allQuestionsAccuracy)}.`);
   if (sel.mixedLabelAnswers > 0) {

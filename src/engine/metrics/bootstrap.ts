@@ -59,7 +59,7 @@ export function bootstrapInterval(estimate: number, g: number, resamples: number
 }
 
 /** Each resample's indices (g of them, drawn from createRng(seed) in order), handed to `visit` one resample at a time. */
-export function forEachResample(g: number, resamples: number, seed: number, visit: (idx: Int32Array, b: number) => void): void {
+function forEachResample(g: number, resamples: number, seed: number, visit: (idx: Int32Array, b: number) => void): void {
   const rng = createRng(seed);
   const idx = new Int32Array(g);
   for (let b = 0; b < resamples; b++) {

@@ -38,10 +38,13 @@ export function fitVerifierMaps(groups: ReadonlyArray<ScoredGroup>): VerifierMap
 }
 
 /** Per question, out of fold: the fitted vote's pick (score, share, Platt's probability) and the selector's. */
-export interface OutOfFold {
-  folds: number;
+export interface OutOfFoldScores {
   vote: { score: Float64Array; share: Float64Array; platt: Float64Array };
   selector: { score: Float64Array; probability: Float64Array };
+}
+
+export interface OutOfFold extends OutOfFoldScores {
+  folds: number;
   /** Fitted on every question: what a later use applies. */
   all: VerifierMaps;
 }
@@ -51,12 +54,15 @@ export function crossFit(groups: ReadonlyArray<ScoredGroup>, seed: number): OutO
   const n = groups.length;
   if (n < CROSS_FIT_MIN_QUESTIONS)
     return { reason: `only ${n} held-out question${n === 1 ? '' : 's'} (at least ${CROSS_FIT_MIN_QUESTIONS} are needed to calibrate out of fold)` };
-  const fold = crossFitFolds(n, seed);
-  const out: OutOfFold = {
-    folds: CROSS_FIT_FOLDS,
+  return { folds: CROSS_FIT_FOLDS, ...outOfFoldScores(groups, crossFitFolds(n, seed)), all: fitVerifierMaps(groups) };
+}
+
+/** Each question's scores from the maps fitted on the other folds (`fold`: each question's, 0 to CROSS_FIT_FOLDS − 1). */
+export function outOfFoldScores(groups: ReadonlyArray<ScoredGroup>, fold: Int32Array): OutOfFoldScores {
+  const n = groups.length;
+  const out: OutOfFoldScores = {
     vote: { score: new Float64Array(n), share: new Float64Array(n), platt: new Float64Array(n) },
     selector: { score: new Float64Array(n), probability: new Float64Array(n) },
-    all: fitVerifierMaps(groups),
   };
   for (let f = 0; f < CROSS_FIT_FOLDS; f++) {
     const maps = fitVerifierMaps(groups.filter((_, k) => fold[k] !== f));

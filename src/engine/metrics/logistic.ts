@@ -31,60 +31,29 @@ export function linear(x: ArrayLike<number>, r: number, beta: ArrayLike<number>)
   return z;
 }
 
-/**
- * The rows a fit counts (weight ≠ 0) and, per such row at the β last evaluated, its logit z and
- * e^−|z|: the objective at an accepted β already computed what the next Newton step's gradient needs.
- */
-interface Rows {
-  index: Int32Array;
-  weight: Float64Array;
+/** Per row at the β last evaluated, its logit z and e^−|z|: the objective at an accepted β already computed what the next Newton step's gradient needs. */
+interface RowValues {
   z: Float64Array;
   e: Float64Array;
 }
 
-/**
- * The arrays of one fit, kept between fits: a bootstrap refits thousands of times on the same rows, and
- * fresh arrays each time cost more in garbage collection than the fit's own arithmetic. A fit runs to the
- * end without yielding, so one set serves every fit.
- */
-const scratch = { index: new Int32Array(0), weight: new Float64Array(0), values: new Float64Array(0) };
-
-function countedRows(rows: number, weights: ArrayLike<number> | undefined): { rows: Rows; trial: { z: Float64Array; e: Float64Array } } {
-  let n = 0;
-  for (let r = 0; r < rows; r++) if (weights === undefined || weights[r] !== 0) n++;
-  if (scratch.index.length < n) scratch.index = new Int32Array(n);
-  if (scratch.weight.length < n) scratch.weight = new Float64Array(n);
-  if (scratch.values.length < 4 * n) scratch.values = new Float64Array(4 * n);
-  const index = scratch.index.subarray(0, n);
-  const weight = scratch.weight.subarray(0, n);
-  for (let r = 0, k = 0; r < rows; r++) {
-    if (weights !== undefined && weights[r] === 0) continue;
-    index[k] = r;
-    weight[k++] = weights === undefined ? 1 : weights[r];
-  }
-  const part = (i: number) => scratch.values.subarray(i * n, (i + 1) * n);
-  return { rows: { index, weight, z: part(0), e: part(1) }, trial: { z: part(2), e: part(3) } };
-}
-
-/** The penalised log loss at `beta` (each row counted by its weight), leaving each row's z and e^−|z| in `out`. */
+/** The penalised log loss at `beta`, leaving each row's z and e^−|z| in `out`. */
 function objective(
   x: ArrayLike<number>,
   y: ArrayLike<number>,
   penalty: ArrayLike<number>,
   prior: ArrayLike<number>,
   beta: ArrayLike<number>,
-  rows: Rows,
-  out: { z: Float64Array; e: Float64Array },
+  out: RowValues,
 ): number {
   let f = 0;
-  for (let k = 0; k < rows.index.length; k++) {
-    const r = rows.index[k];
+  for (let r = 0; r < y.length; r++) {
     const z = linear(x, r, beta);
     // softplus(z) = log(1 + e^z) without overflow, from e^−|z|.
     const e = Math.exp(-Math.abs(z));
-    out.z[k] = z;
-    out.e[k] = e;
-    f += rows.weight[k] * ((z > 0 ? z : 0) + Math.log1p(e) - y[r] * z);
+    out.z[r] = z;
+    out.e[r] = e;
+    f += (z > 0 ? z : 0) + Math.log1p(e) - y[r] * z;
   }
   for (let j = 0; j < beta.length; j++) f += 0.5 * penalty[j] * (beta[j] - prior[j]) ** 2;
   return f;
@@ -115,42 +84,27 @@ function solveSpd(a: Float64Array, b: Float64Array, d: number): Float64Array {
   return out;
 }
 
-/** A refit's options: rows counted `weights[r]` times (a bootstrap resample's multiplicities), Newton from `start` for `steps` steps. */
-export interface LogisticOptions {
-  weights?: ArrayLike<number>;
-  start?: ArrayLike<number>;
-  steps?: number;
-}
-
 /** β for rows `x` (row-major, prior.length columns) and targets `y`; the prior itself when there are no rows. */
-export function fitLogistic(
-  x: ArrayLike<number>,
-  y: ArrayLike<number>,
-  penalty: ArrayLike<number>,
-  prior: ArrayLike<number>,
-  opts: LogisticOptions = {},
-): Float64Array {
+export function fitLogistic(x: ArrayLike<number>, y: ArrayLike<number>, penalty: ArrayLike<number>, prior: ArrayLike<number>): Float64Array {
   const d = prior.length;
-  const counted = countedRows(y.length, opts.weights);
-  const rows = counted.rows;
-  let trial = counted.trial;
-  let beta = Float64Array.from(opts.start ?? prior);
-  let f = objective(x, y, penalty, prior, beta, rows, rows);
-  for (let step = 0; step < (opts.steps ?? NEWTON_STEPS); step++) {
+  const n = y.length;
+  let rows: RowValues = { z: new Float64Array(n), e: new Float64Array(n) };
+  let trial: RowValues = { z: new Float64Array(n), e: new Float64Array(n) };
+  let beta = Float64Array.from(prior);
+  let f = objective(x, y, penalty, prior, beta, rows);
+  for (let step = 0; step < NEWTON_STEPS; step++) {
     const grad = new Float64Array(d);
     const hess = new Float64Array(d * d);
     for (let j = 0; j < d; j++) {
       grad[j] = penalty[j] * (beta[j] - prior[j]);
       hess[j * d + j] = penalty[j];
     }
-    for (let k = 0; k < rows.index.length; k++) {
-      const r = rows.index[k];
-      const wr = rows.weight[k];
+    for (let r = 0; r < n; r++) {
       // sigmoid(z) from e^−|z|, as sigmoid() computes it.
-      const e = rows.e[k];
-      const p = rows.z[k] >= 0 ? 1 / (1 + e) : e / (1 + e);
-      const w = wr * p * (1 - p);
-      const g = wr * (p - y[r]);
+      const e = rows.e[r];
+      const p = rows.z[r] >= 0 ? 1 / (1 + e) : e / (1 + e);
+      const w = p * (1 - p);
+      const g = p - y[r];
       for (let i = 0; i < d; i++) {
         const xi = x[r * d + i];
         grad[i] += g * xi;
@@ -162,15 +116,12 @@ export function fitLogistic(
     let t = 1;
     for (let halving = 0; halving <= MAX_HALVINGS; halving++, t /= 2) {
       const next = Float64Array.from(beta, (b, j) => b - t * s[j]);
-      const fNext = objective(x, y, penalty, prior, next, rows, trial);
+      const fNext = objective(x, y, penalty, prior, next, trial);
       if (fNext <= f) {
         beta = next;
         f = fNext;
         // The accepted β's values become the current ones; the old arrays take the next trial's.
-        const accepted = trial;
-        trial = { z: rows.z, e: rows.e };
-        rows.z = accepted.z;
-        rows.e = accepted.e;
+        [rows, trial] = [trial, rows];
         break;
       }
     }

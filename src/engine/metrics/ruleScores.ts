@@ -5,10 +5,9 @@
  * choices, an answer counting as correct with the share of its candidates labelled correct (vote.ts).
  * python/eorm/metrics/rule_scores.py is the twin.
  */
-import type { OutOfFold } from './crossFit.ts';
+import type { OutOfFoldScores } from './crossFit.ts';
 import { generatorVoteScore } from './generators/generators.ts';
 import { bestOfNScore } from './rank.ts';
-import type { RefitReplicates } from './refitBootstrap.ts';
 import { selectorPick } from './selector.ts';
 import type { EvalSummary, ScoredGroup } from './summary.ts';
 import { type AnswerSlots, majorityVotePick, weightedVotePick } from './vote.ts';
@@ -25,9 +24,8 @@ export interface RuleInput {
 
 export interface RuleScorer {
   score(x: RuleInput): number;
-  /** A fitted rule: its out-of-fold scores (crossFit.ts) and its replicates refitted in the bootstrap (refitBootstrap.ts). */
-  outOfFold?: (fit: OutOfFold) => Float64Array;
-  refitted?: (refit: RefitReplicates) => Float64Array;
+  /** A fitted rule: its out-of-fold scores in a cross-fit (crossFit.ts; repeated for its interval: repeatedCrossFit.ts). */
+  outOfFold?: (fit: OutOfFoldScores) => Float64Array;
   /** Its figure in an evaluation's summary (summary.ts), where the summary has one: what the best checkpoint falls back on. */
   summary?: (s: EvalSummary) => number;
 }
@@ -38,14 +36,12 @@ export const RULE_SCORES = {
   weightedVote: {
     score: ({ g, slots, temperature }) => weightedVotePick(slots, g.energies, temperature).score,
     outOfFold: (fit) => fit.vote.score,
-    refitted: (refit) => refit.vote,
     summary: (s) => s.baselines.weightedVote,
   },
   weightedVoteRaw: { score: ({ g, slots }) => weightedVotePick(slots, g.energies, 1).score },
   selector: {
     score: ({ g, selector }) => (selector ? selectorPick(g, selector).score : NaN),
     outOfFold: (fit) => fit.selector.score,
-    refitted: (refit) => refit.selector,
   },
   generatorVote: { score: ({ g, slots }) => generatorVoteScore(slots, g.generators?.labelled) },
   generatorVoteFree: { score: ({ g, slots }) => generatorVoteScore(slots, g.generators?.agreement) },

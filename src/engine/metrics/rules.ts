@@ -20,7 +20,7 @@ export interface RuleSpec {
   usesEnergy: boolean;
   /** Tested against majority vote. */
   comparedWithMajority: boolean;
-  /** Fitted on the reported questions: refitted inside the bootstrap (refitBootstrap.ts). */
+  /** Fitted on the reported questions: its interval adds further cross-fits' spread (repeatedCrossFit.ts). */
   fitted: boolean;
   /** How Pick answers and Rerank apply it (null: they cannot; rules.json says what each means). */
   pick: RulePick | null;
@@ -40,7 +40,7 @@ export const RULE_BY_ID = Object.fromEntries(RULES.map((r) => [r.id, r])) as Rec
 export const SELECTION_RULES: readonly SelectionRule[] = RULES.map((r) => r.id);
 /** The rules compared with majority vote, in report order. */
 export const COMPARED_RULES: readonly SelectionRule[] = RULES.filter((r) => r.comparedWithMajority).map((r) => r.id);
-/** The rules fitted on the reported questions (refitted inside the bootstrap). */
+/** The rules fitted on the reported questions (their intervals add further cross-fits' spread). */
 export const FITTED_RULES: readonly SelectionRule[] = RULES.filter((r) => r.fitted).map((r) => r.id);
 /** The rules that read the energies. */
 export const VERIFIER_RULES: readonly SelectionRule[] = RULES.filter((r) => r.usesEnergy).map((r) => r.id);

@@ -3,8 +3,8 @@
  * interval over groups, the rules against majority vote (paired: the exact sign-flip test decides "real",
  * Holm-adjusted over the rules compared; the bootstrap shows the size), the fitted vote and the learned
  * selector cross-fitted over the reported questions themselves (crossFit.ts: every figure that depends on a
- * fit is out of fold, never fitted on training questions) and refitted inside the bootstrap
- * (refitBootstrap.ts), calibration out of fold, the verifier's stated gain, what the energy adds, and the
+ * fit is out of fold, never fitted on training questions), their intervals widened by the spread of further
+ * cross-fits (repeatedCrossFit.ts), calibration out of fold, the verifier's stated gain, what the energy adds, and the
  * recommendation.
  *
  * Per group, every rule scores the expected accuracy of a uniformly random pick among its tied choices
@@ -16,9 +16,8 @@ import { BOOTSTRAP_RESAMPLES, bootstrapReplicates, differenceInterval, mean, per
 import { eceInterval, reliability } from './calibration/calibration.ts';
 import { brierTerms, logLossTerms } from './calibration/calibrationMap.ts';
 import { crossFit } from './crossFit.ts';
-import { crossFitFolds } from './folds.ts';
 import { holm, signFlipTest } from './pairedTest.ts';
-import { refitReplicates } from './refitBootstrap.ts';
+import { repeatedCrossFits, widenForFit } from './repeatedCrossFit.ts';
 import { CALIBRATED_VOTE_RULE, RAW_VOTE_RULE, scorerOf } from './ruleScores.ts';
 import { BASELINE_RULE, COMPARED_RULES, FITTED_RULES, PRIMARY_VERIFIER_RULE, SELECTION_RULES, type SelectionRule } from './rules.ts';
 import { recommendRule } from './selectionSentence.ts';
@@ -82,16 +81,20 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
   const resamples = opts.resamples ?? BOOTSTRAP_RESAMPLES;
   const replicates = bootstrapReplicates([...SELECTION_RULES.map((r) => score[r]), ...diffs, brier, logLoss], resamples, opts.seed);
   const replicatesOf = (r: SelectionRule): Float64Array => replicates[SELECTION_RULES.indexOf(r)];
-  // A fitted rule's replicates refit it; its differences are then taken replicate by replicate.
-  const refit = fitted && n > 0 ? refitReplicates(groups, crossFitFolds(n, opts.seed), fit.folds, fit.all.selector, resamples, opts.seed) : null;
-  const refitOf = (r: SelectionRule): Float64Array | null => (refit ? (scorerOf(r).refitted?.(refit) ?? null) : null);
-  const ruleReplicates = (r: SelectionRule): Float64Array => refitOf(r) ?? replicatesOf(r);
+  // A fitted rule's figure under further deals of the questions into folds, whose spread its interval adds.
+  const repeats = fitted && n > 0 ? repeatedCrossFits(groups, opts.seed) : [];
+  const isFitted = (r: SelectionRule) => repeats.length > 0 && FITTED_RULES.includes(r);
+  const meanOf = (r: SelectionRule, deal: number): number => (isFitted(r) ? mean(scorerOf(r).outOfFold!(repeats[deal])) : mean(score[r]));
+  const dealsOf = (r: SelectionRule, versus: SelectionRule | null): Float64Array | null =>
+    isFitted(r) || (versus !== null && isFitted(versus))
+      ? Float64Array.from(repeats, (_, t) => meanOf(r, t) - (versus === null ? 0 : meanOf(versus, t)))
+      : null;
+  const widened = (reps: Float64Array, estimate: number, deals: Float64Array | null) => (deals ? widenForFit(reps, estimate, deals) : reps);
+  const ruleReplicates = (r: SelectionRule): Float64Array => widened(replicatesOf(r), mean(score[r]), dealsOf(r, null));
   const diffReplicates = (r: SelectionRule, versus: SelectionRule = BASELINE_RULE): Float64Array => {
     const j = compared.indexOf(r);
-    if (versus === BASELINE_RULE && j >= 0 && !refitOf(r)) return replicates[SELECTION_RULES.length + j];
-    const a = ruleReplicates(r);
-    const b = ruleReplicates(versus);
-    return a.map((x, i) => x - b[i]);
+    const plain = versus === BASELINE_RULE && j >= 0 ? replicates[SELECTION_RULES.length + j] : replicatesOf(r).map((x, i) => x - replicatesOf(versus)[i]);
+    return widened(plain, mean(score[r]) - mean(score[versus]), dealsOf(r, versus));
   };
 
   const rules = Object.fromEntries(SELECTION_RULES.map((r) => [r, { accuracy: mean(score[r]), ci: percentileInterval(ruleReplicates(r)) }])) as Record<

@@ -30,7 +30,7 @@ export interface VersusMajority {
   /** One of the rules compared with majority vote (rules.ts COMPARED_RULES). */
   rule: SelectionRule;
   diff: number;
-  /** 95% paired bootstrap interval (a fitted rule's with its fit inside the bootstrap: refitBootstrap.ts). */
+  /** 95% paired bootstrap interval (a fitted rule's widened by further cross-fits' spread: repeatedCrossFit.ts). */
   ci: Interval;
   /** Questions on which the two rules score differently. */
   differing: number;

@@ -36,8 +36,8 @@ const SCORE_TIE = 1e-9;
 const BASE = SELECTOR_FEATURES.length;
 
 /** The prior with `fields` named fields: only the vote share matters, a field's coefficient 0. */
-export const selectorPrior = (fields: number): Float64Array => Float64Array.from({ length: BASE + fields }, (_, j) => (j === 1 ? SHARE_PRIOR : 0));
-export const selectorPenalties = (fields: number): Float64Array => Float64Array.from({ length: BASE + fields }, (_, j) => (j === 0 ? 0.01 : SELECTOR_PENALTY));
+const selectorPrior = (fields: number): Float64Array => Float64Array.from({ length: BASE + fields }, (_, j) => (j === 1 ? SHARE_PRIOR : 0));
+const selectorPenalties = (fields: number): Float64Array => Float64Array.from({ length: BASE + fields }, (_, j) => (j === 0 ? 0.01 : SELECTOR_PENALTY));
 
 /** Mean and population standard deviation of the values `keep` takes (mapped by it), summed in order; 0, 0 for none. */
 function meanStd(values: ArrayLike<number>, keep: (v: number) => number | null): { mean: number; std: number } {
@@ -114,39 +114,27 @@ export function answerFeatures(
   return { slots, x };
 }
 
-/** Every answer of these questions as one row of features (row-major), its target (share correct) and its question. */
-export interface SelectorRows {
-  x: Float64Array;
-  y: Float64Array;
-  question: Int32Array;
-  /** Each question's features, for picking with any coefficients (pickByFeatures). */
-  features: Array<{ slots: AnswerSlots; x: Float64Array }>;
-}
-
 /** A question's features as the selector reads them (its generator weights and named fields). */
 export const groupFeatures = (g: ScoredGroup): { slots: AnswerSlots; x: Float64Array } =>
   answerFeatures(g.answers, g.energies, g.labels, selectorGeneratorWeights(g), g.fields ?? []);
 
 /** How many named fields these questions carry (every question the same). */
-export const fieldCountOf = (groups: ReadonlyArray<ScoredGroup>): number => groups[0]?.fields?.length ?? 0;
+const fieldCountOf = (groups: ReadonlyArray<ScoredGroup>): number => groups[0]?.fields?.length ?? 0;
 
-export function selectorRows(groups: ReadonlyArray<ScoredGroup>): SelectorRows {
+/** Every answer of these questions as one row of features (row-major) and its target (share correct). */
+function selectorRows(groups: ReadonlyArray<ScoredGroup>): { x: Float64Array; y: Float64Array } {
   const D = BASE + fieldCountOf(groups);
   const features = groups.map(groupFeatures);
   let rows = 0;
   for (const f of features) rows += f.slots.votes.length;
   const x = new Float64Array(rows * D);
   const y = new Float64Array(rows);
-  const question = new Int32Array(rows);
   let r = 0;
-  features.forEach((f, q) => {
+  for (const f of features) {
     x.set(f.x, r * D);
-    for (let a = 0; a < f.slots.votes.length; a++, r++) {
-      y[r] = f.slots.correct[a] / f.slots.votes[a];
-      question[r] = q;
-    }
-  });
-  return { x, y, question, features };
+    for (let a = 0; a < f.slots.votes.length; a++, r++) y[r] = f.slots.correct[a] / f.slots.votes[a];
+  }
+  return { x, y };
 }
 
 /** The selector's coefficients (SELECTOR_FEATURES order, then the named fields) fitted on these questions' answers. */
@@ -163,11 +151,7 @@ export function selectorProbabilities(x: Float64Array, beta: ArrayLike<number>):
 
 /** The selector's pick in one question: expected accuracy over tied answers, and their mean probability (0, 0 without answers). */
 export function selectorPick(g: ScoredGroup, beta: ArrayLike<number>): { score: number; probability: number } {
-  return pickByFeatures(groupFeatures(g), beta);
-}
-
-/** selectorPick on a question's features (answerFeatures), computed once where many fits are applied. */
-export function pickByFeatures({ slots, x }: { slots: AnswerSlots; x: Float64Array }, beta: ArrayLike<number>): { score: number; probability: number } {
+  const { slots, x } = groupFeatures(g);
   const k = slots.votes.length;
   if (k === 0) return { score: 0, probability: 0 };
   const z = Float64Array.from({ length: k }, (_, a) => linear(x, a, beta));

@@ -34,7 +34,7 @@ export interface FitGroup {
 }
 
 /** The group as the fit reads it; null when it cannot inform T (see the file comment). */
-export function fitGroup(g: ScoredGroup): FitGroup | null {
+function fitGroup(g: ScoredGroup): FitGroup | null {
   const s = answerSlots(g.answers, g.labels);
   const energies: number[] = [];
   const share: number[] = [];
@@ -75,7 +75,7 @@ function logSumExp(xs: number[]): number {
 }
 
 /** One group's −log M(T). */
-export function groupMassNll(g: FitGroup, temperature: number): number {
+function groupMassNll(g: FitGroup, temperature: number): number {
   const all: number[] = [];
   const right: number[] = [];
   for (let i = 0; i < g.energies.length; i++) {
