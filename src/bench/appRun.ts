@@ -17,6 +17,7 @@ import type { BackendChoice, BackendInfo } from '../worker/backend/backendInfo.t
 import { backendLabel } from '../worker/backend/backendInfo.ts';
 import type { ReplayProfile } from '../engine/kernels/webgpu/replay/stepReplay.ts';
 import type { EngineRuntime } from './engineHost.ts';
+import { watchCoresBusy } from './coresBusy.ts';
 import { type RunCounters, firstEpochCounters, validationTime, windowCounters, windowRate } from './runWindow.ts';
 
 export const SAMPLE_PATH = join('public', SAMPLE_DATASET_PATH);
@@ -44,6 +45,8 @@ export interface AppRun {
   /** The run's checkpoint interval in steps (0: none but at epoch ends); a checkpoint reads every weight and moment back. */
   checkpointEverySteps: number;
   startToFirstStepSec: number;
+  /** From Start to the first 0.3 s in which every core of the machine was at least 90% busy (coresBusy.ts; null: never, or not Linux). */
+  startToAllCoresBusySec: number | null;
   /** From Start to the untrained model's validation report (after the first step where a worker scores it alongside). */
   startToUntrainedValidationSec: number;
   score: Rate & { candidates: number; tokens: number };
@@ -57,6 +60,8 @@ export interface AppRun {
     stepsPerSec: number;
     tokensPerSec: number;
     window: { steps: number; seconds: number; stepsPerSec: number; tokensPerSec: number; validations: number };
+    /** From step 10's progress report to the last one before the window's end (pauses and validations included); null if the window ended first. */
+    fromStep10: { steps: number; seconds: number; tokensPerSec: number } | null;
   };
   /** Per training step over a window of whole steps after the first ones (WebGPU figures are 0 elsewhere). */
   counters: RunCounters;
@@ -75,6 +80,8 @@ export interface RunSpec {
   model: ModelSettings;
   /** Steady training lasts at least this long (or to the run's last steps). */
   seconds: number;
+  /** Seconds between the file's load and Start (default 0). */
+  settleSeconds?: number;
   /** Used instead of the whole sample on software adapters and the CPU backend, and wherever `sliced`. */
   slice: { questions: number; bytes: Buffer; name?: string };
   /** Train on the slice on any backend (a short first epoch on a real GPU too). */
@@ -139,6 +146,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     // The counters at the end of the first epoch: asked for with the second epoch's first progress report,
     // after the epoch's validation and the checkpoint that follows it (its read-back's copy compiles too).
     await host.countersOn("e.type === 'progress' && e.epoch >= 2");
+    if (spec.settleSeconds) await new Promise((resolve) => setTimeout(resolve, spec.settleSeconds! * 1000));
     const from = await host.eventCount();
     const t0 = await host.now();
     // Enough epochs that the window ends long before the run: a pause asked for in an epoch's last steps
@@ -147,6 +155,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
     const windowEpoch = typeof spec.pastFirstEpoch === 'number' ? Math.max(2, spec.pastFirstEpoch) : 2;
     const epochs = spec.pastFirstEpoch ? windowEpoch + 8 : 2;
     const checkpoints = spec.checkpointEverySteps === undefined ? {} : { checkpointEverySteps: spec.checkpointEverySteps };
+    const busy = watchCoresBusy(performance.now());
     await send({ type: 'start', settings: { ...DEFAULT_TRAIN_SETTINGS, preset: 'custom', model: spec.model, epochs, ...checkpoints } });
     const compiling = await waitFor('trainState', from, "e.state === 'compiling'");
     // The untrained model's validation comes first, or (WASM with a scoring worker) alongside the first steps.
@@ -178,6 +187,7 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
           ? first
           : await waitFor('progress', pastUntrained)
         : await waitFor('progress', pastUntrained, 'e.step >= 3');
+    const startToAllCoresBusySec = busy.stop();
     const c0 = await counted(start.index);
     await send({ type: 'resume' });
     const resumed = await waitFor('trainState', c0.index, "e.state === 'training'");
@@ -199,6 +209,16 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
       `(e.step >= ${c0.step + 2} || e.step >= e.totalSteps) && (e.elapsedSeconds >= ${until} || e.step >= ${epochEnd})`,
     );
     const c1 = await counted(steady.index);
+    const step10 = steady.step >= 10 ? await waitFor('progress', first.index, 'e.step >= 10') : null;
+    const tokensAt = (e: { tokensPerSec: number; elapsedSeconds: number }) => e.tokensPerSec * e.elapsedSeconds;
+    const fromStep10 =
+      step10 && steady.elapsedSeconds > step10.elapsedSeconds
+        ? {
+            steps: steady.step - step10.step,
+            seconds: steady.elapsedSeconds - step10.elapsedSeconds,
+            tokensPerSec: (tokensAt(steady) - tokensAt(step10)) / (steady.elapsedSeconds - step10.elapsedSeconds),
+          }
+        : null;
     const validation = await validationTime(host, c0.index, c1.index);
     // Runs the step's kernels again, weights included: only now, just before the run stops.
     const profiled =
@@ -229,9 +249,16 @@ export async function appRun(runtime: EngineRuntime, spec: RunSpec): Promise<{ r
         data: sliced ? `${spec.slice.name ?? 'sample'}, first ${spec.slice.questions} questions` : 'sample',
         checkpointEverySteps: spec.checkpointEverySteps ?? DEFAULT_TRAIN_SETTINGS.checkpointEverySteps,
         startToFirstStepSec: (first.at - t0) / 1000,
+        startToAllCoresBusySec,
         startToUntrainedValidationSec: (untrained.at - t0) / 1000,
         score: { seconds: scoreSeconds, candidates, tokens, perSec: candidates / scoreSeconds, tokensPerSec: tokens / scoreSeconds },
-        train: { steps: steady.step, stepsPerSec: steady.stepsPerSec, tokensPerSec: steady.tokensPerSec, window: windowRate(c0, c1, resumed.at, validation) },
+        train: {
+          steps: steady.step,
+          stepsPerSec: steady.stepsPerSec,
+          tokensPerSec: steady.tokensPerSec,
+          window: windowRate(c0, c1, resumed.at, validation),
+          fromStep10,
+        },
         counters: windowCounters(c0.c, c1.c, c1.step - c0.step, epoch1, spec.replay !== false),
         replayProfile: profiled?.replayProfile,
         halfPrecision: precision.halfPrecision === true,
