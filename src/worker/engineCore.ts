@@ -49,7 +49,7 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
   );
   const announce = async () => {
     emit({ type: 'ready', backend: backend!, hardwareConcurrency: globalThis.navigator?.hardwareConcurrency || 1 });
-    // The scoring peers (WASM only) start on the first scoring call: a large file loads without their engines' memory.
+    // The scoring peers (WASM only) start once a training file is in (Session.startPeers): a large file loads without their engines' memory.
     // A warm-up that fails costs only the speed of the first pass.
     if (backend!.backend === 'wasm') await warmUp(activeProfile()).catch(() => undefined);
   };
