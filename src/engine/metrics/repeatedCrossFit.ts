@@ -1,7 +1,8 @@
 /**
  * The fitted rules' intervals with their fit in them, by repeated cross-fitting: a fitted rule's figure
  * depends on how the questions were dealt into folds, which the bootstrap over fixed out-of-fold scores
- * never varies (under no signal the selector's interval then excluded 0 in 8.9% of files). The questions
+ * never varies (under no signal: 93.5% coverage on 200 draws of the sample; an outside review had it
+ * excluding 0 in 8.9% of files). The questions
  * are dealt again CROSS_FIT_REPEATS times, each rule refitted per fold and scored out of fold, and the
  * spread of its mean over these deals is added to the bootstrap's: each replicate's distance from the
  * estimate is scaled by √(1 + var(deals) / var(replicates)).
