@@ -49,9 +49,13 @@ export function createEngine(emit: Emit, deps: EngineDeps): (cmd: Command) => vo
   );
   const announce = async () => {
     emit({ type: 'ready', backend: backend!, hardwareConcurrency: globalThis.navigator?.hardwareConcurrency || 1 });
-    // The scoring peers (WASM only) start once a training file is in (Session.startPeers): a large file loads without their engines' memory.
+    if (backend!.backend !== 'wasm') return;
     // A warm-up that fails costs only the speed of the first pass.
-    if (backend!.backend === 'wasm') await warmUp(activeProfile()).catch(() => undefined);
+    await warmUp(activeProfile()).catch(() => undefined);
+    // The scoring peers start now, not on first use: a message reaches a peer only once it runs and this
+    // thread has had a turn since, so one started at a file's load sat idle through a run's first step when
+    // Start came at once (docs/performance-log.md). Idle, they add about 90 MiB while a large file loads.
+    scoringPeers();
   };
 
   // The backend starts on the UI's first init (it may name one); every other command waits for it.

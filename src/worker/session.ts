@@ -29,7 +29,6 @@ export class Session {
   private readonly queries: ModelQueries;
   private readonly picks: PicksRuns;
   private readonly emit: Emit;
-  private readonly scoringPeers: () => ReadonlyArray<StepPeer>;
 
   constructor(
     emit: Emit,
@@ -40,7 +39,6 @@ export class Session {
     scoringPeers: () => ReadonlyArray<StepPeer> = () => [],
   ) {
     this.emit = emit;
-    this.scoringPeers = scoringPeers;
     const models = new ModelSlots();
     const emitModels = () => emit({ type: 'models', active: models.active, available: models.info() });
     this.saved = new SavedRuns(persist, emit);
@@ -90,17 +88,6 @@ export class Session {
     await this.saved.emitDatasets();
     // Last: the runs list arriving tells the UI that the restore is over.
     this.saved.emitRuns();
-    this.startPeers();
-  }
-
-  /**
-   * The scoring peers start once a file is in, while this thread is idle: measured, a peer started at Start
-   * made no progress while a run's first step held this thread for seconds (long answers, small: the other
-   * core idled until 6.0 s after Start, 1.2 s with the peers started 5 s before; docs/performance-log.md). Not before
-   * a file: a large one loads without their engines' memory.
-   */
-  private startPeers(): void {
-    if (this.datasets.get('train')) this.scoringPeers();
   }
 
   /** The GPU is gone: a run on it is let go, and the user told how to go on. */
@@ -119,8 +106,7 @@ export class Session {
       case 'setBackend':
         return; // answered by the worker entry (backend selection)
       case 'loadData':
-        await this.datasets.load(cmd.role, cmd.source);
-        return this.startPeers();
+        return this.datasets.load(cmd.role, cmd.source);
       case 'downloadErrors':
         return this.datasets.downloadErrors(cmd.role, cmd.format);
       case 'estimate':

@@ -84,7 +84,7 @@ function workerPeer(worker: Worker): StepPeer {
 
 /**
  * Scoring peers for the engine worker: on the WASM backend, one per core its own threads leave idle
- * (at most MAX_PEERS), started on first use (once a training file is in: Session.startPeers) and kept. None on
+ * (at most MAX_PEERS), started once the backend has warmed up (engineCore.ts) and kept. None on
  * other backends or where workers cannot start.
  */
 export function lazyPeers(backend: () => BackendInfo | null, count: () => number | undefined = () => undefined): () => StepPeer[] {
