@@ -93,7 +93,8 @@ export function selectionReport(scored: ReadonlyArray<ScoredGroup>, opts: Select
   const ruleReplicates = (r: SelectionRule): Float64Array => widened(replicatesOf(r), mean(score[r]), dealsOf(r, null));
   const diffReplicates = (r: SelectionRule, versus: SelectionRule = BASELINE_RULE): Float64Array => {
     const j = compared.indexOf(r);
-    const plain = versus === BASELINE_RULE && j >= 0 ? replicates[SELECTION_RULES.length + j] : replicatesOf(r).map((x, i) => x - replicatesOf(versus)[i]);
+    const other = replicatesOf(versus);
+    const plain = versus === BASELINE_RULE && j >= 0 ? replicates[SELECTION_RULES.length + j] : replicatesOf(r).map((x, i) => x - other[i]);
     return widened(plain, mean(score[r]) - mean(score[versus]), dealsOf(r, versus));
   };
 
